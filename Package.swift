@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Targets are split by job: a pure-Swift model and format with no Linux
+// imports, editing operations, synthesis, pictures, the on-disk library, a
+// small declarative command layer, the commands themselves, and a thin
+// executable.
+let package = Package(
+    name: "gesturectl",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "gesturectl", targets: ["gesturectl"]),
+        .library(name: "GestureModel", targets: ["GestureModel"]),
+        .library(name: "GestureFormat", targets: ["GestureFormat"]),
+        .library(name: "GestureEditing", targets: ["GestureEditing"]),
+    ],
+    targets: [
+        // The timeline model: gestures, strokes, samples, device geometry.
+        // It uses libm (rounding) but no Foundation.
+        .target(name: "GestureModel", linkerSettings: [.linkedLibrary("m")]),
+        // The versioned text format (reader, writer, validation errors).
+        .target(name: "GestureFormat", dependencies: ["GestureModel"]),
+        // merge, fingers, transforms.
+        .target(name: "GestureEditing", dependencies: ["GestureModel"]),
+        // Authoring gestures without a device.
+        .target(name: "GestureSynth", dependencies: ["GestureModel"]),
+        // describe, SVG, terminal preview.
+        .target(name: "GestureRender", dependencies: ["GestureModel"]),
+        // Named gestures on disk, atomic writes.
+        .target(name: "GestureLibrary", dependencies: ["GestureModel", "GestureFormat"]),
+        // A small declarative command-line layer (no outside dependencies).
+        .target(name: "CommandKit"),
+        // The gesturectl commands, over the libraries above.
+        .target(
+            name: "GesturectlCommands",
+            dependencies: [
+                "GestureModel", "GestureFormat", "GestureEditing", "GestureSynth",
+                "GestureRender", "GestureLibrary", "CommandKit",
+            ]
+        ),
+        .executableTarget(name: "gesturectl", dependencies: ["GesturectlCommands"]),
+
+        .testTarget(name: "GestureModelTests", dependencies: ["GestureModel"]),
+        .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel"]),
+        .testTarget(name: "GestureEditingTests", dependencies: ["GestureEditing", "GestureModel"]),
+        .testTarget(name: "GestureSynthTests", dependencies: ["GestureSynth", "GestureModel"]),
+        .testTarget(name: "GestureRenderTests", dependencies: ["GestureRender", "GestureModel"]),
+        .testTarget(name: "GestureLibraryTests", dependencies: ["GestureLibrary", "GestureModel", "GestureFormat"]),
+        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
+        .testTarget(
+            name: "GesturectlCommandsTests",
+            dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,117 @@
+/// What kind of device a gesture was recorded from (or is meant for).
+public enum DeviceKind: String, Sendable, CaseIterable {
+    case touchscreen
+    case touchpad
+    case tablet
+    case mouse
+}
+
+/// The range and resolution of one absolute axis.
+public struct AxisRange: Hashable, Sendable {
+    /// Smallest value the device reports.
+    public var minimum: Int
+    /// Largest value the device reports.
+    public var maximum: Int
+    /// Units per millimetre; 0 when the device does not say.
+    public var resolution: Int
+
+    /// Creates an axis range.
+    public init(minimum: Int, maximum: Int, resolution: Int = 0) {
+        self.minimum = minimum
+        self.maximum = maximum
+        self.resolution = resolution
+    }
+
+    /// Number of units from minimum to maximum.
+    public var span: Int { maximum - minimum }
+
+    /// Whether `value` lies within the range, both ends included.
+    public func contains(_ value: Int) -> Bool { value >= minimum && value <= maximum }
+
+    /// `value` moved to the nearest end of the range if it lies outside it.
+    public func clamp(_ value: Int) -> Int { Swift.min(Swift.max(value, minimum), maximum) }
+}
+
+/// The geometry of the device a gesture came from: enough to map its
+/// integer positions to millimetres or to any other device.
+public struct DeviceGeometry: Hashable, Sendable {
+    /// The kind of device.
+    public var kind: DeviceKind
+    /// Horizontal axis (ABS_MT_POSITION_X, or ABS_X for single-touch).
+    public var x: AxisRange
+    /// Vertical axis.
+    public var y: AxisRange
+    /// Pressure axis, when the device reports pressure.
+    public var pressure: AxisRange?
+    /// Contact-size axis (ABS_MT_TOUCH_MAJOR), when reported.
+    public var size: AxisRange?
+    /// Physical width of the surface in millimetres.
+    public var widthMM: Double
+    /// Physical height of the surface in millimetres.
+    public var heightMM: Double
+    /// How many contacts the device tracks at once (ABS_MT_SLOT maximum + 1;
+    /// 1 for single-touch devices and pointers).
+    public var slots: Int
+
+    /// Creates a geometry. When `widthMM`/`heightMM` are omitted they are
+    /// derived from the axis span and resolution (0 when there is none).
+    public init(
+        kind: DeviceKind, x: AxisRange, y: AxisRange, pressure: AxisRange? = nil, size: AxisRange? = nil,
+        widthMM: Double? = nil, heightMM: Double? = nil, slots: Int
+    ) {
+        self.kind = kind
+        self.x = x
+        self.y = y
+        self.pressure = pressure
+        self.size = size
+        self.widthMM = widthMM ?? (x.resolution > 0 ? Double(x.span) / Double(x.resolution) : 0)
+        self.heightMM = heightMM ?? (y.resolution > 0 ? Double(y.span) / Double(y.resolution) : 0)
+        self.slots = slots
+    }
+
+    /// The geometry used for gestures made without a device (`synth`): a
+    /// 216 × 135 mm (16:10) touchscreen at 100 units per millimetre, axes
+    /// 0…21600 and 0…13500, pressure 0…255, ten slots.
+    public static let synthDefault = DeviceGeometry(
+        kind: .touchscreen,
+        x: AxisRange(minimum: 0, maximum: 21_600, resolution: 100),
+        y: AxisRange(minimum: 0, maximum: 13_500, resolution: 100),
+        pressure: AxisRange(minimum: 0, maximum: 255),
+        widthMM: 216, heightMM: 135, slots: 10
+    )
+
+    /// Millimetres per device unit horizontally (1 when the width is unknown).
+    public var mmPerUnitX: Double { widthMM > 0 && x.span > 0 ? widthMM / Double(x.span) : 1 }
+    /// Millimetres per device unit vertically (1 when the height is unknown).
+    public var mmPerUnitY: Double { heightMM > 0 && y.span > 0 ? heightMM / Double(y.span) : 1 }
+
+    /// A position in millimetres from the surface's top-left corner.
+    public func millimetres(x valueX: Int, y valueY: Int) -> (x: Double, y: Double) {
+        (Double(valueX - x.minimum) * mmPerUnitX, Double(valueY - y.minimum) * mmPerUnitY)
+    }
+
+    /// The device position (rounded to whole units, not clamped) of a point
+    /// given in millimetres from the top-left corner.
+    public func units(xMM: Double, yMM: Double) -> (x: Int, y: Int) {
+        (x.minimum + Int((xMM / mmPerUnitX).rounded()), y.minimum + Int((yMM / mmPerUnitY).rounded()))
+    }
+
+    /// A position normalised to 0…1 on each axis (0 = minimum, 1 = maximum).
+    public func normalised(x valueX: Int, y valueY: Int) -> (x: Double, y: Double) {
+        (
+            x.span > 0 ? Double(valueX - x.minimum) / Double(x.span) : 0,
+            y.span > 0 ? Double(valueY - y.minimum) / Double(y.span) : 0
+        )
+    }
+
+    /// The device position (rounded, not clamped) of a normalised point.
+    public func units(normalisedX: Double, normalisedY: Double) -> (x: Int, y: Int) {
+        (
+            x.minimum + Int((normalisedX * Double(x.span)).rounded()),
+            y.minimum + Int((normalisedY * Double(y.span)).rounded())
+        )
+    }
+
+    /// The centre of the surface in device units.
+    public var centre: (x: Int, y: Int) { (x.minimum + x.span / 2, y.minimum + y.span / 2) }
+}

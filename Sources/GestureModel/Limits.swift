@@ -1,0 +1,19 @@
+/// Bounds on what a gesture may hold, so that a hostile or corrupt file
+/// cannot exhaust memory or time. They are generous: an hour of ten fingers
+/// sampled at 120 Hz is about 4.3 million samples.
+public enum GestureLimits {
+    /// Most strokes in one gesture.
+    public static let maximumStrokes = 10_000
+    /// Most samples in one gesture, over all strokes (8 million).
+    public static let maximumSamples = 8_000_000
+    /// Longest gesture: 4 hours, in microseconds.
+    public static let maximumDuration = Microseconds(4 * 3_600 * 1_000_000)
+    /// Largest file the reader accepts: 512 MiB.
+    public static let maximumFileBytes = 512 * 1024 * 1024
+    /// Longest name, in UTF-8 bytes.
+    public static let maximumNameBytes = 200
+    /// Longest description, in UTF-8 bytes.
+    public static let maximumDescriptionBytes = 4_096
+    /// Largest absolute value of any coordinate or axis bound.
+    public static let maximumCoordinate = 1 << 31
+}

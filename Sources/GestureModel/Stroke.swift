@@ -1,0 +1,48 @@
+/// What made a stroke.
+public enum StrokeKind: String, Sendable, CaseIterable {
+    /// A finger on a touchscreen or touchpad.
+    case finger
+    /// A pen or stylus on a tablet.
+    case pen
+    /// A pointer (mouse, trackball, head pointer) moved with a button held.
+    case pointer
+}
+
+/// The button held during a pointer stroke.
+public enum PointerButton: String, Sendable, CaseIterable {
+    case left, right, middle
+}
+
+/// One contact from touch-down to lift-off: a finger, a pen, or a pointer
+/// with a button held.
+///
+/// Samples are in time order; a stroke with a single sample is a tap.
+public struct Stroke: Hashable, Sendable {
+    /// What made the stroke.
+    public var kind: StrokeKind
+    /// The button held, for pointer strokes; `nil` for fingers and pens.
+    public var button: PointerButton?
+    /// The positions, in time order.
+    public var samples: [Sample]
+
+    /// Creates a stroke.
+    public init(kind: StrokeKind = .finger, button: PointerButton? = nil, samples: [Sample]) {
+        self.kind = kind
+        self.button = button
+        self.samples = samples
+    }
+
+    /// Time of the first sample (zero for an empty stroke).
+    public var startTime: Microseconds { samples.first?.time ?? .zero }
+    /// Time of the last sample (zero for an empty stroke).
+    public var endTime: Microseconds { samples.last?.time ?? .zero }
+    /// Time from the first sample to the last.
+    public var duration: Microseconds { endTime - startTime }
+
+    /// A copy with every sample moved by `offset` in time.
+    public func shifted(by offset: Microseconds) -> Stroke {
+        var copy = self
+        for index in copy.samples.indices { copy.samples[index].time = copy.samples[index].time + offset }
+        return copy
+    }
+}

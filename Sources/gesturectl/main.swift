@@ -1,0 +1,1 @@
+print("gesturectl: not yet implemented")
