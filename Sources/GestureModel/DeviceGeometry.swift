@@ -71,12 +71,11 @@ public struct DeviceGeometry: Hashable, Sendable {
 
     /// The geometry used for gestures made without a device (`synth`): a
     /// 216 × 135 mm (16:10) touchscreen at 100 units per millimetre, axes
-    /// 0…21600 and 0…13500, pressure 0…255, ten slots.
+    /// 0…21600 and 0…13500, no pressure or size axis, ten slots.
     public static let synthDefault = DeviceGeometry(
         kind: .touchscreen,
         x: AxisRange(minimum: 0, maximum: 21_600, resolution: 100),
         y: AxisRange(minimum: 0, maximum: 13_500, resolution: 100),
-        pressure: AxisRange(minimum: 0, maximum: 255),
         widthMM: 216, heightMM: 135, slots: 10
     )
 
