@@ -1,0 +1,36 @@
+import GestureFormat
+import GestureModel
+
+/// Gesture files on disk: reading with size limits and clear errors, and
+/// atomic writing in the canonical format.
+public enum GestureFile {
+    /// Reads and validates the gesture file at `path`.
+    public static func load(path: String) throws(LibraryError) -> Gesture {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(path: path, limit: GestureLimits.maximumFileBytes)
+        } catch {
+            throw GestureLibrary.libraryError(error)
+        }
+        do {
+            return try GestureFileFormat.decode(bytes, source: path)
+        } catch {
+            throw LibraryError(.invalidFile, error.description)
+        }
+    }
+
+    /// Validates `gesture` and writes it to `path` atomically in the
+    /// canonical format.
+    public static func write(_ gesture: Gesture, to path: String, overwrite: Bool) throws(LibraryError) {
+        do {
+            try gesture.validate()
+        } catch {
+            throw LibraryError(.invalidFile, "\(path): not written: \(error.description)")
+        }
+        do {
+            try FileIO.writeAtomically(Array(GestureFileFormat.encode(gesture).utf8), to: path, overwrite: overwrite)
+        } catch {
+            throw GestureLibrary.libraryError(error)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Glibc
+import Testing
+
+@testable import GestureLibrary
+
+@Suite struct FileIOTests {
+    @Test func writesAtomicallyAndReadsBack() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path + "/a.txt"
+        try FileIO.writeAtomically(Array("one".utf8), to: path)
+        try FileIO.writeAtomically(Array("two".utf8), to: path)
+        #expect(try FileIO.read(path: path, limit: 100) == Array("two".utf8))
+        // No temporary files are left behind.
+        #expect(try FileIO.contentsOfDirectory(folder.path) == ["a.txt"])
+    }
+
+    @Test func refusesToOverwriteWhenAsked() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path + "/a.txt"
+        try FileIO.writeAtomically(Array("one".utf8), to: path)
+        #expect(throws: FileSystemError.self) {
+            try FileIO.writeAtomically(Array("two".utf8), to: path, overwrite: false)
+        }
+        #expect(try FileIO.read(path: path, limit: 100) == Array("one".utf8))
+        #expect(try FileIO.contentsOfDirectory(folder.path) == ["a.txt"])
+    }
+
+    @Test func writtenFilesAreReadableByOthers() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path + "/a.txt"
+        try FileIO.writeAtomically([1], to: path)
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o644)
+    }
+
+    @Test func missingFileIsNotFound() {
+        do {
+            _ = try FileIO.read(path: "/nonexistent/x.json", limit: 10)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .notFound)
+            #expect(error.description == "cannot read /nonexistent/x.json: No such file or directory")
+        }
+    }
+
+    @Test func tooLargeFileIsRefused() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path + "/big"
+        try FileIO.writeAtomically([UInt8](repeating: 65, count: 11), to: path)
+        do {
+            _ = try FileIO.read(path: path, limit: 10)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .tooLarge)
+            #expect(error.description == "cannot read \(path): the file has 11 bytes; the most accepted is 10")
+        }
+    }
+
+    @Test func folderIsNotAFile() {
+        do {
+            _ = try FileIO.read(path: "/tmp", limit: 10)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "cannot read /tmp: it is a folder")
+        }
+    }
+
+    @Test func pathParts() {
+        #expect(FileIO.directoryName("a/b/c.json") == "a/b")
+        #expect(FileIO.directoryName("c.json") == ".")
+        #expect(FileIO.directoryName("/c.json") == "/")
+        #expect(FileIO.baseName("a/b/c.json") == "c.json")
+    }
+
+    @Test func createsNestedFolders() throws {
+        let folder = TemporaryFolder()
+        try FileIO.createDirectories(folder.path + "/x/y/z")
+        #expect(FileIO.isDirectory(folder.path + "/x/y/z"))
+    }
+}
+
+@Suite struct GestureNameTests {
+    @Test func acceptsOrdinaryNames() {
+        #expect(GestureName.problem(with: "pinch-in") == nil)
+        #expect(GestureName.problem(with: "Zwei Finger ✌") == nil)
+    }
+
+    @Test(arguments: [
+        ("", "a gesture name cannot be empty"),
+        ("a/b", "gesture name \"a/b\" contains \"/\""),
+        ("..", "gesture name \"..\" starts with \".\""),
+        (".hidden", "gesture name \".hidden\" starts with \".\""),
+        ("tab\there", "gesture name contains a control character"),
+        (" x", "gesture name \" x\" starts or ends with a space"),
+    ])
+    func rejectsBadNames(name: String, message: String) {
+        #expect(GestureName.problem(with: name) == message)
+    }
+
+    @Test func rejectsLongNames() {
+        #expect(
+            GestureName.problem(with: String(repeating: "a", count: 201))
+                == "gesture name is 201 bytes long; the most allowed is 200")
+    }
+
+    @Test func fileNames() {
+        #expect(GestureName.name(fromFileName: "pinch.gesture.json") == "pinch")
+        #expect(GestureName.name(fromFileName: "pinch.json") == nil)
+        #expect(GestureName.name(fromFileName: ".gesture.json") == nil)
+        #expect(GestureName.name(fromFileName: ".x.gesture.json.tmp-abc") == nil)
+    }
+}
