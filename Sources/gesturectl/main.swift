@@ -1,1 +1,4 @@
-print("gesturectl: not yet implemented")
+import GesturectlCommands
+import Glibc
+
+exit(await Gesturectl.main())

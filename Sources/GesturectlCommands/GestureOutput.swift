@@ -1,0 +1,105 @@
+import CommandKit
+import GestureFormat
+import GestureLibrary
+import GestureModel
+import Glibc
+
+/// The options of every command that produces a gesture, and writing it.
+enum GestureOutput {
+    /// `-o/--output`, `--save`, `--name`, `--description`, `--force`.
+    static let options: [Option] = [
+        .option(
+            "output", short: "o", valueName: "file",
+            help: "Write the gesture to FILE ('-' for standard output, the default when --save is not given)."),
+        .option("save", valueName: "name", help: "Save the gesture in the library under NAME."),
+        .option("name", valueName: "name", help: "The name stored in the gesture (default: from the input or the shape)."),
+        .option("description", valueName: "text", help: "The description stored in the gesture."),
+        forceFlag,
+    ]
+
+    /// `-f/--force`: replace without asking.
+    static let forceFlag = Option.flag(
+        "force", short: "f", help: "Replace an existing file or library gesture without asking.")
+
+    /// Applies `--name`/`--description`, then writes `gesture` where the
+    /// options say: the library (`--save`), a file, or standard output.
+    static func write(_ gesture: Gesture, values: ParsedValues, context: CommandContext) throws {
+        var gesture = gesture
+        if let name = values.string("name") { gesture.name = name }
+        if let description = values.string("description") { gesture.description = description }
+        let force = values.flag("force")
+        if let name = values.string("save") {
+            let library = context.library
+            var overwrite = force
+            if !force, (try? library.entry(named: name))?.source == .user {
+                overwrite = try context.confirmOrRefuse(
+                    "Replace the gesture \"\(name)\" in the library?",
+                    refusal: "a gesture named \"\(name)\" already exists (use --force to replace it)")
+            }
+            let entry = try library.save(gesture, as: name, overwrite: overwrite)
+            context.note("saved \"\(name)\" (\(entry.path))")
+            if values.string("output") == nil { return }
+        }
+        try writeGesture(gesture, to: values.string("output") ?? "-", force: force, context: context)
+    }
+
+    /// Writes a gesture to a file atomically, or to standard output for `-`.
+    static func writeGesture(_ gesture: Gesture, to output: String, force: Bool, context: CommandContext) throws {
+        do {
+            try gesture.validate()
+        } catch {
+            throw CommandFailure.failure("the resulting gesture is not valid: \(error.description)")
+        }
+        try writeText(GestureFileFormat.encode(gesture), to: output, force: force, context: context)
+    }
+
+    /// Writes text to a file atomically, or to standard output for `-`;
+    /// an existing file is replaced only with `force` or after asking.
+    static func writeText(_ text: String, to output: String, force: Bool, context: CommandContext) throws {
+        if output == "-" {
+            context.standardOutput.write(text)
+            return
+        }
+        let path = context.resolve(output)
+        var overwrite = force
+        if !force && FileIO.exists(path) {
+            overwrite = try context.confirmOrRefuse(
+                "Replace \(output)?", refusal: "\(output) already exists (use --force to replace it)")
+        }
+        do {
+            try FileIO.writeAtomically(Array(text.utf8), to: path, overwrite: overwrite)
+        } catch {
+            throw FileSystemError(kind: error.kind, path: output, operation: error.operation, reason: error.reason)
+        }
+    }
+}
+
+extension CommandContext {
+    /// Asks a yes/no question on the terminal; without a terminal on
+    /// standard input, refuses with `refusal` (status 1) so that scripts
+    /// never block and never destroy data by accident.
+    func confirmOrRefuse(_ question: String, refusal: String) throws -> Bool {
+        guard isStandardInputTerminal else { throw CommandFailure.failure(refusal) }
+        standardError.write("\(question) [y/N] ")
+        let answer = Self.readTerminalLine().lowercased()
+        guard answer == "y" || answer == "yes" else { throw CommandFailure.failure("cancelled; nothing changed") }
+        return true
+    }
+
+    private static func readTerminalLine() -> String {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < 256, Glibc.read(0, &byte, 1) == 1, byte != 10 { bytes.append(byte) }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: [" ", "\t", "\r"])
+    }
+}
+
+extension String {
+    /// The string without the given characters at either end.
+    func trimmingCharacters(in characters: Set<Character>) -> String {
+        var text = Substring(self)
+        while let first = text.first, characters.contains(first) { text = text.dropFirst() }
+        while let last = text.last, characters.contains(last) { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,60 @@
+import CommandKit
+import GestureFormat
+import GestureLibrary
+import GestureModel
+
+/// Where a command reads a gesture from, decided from a NAME|FILE argument.
+///
+/// The rule, as documented in the help: `-` is standard input; an argument
+/// that contains `/` or names an existing file is a file; anything else is
+/// a library name.
+enum GestureSource: Equatable {
+    case standardInput
+    case file(String)
+    case library(String)
+
+    init(argument: String, context: CommandContext) {
+        if argument == "-" {
+            self = .standardInput
+        } else if argument.contains("/") || FileIO.exists(context.resolve(argument)) {
+            self = .file(argument)
+        } else {
+            self = .library(argument)
+        }
+    }
+}
+
+extension CommandContext {
+    /// `path` made absolute against the context's current directory.
+    func resolve(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (currentDirectory == "/" ? "/" : currentDirectory + "/") + path
+    }
+
+    /// The gesture library this context's environment describes.
+    var library: GestureLibrary {
+        GestureLibrary(environment: environment, executablePath: SystemPaths.executablePath())
+    }
+
+    /// Loads the gesture a NAME|FILE argument stands for.
+    func loadGesture(_ argument: String) throws -> Gesture {
+        switch GestureSource(argument: argument, context: self) {
+        case .standardInput:
+            let bytes = try readStandardInput(GestureLimits.maximumFileBytes)
+            do {
+                return try GestureFileFormat.decode(bytes, source: "<stdin>")
+            } catch {
+                throw CommandFailure.failure(error.description)
+            }
+        case .file(let path):
+            // Messages name the file as the user typed it.
+            do {
+                let bytes = try FileIO.read(path: resolve(path), limit: GestureLimits.maximumFileBytes)
+                return try GestureFileFormat.decode(bytes, source: path)
+            } catch let error as FileSystemError {
+                throw FileSystemError(kind: error.kind, path: path, operation: error.operation, reason: error.reason)
+            }
+        case .library(let name):
+            return try library.load(named: name)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import CommandKit
+
+/// The `gesturectl` command-line tool: every command, its help and its
+/// exit statuses.
+public enum Gesturectl {
+    /// The version `--version` prints and recordings store.
+    public static let version = "0.1.0"
+
+    /// The tool with all its commands.
+    public static var tool: Tool {
+        Tool(
+            name: "gesturectl", version: version,
+            abstract: "Record, merge, edit, draw and replay touch gestures.",
+            discussion: """
+                A gesture is a set of strokes (fingers, pens, pointer drags) on a
+                timeline, stored as a versioned text file (docs/FORMAT.md).
+                Wherever a command takes NAME|FILE: '-' is standard input; an
+                argument that contains '/' or names an existing file is a file;
+                anything else is a name in the library (see 'gesturectl list').
+                """,
+            commands: [
+                LibraryCommands.save, LibraryCommands.list, LibraryCommands.rename, LibraryCommands.remove,
+            ],
+            mapError: { ErrorMapping.failure(for: $0) }
+        )
+    }
+
+    /// Runs the tool as the process: parses `CommandLine.arguments` and
+    /// returns the exit status.
+    public static func main() async -> Int32 {
+        await tool.main(arguments: Array(CommandLine.arguments.dropFirst()), context: .process())
+    }
+}

@@ -1,0 +1,149 @@
+import CommandKit
+import GestureLibrary
+import GestureModel
+
+/// `save`, `list`, `rename`, `rm`: the named gesture library.
+enum LibraryCommands {
+    static let section = "Library"
+
+    static let save = Command(
+        name: "save", abstract: "Save a gesture file in the library under a name.",
+        discussion: """
+            The gesture is validated first; the library keeps it as
+            NAME.gesture.json in the library folder (see 'gesturectl list').
+            Replacing an existing gesture asks on a terminal and needs --force
+            otherwise.
+
+            Examples:
+              gesturectl save swipe.gesture.json my-swipe
+              gesturectl synth tap --fingers 2 | gesturectl save - two-tap
+            """,
+        section: section,
+        arguments: [
+            Argument("file", help: "The gesture file to save ('-' for standard input)."),
+            Argument("name", help: "The library name (no '/', no leading '.', no control characters)."),
+        ],
+        options: [GestureOutput.forceFlag]
+    ) { values, context in
+        let file = values.argument("file") ?? ""
+        let name = values.argument("name") ?? ""
+        let source = file == "-" || file.contains("/") ? file : "./" + file
+        let gesture = try context.loadGesture(source)
+        let library = context.library
+        var overwrite = values.flag("force")
+        if !overwrite, (try? library.entry(named: name))?.source == .user {
+            overwrite = try context.confirmOrRefuse(
+                "Replace the gesture \"\(name)\" in the library?",
+                refusal: "a gesture named \"\(name)\" already exists (use --force to replace it)")
+        }
+        let entry = try library.save(gesture, as: name, overwrite: overwrite)
+        context.print("saved \"\(name)\" (\(entry.path))")
+    }
+
+    static let list = Command(
+        name: "list", abstract: "List the gestures in the library, yours and the built-in ones.",
+        discussion: """
+            Your gestures live in $GESTURECTL_LIBRARY, else
+            $XDG_DATA_HOME/gesturectl/gestures, else
+            ~/.local/share/gesturectl/gestures. Built-in gestures (read-only)
+            come from $GESTURECTL_BUILTINS, else <prefix>/share/gesturectl/gestures,
+            else the Recordings/ folder of the source checkout. A gesture of
+            yours with a built-in's name hides the built-in.
+
+            Each line: NAME, where it comes from (user or built-in), and the
+            one-line description a screen reader can speak. --json prints an
+            array of {"name", "source", "path", "summary"} objects.
+            """,
+        section: section,
+        options: [.flag("json", help: "Print JSON instead of text.")]
+    ) { values, context in
+        let library = context.library
+        let entries = try library.list()
+        let rows: [(LibraryEntry, String)] = entries.map { entry in
+            let summary: String
+            do {
+                summary = Summary.describe(try GestureFile.load(path: entry.path))
+            } catch {
+                summary = "unreadable: \(error)"
+            }
+            return (entry, summary)
+        }
+        if values.flag("json") {
+            let items = rows.map { entry, summary in
+                JSONText.object([
+                    ("name", JSONText.string(entry.name)), ("source", JSONText.string(entry.source.rawValue)),
+                    ("path", JSONText.string(entry.path)), ("summary", JSONText.string(summary)),
+                ])
+            }
+            context.print(JSONText.array(items))
+            return
+        }
+        if rows.isEmpty {
+            context.print("No gestures yet. Library folder: \(library.userDirectory)")
+            return
+        }
+        let width = rows.map { $0.0.name.count }.max() ?? 0
+        for (entry, summary) in rows {
+            let padded = entry.name + String(repeating: " ", count: width - entry.name.count)
+            let source = entry.source == .builtin ? "built-in" : "user    "
+            context.print("\(padded)  \(source)  \(summary)")
+        }
+    }
+
+    static let rename = Command(
+        name: "rename", abstract: "Rename a gesture in the library.",
+        discussion: """
+            Built-in gestures cannot be renamed (save a copy instead).
+            Replacing an existing gesture asks on a terminal and needs --force
+            otherwise.
+            """,
+        section: section,
+        arguments: [
+            Argument("name", help: "The gesture's current name."),
+            Argument("new-name", help: "Its new name."),
+        ],
+        options: [GestureOutput.forceFlag]
+    ) { values, context in
+        let name = values.argument("name") ?? ""
+        let newName = values.argument("new-name") ?? ""
+        let library = context.library
+        var overwrite = values.flag("force")
+        if !overwrite, name != newName, (try? library.entry(named: newName))?.source == .user {
+            overwrite = try context.confirmOrRefuse(
+                "Replace the gesture \"\(newName)\" in the library?",
+                refusal: "a gesture named \"\(newName)\" already exists (use --force to replace it)")
+        }
+        try library.rename(name, to: newName, overwrite: overwrite)
+        context.print("renamed \"\(name)\" to \"\(newName)\"")
+    }
+
+    static let remove = Command(
+        name: "rm", abstract: "Delete a gesture from the library.",
+        discussion: """
+            Asks for confirmation on a terminal; needs --force otherwise.
+            Built-in gestures cannot be deleted.
+            """,
+        section: section,
+        arguments: [Argument("name", help: "The gesture to delete.", arity: .oneOrMore)],
+        options: [GestureOutput.forceFlag]
+    ) { values, context in
+        let library = context.library
+        let names = values.arguments("name")
+        // Check every name before deleting anything.
+        for name in names {
+            let entry = try library.entry(named: name)
+            if entry.source == .builtin {
+                throw CommandFailure.failure("\"\(name)\" is a built-in gesture and cannot be deleted")
+            }
+        }
+        if !values.flag("force") {
+            let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            _ = try context.confirmOrRefuse(
+                "Delete \(list)?", refusal: "deleting needs --force when not asked on a terminal")
+        }
+        for name in names {
+            try library.remove(name)
+            context.print("deleted \"\(name)\"")
+        }
+    }
+}
