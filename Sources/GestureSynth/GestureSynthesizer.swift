@@ -164,8 +164,11 @@ public enum GestureSynthesizer {
     private static func checkGeometry(_ geometry: DeviceGeometry) throws(SynthError) {
         let limit = GestureLimits.maximumCoordinate
         for (axis, range) in [("x", geometry.x), ("y", geometry.y)] {
-            // Checked before `span` is used, so that it cannot overflow.
-            guard abs(range.minimum) <= limit, abs(range.maximum) <= limit, range.minimum < range.maximum else {
+            // Checked before `span` is used, so that it cannot overflow;
+            // `magnitude`, because abs(Int.min) traps.
+            guard range.minimum.magnitude <= limit.magnitude, range.maximum.magnitude <= limit.magnitude,
+                range.minimum < range.maximum
+            else {
                 throw .unusableGeometry(
                     "the \(axis) axis must run from a smaller to a larger value within ±\(limit) "
                         + "(it runs \(range.minimum)…\(range.maximum))")
