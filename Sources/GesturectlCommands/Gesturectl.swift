@@ -19,6 +19,7 @@ public enum Gesturectl {
                 anything else is a name in the library (see 'gesturectl list').
                 """,
             commands: [
+                SynthCommand.command,
                 LibraryCommands.save, LibraryCommands.list, LibraryCommands.rename, LibraryCommands.remove,
             ],
             mapError: { ErrorMapping.failure(for: $0) }
