@@ -36,8 +36,8 @@ extension GestureEditor {
         let newWidth = ratio >= 1 ? larger : larger * ratio
         let newHeight = ratio >= 1 ? larger / ratio : larger
         var target = source
-        target.x = resized(source.x, lengthMM: newWidth, mmPerUnit: source.mmPerUnitX)
-        target.y = resized(source.y, lengthMM: newHeight, mmPerUnit: source.mmPerUnitY)
+        target.x = resized(source.x, lengthMM: newWidth, unitsPerMM: source.unitsPerMMX)
+        target.y = resized(source.y, lengthMM: newHeight, unitsPerMM: source.unitsPerMMY)
         target.widthMM = newWidth
         target.heightMM = newHeight
 
@@ -93,9 +93,9 @@ extension GestureEditor {
     }
 
     /// An axis with the same minimum and resolution whose span covers
-    /// `lengthMM` at `mmPerUnit` (at least one unit).
-    private static func resized(_ axis: AxisRange, lengthMM: Double, mmPerUnit: Double) -> AxisRange {
-        let span = min(max(1, (lengthMM / mmPerUnit).rounded()), Double(GestureLimits.maximumCoordinate))
+    /// `lengthMM` at `unitsPerMM` (at least one unit).
+    private static func resized(_ axis: AxisRange, lengthMM: Double, unitsPerMM: Double) -> AxisRange {
+        let span = min(max(1, (lengthMM * unitsPerMM).rounded()), Double(GestureLimits.maximumCoordinate))
         var copy = axis
         let (maximum, overflow) = axis.minimum.addingReportingOverflow(Int(span))
         copy.maximum = overflow ? Int.max : maximum

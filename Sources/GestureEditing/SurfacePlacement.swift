@@ -19,8 +19,8 @@ struct SurfacePlacement {
     /// the axis, so that no input (however far off the surface, or not a
     /// number at all) can trap on the conversion to Int.
     mutating func units(xMM: Double, yMM: Double) -> (x: Int, y: Int) {
-        let (x, clippedX) = Self.place(xMM / geometry.mmPerUnitX, on: geometry.x)
-        let (y, clippedY) = Self.place(yMM / geometry.mmPerUnitY, on: geometry.y)
+        let (x, clippedX) = Self.place(xMM * geometry.unitsPerMMX, on: geometry.x)
+        let (y, clippedY) = Self.place(yMM * geometry.unitsPerMMY, on: geometry.y)
         if clippedX || clippedY { clippedSamples += 1 }
         return (x, y)
     }
@@ -48,19 +48,30 @@ struct SurfacePlacement {
 extension DeviceGeometry {
     /// The surface's width in millimetres as positions are measured
     /// (the axis span when the physical width is unknown).
-    var surfaceWidthMM: Double { Double(x.span) * mmPerUnitX }
+    var surfaceWidthMM: Double { Double(x.span) / unitsPerMMX }
     /// The surface's height in millimetres as positions are measured.
-    var surfaceHeightMM: Double { Double(y.span) * mmPerUnitY }
+    var surfaceHeightMM: Double { Double(y.span) / unitsPerMMY }
 }
 
 extension DeviceGeometry {
+    // Conversions divide or multiply by units per millimetre (span / size),
+    // which is exact for the usual whole-number resolutions, where
+    // millimetres per unit (0.1 for 10 units/mm) is not: 40.05 mm is then
+    // exactly 400.5 units and rounds away from zero, as it should.
+
+    /// Device units per millimetre horizontally: the reciprocal of
+    /// `mmPerUnitX` (1 when the width is unknown).
+    var unitsPerMMX: Double { widthMM > 0 && x.span > 0 ? Double(x.span) / widthMM : 1 }
+    /// Device units per millimetre vertically (1 when the height is unknown).
+    var unitsPerMMY: Double { heightMM > 0 && y.span > 0 ? Double(y.span) / heightMM : 1 }
+
     /// A sample's position in millimetres from the surface's top-left
     /// corner, like `millimetres(x:y:)` but computed in Double so that no
     /// coordinate, however hostile, can overflow.
     func millimetres(of sample: Sample) -> (x: Double, y: Double) {
         (
-            (Double(sample.x) - Double(x.minimum)) * mmPerUnitX,
-            (Double(sample.y) - Double(y.minimum)) * mmPerUnitY
+            (Double(sample.x) - Double(x.minimum)) / unitsPerMMX,
+            (Double(sample.y) - Double(y.minimum)) / unitsPerMMY
         )
     }
 }
