@@ -1,0 +1,132 @@
+import GestureModel
+
+extension GestureEditor {
+    /// Re-expresses the gesture on a surface of another shape, so that it
+    /// plays undistorted on a device of that aspect ratio (letterbox).
+    ///
+    /// The new surface keeps the larger side of the old one: for a ratio
+    /// `w:h` with `w ≥ h` its width is the old larger side and its height
+    /// `width × h / w`; otherwise its height is the old larger side. Each
+    /// axis keeps its minimum and its millimetres per unit (its span is the
+    /// new length divided by that, rounded), and the physical size is set to
+    /// the new width and height. The whole old surface is scaled uniformly
+    /// by `s = min(newWidth / oldWidth, newHeight / oldHeight)` and centred
+    /// on the new one: `p' = s × p + ((newWidth − s × oldWidth) / 2,
+    /// (newHeight − s × oldHeight) / 2)`, in millimetres. When the old
+    /// geometry has no physical size, one unit counts as one millimetre.
+    ///
+    /// - Throws: ``EditError`` when the ratio is not two positive finite
+    ///   numbers, when the surface has no area, or, with `strict`, when a
+    ///   point (already off the old surface) would fall off the new one.
+    public static func fit(
+        _ gesture: Gesture, aspectRatio: AspectRatio, strict: Bool = false
+    ) throws(EditError) -> EditResult {
+        guard aspectRatio.width.isFinite, aspectRatio.height.isFinite, aspectRatio.width > 0,
+            aspectRatio.height > 0
+        else {
+            throw EditError("the aspect ratio must be two positive numbers, not \(aspectRatio)")
+        }
+        let source = gesture.device
+        let oldWidth = source.surfaceWidthMM
+        let oldHeight = source.surfaceHeightMM
+        guard oldWidth > 0, oldHeight > 0 else { throw EditError("the gesture's surface has no area") }
+
+        let larger = max(oldWidth, oldHeight)
+        let ratio = aspectRatio.width / aspectRatio.height
+        let newWidth = ratio >= 1 ? larger : larger * ratio
+        let newHeight = ratio >= 1 ? larger / ratio : larger
+        var target = source
+        target.x = resized(source.x, lengthMM: newWidth, unitsPerMM: source.unitsPerMMX)
+        target.y = resized(source.y, lengthMM: newHeight, unitsPerMM: source.unitsPerMMY)
+        target.widthMM = newWidth
+        target.heightMM = newHeight
+
+        let factor = min(newWidth / oldWidth, newHeight / oldHeight)
+        let offsetX = (newWidth - factor * oldWidth) / 2
+        let offsetY = (newHeight - factor * oldHeight) / 2
+        return try place(gesture, onto: target, strict: strict) { x, y in
+            (offsetX + factor * x, offsetY + factor * y)
+        }
+    }
+
+    /// Maps the gesture onto another device's geometry.
+    ///
+    /// The gesture keeps its physical shape and size when the box around its
+    /// samples fits on the target surface; otherwise it is scaled down
+    /// uniformly, by `s = min(targetWidth / boxWidth, targetHeight /
+    /// boxHeight)`, until it fits. Either way the box is centred on the
+    /// target surface, so the gesture's position on the old surface is not
+    /// kept (translate afterwards to move it). Pressure and size are mapped
+    /// by the same fraction of their axis (dropped when the target has no
+    /// such axis). A geometry without a physical size counts one unit as
+    /// one millimetre.
+    ///
+    /// - Throws: ``EditError`` when the target has more contacts at once
+    ///   than its slots, when the target surface has no area, or, with
+    ///   `strict`, when a point would fall off the target (only by rounding).
+    public static func fit(
+        _ gesture: Gesture, to target: DeviceGeometry, strict: Bool = false
+    ) throws(EditError) -> EditResult {
+        let targetWidth = target.surfaceWidthMM
+        let targetHeight = target.surfaceHeightMM
+        guard targetWidth > 0, targetHeight > 0 else { throw EditError("the target surface has no area") }
+        let contacts = gesture.maximumSimultaneousContacts
+        if contacts > target.slots {
+            throw EditError(
+                "the gesture has \(contacts) fingers at once; the target device tracks at most \(target.slots)")
+        }
+        guard let box = gesture.boundingBoxMM else {
+            var result = gesture
+            result.device = target
+            return EditResult(gesture: result)
+        }
+        let boxWidth = box.maximumX - box.minimumX
+        let boxHeight = box.maximumY - box.minimumY
+        var factor = 1.0
+        if boxWidth > targetWidth { factor = min(factor, targetWidth / boxWidth) }
+        if boxHeight > targetHeight { factor = min(factor, targetHeight / boxHeight) }
+        let boxCentreX = (box.minimumX + box.maximumX) / 2
+        let boxCentreY = (box.minimumY + box.maximumY) / 2
+        return try place(gesture, onto: target, strict: strict) { x, y in
+            (targetWidth / 2 + factor * (x - boxCentreX), targetHeight / 2 + factor * (y - boxCentreY))
+        }
+    }
+
+    /// An axis with the same minimum and resolution whose span covers
+    /// `lengthMM` at `unitsPerMM` (at least one unit).
+    private static func resized(_ axis: AxisRange, lengthMM: Double, unitsPerMM: Double) -> AxisRange {
+        let span = min(max(1, (lengthMM * unitsPerMM).rounded()), Double(GestureLimits.maximumCoordinate))
+        var copy = axis
+        let (maximum, overflow) = axis.minimum.addingReportingOverflow(Int(span))
+        copy.maximum = overflow ? Int.max : maximum
+        return copy
+    }
+
+    /// Every sample moved through `transform` (millimetres on the gesture's
+    /// surface in, millimetres on `target` out), rounded once and clipped;
+    /// pressure and size mapped onto the target's axes.
+    private static func place(
+        _ gesture: Gesture, onto target: DeviceGeometry, strict: Bool,
+        _ transform: (Double, Double) -> (x: Double, y: Double)
+    ) throws(EditError) -> EditResult {
+        var result = gesture
+        result.device = target
+        var placement = SurfacePlacement(target)
+        let source = gesture.device
+        for strokeIndex in result.strokes.indices {
+            for sampleIndex in result.strokes[strokeIndex].samples.indices {
+                let sample = result.strokes[strokeIndex].samples[sampleIndex]
+                let point = source.millimetres(of: sample)
+                let moved = transform(point.x, point.y)
+                let position = placement.units(xMM: moved.x, yMM: moved.y)
+                var placed = sample
+                placed.x = position.x
+                placed.y = position.y
+                placed.pressure = AxisRange.map(sample.pressure, from: source.pressure, to: target.pressure)
+                placed.size = AxisRange.map(sample.size, from: source.size, to: target.size)
+                result.strokes[strokeIndex].samples[sampleIndex] = placed
+            }
+        }
+        return EditResult(gesture: result, warnings: try placement.outcome(strict: strict))
+    }
+}

@@ -1,0 +1,24 @@
+import GestureModel
+
+/// Checks every operation applies to what it produced, so that no edit can
+/// make a gesture the player or the file format would refuse.
+enum ResultChecks {
+    /// Throws when `gesture` exceeds ``GestureLimits``: more strokes or
+    /// samples than allowed, or a last sample later than the longest
+    /// duration. `what` starts the message, e.g. `merging gives`.
+    static func checkLimits(_ gesture: Gesture, _ what: String) throws(EditError) {
+        if gesture.strokes.count > GestureLimits.maximumStrokes {
+            throw EditError(
+                "\(what) \(gesture.strokes.count) strokes; the most allowed is \(GestureLimits.maximumStrokes)")
+        }
+        let samples = gesture.strokes.reduce(0) { $0 &+ $1.samples.count }
+        if samples > GestureLimits.maximumSamples {
+            throw EditError("\(what) \(samples) samples; the most allowed is \(GestureLimits.maximumSamples)")
+        }
+        if gesture.endTime > GestureLimits.maximumDuration {
+            throw EditError(
+                "\(what) a gesture lasting \(Formatting.seconds(gesture.endTime)); the longest allowed is \(Formatting.seconds(GestureLimits.maximumDuration))"
+            )
+        }
+    }
+}
