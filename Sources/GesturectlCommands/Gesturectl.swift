@@ -19,7 +19,7 @@ public enum Gesturectl {
                 anything else is a name in the library (see 'gesturectl list').
                 """,
             commands: [
-                SynthCommand.command,
+                SynthCommand.command, EditCommands.merge, EditCommands.fingers, EditCommands.transform,
                 LibraryCommands.save, LibraryCommands.list, LibraryCommands.rename, LibraryCommands.remove,
             ],
             mapError: { ErrorMapping.failure(for: $0) }

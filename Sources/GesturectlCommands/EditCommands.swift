@@ -1,0 +1,196 @@
+import CommandKit
+import GestureEditing
+import GestureModel
+
+/// `merge`, `fingers`, `transform`: edit gestures.
+enum EditCommands {
+    static let section = SynthCommand.section
+
+    private static let strictFlag = Option.flag(
+        "strict", help: "Refuse instead of clipping points pushed outside the surface to its edge.")
+
+    /// Prints the operation's warnings and writes its gesture.
+    private static func finish(_ result: EditResult, values: ParsedValues, context: CommandContext) throws {
+        for warning in result.warnings { context.warn(warning) }
+        try GestureOutput.write(result.gesture, values: values, context: context)
+    }
+
+    /// Runs an editing operation, turning its errors into failures that
+    /// name the input.
+    private static func edit(_ input: String, _ operation: () throws(EditError) -> EditResult) throws -> EditResult {
+        do {
+            return try operation()
+        } catch {
+            throw CommandFailure.failure("\(input): \(error.description)")
+        }
+    }
+
+    static let merge = Command(
+        name: "merge", abstract: "Merge strokes drawn one after another into one multi-finger gesture.",
+        discussion: """
+            Each stroke becomes a finger and all play at once, as
+            AssistiveTouch's custom gestures do. Strokes that already overlap
+            in time (a real two-finger touch) stay together as a group with
+            their timing. Groups are aligned by start (the default), by end,
+            or with explicit offsets: --stagger 100ms starts each group 100 ms
+            after the previous one; --stagger 0,50ms,200ms gives each group its
+            start (the last step repeats for further groups).
+            Several files: their groups are taken in order, positions mapped
+            by physical size onto the first file's device.
+
+            Examples:
+              gesturectl merge strokes.gesture.json -o three-finger.gesture.json
+              gesturectl merge a.gesture.json b.gesture.json --align end --save both
+            """,
+        section: section,
+        arguments: [Argument("gestures", help: "The gestures to merge (NAME|FILE).", arity: .oneOrMore)],
+        options: [
+            .option("align", valueName: "edge", help: "Start groups together or end them together.", type: .choice(["start", "end"]), default: "start"),
+            .option("stagger", valueName: "times", help: "Start offsets: one step, or a comma-separated list (e.g. 0,100ms,250ms).", type: .list(of: .duration)),
+            .option("max-fingers", valueName: "n", help: "Refuse a result with more fingers down at once.", type: .integer(in: 1...100), default: "10"),
+        ] + GestureOutput.options
+    ) { values, context in
+        let inputs = values.arguments("gestures")
+        let gestures = try inputs.map { try context.loadGesture($0) }
+        var alignment: MergeAlignment = values.string("align") == "end" ? .end : .start
+        if values.isGiven("stagger") {
+            if values.isGiven("align") { throw CommandFailure.usage("--stagger and --align cannot be used together") }
+            alignment = .stagger(values.durations("stagger").map { Microseconds($0) })
+        }
+        let result = try edit(inputs.joined(separator: ", ")) { () throws(EditError) in
+            try GestureEditor.merge(gestures, alignment: alignment, maximumFingers: values.integer("max-fingers") ?? 10)
+        }
+        try finish(result, values: values, context: context)
+    }
+
+    static let fingers = Command(
+        name: "fingers", abstract: "Replicate one stroke onto 2–10 fingers that move together.",
+        discussion: """
+            The stroke's path becomes the middle of a hand: the copies sit
+            --spacing mm apart in a row or on an arc like fingertips, and each
+            moves exactly as the original did. --delay starts each finger
+            that much after the previous one.
+
+            Examples:
+              gesturectl fingers swipe.gesture.json 3 -o three-finger-swipe.gesture.json
+              gesturectl synth swipe --direction up | gesturectl fingers - 4 --layout arc --save up4
+            """,
+        section: section,
+        arguments: [
+            Argument("gesture", help: "The gesture with the stroke to copy (NAME|FILE)."),
+            Argument("count", help: "How many fingers (2–10).", type: .integer(in: 2...10)),
+        ],
+        options: [
+            .option("spacing", valueName: "mm", help: "Distance between neighbouring fingers.", type: .double(minimum: 0), default: "18"),
+            .option("layout", valueName: "layout", help: "Fingers in a straight row or on an arc.", type: .choice(FingerLayout.allCases.map(\.rawValue)), default: "row"),
+            .option("delay", valueName: "time", help: "Each finger starts this long after the previous one.", type: .duration, default: "0"),
+            .option("stroke", valueName: "n", help: "Which stroke to copy (1 = first) when there are several.", type: .integer(minimum: 1)),
+            strictFlag,
+        ] + GestureOutput.options
+    ) { values, context in
+        let input = values.argument("gesture") ?? ""
+        let gesture = try context.loadGesture(input)
+        let result = try edit(input) { () throws(EditError) in
+            try GestureEditor.fingers(
+                gesture, count: values.integer("count") ?? 2, spacingMM: values.double("spacing") ?? 18,
+                layout: FingerLayout(rawValue: values.string("layout") ?? "") ?? .row,
+                delay: Microseconds(values.duration("delay") ?? 0), strokeIndex: values.integer("stroke").map { $0 - 1 },
+                strict: values.flag("strict"))
+        }
+        try finish(result, values: values, context: context)
+    }
+
+    static let transform = Command(
+        name: "transform", abstract: "Change a gesture's speed, size, position, angle or aspect ratio.",
+        discussion: """
+            The changes apply in this order: --trim, --speed, --scale,
+            --rotate, --translate, --fit. Scaling and rotating are about the
+            centre of the gesture unless --about gives a point (mm from the
+            top-left corner); positive degrees turn clockwise on the screen.
+            Points pushed outside the surface are clipped to its edge with a
+            warning; --strict refuses instead.
+
+            Examples:
+              gesturectl transform pinch-in --speed 0.5 -o slow-pinch.gesture.json
+              gesturectl transform swipe.gesture.json --rotate 90 --scale 1.5 --save big-swipe
+              gesturectl transform tap --translate 20,-10 --fit 9:16
+            """,
+        section: section,
+        arguments: [Argument("gesture", help: "The gesture to change (NAME|FILE).")],
+        options: [
+            .option("speed", valueName: "factor", help: "Play faster (2 = twice as fast) or slower (0.5).", type: .double(minimum: 0.001)),
+            .option("scale", valueName: "factor", help: "Make the gesture larger or smaller.", type: .double(minimum: 0.001)),
+            .option("rotate", valueName: "degrees", help: "Turn the gesture (clockwise positive).", type: .double),
+            .option("about", valueName: "x,y", help: "The point to scale and rotate about, in mm (default: the gesture's centre).", type: .list(of: .double)),
+            .option("translate", valueName: "dx,dy", help: "Move the gesture by dx,dy mm (y grows downward).", type: .list(of: .double)),
+            .option("fit", valueName: "w:h", help: "Re-express the gesture on a surface of this aspect ratio (e.g. 16:9)."),
+            .flag("trim", help: "Remove idle time before the first contact and stillness longer than --max-still at the ends of moving strokes."),
+            .option("max-still", valueName: "time", help: "With --trim: longest stillness kept.", type: .duration, default: "200ms"),
+            strictFlag,
+        ] + GestureOutput.options
+    ) { values, context in
+        let input = values.argument("gesture") ?? ""
+        var result = EditResult(gesture: try context.loadGesture(input))
+        let strict = values.flag("strict")
+        let anchor: Anchor
+        switch values.doubles("about") {
+        case []: anchor = .centre
+        case let point where point.count == 2: anchor = .point(xMM: point[0], yMM: point[1])
+        default: throw CommandFailure.usage("--about takes two numbers, x,y in mm (e.g. --about 108,67.5)")
+        }
+        var fitRatio: AspectRatio?
+        if let text = values.string("fit") {
+            guard let ratio = AspectRatio(text) else {
+                throw CommandFailure.usage("--fit: \"\(text)\" is not an aspect ratio like 16:9")
+            }
+            fitRatio = ratio
+        }
+        let translation = values.doubles("translate")
+        if !translation.isEmpty && translation.count != 2 {
+            throw CommandFailure.usage("--translate takes two numbers, dx,dy in mm (e.g. --translate 20,-10)")
+        }
+        // Each step keeps the warnings of the steps before it.
+        func apply(_ step: (Gesture) throws(EditError) -> EditResult) throws {
+            let next = try edit(input) { () throws(EditError) in try step(result.gesture) }
+            result = EditResult(gesture: next.gesture, warnings: result.warnings + next.warnings)
+        }
+        var changed = false
+        if values.flag("trim") {
+            let maxStill = Microseconds(values.duration("max-still") ?? 200_000)
+            try apply { (gesture) throws(EditError) in try GestureEditor.trim(gesture, maxStill: maxStill) }
+            changed = true
+        }
+        if let factor = values.double("speed") {
+            try apply { (gesture) throws(EditError) in try GestureEditor.speed(gesture, factor: factor) }
+            changed = true
+        }
+        if let factor = values.double("scale") {
+            try apply { (gesture) throws(EditError) in
+                try GestureEditor.scale(gesture, factor: factor, about: anchor, strict: strict)
+            }
+            changed = true
+        }
+        if let degrees = values.double("rotate") {
+            try apply { (gesture) throws(EditError) in
+                try GestureEditor.rotate(gesture, degrees: degrees, about: anchor, strict: strict)
+            }
+            changed = true
+        }
+        if translation.count == 2 {
+            try apply { (gesture) throws(EditError) in
+                try GestureEditor.translate(gesture, dxMM: translation[0], dyMM: translation[1], strict: strict)
+            }
+            changed = true
+        }
+        if let fitRatio {
+            try apply { (gesture) throws(EditError) in
+                try GestureEditor.fit(gesture, aspectRatio: fitRatio, strict: strict)
+            }
+            changed = true
+        }
+        if !changed {
+            throw CommandFailure.usage("nothing to do: give at least one of --trim, --speed, --scale, --rotate, --translate, --fit")
+        }
+        try finish(result, values: values, context: context)
+    }
+}
