@@ -8,12 +8,26 @@ public enum GestureMotion: Hashable, Sendable {
     /// A way to move across the surface. `y` grows downwards, so `up` means
     /// decreasing `y`.
     public enum Direction: String, Hashable, Sendable, CaseIterable {
-        case up, down, left, right
+        /// Towards the top edge.
+        case up
+        /// Towards the bottom edge.
+        case down
+        /// Towards the left edge.
+        case left
+        /// Towards the right edge.
+        case right
     }
 
     /// An edge of the surface.
     public enum Edge: String, Hashable, Sendable, CaseIterable {
-        case left, right, top, bottom
+        /// The left edge (smallest `x`).
+        case left
+        /// The right edge (largest `x`).
+        case right
+        /// The top edge (smallest `y`).
+        case top
+        /// The bottom edge (largest `y`).
+        case bottom
     }
 
     /// Whether a pinch brings the contacts together or spreads them.
@@ -26,7 +40,9 @@ public enum GestureMotion: Hashable, Sendable {
 
     /// The sense of a rotation as seen on the screen.
     public enum Rotation: String, Hashable, Sendable, CaseIterable {
+        /// Clockwise as seen on the screen.
         case clockwise
+        /// Counter-clockwise as seen on the screen.
         case counterClockwise = "counter-clockwise"
     }
 
