@@ -1,0 +1,202 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import GestureModel
+
+/// Classifies what a gesture does from its geometry in millimetres.
+///
+/// The first rule that matches wins:
+/// 1. No samples: ``GestureMotion/empty``.
+/// 2. Every stroke is still (moves less than
+///    ``MotionThresholds/stillMovementMM``, 3 mm, from where it started):
+///    - ``GestureMotion/doubleTap`` when the strokes are all taps (each
+///      shorter than ``MotionThresholds/tapMaximumDuration``, 300 ms) that
+///      form two equal waves of simultaneous contacts, the second starting at
+///      most ``MotionThresholds/doubleTapMaximumGap`` (500 ms) after the
+///      first ends and within ``MotionThresholds/doubleTapMaximumDistanceMM``
+///      (10 mm) of it;
+///    - ``GestureMotion/tap`` when every stroke is shorter than 300 ms;
+///    - ``GestureMotion/longPress`` when every stroke lasts at least
+///      ``MotionThresholds/longPressMinimumDuration`` (500 ms);
+///    - ``GestureMotion/press`` otherwise.
+/// 3. The contacts are compared from their first positions to their last
+///    (strokes drawn one after another are compared as if merged):
+///    - ``GestureMotion/edgeSwipe(from:distanceMM:)`` when every contact
+///      starts within ``MotionThresholds/edgeDistanceMM`` (2 mm) of the same
+///      edge and the centroid moves inwards by at least
+///      ``MotionThresholds/swipeMinimumDistanceMM`` (10 mm), more inwards
+///      than along the edge;
+///    - ``GestureMotion/pinch(_:changeMM:)`` (two or more strokes) when the
+///      mean distance to the centroid changes by at least
+///      ``MotionThresholds/pinchMinimumRatio`` (20 %) of its start value and
+///      by at least ``MotionThresholds/pinchMinimumChangeMM`` (5 mm);
+///    - ``GestureMotion/rotate(_:degrees:)`` (two or more strokes) when the
+///      contacts turn around the centroid by at least
+///      ``MotionThresholds/rotateMinimumDegrees`` (15°) on average; each
+///      contact's turn is taken the short way round, so it is at most 180°;
+///    - ``GestureMotion/swipe(_:distanceMM:)`` when the centroid moves at
+///      least 10 mm; the direction is the dominant axis (horizontal on a
+///      tie), and up means decreasing `y`;
+///    - ``GestureMotion/path(lengthMM:)`` otherwise.
+///
+/// - Parameter gesture: The gesture to classify. Any values are accepted;
+///   nothing traps on hostile coordinates or times.
+/// - Returns: The motion, with its distance or angle.
+public func classifyMotion(_ gesture: Gesture) -> GestureMotion {
+    GestureAnalysis(gesture).motion
+}
+
+/// The measures of one gesture that ``describe(_:)``, ``classifyMotion(_:)``
+/// and the renderers share.
+struct GestureAnalysis: Sendable {
+    /// The surface, in millimetres.
+    let mapping: SurfaceMapping
+    /// The strokes that have samples.
+    let traces: [StrokeTrace]
+    /// The number of contacts in each wave when the gesture is a double
+    /// tap; `nil` otherwise.
+    let doubleTapWaveSize: Int?
+    /// What the gesture does.
+    let motion: GestureMotion
+
+    init(_ gesture: Gesture) {
+        mapping = SurfaceMapping(gesture.device)
+        traces = gesture.traces(mapping: mapping)
+        doubleTapWaveSize = Self.doubleTapWaveSize(traces)
+        motion = Self.classify(traces, doubleTapWaveSize: doubleTapWaveSize, mapping: mapping)
+    }
+
+    private static func classify(_ traces: [StrokeTrace], doubleTapWaveSize: Int?, mapping: SurfaceMapping)
+        -> GestureMotion
+    {
+        guard !traces.isEmpty else { return .empty }
+        if traces.allSatisfy(\.isStill) {
+            if doubleTapWaveSize != nil { return .doubleTap }
+            if traces.allSatisfy({ $0.duration < MotionThresholds.tapMaximumDuration }) { return .tap }
+            if traces.allSatisfy({ $0.duration >= MotionThresholds.longPressMinimumDuration }) { return .longPress }
+            return .press
+        }
+        let starts = traces.map(\.start)
+        let ends = traces.map(\.end)
+        let startCentroid = PointMM.centroid(of: starts)
+        let endCentroid = PointMM.centroid(of: ends)
+        let movement = endCentroid - startCentroid
+
+        if let edgeSwipe = edgeSwipe(starts: starts, movement: movement, mapping: mapping) {
+            return edgeSwipe
+        }
+        if traces.count >= 2 {
+            let startSpread = starts.reduce(0) { $0 + $1.distance(to: startCentroid) } / Double(starts.count)
+            let endSpread = ends.reduce(0) { $0 + $1.distance(to: endCentroid) } / Double(ends.count)
+            let change = endSpread - startSpread
+            if abs(change) >= MotionThresholds.pinchMinimumChangeMM,
+                abs(change) >= MotionThresholds.pinchMinimumRatio * startSpread
+            {
+                return .pinch(change < 0 ? .inward : .outward, changeMM: abs(change))
+            }
+            let degrees = meanTurnDegrees(
+                starts: starts, startCentroid: startCentroid, ends: ends, endCentroid: endCentroid)
+            if abs(degrees) >= MotionThresholds.rotateMinimumDegrees {
+                // y grows downwards, so a growing angle turns clockwise on screen.
+                return .rotate(degrees > 0 ? .clockwise : .counterClockwise, degrees: abs(degrees))
+            }
+        }
+        if movement.length >= MotionThresholds.swipeMinimumDistanceMM {
+            let direction: GestureMotion.Direction =
+                abs(movement.x) >= abs(movement.y)
+                ? (movement.x > 0 ? .right : .left)
+                : (movement.y > 0 ? .down : .up)
+            return .swipe(direction, distanceMM: movement.length)
+        }
+        return .path(lengthMM: traces.map(\.pathLengthMM).max() ?? 0)
+    }
+
+    /// An edge swipe when every start lies near one edge and the centroid
+    /// moves inwards far enough, and more inwards than along the edge. At a
+    /// corner the edge with the larger inward movement wins.
+    private static func edgeSwipe(starts: [PointMM], movement: PointMM, mapping: SurfaceMapping)
+        -> GestureMotion?
+    {
+        let near = MotionThresholds.edgeDistanceMM
+        let candidates: [(edge: GestureMotion.Edge, isNear: (PointMM) -> Bool, inward: Double, along: Double)] = [
+            (.left, { $0.x <= near }, movement.x, movement.y),
+            (.right, { $0.x >= mapping.widthMM - near }, -movement.x, movement.y),
+            (.top, { $0.y <= near }, movement.y, movement.x),
+            (.bottom, { $0.y >= mapping.heightMM - near }, -movement.y, movement.x),
+        ]
+        var best: (edge: GestureMotion.Edge, inward: Double)?
+        for candidate in candidates
+        where candidate.inward >= MotionThresholds.swipeMinimumDistanceMM
+            && candidate.inward >= abs(candidate.along) && starts.allSatisfy(candidate.isNear)
+        {
+            if let current = best, current.inward >= candidate.inward { continue }
+            best = (candidate.edge, candidate.inward)
+        }
+        guard let best else { return nil }
+        return .edgeSwipe(from: best.edge, distanceMM: movement.length)
+    }
+
+    /// The mean signed turn, in degrees, of each contact around the
+    /// centroid from its first position to its last (positive = growing
+    /// angle = clockwise on a screen). Contacts too near the centroid to
+    /// have a direction are left out; 0 when none is left.
+    private static func meanTurnDegrees(
+        starts: [PointMM], startCentroid: PointMM, ends: [PointMM], endCentroid: PointMM
+    ) -> Double {
+        var total = 0.0
+        var counted = 0
+        for (start, end) in zip(starts, ends) {
+            let from = start - startCentroid
+            let to = end - endCentroid
+            guard from.length >= MotionThresholds.rotateMinimumRadiusMM,
+                to.length >= MotionThresholds.rotateMinimumRadiusMM
+            else { continue }
+            let cross = from.x * to.y - from.y * to.x
+            let dot = from.x * to.x + from.y * to.y
+            total += atan2(cross, dot) * 180 / Double.pi
+            counted += 1
+        }
+        return counted > 0 ? total / Double(counted) : 0
+    }
+
+    /// When the strokes are taps forming two equal waves of simultaneous
+    /// contacts (the first wave lifted before the second touches, the gap
+    /// and the distance between the waves within the thresholds), the
+    /// number of contacts per wave; `nil` otherwise.
+    private static func doubleTapWaveSize(_ traces: [StrokeTrace]) -> Int? {
+        guard traces.count >= 2, traces.count % 2 == 0,
+            traces.allSatisfy({ $0.isStill && $0.duration < MotionThresholds.tapMaximumDuration })
+        else { return nil }
+        let ordered = traces.enumerated().sorted {
+            $0.element.stroke.startTime != $1.element.stroke.startTime
+                ? $0.element.stroke.startTime < $1.element.stroke.startTime : $0.offset < $1.offset
+        }.map(\.element)
+        let size = ordered.count / 2
+        let first = Array(ordered[..<size])
+        let second = Array(ordered[size...])
+        guard let firstLift = first.map(\.stroke.endTime).max(),
+            let secondTouch = second.map(\.stroke.startTime).min(),
+            firstLift < secondTouch,
+            NumberFormatting.span(from: firstLift, to: secondTouch) <= MotionThresholds.doubleTapMaximumGap,
+            isOneWave(first), isOneWave(second)
+        else { return nil }
+        let firstCentroid = PointMM.centroid(of: first.map(\.start))
+        let secondCentroid = PointMM.centroid(of: second.map(\.start))
+        guard firstCentroid.distance(to: secondCentroid) <= MotionThresholds.doubleTapMaximumDistanceMM else {
+            return nil
+        }
+        return size
+    }
+
+    /// Whether all of `traces` are in contact at one moment.
+    private static func isOneWave(_ traces: [StrokeTrace]) -> Bool {
+        guard let latestTouch = traces.map(\.stroke.startTime).max(),
+            let earliestLift = traces.map(\.stroke.endTime).min()
+        else { return false }
+        return latestTouch <= earliestLift
+    }
+}

@@ -1,0 +1,53 @@
+import GestureModel
+
+/// Small number helpers that never trap on hostile values and need no
+/// Foundation.
+enum NumberFormatting {
+    /// `value` rounded to the nearest integer, with NaN as 0 and values
+    /// beyond ±9e18 clamped, so that the conversion to `Int64` cannot trap.
+    static func roundedInteger(_ value: Double) -> Int64 {
+        if value.isNaN { return 0 }
+        if value >= 9e18 { return 9_000_000_000_000_000_000 }
+        if value <= -9e18 { return -9_000_000_000_000_000_000 }
+        return Int64(value.rounded())
+    }
+
+    /// `value` with at most `places` decimals, trailing zeros removed:
+    /// `12.5`, `12`, `-0.25`. Never `-0`.
+    static func decimal(_ value: Double, places: Int = 2) -> String {
+        let places = min(max(places, 0), 6)
+        var factor: Int64 = 1
+        for _ in 0..<places { factor *= 10 }
+        let scaled = roundedInteger(value * Double(factor))
+        let magnitude = scaled.magnitude
+        let whole = magnitude / UInt64(factor)
+        var fraction = magnitude % UInt64(factor)
+        var text = (scaled < 0 ? "-" : "") + String(whole)
+        if fraction != 0 {
+            var digits = places
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
+            let fractionText = String(fraction)
+            text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+        }
+        return text
+    }
+
+    /// A duration in seconds with exactly two decimals, e.g. `0.42 s`
+    /// (half a hundredth rounds up; negative spans show as `0.00 s`).
+    static func seconds(_ duration: Microseconds) -> String {
+        let microseconds = max(duration.rawValue, 0)
+        let hundredths = microseconds / 10_000 + (microseconds % 10_000 >= 5_000 ? 1 : 0)
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
+    }
+
+    /// `later − earlier` in microseconds, clamped instead of overflowing.
+    static func span(from earlier: Microseconds, to later: Microseconds) -> Microseconds {
+        let (difference, overflow) = later.rawValue.subtractingReportingOverflow(earlier.rawValue)
+        if overflow { return Microseconds(later.rawValue > earlier.rawValue ? Int64.max : Int64.min) }
+        return Microseconds(difference)
+    }
+}

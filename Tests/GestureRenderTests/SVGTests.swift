@@ -1,0 +1,135 @@
+import Foundation
+import GestureModel
+import GestureRender
+import Testing
+
+@Suite("renderSVG")
+struct SVGTests {
+    typealias F = Fixtures
+
+    /// A two-finger pinch, a tap and a sequential swipe.
+    static let mixed = F.gesture(
+        [
+            F.line(from: (80, 60), to: (100, 60), durationMilliseconds: 500),
+            F.line(from: (140, 60), to: (120, 60), durationMilliseconds: 500),
+            F.still(at: (108, 100), startMilliseconds: 600, durationMilliseconds: 80),
+            F.line(from: (1, 20), to: (60, 20), startMilliseconds: 800, durationMilliseconds: 300),
+        ], name: "pinch & <friends>", description: #"Says "hi" & <b>bye</b>"#)
+
+    @Test func oneTapExactDocument() {
+        let gesture = F.gesture([F.still(at: (50, 40), durationMilliseconds: 80)], name: "tap")
+        let expected = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="600" height="419" viewBox="-8.64 -8.64 233.28 163.08" role="img" aria-labelledby="gesture-title gesture-caption" font-family="sans-serif">
+            <title id="gesture-title">tap</title>
+            <rect class="surface" x="0" y="0" width="216" height="135" rx="2.16" fill="#F7F7F7" stroke="#767676" stroke-width="0.65"/>
+            <g class="stroke" id="stroke-1">
+            <path d="M 50 40 L 50 40" fill="none" stroke="#0072B2" stroke-width="1.08" stroke-linecap="round" stroke-linejoin="round"/>
+            <circle cx="50" cy="40" r="2.7" fill="#0072B2"/>
+            <text x="46.56" y="38.45" font-size="5.4" font-weight="bold" text-anchor="middle" fill="#000000" stroke="#FFFFFF" stroke-width="0.86" paint-order="stroke">1</text>
+            </g>
+            <text class="caption" id="gesture-caption" x="0" y="149.04" font-size="5.4" fill="#000000">1 finger · tap · 0.08 s</text>
+            </svg>
+
+            """
+        #expect(renderSVG(gesture) == expected)
+    }
+
+    @Test func structure() {
+        let svg = renderSVG(Self.mixed)
+        #expect(svg.components(separatedBy: "<path ").count - 1 == 4)
+        #expect(svg.components(separatedBy: "<g class=\"stroke\"").count - 1 == 4)
+        for number in 1...4 { #expect(svg.contains("paint-order=\"stroke\">\(number)</text>")) }
+        // Three moving strokes have arrows; the tap has none.
+        #expect(svg.components(separatedBy: "marker-end=").count - 1 == 3)
+        #expect(svg.contains("<marker id=\"arrow-1\""))
+        #expect(svg.contains("<marker id=\"arrow-4\""))
+        #expect(!svg.contains("<marker id=\"arrow-3\""))
+        #expect(svg.contains(">\(describe(Self.mixed))</text>"))
+        #expect(svg.contains("<title id=\"gesture-title\">pinch &amp; &lt;friends&gt;</title>"))
+        #expect(
+            svg.contains(
+                "<desc id=\"gesture-description\">Says &quot;hi&quot; &amp; &lt;b&gt;bye&lt;/b&gt;</desc>"))
+        #expect(!svg.contains("<friends>"))
+        #expect(!svg.contains("<b>"))
+    }
+
+    @Test func coloursFollowStrokeNumbersAndWrapAfterSeven() {
+        let strokes = (0..<8).map { F.line(from: (20 + Double($0) * 20, 20), to: (20 + Double($0) * 20, 80),
+            startMilliseconds: Int64($0) * 400, durationMilliseconds: 300) }
+        let svg = renderSVG(F.gesture(strokes))
+        let expectedColours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#0072B2"]
+        for (offset, colour) in expectedColours.enumerated() {
+            let group = svg.components(separatedBy: "<g class=\"stroke\" id=\"stroke-\(offset + 1)\">")[1]
+            #expect(group.hasPrefix("\n<path d=\"M \(20 + offset * 20) 20 L"))
+            #expect(group.contains("stroke=\"\(colour)\""))
+            #expect(group.contains("marker-end=\"url(#arrow-\(offset % 7 + 1))\""))
+        }
+    }
+
+    @Test func aspectRatioFollowsTheDevice() {
+        let tall = DeviceGeometry(
+            kind: .touchscreen, x: AxisRange(minimum: 0, maximum: 1079, resolution: 15),
+            y: AxisRange(minimum: 0, maximum: 2399, resolution: 15), slots: 10)
+        let gesture = Gesture(name: "phone", device: tall, strokes: [Stroke(samples: [Sample(time: 0, x: 540, y: 1200)])])
+        let svg = renderSVG(gesture, options: SVGOptions(widthPixels: 300, showsCaption: false))
+        // 71.93 × 159.93 mm; unit = 159.93 / 200, margin 8 units = 6.4 mm.
+        #expect(svg.contains(#"width="300" height="612" viewBox="-6.4 -6.4 84.73 172.73""#))
+        #expect(svg.contains(#"<rect class="surface" x="0" y="0" width="71.93" height="159.93""#))
+        #expect(!svg.contains("caption"))
+    }
+
+    @Test func thinningKeepsTheLastSample() {
+        let gesture = F.gesture([F.stroke([(0, 10, 10), (10, 10.1, 10), (20, 20, 10), (30, 20.1, 10)])])
+        let svg = renderSVG(gesture)
+        #expect(svg.contains(#"<path d="M 10 10 L 20.1 10""#))
+        let everySample = renderSVG(gesture, options: SVGOptions(minimumPointSpacingMM: 0))
+        #expect(everySample.contains(#"<path d="M 10 10 L 10.1 10 L 20 10 L 20.1 10""#))
+    }
+
+    @Test func controlCharactersAreReplaced() {
+        let svg = renderSVG(F.gesture([], name: "a\u{01}b\u{FFFF}c\td"))
+        #expect(svg.contains("<title id=\"gesture-title\">a\u{FFFD}b\u{FFFD}c\td</title>"))
+        #expect(svg.contains(">no strokes · 0.00 s</text>"))
+    }
+
+    @Test(
+        .enabled(
+            if: ExternalTool.toolsAreInstalled || ExternalTool.isContinuousIntegration,
+            "SKIPPED LOUDLY: xmllint and rsvg-convert are not installed (apt-get install libxml2-utils librsvg2-bin)"),
+        arguments: ["mixed", "empty", "hostile", "names"])
+    func validXMLThatRenders(label: String) throws {
+        let gestures = [
+            "mixed": SVGTests.mixed,
+            "empty": F.gesture([], name: ""),
+            "hostile": SVGTests.hostile,
+            "names": F.gesture([F.still(at: (0, 0), durationMilliseconds: 10)], name: "]]> <!-- & \u{00}\"'"),
+        ]
+        let gesture = try #require(gestures[label])
+        let directory = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let svgFile = directory.appendingPathComponent("\(label).svg")
+        let pngFile = directory.appendingPathComponent("\(label).png")
+        try Data(renderSVG(gesture).utf8).write(to: svgFile)
+
+        let lint = try ExternalTool.run("xmllint", ["--noout", svgFile.path])
+        #expect(lint.status == 0, "xmllint: \(lint.standardError)")
+        let convert = try ExternalTool.run("rsvg-convert", ["-o", pngFile.path, svgFile.path])
+        #expect(convert.status == 0, "rsvg-convert: \(convert.standardError)")
+        let png = try Data(contentsOf: pngFile)
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    }
+
+    static let hostile = Gesture(
+        name: "hostile",
+        device: DeviceGeometry(
+            kind: .touchscreen, x: AxisRange(minimum: Int.min, maximum: Int.max),
+            y: AxisRange(minimum: 5, maximum: 5), widthMM: .nan, heightMM: .infinity, slots: 0),
+        strokes: [
+            Stroke(samples: [
+                Sample(time: Microseconds(Int64.min), x: Int.min, y: Int.max),
+                Sample(time: Microseconds(Int64.max), x: Int.max, y: Int.min),
+            ]),
+            Stroke(samples: [Sample(time: 5, x: 0, y: 0)]),
+        ])
+}
