@@ -130,7 +130,7 @@ struct OptionState {
             }
             if option.isFlag {
                 guard attached == nil else { throw UsageError(message: "\(option.longName) does not take a value", path: path) }
-                try setFlag(option)
+                setFlag(option)
             } else if let attached {
                 try setValue(option, attached)
             } else {
@@ -146,7 +146,7 @@ struct OptionState {
                 throw UsageError(message: "unknown option '-\(letter)'", path: path)
             }
             if option.isFlag {
-                try setFlag(option)
+                setFlag(option)
                 continue
             }
             if letters.hasPrefix("=") { letters = letters.dropFirst() }
@@ -166,7 +166,7 @@ struct OptionState {
         return tokens[index - 1]
     }
 
-    private mutating func setFlag(_ option: Option) throws(UsageError) {
+    private mutating func setFlag(_ option: Option) {
         values.flagCounts[option.name, default: 0] += 1
     }
 
