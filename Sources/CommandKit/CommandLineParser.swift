@@ -124,13 +124,13 @@ struct OptionState {
             let attached = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
             guard let option = options.first(where: { $0.name == name }) else {
                 var message = "unknown option '--\(name)'"
-                let names = options.map(\.name) + ["help"]
+                let names = options.map(\.name) + (path.isEmpty ? ["help", "version"] : ["help"])
                 if let suggestion = Suggestion.closest(to: name, among: names) { message += "; did you mean '--\(suggestion)'?" }
                 throw UsageError(message: message, path: path)
             }
             if option.isFlag {
                 guard attached == nil else { throw UsageError(message: "\(option.longName) does not take a value", path: path) }
-                try setFlag(option)
+                setFlag(option)
             } else if let attached {
                 try setValue(option, attached)
             } else {
@@ -146,7 +146,7 @@ struct OptionState {
                 throw UsageError(message: "unknown option '-\(letter)'", path: path)
             }
             if option.isFlag {
-                try setFlag(option)
+                setFlag(option)
                 continue
             }
             if letters.hasPrefix("=") { letters = letters.dropFirst() }
@@ -166,7 +166,7 @@ struct OptionState {
         return tokens[index - 1]
     }
 
-    private mutating func setFlag(_ option: Option) throws(UsageError) {
+    private mutating func setFlag(_ option: Option) {
         values.flagCounts[option.name, default: 0] += 1
     }
 
@@ -191,8 +191,9 @@ struct OptionState {
             let count: Int
             switch argument.arity {
             case .required, .oneOrMore:
-                guard available >= 1 else { throw UsageError(message: "missing argument <\(argument.name)>", path: path) }
-                count = argument.arity == .required ? 1 : available
+                // Take what is there; a later argument then reports itself missing.
+                guard !remaining.isEmpty else { throw UsageError(message: "missing argument <\(argument.name)>", path: path) }
+                count = argument.arity == .required ? 1 : max(1, available)
             case .optional: count = min(1, available)
             case .zeroOrMore: count = available
             }

@@ -69,10 +69,11 @@ public enum DurationText {
     }
 
     /// Writes a duration in the shortest exact form among `2s`, `1.5s`,
-    /// `250ms`, `1.5ms` and `100us`.
+    /// `250ms`, `1.5ms` and `100us` (zero is `0s`).
     public static func format(microseconds value: Int64) -> String {
         let magnitude = value.magnitude
         let sign = value < 0 ? "-" : ""
+        if magnitude == 0 { return "0s" }
         if magnitude >= 1_000_000 { return sign + decimal(magnitude, scale: 1_000_000) + "s" }
         if magnitude >= 1_000 { return sign + decimal(magnitude, scale: 1_000) + "ms" }
         return sign + String(magnitude) + "us"

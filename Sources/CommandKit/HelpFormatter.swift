@@ -52,23 +52,22 @@ struct HelpFormatter {
         // under COMMANDS.
         var sections: [String?] = []
         for command in commands where !sections.contains(command.section) { sections.append(command.section) }
-        let column = columnFor(commands.map(\.name))
+        let globalRows = tool.globalOptions.map { optionRow($0) } + [
+            ("-h, --help", "Show help."),
+            ("    --version", "Show the version."),
+        ]
+        // One description column for the whole page.
+        let column = columnFor(commands.map(\.name) + (path.isEmpty ? globalRows.map(\.0) : []))
         for section in sections {
             out.append("")
             out.append((section ?? "Commands").uppercased() + ":")
-            for command in commands where command.section == section {
-                out += twoColumns(command.name, command.abstract, column: column)
-            }
+            out += table(commands.filter { $0.section == section }.map { ($0.name, $0.abstract) }, column: column)
         }
 
         if path.isEmpty {
             out.append("")
             out.append("GLOBAL OPTIONS:")
-            let rows = tool.globalOptions.map { optionRow($0) } + [
-                ("-h, --help", "Show help."),
-                ("    --version", "Show the version."),
-            ]
-            out += table(rows)
+            out += table(globalRows, column: column)
             out.append("")
             out.append("EXIT STATUS:")
             let codes = ExitStatus.allCases.map { String($0.rawValue) }
@@ -93,18 +92,23 @@ struct HelpFormatter {
         guard let command = path.last else { return groupHelp(path) }
         if !command.subcommands.isEmpty { return groupHelp(path) }
         var out: [String] = [command.abstract, "", usage(path)]
-        if !command.arguments.isEmpty {
+        let argumentRows = command.arguments.map { ("<\($0.name)>", $0.help) }
+        let optionRows = command.options.map { optionRow($0) } + [("-h, --help", "Show help for this command.")]
+        let globalRows = tool.globalOptions.map { optionRow($0) }
+        // One description column for the whole page.
+        let column = columnFor((argumentRows + optionRows + globalRows).map(\.0))
+        if !argumentRows.isEmpty {
             out.append("")
             out.append("ARGUMENTS:")
-            out += table(command.arguments.map { ("<\($0.name)>", $0.help) })
+            out += table(argumentRows, column: column)
         }
         out.append("")
         out.append("OPTIONS:")
-        out += table(command.options.map { optionRow($0) } + [("-h, --help", "Show help for this command.")])
-        if !tool.globalOptions.isEmpty {
+        out += table(optionRows, column: column)
+        if !globalRows.isEmpty {
             out.append("")
             out.append("GLOBAL OPTIONS:")
-            out += table(tool.globalOptions.map { optionRow($0) })
+            out += table(globalRows, column: column)
         }
         if !command.discussion.isEmpty {
             out.append("")
@@ -133,9 +137,8 @@ struct HelpFormatter {
         min(2 + (names.map(\.count).max() ?? 0) + 2, Self.maximumColumn)
     }
 
-    private func table(_ rows: [(String, String)]) -> [String] {
-        let column = columnFor(rows.map(\.0))
-        return rows.flatMap { twoColumns($0.0, $0.1, column: column) }
+    private func table(_ rows: [(String, String)], column: Int) -> [String] {
+        rows.flatMap { twoColumns($0.0, $0.1, column: column) }
     }
 
     private func twoColumns(_ name: String, _ text: String, column: Int) -> [String] {

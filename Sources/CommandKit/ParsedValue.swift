@@ -52,7 +52,10 @@ extension ValueType.Kind {
             case .tooLarge:
                 throw ValueError(message: "\(quoted(text)) is too large")
             case .microseconds(let value):
-                try checkRange(value, minimum: minimum, maximum: maximum, text: text) {
+                // The usual minimum of 0 goes without saying unless it is broken:
+                // "must be at most 60s", not "must be between 0s and 60s".
+                let impliedMinimum = minimum == 0 && value >= 0 ? nil : minimum
+                try checkRange(value, minimum: impliedMinimum, maximum: maximum, text: text) {
                     DurationText.format(microseconds: $0)
                 }
                 return .duration(value)
@@ -66,14 +69,32 @@ extension ValueType.Kind {
         }
     }
 
-    /// What the help text shows after an option's description, e.g.
-    /// `values: start, end` for a choice; `nil` when nothing is worth adding.
+    /// What the help text shows after an option's description: the allowed
+    /// values of a choice, the bounds of a number or duration (a duration's
+    /// usual minimum of 0 goes without saying), and whether it is a list;
+    /// `nil` when there is nothing to add.
     var helpDetail: String? {
         switch self {
+        case .string: nil
         case .choice(let values): "values: " + values.joined(separator: ", ")
-        case .list(let element): element.helpDetail.map { $0 + ", comma-separated" }
-        default: nil
+        case .integer(let minimum, let maximum): rangeDetail(minimum, maximum) { String($0) }
+        case .double(let minimum, let maximum): rangeDetail(minimum, maximum) { formatNumber($0) }
+        case .duration(let minimum, let maximum):
+            rangeDetail(minimum == 0 ? nil : minimum, maximum) {
+                DurationText.format(microseconds: $0)
+            }
+        case .list(let element): "comma-separated" + (element.helpDetail.map { "; " + $0 } ?? "")
         }
+    }
+}
+
+/// `2 to 10`, `at least 2`, `at most 10`, or `nil` without bounds.
+private func rangeDetail<Value>(_ minimum: Value?, _ maximum: Value?, format: (Value) -> String) -> String? {
+    switch (minimum, maximum) {
+    case (let minimum?, let maximum?): "\(format(minimum)) to \(format(maximum))"
+    case (let minimum?, nil): "at least \(format(minimum))"
+    case (nil, let maximum?): "at most \(format(maximum))"
+    case (nil, nil): nil
     }
 }
 

@@ -17,8 +17,9 @@ public struct ParsedValues: Sendable {
 
     /// The command's name path, e.g. `["merge"]`.
     public let commandPath: [String]
-    /// Declared names: options (with whether each is a flag) and arguments.
+    /// The names of the declared flags.
     let declaredFlags: Set<String>
+    /// The names of the declared options that take values, and of the arguments.
     let declaredValues: Set<String>
     /// Values by name, in command-line order.
     var entries: [String: [Entry]] = [:]

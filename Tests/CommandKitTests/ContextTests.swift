@@ -1,0 +1,45 @@
+import Testing
+import CommandKit
+
+@Suite struct ContextTests {
+    @Test func givesCommandsTheirContext() async {
+        let output = OutputBuffer()
+        let error = OutputBuffer()
+        let tool = Tool(
+            name: "gesturectl", version: "1", abstract: "",
+            commands: [
+                Command(name: "echo", abstract: "") { _, context in
+                    let input = try context.readStandardInput(100)
+                    context.standardOutput.write(bytes: input)
+                    context.print("home=\(context.environment["HOME"] ?? "") cwd=\(context.currentDirectory)")
+                    context.print("terminals=\(context.isStandardInputTerminal) \(context.isStandardOutputTerminal) \(context.isStandardErrorTerminal)")
+                    context.warn("careful")
+                    context.note("done")
+                }
+            ])
+        let context = CommandContext(
+            standardOutput: output.writer, standardError: error.writer, environment: ["HOME": "/home/g"],
+            currentDirectory: "/work", isStandardInputTerminal: false, isStandardOutputTerminal: true,
+            isStandardErrorTerminal: true, readStandardInput: { _ in Array("in\n".utf8) })
+        #expect(await tool.main(arguments: ["echo"], context: context) == 0)
+        #expect(output.text == "in\nhome=/home/g cwd=/work\nterminals=false true true\n")
+        #expect(error.text == "gesturectl: warning: careful\ngesturectl: note: done\n")
+        output.clear()
+        #expect(output.bytes == [])
+    }
+
+    @Test func describesFailures() {
+        #expect(CommandFailure.notFound("no such gesture").description == "no such gesture")
+        #expect(CommandFailure.exit(.daemonUnavailable).description == "daemon unreachable or busy")
+        #expect(CommandFailure.permissionDenied("x").status == .permissionDenied)
+    }
+}
+
+@Suite struct ProcessContextTests {
+    @Test func readsTheRunningProcess() {
+        let context = CommandContext.process()
+        #expect(context.currentDirectory.hasPrefix("/"))
+        #expect(context.environment["PATH"] != nil)
+        #expect(context.toolName == "")
+    }
+}
