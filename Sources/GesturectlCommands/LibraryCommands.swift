@@ -1,6 +1,7 @@
 import CommandKit
 import GestureLibrary
 import GestureModel
+import GestureRender
 
 /// `save`, `list`, `rename`, `rm`: the named gesture library.
 enum LibraryCommands {
@@ -62,7 +63,7 @@ enum LibraryCommands {
         let rows: [(LibraryEntry, String)] = entries.map { entry in
             let summary: String
             do {
-                summary = Summary.describe(try GestureFile.load(path: entry.path))
+                summary = GestureRender.describe(try GestureFile.load(path: entry.path))
             } catch {
                 summary = "unreadable: \(error)"
             }

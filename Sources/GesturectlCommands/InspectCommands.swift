@@ -1,0 +1,140 @@
+import CommandKit
+import GestureModel
+import GestureRender
+
+/// `describe`, `show`, `render`, `validate`: look at gestures.
+enum InspectCommands {
+    static let section = "Look at gestures"
+
+    private static let jsonFlag = Option.flag("json", help: "Print JSON instead of text.")
+
+    /// The facts `describe --json` and `show --json` print about a gesture.
+    static func jsonFacts(_ gesture: Gesture, source: String) -> String {
+        let device = gesture.device
+        return JSONText.object([
+            ("source", JSONText.string(source)),
+            ("name", JSONText.string(gesture.name)),
+            ("description", gesture.description.map(JSONText.string) ?? "null"),
+            ("summary", JSONText.string(describe(gesture))),
+            ("fingers", String(gesture.maximumSimultaneousContacts)),
+            ("strokes", String(gesture.strokes.count)),
+            ("samples", String(gesture.sampleCount)),
+            ("duration_s", JSONText.number(gesture.duration.seconds)),
+            ("device_kind", JSONText.string(device.kind.rawValue)),
+            ("width_mm", JSONText.number(device.widthMM)),
+            ("height_mm", JSONText.number(device.heightMM)),
+        ])
+    }
+
+    static let describeCommand = Command(
+        name: "describe", abstract: "Print a one-line summary a screen reader can speak.",
+        discussion: """
+            For example: 3 fingers · swipe up · 0.42 s · 38 mm
+            With several gestures, each line starts with the gesture's name.
+            --json prints one object per gesture with the summary, finger,
+            stroke and sample counts, duration and device size.
+            """,
+        section: section,
+        arguments: [Argument("gestures", help: "The gestures (NAME|FILE).", arity: .oneOrMore)],
+        options: [jsonFlag]
+    ) { values, context in
+        let inputs = values.arguments("gestures")
+        var objects: [String] = []
+        for input in inputs {
+            let gesture = try context.loadGesture(input)
+            if values.flag("json") {
+                objects.append(jsonFacts(gesture, source: input))
+            } else {
+                context.print(inputs.count > 1 ? "\(input): \(describe(gesture))" : describe(gesture))
+            }
+        }
+        if values.flag("json") { context.print(inputs.count == 1 ? objects[0] : JSONText.array(objects)) }
+    }
+
+    static let show = Command(
+        name: "show", abstract: "Show a gesture: its summary, device and a small picture.",
+        discussion: """
+            The picture uses plain characters: each stroke's number at its
+            start, dots along its path, an arrowhead at its end, and * for a
+            finger that does not move. Colour is used only on a terminal and
+            never when NO_COLOR is set.
+            """,
+        section: section,
+        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).")],
+        options: [
+            .option("columns", valueName: "n", help: "Width of the picture in characters.", type: .integer(in: 10...400), default: "40"),
+            .option("rows", valueName: "n", help: "Height of the picture in lines.", type: .integer(in: 5...200), default: "12"),
+            jsonFlag,
+        ]
+    ) { values, context in
+        let input = values.argument("gesture") ?? ""
+        let gesture = try context.loadGesture(input)
+        if values.flag("json") {
+            context.print(jsonFacts(gesture, source: input))
+            return
+        }
+        let device = gesture.device
+        context.print(gesture.name)
+        if let description = gesture.description { context.print(description) }
+        context.print(describe(gesture))
+        context.print(
+            "\(gesture.strokes.count) strokes, \(gesture.sampleCount) samples; "
+                + "\(device.kind.rawValue) \(JSONText.number(device.widthMM)) × \(JSONText.number(device.heightMM)) mm")
+        let colour = context.isStandardOutputTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
+        context.standardOutput.write(
+            renderPreview(gesture, columns: values.integer("columns") ?? 40, rows: values.integer("rows") ?? 12, colour: colour))
+    }
+
+    static let render = Command(
+        name: "render", abstract: "Draw a gesture as an SVG picture.",
+        discussion: """
+            The picture has the source device's aspect ratio: one path per
+            stroke with an arrowhead at its end, a dot for a tap, each finger
+            in its own colour and with its number at its start, and the
+            one-line summary as a caption.
+
+            Example:
+              gesturectl render pinch-in -o pinch-in.svg
+            """,
+        section: section,
+        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).")],
+        options: [
+            .option("output", short: "o", valueName: "file", help: "Where to write the SVG ('-' for standard output).", default: "-"),
+            .option("width", valueName: "px", help: "Width of the picture in pixels.", type: .integer(in: 50...10_000), default: "600"),
+            .flag("no-caption", help: "Leave out the caption."),
+            GestureOutput.forceFlag,
+        ]
+    ) { values, context in
+        let gesture = try context.loadGesture(values.argument("gesture") ?? "")
+        var options = SVGOptions()
+        options.widthPixels = values.integer("width") ?? 600
+        options.showsCaption = !values.flag("no-caption")
+        try GestureOutput.writeText(
+            renderSVG(gesture, options: options), to: values.string("output") ?? "-", force: values.flag("force"),
+            context: context)
+    }
+
+    static let validate = Command(
+        name: "validate", abstract: "Check gesture files and say what is wrong with each.",
+        discussion: """
+            Prints 'FILE: ok' with the summary for each valid gesture and the
+            precise problem (line, stroke, sample) for each invalid one.
+            Exits 1 if any is invalid, 3 if any is missing.
+            """,
+        section: section,
+        arguments: [Argument("gestures", help: "The gestures (NAME|FILE).", arity: .oneOrMore)]
+    ) { values, context in
+        var worst = ExitStatus.success
+        for input in values.arguments("gestures") {
+            do {
+                let gesture = try context.loadGesture(input)
+                context.print("\(input): ok (\(describe(gesture)))")
+            } catch {
+                let failure = ErrorMapping.failure(for: error) ?? (error as? CommandFailure) ?? .failure("\(error)")
+                context.standardError.writeLine("gesturectl: error: \(failure.description)")
+                if worst == .success || failure.status == .notFound { worst = failure.status }
+            }
+        }
+        if worst != .success { throw CommandFailure.exit(worst) }
+    }
+}
