@@ -196,9 +196,16 @@ struct JSONScanner {
 
     /// Skips `true`, `false` or `null`.
     mutating func skipLiteral() throws(ScanError) {
-        for literal in ["true", "false", "null"] where matches(literal) {
-            position += literal.utf8.count
-            return
+        for literal in ["true", "false", "null"] {
+            if matches(literal) {
+                position += literal.utf8.count
+                return
+            }
+            // A file cut inside a literal ends early rather than misspells it.
+            let rest = bytes.count - position
+            if rest < literal.utf8.count && literal.utf8.prefix(rest).elementsEqual(bytes[position...]) {
+                throw syntaxError("unexpected end of file", at: bytes.count)
+            }
         }
         throw syntaxError("invalid literal; expected true, false or null")
     }
