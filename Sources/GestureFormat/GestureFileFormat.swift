@@ -1,0 +1,71 @@
+import GestureModel
+
+/// The gesturectl timeline file format: versioned, human-readable JSON in
+/// one canonical layout (see docs/FORMAT.md).
+///
+/// Writing always gives the canonical text, so canonical files round-trip
+/// byte for byte and diffs stay small. Reading accepts any valid JSON with
+/// the right keys in any order and any whitespace, so hand-edited files
+/// load; it refuses unknown keys (to catch typos), duplicate keys, and
+/// files from a newer format version.
+public enum GestureFileFormat {
+    /// The format version this code writes, and the newest it reads.
+    public static let currentVersion = 1
+
+    /// The canonical text of `gesture`.
+    ///
+    /// The gesture is written as it is; call ``GestureModel/Gesture/validate()``
+    /// first to be sure the file will read back (an invalid gesture is
+    /// refused on reading, with the reason).
+    public static func encode(_ gesture: Gesture) -> String {
+        String(decoding: GestureEncoder(gesture).output, as: UTF8.self)
+    }
+
+    /// The canonical text of `gesture` as UTF-8 bytes, ready to write to a
+    /// file (skips building a `String`).
+    public static func encodeUTF8(_ gesture: Gesture) -> [UInt8] {
+        GestureEncoder(gesture).output
+    }
+
+    /// Reads and validates a gesture from the UTF-8 bytes of a file.
+    ///
+    /// The steps, each of which can fail with a ``GestureFormatError``: the
+    /// size limit (``GestureLimits/maximumFileBytes``), the JSON syntax of
+    /// the whole text, the `"format"` version, the version-1 keys and
+    /// types, and ``GestureModel/Gesture/validate()``.
+    ///
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - source: the name shown at the start of error messages, usually
+    ///     the file's path.
+    public static func decode(_ bytes: [UInt8], source: String) throws(GestureFormatError) -> Gesture {
+        if bytes.count > GestureLimits.maximumFileBytes {
+            throw GestureFormatError(
+                kind: .tooLarge, source: source,
+                message: "file is \(bytes.count) bytes; the limit is \(GestureLimits.maximumFileBytes) bytes")
+        }
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<Gesture, GestureFormatError> in
+            let scanner = JSONScanner(bytes: buffer)
+            do throws(ScanError) {
+                try VersionCheck.check(scanner)
+                var decoder = GestureDecoder(scanner: scanner)
+                let gesture = try decoder.decodeGesture()
+                do throws(GestureValidationError) {
+                    try gesture.validate()
+                } catch {
+                    let offset = ValueLocator.offset(of: ValueLocator.path(of: error), in: scanner)
+                    throw ScanError(.invalid, .line(offset), error.description)
+                }
+                return .success(gesture)
+            } catch {
+                return .failure(error.formatError(source: source, bytes: buffer))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Reads and validates a gesture from text, as the byte version does.
+    public static func decode(_ text: String, source: String) throws(GestureFormatError) -> Gesture {
+        try decode(Array(text.utf8), source: source)
+    }
+}
