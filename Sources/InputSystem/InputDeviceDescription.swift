@@ -132,13 +132,12 @@ extension InputDeviceDescription {
     }
 
     /// A new libevdev device with these capabilities (not bound to a file
-    /// descriptor), for `libevdev_uinput_create_from_device`. The caller
-    /// frees it with `libevdev_free`.
-    func makeLibevdev() throws(SystemError) -> OpaquePointer {
+    /// descriptor), for `libevdev_uinput_create_from_device`.
+    func makeLibevdev() throws(SystemError) -> LibevdevTemplate {
         try validateForUinput()
-        let device = try Syscall.checkNull(libevdev_new(), call: "libevdev_new", path: name)
-        var succeeded = false
-        defer { if !succeeded { libevdev_free(device) } }
+        let template = LibevdevTemplate(
+            try Syscall.checkNull(libevdev_new(), call: "libevdev_new", path: name))
+        let device = template.device
 
         libevdev_set_name(device, name)
         libevdev_set_id_bustype(device, Int32(bus))
@@ -178,7 +177,15 @@ extension InputDeviceDescription {
                 try check(result, "libevdev_enable_event_code", codeName)
             }
         }
-        succeeded = true
-        return device
+        return template
     }
+}
+
+/// A libevdev device not bound to a descriptor, owned: `deinit` frees it.
+final class LibevdevTemplate {
+    let device: OpaquePointer
+
+    init(_ device: OpaquePointer) { self.device = device }
+
+    deinit { libevdev_free(device) }
 }

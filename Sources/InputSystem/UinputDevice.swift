@@ -35,12 +35,11 @@ public final class UinputDevice {
         self.description = description
         self.uinputPath = uinputPath
         let template = try description.makeLibevdev()
-        defer { libevdev_free(template) }
         let descriptor = try Syscall.open(uinputPath, flags: O_RDWR | O_CLOEXEC)
         var created: OpaquePointer?
         do throws(SystemError) {
             try Syscall.checkNegativeErrno(
-                libevdev_uinput_create_from_device(template, descriptor, &created),
+                libevdev_uinput_create_from_device(template.device, descriptor, &created),
                 call: "libevdev_uinput_create_from_device", path: uinputPath, deviceIsOpen: false,
                 detail: "creating \"\(description.name)\"")
         } catch {
