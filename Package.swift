@@ -40,6 +40,12 @@ let package = Package(
         ),
         .executableTarget(name: "gesturectl", dependencies: ["GesturectlCommands"]),
 
+        // C libraries for real devices; only InputSystem imports them.
+        .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // evdev reading, uinput devices and udev discovery behind a Swift-only API.
+        .target(name: "InputSystem", dependencies: ["GestureModel", "CLibevdev", "CLibudev"]),
+
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel"]),
         .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel"]),
         .testTarget(name: "GestureEditingTests", dependencies: ["GestureEditing", "GestureModel"]),
@@ -47,6 +53,7 @@ let package = Package(
         .testTarget(name: "GestureRenderTests", dependencies: ["GestureRender", "GestureModel"]),
         .testTarget(name: "GestureLibraryTests", dependencies: ["GestureLibrary", "GestureModel", "GestureFormat"]),
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
+        .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel"]),
         .testTarget(
             name: "GesturectlCommandsTests",
             dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat"]

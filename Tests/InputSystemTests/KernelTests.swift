@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import InputSystem
+
+/// Tests that need uinput and evdev; they run in the VM and are skipped
+/// (reported as skipped, not passed) where /dev/uinput is not writable.
+@Suite("Kernel devices", .enabled(if: FileManager.default.isWritableFile(atPath: "/dev/uinput")))
+struct KernelTests {
+    /// The type, code and value of each event (kernel times differ run to run).
+    private func contents(_ events: [InputEvent]) -> [String] {
+        events.map { "\($0.type) \($0.code.nameOrNumber(type: $0.type)) \($0.value)" }
+    }
+
+    /// Reads until the device would block; fails on a resync.
+    private func drain(_ reader: EvdevDevice) throws -> [InputEvent] {
+        var events: [InputEvent] = []
+        while true {
+            switch try reader.nextEvent() {
+            case .event(let event): events.append(event)
+            case .wouldBlock: return events
+            case let other:
+                Issue.record("unexpected outcome \(other)")
+                return events
+            }
+        }
+    }
+
+    @Test("A uinput touchscreen reads back with its description and frames")
+    func touchscreenRoundTrip() throws {
+        let uinput = try UinputDevice(description: Fixtures.touchscreen)
+        let node = try #require(uinput.devnode)
+        #expect(UdevInputDevice.isEventNode(node))
+        #expect(uinput.syspath?.hasPrefix("/sys/devices/virtual/input/input") == true)
+
+        let reader = try EvdevDevice(path: node)
+        var description = reader.description
+        #expect(description.codes[.synchronization] != nil)
+        description.codes[.synchronization] = nil
+        #expect(description == Fixtures.touchscreen)
+        #expect(reader.slotCount == 10)
+        #expect(reader.slotValue(slot: 0, code: .multitouchTrackingID) == -1)
+        #expect(try reader.nextEvent() == .wouldBlock)
+
+        let down: [InputEvent] = [
+            InputEvent(type: .absolute, code: .multitouchTrackingID, value: 1),
+            InputEvent(type: .absolute, code: .multitouchPositionX, value: 100),
+            InputEvent(type: .absolute, code: .multitouchPositionY, value: 200),
+            InputEvent(type: .key, code: .buttonTouch, value: 1),
+            InputEvent(type: .absolute, code: .absoluteX, value: 100),
+            InputEvent(type: .absolute, code: .absoluteY, value: 200),
+            .synchronizationReport(),
+        ]
+        try uinput.write(frame: down)
+        let readDown = try drain(reader)
+        #expect(contents(readDown) == contents(down))
+        // The kernel stamps the whole frame at SYN_REPORT.
+        #expect(Set(readDown.map(\.time)).count == 1)
+        #expect(reader.slotValue(slot: 0, code: .multitouchTrackingID) == 1)
+        #expect(reader.slotValue(slot: 0, code: .multitouchPositionX) == 100)
+        #expect(reader.value(type: .key, code: .buttonTouch) == 1)
+
+        let up: [InputEvent] = [
+            InputEvent(type: .absolute, code: .multitouchTrackingID, value: -1),
+            InputEvent(type: .key, code: .buttonTouch, value: 0),
+            .synchronizationReport(),
+        ]
+        try uinput.write(frame: up)
+        #expect(contents(try drain(reader)) == contents(up))
+        #expect(reader.slotValue(slot: 0, code: .multitouchTrackingID) == -1)
+        #expect(reader.slotValue(slot: 10, code: .multitouchTrackingID) == nil)
+    }
+
+    @Test("A uinput button device delivers key presses")
+    func buttons() throws {
+        let uinput = try UinputDevice(description: Fixtures.buttons)
+        let reader = try EvdevDevice(path: try #require(uinput.devnode))
+        var description = reader.description
+        description.codes[.synchronization] = nil
+        #expect(description == Fixtures.buttons)
+        try reader.grab()
+        let press: [InputEvent] = [
+            InputEvent(type: .key, code: .keyVolumeUp, value: 1), .synchronizationReport(),
+            InputEvent(type: .key, code: .keyVolumeUp, value: 0), .synchronizationReport(),
+        ]
+        try uinput.write(frame: press)
+        #expect(contents(try drain(reader)) == contents(press))
+        try reader.ungrab()
+    }
+
+    @Test("A destroyed device is reported as vanished")
+    func vanished() throws {
+        var uinput: UinputDevice? = try UinputDevice(description: Fixtures.buttons)
+        let reader = try EvdevDevice(path: try #require(uinput?.devnode))
+        uinput = nil
+        #expect(throws: SystemError(
+            call: "libevdev_next_event", path: reader.path, errorNumber: 19, kind: .deviceVanished)
+        ) {
+            _ = try reader.nextEvent()
+        }
+    }
+}
