@@ -45,6 +45,12 @@ let package = Package(
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // evdev reading, uinput devices and udev discovery behind a Swift-only API.
         .target(name: "InputSystem", dependencies: ["GestureModel", "CLibevdev", "CLibudev"]),
+        // Gestures to evdev frames, virtual device profiles, scheduling, the player.
+        .target(name: "GesturePlayback", dependencies: ["GestureModel", "InputSystem"]),
+        // Evdev events to strokes: the recorder's state machine.
+        .target(name: "GestureRecording", dependencies: ["GestureModel", "InputSystem", "GestureEditing"]),
+        // evemu and libinput-record text formats, in and out.
+        .target(name: "GestureInterop", dependencies: ["GestureModel", "InputSystem"]),
 
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel"]),
         .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel"]),
@@ -54,6 +60,9 @@ let package = Package(
         .testTarget(name: "GestureLibraryTests", dependencies: ["GestureLibrary", "GestureModel", "GestureFormat"]),
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
         .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel"]),
+        .testTarget(name: "GesturePlaybackTests", dependencies: ["GesturePlayback", "InputSystem", "GestureModel"]),
+        .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "InputSystem", "GestureModel"]),
+        .testTarget(name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel"]),
         .testTarget(
             name: "GesturectlCommandsTests",
             dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat"]
