@@ -195,12 +195,11 @@ struct GestureDecoder {
     /// Reads `[time, x, y]`, `[time, x, y, pressure]` or
     /// `[time, x, y, pressure, size]`; pressure and size may be null.
     private mutating func readSample(strokeIndex: Int, sampleIndex: Int) throws(ScanError) -> Sample {
-        let location = "stroke \(strokeIndex + 1), sample \(sampleIndex + 1): "
         let sampleOffset = scanner.position
         guard scanner.current == UInt8(ascii: "[") else {
             throw ScanError(
                 .invalid, .spot(sampleOffset),
-                location + "a sample must be an array [time, x, y, pressure, size], found \(scanner.describeValue(at: sampleOffset))")
+                Self.location(strokeIndex, sampleIndex) + "a sample must be an array [time, x, y, pressure, size], found \(scanner.describeValue(at: sampleOffset))")
         }
         scanner.position += 1
         var values: (Int, Int, Int, Int?, Int?) = (0, 0, 0, nil, nil)
@@ -210,13 +209,13 @@ struct GestureDecoder {
             if count == 5 {
                 throw ScanError(
                     .invalid, .spot(scanner.position),
-                    location + "a sample has at most 5 numbers: time, x, y, pressure, size")
+                    Self.location(strokeIndex, sampleIndex) + "a sample has at most 5 numbers: time, x, y, pressure, size")
             }
             var value: Int? = nil
             if count >= 3 && scanner.current == UInt8(ascii: "n") && scanner.matches("null") {
                 scanner.position += 4
             } else {
-                value = try readSampleInteger(columnName: Self.columnNames[count], location: location)
+                value = try readSampleInteger(column: count, strokeIndex: strokeIndex, sampleIndex: sampleIndex)
             }
             switch count {
             case 0: values.0 = value ?? 0
@@ -230,13 +229,19 @@ struct GestureDecoder {
         if count < 3 {
             throw ScanError(
                 .invalid, .spot(sampleOffset),
-                location + "a sample needs at least time, x and y; found \(count) number\(count == 1 ? "" : "s")")
+                Self.location(strokeIndex, sampleIndex) + "a sample needs at least time, x and y; found \(count) number\(count == 1 ? "" : "s")")
         }
         return Sample(time: Microseconds(Int64(values.0)), x: values.1, y: values.2, pressure: values.3, size: values.4)
     }
 
+    /// `stroke 3, sample 17: `, built only for an error (a string per sample
+    /// would dominate the reading time).
+    private static func location(_ strokeIndex: Int, _ sampleIndex: Int) -> String {
+        "stroke \(strokeIndex + 1), sample \(sampleIndex + 1): "
+    }
+
     /// An integer sample column, parsed in one go (no token, no string).
-    private mutating func readSampleInteger(columnName: String, location: String) throws(ScanError) -> Int {
+    private mutating func readSampleInteger(column: Int, strokeIndex: Int, sampleIndex: Int) throws(ScanError) -> Int {
         let start = scanner.position
         let bytes = scanner.bytes
         var index = start
@@ -263,12 +268,12 @@ struct GestureDecoder {
         guard isPlainInteger else {
             throw ScanError(
                 .invalid, .spot(start),
-                location + "\(columnName) must be an integer, found \(scanner.describeValue(at: start))")
+                Self.location(strokeIndex, sampleIndex) + "\(Self.columnNames[column]) must be an integer, found \(scanner.describeValue(at: start))")
         }
         if overflow {
             throw ScanError(
                 .invalid, .spot(start),
-                location + "\(columnName) \(scanner.describeValue(at: start)) is out of range")
+                Self.location(strokeIndex, sampleIndex) + "\(Self.columnNames[column]) \(scanner.describeValue(at: start)) is out of range")
         }
         scanner.position = index
         return value

@@ -10,8 +10,9 @@ struct GestureEncoder {
 
     /// Encodes `gesture`.
     init(_ gesture: Gesture) {
-        // About 30 bytes per sample line; growing further is amortised anyway.
-        output.reserveCapacity(1024 + gesture.sampleCount * 30)
+        // A sample line takes 30 to 50 bytes; reserving generously saves
+        // copying a buffer of a hundred megabytes as it grows.
+        output.reserveCapacity(1024 + gesture.sampleCount * 48)
         write("{\n  \"format\": ")
         write(GestureFileFormat.currentVersion)
         write(",\n  \"name\": ")
@@ -34,16 +35,16 @@ struct GestureEncoder {
         if let pressure = device.pressure { writeAxis("pressure", pressure) }
         if let size = device.size { writeAxis("size", size) }
         write(",\n    \"width_mm\": ")
-        write(Millimetres.text(device.widthMM))
+        write(text: Millimetres.text(device.widthMM))
         write(",\n    \"height_mm\": ")
-        write(Millimetres.text(device.heightMM))
+        write(text: Millimetres.text(device.heightMM))
         write(",\n    \"slots\": ")
         write(device.slots)
         write("\n  }")
     }
 
     private mutating func writeAxis(_ name: String, _ axis: AxisRange) {
-        write(",\n    \"\(name)\": { \"min\": ")
+        write(text: ",\n    \"\(name)\": { \"min\": ")
         write(axis.minimum)
         write(", \"max\": ")
         write(axis.maximum)
@@ -59,7 +60,7 @@ struct GestureEncoder {
             ("device_id", metadata.deviceID),
         ] {
             guard let value else { continue }
-            write("\n    \"\(key)\": ")
+            write(text: "\n    \"\(key)\": ")
             write(string: value)
             write(",")
         }
@@ -115,24 +116,38 @@ struct GestureEncoder {
         output.append(UInt8(ascii: " "))
     }
 
-    private mutating func write(_ text: String) {
+    private mutating func write(text: String) {
         output.append(contentsOf: text.utf8)
+    }
+
+    /// Fixed text, appended straight from the binary's constant bytes.
+    private mutating func write(_ text: StaticString) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     private mutating func write(_ value: Int) {
         write(Int64(value))
     }
 
-    /// Decimal digits, without building a string.
+    /// Decimal digits, without building a string: written backwards into
+    /// a fixed 20-byte scratch space (enough for any Int64), then appended.
     private mutating func write(_ value: Int64) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude  // safe for Int64.min
-        let start = output.count
-        repeat {
-            output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        output[start...].reverse()
+        if magnitude < 10 {
+            output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+            return
+        }
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     private mutating func write(string: String) {

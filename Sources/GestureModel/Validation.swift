@@ -8,15 +8,25 @@
 public struct GestureValidationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The part of a gesture a problem is in.
     public enum Field: Hashable, Sendable {
+        /// ``Gesture/name``.
         case name
+        /// ``Gesture/description``.
         case description
+        /// The device's x axis.
         case deviceX
+        /// The device's y axis.
         case deviceY
+        /// The device's pressure axis.
         case devicePressure
+        /// The device's size axis.
         case deviceSize
+        /// The device's physical width.
         case deviceWidth
+        /// The device's physical height.
         case deviceHeight
+        /// The device's number of slots.
         case deviceSlots
+        /// ``RecordingMetadata/droppedEvents``.
         case metadataDroppedEvents
         /// The list of strokes as a whole (none, or too many).
         case strokes

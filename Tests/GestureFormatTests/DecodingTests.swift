@@ -72,4 +72,9 @@ import Testing
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(Fixtures.minimalText.utf8)
         #expect(try GestureFileFormat.decode(bytes, source: "g.json") == Fixtures.minimal)
     }
+
+    @Test func windowsLineEndsRead() throws {
+        let text = Fixtures.minimalText.replacing("\n", with: "\r\n")
+        #expect(try GestureFileFormat.decode(text, source: "g.json") == Fixtures.minimal)
+    }
 }

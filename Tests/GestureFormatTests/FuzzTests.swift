@@ -1,0 +1,104 @@
+import GestureFormat
+import GestureModel
+import Testing
+
+/// SplitMix64: a tiny, seedable, deterministic generator, so that a failing
+/// variant can be reproduced from its iteration number.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct FuzzTests {
+    /// Bytes that matter to JSON and to UTF-8, more likely to find a bug
+    /// than uniformly random ones.
+    static let interestingBytes: [UInt8] =
+        Array("{}[],:\"\\-+.0123456789eEnultrfa \n\t/u".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC3, 0xE2, 0xED, 0xF0, 0xF4, 0xFF]
+
+    static let interestingChunks: [String] = [
+        "99999999999999999999999", "-9223372036854775809", "9223372036854775807", "-9223372036854775808", "1e999",
+        "-1e-999", "0.0000001", "1E+2", "null", "true", "\"\\ud800\"", "\"\\u0000\"", "\"é\"",
+        String(repeating: "[", count: 40), String(repeating: "{\"a\":", count: 40), String(repeating: "]", count: 40),
+        "\"format\": 2,", "\"format\": 1,", "\"nmae\": 1,", ",,", "[0, 1, 2, 3, 4, 5]", "[-1, 0, 0]",
+    ]
+
+    static func mutate(_ input: [UInt8], other: [UInt8], using random: inout SplitMix64) -> [UInt8] {
+        var bytes = input
+        for _ in 0..<Int.random(in: 1...3, using: &random) {
+            let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &random)
+            switch Int.random(in: 0..<9, using: &random) {
+            case 0:  // byte flip
+                if !bytes.isEmpty { bytes[position] ^= UInt8(1 << Int.random(in: 0..<8, using: &random)) }
+            case 1:  // byte replaced by an interesting one
+                if !bytes.isEmpty { bytes[position] = interestingBytes.randomElement(using: &random) ?? 0 }
+            case 2:  // insertion
+                let count = Int.random(in: 1...4, using: &random)
+                let inserted = (0..<count).map { _ in interestingBytes.randomElement(using: &random) ?? 0 }
+                bytes.insert(contentsOf: inserted, at: position)
+            case 3:  // deletion
+                let count = min(Int.random(in: 1...16, using: &random), bytes.count - position)
+                bytes.removeSubrange(position..<position + count)
+            case 4:  // truncation
+                bytes.removeSubrange(position..<bytes.count)
+            case 5:  // duplicated chunk
+                let count = min(Int.random(in: 1...64, using: &random), bytes.count - position)
+                let chunk = Array(bytes[position..<position + count])
+                let target = Int.random(in: 0...bytes.count, using: &random)
+                bytes.insert(contentsOf: chunk, at: target)
+            case 6:  // huge numbers, deep nesting and other troublemakers
+                let chunk = Array((interestingChunks.randomElement(using: &random) ?? "").utf8)
+                bytes.insert(contentsOf: chunk, at: position)
+            case 7:  // a number replaced by a huge one
+                if let digit = bytes[position...].firstIndex(where: { $0 >= 0x30 && $0 <= 0x39 }) {
+                    bytes.insert(contentsOf: Array("9999999999999999999".utf8), at: digit)
+                }
+            default:  // splice from another valid file
+                guard !other.isEmpty else { break }
+                let start = Int.random(in: 0..<other.count, using: &random)
+                let end = Int.random(in: start...other.count, using: &random)
+                let cutEnd = Int.random(in: position...bytes.count, using: &random)
+                bytes.replaceSubrange(position..<cutEnd, with: other[start..<end])
+            }
+        }
+        return bytes
+    }
+
+    @Test func mutatedFilesReadOrFailWithALocatedMessageAndNeverCrash() {
+        let seeds = [Array(Fixtures.exampleText.utf8), Array(Fixtures.minimalText.utf8)]
+        var random = SplitMix64(seed: 0x6765_7374_7572_6563)
+        var decoded = 0
+        var failedKinds: [GestureFormatError.Kind: Int] = [:]
+        for iteration in 0..<12_000 {
+            let which = iteration % 2
+            let variant = Self.mutate(seeds[which], other: seeds[1 - which], using: &random)
+            do {
+                let gesture = try GestureFileFormat.decode(variant, source: "fuzz.json")
+                decoded += 1
+                // Whatever reads must write canonically and read back the same.
+                let again = try? GestureFileFormat.decode(GestureFileFormat.encodeUTF8(gesture), source: "again.json")
+                #expect(again == gesture, "iteration \(iteration)")
+            } catch {
+                failedKinds[error.kind, default: 0] += 1
+                #expect(error.description.hasPrefix("fuzz.json:"), "iteration \(iteration)")
+                #expect(!error.message.isEmpty, "iteration \(iteration)")
+                if let line = error.line { #expect(line >= 1, "iteration \(iteration)") }
+                if let column = error.column { #expect(column >= 1, "iteration \(iteration)") }
+            }
+        }
+        // The mutations must exercise both outcomes and several error kinds,
+        // or the test proves nothing.
+        #expect(decoded > 100)
+        #expect(failedKinds[.syntax, default: 0] > 1000)
+        #expect(failedKinds[.invalid, default: 0] > 100)
+        #expect(failedKinds[.tooLarge, default: 0] > 10)
+    }
+}
