@@ -23,7 +23,12 @@ public struct AxisRange: Hashable, Sendable {
     }
 
     /// Number of units from minimum to maximum.
-    public var span: Int { maximum - minimum }
+    /// Number of units from minimum to maximum (saturating, so hostile
+    /// bounds cannot trap; validation rejects them later).
+    public var span: Int {
+        let (difference, overflow) = maximum.subtractingReportingOverflow(minimum)
+        return overflow ? (minimum < 0 ? .max : .min) : difference
+    }
 
     /// Whether `value` lies within the range, both ends included.
     public func contains(_ value: Int) -> Bool { value >= minimum && value <= maximum }
@@ -86,13 +91,16 @@ public struct DeviceGeometry: Hashable, Sendable {
 
     /// A position in millimetres from the surface's top-left corner.
     public func millimetres(x valueX: Int, y valueY: Int) -> (x: Double, y: Double) {
-        (Double(valueX - x.minimum) * mmPerUnitX, Double(valueY - y.minimum) * mmPerUnitY)
+        ((Double(valueX) - Double(x.minimum)) * mmPerUnitX, (Double(valueY) - Double(y.minimum)) * mmPerUnitY)
     }
 
     /// The device position (rounded to whole units, not clamped) of a point
     /// given in millimetres from the top-left corner.
     public func units(xMM: Double, yMM: Double) -> (x: Int, y: Int) {
-        (x.minimum + Int((xMM / mmPerUnitX).rounded()), y.minimum + Int((yMM / mmPerUnitY).rounded()))
+        (
+            DeviceGeometry.integer(Double(x.minimum) + (xMM / mmPerUnitX).rounded()),
+            DeviceGeometry.integer(Double(y.minimum) + (yMM / mmPerUnitY).rounded())
+        )
     }
 
     /// A position normalised to 0…1 on each axis (0 = minimum, 1 = maximum).
@@ -106,9 +114,17 @@ public struct DeviceGeometry: Hashable, Sendable {
     /// The device position (rounded, not clamped) of a normalised point.
     public func units(normalisedX: Double, normalisedY: Double) -> (x: Int, y: Int) {
         (
-            x.minimum + Int((normalisedX * Double(x.span)).rounded()),
-            y.minimum + Int((normalisedY * Double(y.span)).rounded())
+            DeviceGeometry.integer(Double(x.minimum) + (normalisedX * Double(x.span)).rounded()),
+            DeviceGeometry.integer(Double(y.minimum) + (normalisedY * Double(y.span)).rounded())
         )
+    }
+
+    /// A whole Double as an Int, clamped (NaN as 0) instead of trapping.
+    static func integer(_ value: Double) -> Int {
+        guard !value.isNaN else { return 0 }
+        if value >= 9.2e18 { return .max }
+        if value <= -9.2e18 { return .min }
+        return Int(value)
     }
 
     /// The centre of the surface in device units.

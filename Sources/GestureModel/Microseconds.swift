@@ -18,10 +18,19 @@ public struct Microseconds: RawRepresentable, Hashable, Comparable, Sendable,
     public init(integerLiteral value: Int64) { self.rawValue = value }
 
     /// Creates a value from seconds, rounded to the nearest microsecond.
-    public init(seconds: Double) { self.rawValue = Int64((seconds * 1_000_000).rounded()) }
+    /// Values beyond the representable range (and NaN, as 0) are clamped.
+    public init(seconds: Double) { self.rawValue = Microseconds.clamped(seconds * 1_000_000) }
 
     /// Creates a value from milliseconds, rounded to the nearest microsecond.
-    public init(milliseconds: Double) { self.rawValue = Int64((milliseconds * 1_000).rounded()) }
+    /// Values beyond the representable range (and NaN, as 0) are clamped.
+    public init(milliseconds: Double) { self.rawValue = Microseconds.clamped(milliseconds * 1_000) }
+
+    private static func clamped(_ value: Double) -> Int64 {
+        guard !value.isNaN else { return 0 }
+        if value >= 9.2e18 { return .max }
+        if value <= -9.2e18 { return .min }
+        return Int64(value.rounded())
+    }
 
     /// Zero microseconds.
     public static var zero: Microseconds { Microseconds(0) }
@@ -30,11 +39,15 @@ public struct Microseconds: RawRepresentable, Hashable, Comparable, Sendable,
     public var seconds: Double { Double(rawValue) / 1_000_000 }
 
     public static func < (lhs: Microseconds, rhs: Microseconds) -> Bool { lhs.rawValue < rhs.rawValue }
+    // Saturating: times come from files and devices, and an absurd value
+    // must give an absurd (and then rejected) result, never a trap.
     public static func + (lhs: Microseconds, rhs: Microseconds) -> Microseconds {
-        Microseconds(lhs.rawValue + rhs.rawValue)
+        let (sum, overflow) = lhs.rawValue.addingReportingOverflow(rhs.rawValue)
+        return Microseconds(overflow ? (rhs.rawValue > 0 ? .max : .min) : sum)
     }
     public static func - (lhs: Microseconds, rhs: Microseconds) -> Microseconds {
-        Microseconds(lhs.rawValue - rhs.rawValue)
+        let (difference, overflow) = lhs.rawValue.subtractingReportingOverflow(rhs.rawValue)
+        return Microseconds(overflow ? (rhs.rawValue < 0 ? .max : .min) : difference)
     }
 
     /// The value as a plain decimal integer of microseconds, e.g. `8333`.
