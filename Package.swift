@@ -35,7 +35,8 @@ let package = Package(
             name: "GesturectlCommands",
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureEditing", "GestureSynth",
-                "GestureRender", "GestureLibrary", "CommandKit",
+                "GestureRender", "GestureLibrary", "CommandKit", "InputSystem", "DeviceDiscovery",
+                "GesturePlayback", "GestureRecording", "GestureInterop",
             ]
         ),
         .executableTarget(name: "gesturectl", dependencies: ["GesturectlCommands"]),
@@ -45,6 +46,8 @@ let package = Package(
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // evdev reading, uinput devices and udev discovery behind a Swift-only API.
         .target(name: "InputSystem", dependencies: ["GestureModel", "CLibevdev", "CLibudev"]),
+        // Which devices exist, what they are, and which one --device means.
+        .target(name: "DeviceDiscovery", dependencies: ["InputSystem"]),
         // Gestures to evdev frames, virtual device profiles, scheduling, the player.
         .target(name: "GesturePlayback", dependencies: ["GestureModel", "InputSystem"]),
         // Evdev events to strokes: the recorder's state machine.
@@ -60,6 +63,7 @@ let package = Package(
         .testTarget(name: "GestureLibraryTests", dependencies: ["GestureLibrary", "GestureModel", "GestureFormat"]),
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
         .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel"]),
+        .testTarget(name: "DeviceDiscoveryTests", dependencies: ["DeviceDiscovery", "InputSystem"]),
         .testTarget(name: "GesturePlaybackTests", dependencies: ["GesturePlayback", "InputSystem", "GestureModel"]),
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "InputSystem", "GestureModel"]),
         .testTarget(name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel"]),

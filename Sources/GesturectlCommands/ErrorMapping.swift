@@ -1,4 +1,6 @@
 import CommandKit
+import DeviceDiscovery
+import InputSystem
 import GestureFormat
 import GestureLibrary
 
@@ -19,10 +21,30 @@ enum ErrorMapping {
             case .invalidName: return .usage(error.message)
             default: return .failure(error.message)
             }
+        case let error as SystemError:
+            switch error.kind {
+            case .notFound: return .notFound(error.description)
+            case .permissionDenied: return .permissionDenied(Self.permissionHint(error))
+            case .deviceVanished, .other: return .failure(error.description)
+            }
+        case let error as DeviceSelectionError:
+            return error.kind == .notFound ? .notFound(error.message) : .usage(error.message)
         case let error as GestureFormatError:
             return .failure(error.description)
         default:
             return nil
         }
+    }
+
+    /// A permission error with what to do about it.
+    static func permissionHint(_ error: SystemError) -> String {
+        if error.path == "/dev/uinput" {
+            return error.description
+                + "; creating virtual devices needs write access to /dev/uinput (see udev-rules/ and the README)"
+        }
+        if error.path?.hasPrefix("/dev/input/") == true {
+            return error.description + "; reading input devices needs membership in the 'input' group"
+        }
+        return error.description
     }
 }

@@ -1,0 +1,127 @@
+import CommandKit
+import DeviceDiscovery
+import Glibc
+import InputSystem
+
+/// `devices`: what input devices exist and what they are.
+enum DevicesCommand {
+    static let section = "Devices, recording and playing"
+
+    /// The facts `devices --json` prints about one device.
+    static func json(_ device: DeviceInfo) -> String {
+        var members: [(String, String)] = [
+            ("node", JSONText.string(device.node)), ("name", JSONText.string(device.name)),
+            ("kind", JSONText.string(device.role.rawValue)),
+            ("links", "[" + device.links.map(JSONText.string).joined(separator: ", ") + "]"),
+            ("vendor_product", device.vendorProduct.map(JSONText.string) ?? "null"),
+            ("slots", device.slots.map { String($0) } ?? "null"),
+        ]
+        if let (x, y) = device.positionAxes {
+            members.append(("x", axisJSON(x)))
+            members.append(("y", axisJSON(y)))
+        } else {
+            members.append(("x", "null"))
+            members.append(("y", "null"))
+        }
+        if let size = device.sizeMM {
+            members.append(("width_mm", JSONText.number((size.width * 10).rounded() / 10)))
+            members.append(("height_mm", JSONText.number((size.height * 10).rounded() / 10)))
+        } else {
+            members.append(("width_mm", "null"))
+            members.append(("height_mm", "null"))
+        }
+        members.append(("problem", device.openProblem.map(JSONText.string) ?? "null"))
+        return JSONText.object(members)
+    }
+
+    private static func axisJSON(_ axis: AbsoluteAxisInfo) -> String {
+        JSONText.object([
+            ("min", String(axis.minimum)), ("max", String(axis.maximum)), ("resolution", String(axis.resolution)),
+        ])
+    }
+
+    /// Several lines of text about one device.
+    static func text(_ device: DeviceInfo) -> String {
+        var lines = ["\(device.node)  \(device.role.rawValue)  \(device.name)"]
+        var facts: [String] = []
+        if let slots = device.slots, device.role.isRecordable { facts.append(slots == 1 ? "1 slot" : "\(slots) slots") }
+        if let (x, y) = device.positionAxes {
+            facts.append("x \(x.minimum)…\(x.maximum), y \(y.minimum)…\(y.maximum)")
+            if x.resolution > 0 || y.resolution > 0 { facts.append("\(x.resolution)×\(y.resolution) units/mm") }
+        }
+        if let size = device.sizeMM {
+            facts.append("\(JSONText.number((size.width * 10).rounded() / 10)) × \(JSONText.number((size.height * 10).rounded() / 10)) mm")
+        }
+        if let id = device.vendorProduct { facts.append(id) }
+        if !facts.isEmpty { lines.append("    " + facts.joined(separator: " · ")) }
+        for link in device.links.filter({ $0.hasPrefix("/dev/input/by-id/") }) { lines.append("    \(link)") }
+        if let problem = device.openProblem { lines.append("    \(problem)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static let command = Command(
+        name: "devices", abstract: "List input devices: kind, slots, axes, resolution and size.",
+        discussion: """
+            Every evdev device udev knows, with what it is (touchscreen,
+            touchpad, tablet/pen, mouse/pointer, keyboard/buttons), how many
+            fingers it tracks (slots), its axis ranges and resolution, its
+            physical size in mm, and its stable /dev/input/by-id links (use
+            those, a name, or vendor:product with --device: they survive
+            re-plugging). Reading a device's details needs read access to
+            its node (the 'input' group).
+            --watch keeps running and prints a line for each device added or
+            removed (one JSON object per line with --json).
+            """,
+        section: section,
+        options: [
+            .flag("json", help: "Print JSON instead of text."),
+            .flag("watch", help: "Keep running and report devices as they come and go."),
+        ]
+    ) { values, context in
+        let devices = try DeviceCatalog.scan()
+        let asJSON = values.flag("json")
+        if asJSON {
+            context.print(JSONText.array(devices.map(json)))
+        } else if devices.isEmpty {
+            context.print("No input devices are visible.")
+        } else {
+            for device in devices { context.print(text(device)) }
+        }
+        guard values.flag("watch") else { return }
+        try watch(asJSON: asJSON, context: context)
+    }
+
+    /// Follows udev's hotplug events until interrupted.
+    private static func watch(asJSON: Bool, context: CommandContext) throws {
+        let udev = try Udev()
+        let monitor = try udev.monitor()
+        if !asJSON { context.note("watching for devices (Ctrl-C to stop)") }
+        while true {
+            var descriptor = pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw SystemError(call: "poll", errorNumber: errno)
+            }
+            while let event = try monitor.receive() {
+                guard UdevInputDevice.isEventNode(event.device.node) else { continue }
+                let action: String
+                switch event.action {
+                case .add: action = "added"
+                case .remove: action = "removed"
+                default: continue
+                }
+                let info = event.action == .remove
+                    ? DeviceInfo(
+                        node: event.device.node, name: event.device.name ?? "(unnamed)",
+                        role: DeviceRole.classify(classes: event.device.classes, description: nil))
+                    : DeviceCatalog.info(for: event.device)
+                if asJSON {
+                    context.print(JSONText.object([("event", JSONText.string(action)), ("device", json(info))]))
+                } else {
+                    context.print("\(action): " + text(info))
+                }
+            }
+        }
+    }
+}
