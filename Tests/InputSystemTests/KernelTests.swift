@@ -1,11 +1,15 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import InputSystem
 
 /// Tests that need uinput and evdev; they run in the VM and are skipped
 /// (reported as skipped, not passed) where /dev/uinput is not writable.
-@Suite("Kernel devices", .enabled(if: FileManager.default.isWritableFile(atPath: "/dev/uinput")))
+/// Serialized: the kernel reuses event node numbers at once, and udev
+/// events are broadcast, so parallel tests would see each other's devices.
+@Suite(
+    "Kernel devices", .serialized, .enabled(if: FileManager.default.isWritableFile(atPath: "/dev/uinput")))
 struct KernelTests {
     /// The type, code and value of each event (kernel times differ run to run).
     private func contents(_ events: [InputEvent]) -> [String] {
@@ -98,5 +102,39 @@ struct KernelTests {
         ) {
             _ = try reader.nextEvent()
         }
+    }
+
+    @Test("udev announces a new uinput device, classifies it and enumerates it")
+    func udevSeesNewDevice() throws {
+        let udev = try Udev()
+        // Opened before creating, so the "add" cannot be missed.
+        let monitor = try udev.monitor()
+        let uinput = try UinputDevice(description: Fixtures.touchscreen)
+        let node = try #require(uinput.devnode)
+        // Node numbers are reused; the input device's syspath is not.
+        let syspath = try #require(uinput.syspath)
+
+        var added: UdevEvent?
+        // Wait on the monitor's descriptor (no fixed sleep); give up after
+        // 30 s without any event, or after 50 unrelated events.
+        for _ in 0..<50 where added == nil {
+            var request = pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&request, 1, 30_000) > 0 else { break }
+            while let event = try monitor.receive() {
+                if event.action == .add && event.device.syspath.hasPrefix(syspath + "/") { added = event }
+            }
+        }
+        let event = try #require(added)
+        #expect(event.device.node == node)
+        #expect(event.device.classes.contains(.touchscreen), "\(event.device)")
+        #expect(event.device.name == Fixtures.touchscreen.name)
+        #expect(event.device.vendor == 0x1d6b)
+        #expect(event.device.product == 0x0001)
+        #expect(event.device.bus == 0x06)
+
+        let listed = try #require(try udev.inputDevices().first { $0.node == node })
+        #expect(listed.classes.contains(.touchscreen), "\(listed)")
+        #expect(listed.name == Fixtures.touchscreen.name)
+        #expect(listed.syspath.hasPrefix(syspath + "/"))
     }
 }
