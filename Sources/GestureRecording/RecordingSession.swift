@@ -109,6 +109,15 @@ public final class RecordingSession {
                 return .readFailed(error)
             }
 
+            // The device first, so that what is already waiting is recorded
+            // before a stop request is honoured.
+            let deviceEvents = descriptors[0].revents
+            if deviceEvents & Int16(POLLNVAL) != 0 {
+                return .readFailed(SystemError(call: "poll", errorNumber: EBADF, detail: "the device descriptor is not open"))
+            }
+            if deviceEvents != 0, let reason = readAvailable(hangUp: deviceEvents & Int16(POLLHUP | POLLERR) != 0) {
+                return reason
+            }
             if descriptors[1].revents != 0 { return .cancelled }
             if descriptors.count > 2, descriptors[2].revents != 0, let descriptor = enterDescriptor {
                 switch Descriptors.readLineInput(descriptor) {
@@ -116,13 +125,6 @@ public final class RecordingSession {
                 case .nothing: break
                 case .closed: enterDescriptor = nil
                 }
-            }
-            let deviceEvents = descriptors[0].revents
-            if deviceEvents & Int16(POLLNVAL) != 0 {
-                return .readFailed(SystemError(call: "poll", errorNumber: EBADF, detail: "the device descriptor is not open"))
-            }
-            if deviceEvents != 0, let reason = readAvailable(hangUp: deviceEvents & Int16(POLLHUP | POLLERR) != 0) {
-                return reason
             }
         }
     }
