@@ -1,0 +1,17 @@
+import InputSystem
+
+/// Where a ``RecordingSession`` reads events from: a descriptor to wait on
+/// and a non-blocking read. ``InputSystem/EvdevDevice`` is one; tests use a
+/// fake that returns queued outcomes.
+public protocol EventSource {
+    /// The descriptor that becomes readable (poll `POLLIN`) when events are
+    /// waiting; `POLLHUP`/`POLLERR` on it mean the device is going away.
+    var fileDescriptor: Int32 { get }
+    /// The next outcome; ``InputSystem/ReadOutcome/wouldBlock`` when none
+    /// is waiting.
+    /// - Throws: ``InputSystem/SystemError``, with kind `.deviceVanished`
+    ///   when the device was unplugged or destroyed.
+    func nextEvent() throws(SystemError) -> ReadOutcome
+}
+
+extension EvdevDevice: EventSource {}

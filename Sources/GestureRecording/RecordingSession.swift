@@ -1,0 +1,200 @@
+import GestureModel
+import Glibc
+import InputSystem
+
+/// What a ``RecordingSession`` ended with.
+public struct RecordingSessionResult: Sendable {
+    /// Why it stopped.
+    public var stopReason: RecordingStopReason
+    /// The recorder as it was at the stop, e.g. to show a final status.
+    public var recorder: StrokeRecorder
+    /// The finished gesture, or ``RecordingError/noContact`` when nothing
+    /// was recorded.
+    public var gesture: Result<RecordedGesture, RecordingError>
+}
+
+/// The capture loop: waits on the device, feeds the recorder, and stops on
+/// cancellation, Enter, an idle timeout, the maximum duration, a size
+/// limit, a vanished device or a read error — always keeping the strokes
+/// recorded so far.
+///
+/// ``run()`` blocks the calling thread until the recording stops; run it
+/// on a thread of its own, never on Swift's cooperative pool (which has as
+/// many threads as cores): ``runOnDedicatedThread(_:)`` does that. Each
+/// wait is one `poll` on the device, the cancellation pipe and the Enter
+/// descriptor, with a timeout up to the next status report or deadline.
+/// After each wake-up at most ``maximumOutcomesPerWakeup`` outcomes are
+/// read, so a flooding device cannot starve the timeouts. The status and
+/// warning handlers run on the session's thread.
+///
+/// Time comes from the injected ``RecordingClock``, which must be the
+/// events' clock (CLOCK_MONOTONIC): timeouts compare it with the kernel
+/// times of the first and latest contacts.
+public final class RecordingSession {
+    /// Called about every ``RecordingSessionOptions/statusInterval`` with the
+    /// status for a live line (first right at the start).
+    public var statusHandler: ((RecordingStatus) -> Void)?
+    /// Called with each ``RecorderNotice`` (dropped events, a limit reached).
+    public var warningHandler: ((RecorderNotice) -> Void)?
+
+    /// The most outcomes read after one wake-up before timeouts are checked again.
+    public static let maximumOutcomesPerWakeup = 256
+
+    private let source: any EventSource
+    private var recorder: StrokeRecorder
+    private let details: RecordingDetails
+    private let options: RecordingSessionOptions
+    private let clock: any RecordingClock
+    private let cancellation: CancellationSignal
+
+    /// Creates a session.
+    ///
+    /// - Parameters:
+    ///   - source: The device (an ``InputSystem/EvdevDevice``) or a test double.
+    ///   - recorder: A recorder for that device.
+    ///   - details: The name and metadata for the finished gesture.
+    ///   - options: Timeouts, the status interval, and the Enter descriptor.
+    ///   - clock: The time source, by default CLOCK_MONOTONIC.
+    ///   - cancellation: Stops the session when cancelled.
+    /// - Throws: ``RecordingError/invalidOption(_:)`` for a duration that
+    ///   is not positive.
+    public init(
+        source: any EventSource, recorder: StrokeRecorder, details: RecordingDetails,
+        options: RecordingSessionOptions = RecordingSessionOptions(), clock: any RecordingClock = MonotonicClock(),
+        cancellation: CancellationSignal
+    ) throws(RecordingError) {
+        try options.validate()
+        self.source = source
+        self.recorder = recorder
+        self.details = details
+        self.options = options
+        self.clock = clock
+        self.cancellation = cancellation
+    }
+
+    /// Records until a stop condition; blocks the calling thread.
+    public func run() -> RecordingSessionResult {
+        let reason = loop()
+        let gesture: Result<RecordedGesture, RecordingError>
+        do {
+            gesture = .success(try recorder.finish(details, reason: reason))
+        } catch {
+            gesture = .failure(error)
+        }
+        return RecordingSessionResult(stopReason: reason, recorder: recorder, gesture: gesture)
+    }
+
+    private func loop() -> RecordingStopReason {
+        let sessionStart = clock.now()
+        var enterDescriptor = options.enterDescriptor
+        var nextStatus = sessionStart
+        while true {
+            let now = clock.now()
+            if let reason = deadlineReached(now: now, sessionStart: sessionStart) { return reason }
+            if let statusHandler, now >= nextStatus {
+                statusHandler(recorder.status(now: now))
+                nextStatus = Self.adding(options.statusInterval, to: now)
+            }
+
+            var descriptors = [
+                pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: cancellation.readDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            if let enterDescriptor { descriptors.append(pollfd(fd: enterDescriptor, events: Int16(POLLIN), revents: 0)) }
+            do {
+                try Descriptors.poll(
+                    &descriptors,
+                    timeoutMilliseconds: pollTimeout(now: now, nextStatus: nextStatus, sessionStart: sessionStart))
+            } catch {
+                return .readFailed(error)
+            }
+
+            // The device first, so that what is already waiting is recorded
+            // before a stop request is honoured.
+            let deviceEvents = descriptors[0].revents
+            if deviceEvents & Int16(POLLNVAL) != 0 {
+                return .readFailed(SystemError(call: "poll", errorNumber: EBADF, detail: "the device descriptor is not open"))
+            }
+            if deviceEvents != 0, let reason = readAvailable(hangUp: deviceEvents & Int16(POLLHUP | POLLERR) != 0) {
+                return reason
+            }
+            if descriptors[1].revents != 0 { return .cancelled }
+            if descriptors.count > 2, descriptors[2].revents != 0, let descriptor = enterDescriptor {
+                switch Descriptors.readLineInput(descriptor) {
+                case .line: return .enterPressed
+                case .nothing: break
+                case .closed: enterDescriptor = nil
+                }
+            }
+        }
+    }
+
+    /// Reads and records what is waiting; a stop reason when reading must end.
+    private func readAvailable(hangUp: Bool) -> RecordingStopReason? {
+        for index in 0..<Self.maximumOutcomesPerWakeup {
+            let outcome: ReadOutcome
+            do {
+                outcome = try source.nextEvent()
+            } catch {
+                return error.kind == .deviceVanished ? .deviceVanished(error) : .readFailed(error)
+            }
+            if outcome == .wouldBlock {
+                // A hang-up with nothing to read: the device is gone, even if
+                // the read did not say ENODEV.
+                if hangUp && index == 0 {
+                    return .deviceVanished(
+                        SystemError(call: "poll", errorNumber: ENODEV, kind: .deviceVanished, detail: "the device hung up"))
+                }
+                return nil
+            }
+            if let maximumDuration = options.maximumDuration, let start = recorder.startTime,
+                case .event(let event) = outcome,
+                StrokeRecorder.relative(event.time, to: start) > maximumDuration
+            {
+                return .maximumDuration
+            }
+            if let notice = recorder.feed(outcome) { warningHandler?(notice) }
+            if recorder.limitReached { return .limitReached }
+        }
+        return nil
+    }
+
+    /// The stop reason of a timeout that has passed at `now`, if any.
+    private func deadlineReached(now: Microseconds, sessionStart: Microseconds) -> RecordingStopReason? {
+        for (deadline, reason) in deadlines(sessionStart: sessionStart) where now >= deadline { return reason }
+        return nil
+    }
+
+    /// The moments at which the session stops by itself, as things stand.
+    private func deadlines(sessionStart: Microseconds) -> [(Microseconds, RecordingStopReason)] {
+        var result: [(Microseconds, RecordingStopReason)] = []
+        if let start = recorder.startTime {
+            if let maximumDuration = options.maximumDuration {
+                result.append((Self.adding(maximumDuration, to: start), .maximumDuration))
+            }
+            if let idleTimeout = options.idleTimeout, recorder.contactsDown == 0, let last = recorder.lastActivity {
+                result.append((Self.adding(idleTimeout, to: last), .idleTimeout))
+            }
+        } else if let firstContactTimeout = options.firstContactTimeout {
+            result.append((Self.adding(firstContactTimeout, to: sessionStart), .noContactTimeout))
+        }
+        return result
+    }
+
+    /// Milliseconds until the next status report or deadline, rounded up;
+    /// -1 (no limit) when there is neither.
+    private func pollTimeout(now: Microseconds, nextStatus: Microseconds, sessionStart: Microseconds) -> Int32 {
+        var moments = deadlines(sessionStart: sessionStart).map(\.0)
+        if statusHandler != nil { moments.append(nextStatus) }
+        guard let next = moments.min() else { return -1 }
+        let remaining = StrokeRecorder.relative(next, to: now).rawValue
+        let milliseconds = remaining / 1_000 + (remaining % 1_000 == 0 ? 0 : 1)
+        return Int32(clamping: milliseconds)
+    }
+
+    /// `time + duration`, saturating instead of overflowing.
+    private static func adding(_ duration: Microseconds, to time: Microseconds) -> Microseconds {
+        let (sum, overflow) = time.rawValue.addingReportingOverflow(duration.rawValue)
+        return Microseconds(overflow ? Int64.max : sum)
+    }
+}

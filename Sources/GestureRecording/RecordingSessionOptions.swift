@@ -1,0 +1,47 @@
+import GestureModel
+
+/// When a ``RecordingSession`` stops by itself, and how often it reports.
+public struct RecordingSessionOptions: Hashable, Sendable {
+    /// Stop when no contact has been down for this long after the first
+    /// stroke (`--idle-timeout`); `nil`: never. A contact held still is not
+    /// idle.
+    public var idleTimeout: Microseconds?
+    /// Stop when this much time has passed since the first contact
+    /// (`--max-duration`); events later than that are not recorded. `nil`:
+    /// no limit.
+    public var maximumDuration: Microseconds?
+    /// Stop when no contact has come this long after the session began;
+    /// `nil`: wait as long as it takes.
+    public var firstContactTimeout: Microseconds?
+    /// How often the status handler is called (default 100 ms).
+    public var statusInterval: Microseconds
+    /// A descriptor on which a line (Enter) stops the recording, normally
+    /// stdin when it is a terminal; end of input on it only stops watching
+    /// it. `nil`: none.
+    public var enterDescriptor: Int32?
+
+    /// Creates options; by default the session stops only when cancelled,
+    /// the device vanishes, or reading fails.
+    public init(
+        idleTimeout: Microseconds? = nil, maximumDuration: Microseconds? = nil,
+        firstContactTimeout: Microseconds? = nil, statusInterval: Microseconds = Microseconds(100_000),
+        enterDescriptor: Int32? = nil
+    ) {
+        self.idleTimeout = idleTimeout
+        self.maximumDuration = maximumDuration
+        self.firstContactTimeout = firstContactTimeout
+        self.statusInterval = statusInterval
+        self.enterDescriptor = enterDescriptor
+    }
+
+    /// Checks that durations are positive.
+    func validate() throws(RecordingError) {
+        let durations: [(String, Microseconds?)] = [
+            ("idle timeout", idleTimeout), ("maximum duration", maximumDuration),
+            ("first contact timeout", firstContactTimeout), ("status interval", statusInterval),
+        ]
+        for case let (name, value?) in durations where value <= .zero {
+            throw .invalidOption("the \(name) must be positive, not \(value) µs")
+        }
+    }
+}

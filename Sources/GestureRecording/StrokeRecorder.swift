@@ -1,0 +1,330 @@
+import GestureEditing
+import GestureModel
+import InputSystem
+
+/// The recorder's state machine: evdev read outcomes in, strokes out.
+///
+/// Feed it every ``ReadOutcome`` in order (``feed(_:)``). Events are
+/// applied at `SYN_REPORT`, a frame at a time; at the end of each frame the
+/// contacts down are compared with the previous frame's:
+/// - a new contact starts a stroke with one sample;
+/// - a contact whose position, pressure or size changed gets a sample
+///   (unchanged contacts get none while others move);
+/// - a contact that lifted ends its stroke with one more sample at the
+///   lift's time and its last position, when that is later than its last
+///   sample, so a long press keeps its length.
+///
+/// The recording starts at the first contact: sample times are the frame's
+/// kernel time minus the time of the frame in which the first contact came
+/// down; nothing before it is recorded (state such as the pointer position
+/// is still followed). Frame times that go backwards are treated as the
+/// latest time seen, so sample times never decrease. Positions, pressure and
+/// size are clamped into the geometry's axes, so a device that reports
+/// beyond its own ranges still gives a valid gesture.
+///
+/// `SYN_DROPPED` (``ReadOutcome/resyncNeeded(_:)``) is counted and
+/// reported as a ``RecorderNotice``; the resync events that follow are
+/// applied as the device's real state (libevdev sends only the
+/// difference), so a touch that ended in the gap ends, and a slot whose
+/// tracking id changed ends the old stroke and starts a new one. Events of
+/// the frame interrupted by the drop are kept, because libevdev's state,
+/// which the resync difference is relative to, includes them.
+///
+/// ``finish(_:reason:)`` works at any moment and leaves the recorder as it
+/// was.
+public struct StrokeRecorder: Sendable {
+    /// What the recorder made of the device.
+    public let profile: RecordingDeviceProfile
+    /// The options it was created with.
+    public let options: RecorderOptions
+
+    private var tracker: any ContactTracker
+    /// The contacts down at the end of the last frame, as the tracker reported them.
+    private var previousContacts: [ContactKey: ContactPoint] = [:]
+    /// Contacts already down when recording began: followed, not recorded.
+    private var ignoredContacts: Set<ContactKey> = []
+    /// The stroke (index into `strokes`) of each contact down.
+    private var openStrokes: [ContactKey: Int] = [:]
+    private var strokes: [Stroke] = []
+    private var sampleCount = 0
+
+    /// Kernel time of the frame in which the first contact came down;
+    /// `nil` until then.
+    public private(set) var startTime: Microseconds?
+    /// Kernel time of the latest frame.
+    public private(set) var latestFrameTime: Microseconds?
+    /// Kernel time of the latest frame in which a contact was down or
+    /// lifted; `nil` before the first contact. Idle timeouts count from it
+    /// while ``contactsDown`` is 0.
+    public private(set) var lastActivity: Microseconds?
+    /// How many times the kernel dropped events (`SYN_DROPPED`).
+    public private(set) var droppedEventCount = 0
+    /// Whether a resync after `SYN_DROPPED` is in progress.
+    public private(set) var isResyncing = false
+    /// Whether a limit of ``GestureLimits`` was reached; nothing more is
+    /// recorded once it is.
+    public private(set) var limitReached = false
+
+    /// A recorder for `device`.
+    ///
+    /// - Parameters:
+    ///   - device: The device's description; it decides the input kind and
+    ///     the geometry (see ``RecordingDeviceProfile``).
+    ///   - options: The virtual screen for pointers, and sequential mode.
+    ///   - initialState: The device's state when recording begins (see
+    ///     ``DeviceStateSnapshot``); by default slot 0 is selected and
+    ///     nothing is down.
+    /// - Throws: ``RecordingError`` when the device cannot be recorded from
+    ///   or an option is out of range.
+    public init(
+        device: InputDeviceDescription, options: RecorderOptions = RecorderOptions(),
+        initialState: DeviceStateSnapshot = DeviceStateSnapshot()
+    ) throws(RecordingError) {
+        let profile = try RecordingDeviceProfile(device: device, options: options)
+        self.profile = profile
+        self.options = options
+        switch profile.inputKind {
+        case .multitouchSlots: tracker = SlotTracker(slotCount: profile.geometry.slots)
+        case .multitouchProtocolA: tracker = ProtocolATracker()
+        case .singleTouch: tracker = SingleContactTracker(kind: .finger, requiresProximity: false)
+        case .pen:
+            tracker = SingleContactTracker(
+                kind: .pen,
+                requiresProximity: device.supports(.key, .buttonToolPen) || device.supports(.key, .buttonToolRubber))
+        case .relativePointer:
+            tracker = PointerTracker(width: options.virtualScreenWidth, height: options.virtualScreenHeight)
+        }
+        tracker.load(initialState)
+        previousContacts = tracker.endFrame()
+        ignoredContacts = Set(previousContacts.keys)
+    }
+
+    /// The geometry of the recorded gesture.
+    public var geometry: DeviceGeometry { profile.geometry }
+
+    /// Whether the first contact has been seen.
+    public var hasStarted: Bool { startTime != nil }
+
+    /// Strokes so far, finished and in progress.
+    public var strokeCount: Int { strokes.count }
+
+    /// Contacts being recorded now.
+    public var contactsDown: Int { openStrokes.count }
+
+    /// The status for a live line; `now` (kernel clock) gives the elapsed
+    /// time, by default the latest frame's time.
+    public func status(now: Microseconds? = nil) -> RecordingStatus {
+        var elapsed = Microseconds.zero
+        if let startTime, let reference = now ?? latestFrameTime {
+            elapsed = Self.relative(reference, to: startTime)
+        }
+        return RecordingStatus(
+            hasStarted: hasStarted, elapsed: elapsed, strokeCount: strokeCount, contactsDown: contactsDown,
+            droppedEvents: droppedEventCount)
+    }
+
+    /// Applies one read outcome.
+    ///
+    /// - Returns: a notice for the caller to show (events dropped, a limit
+    ///   reached), or `nil`.
+    @discardableResult
+    public mutating func feed(_ outcome: ReadOutcome) -> RecorderNotice? {
+        let wasFull = limitReached
+        switch outcome {
+        case .event(let event):
+            if event.isSynchronizationReport {
+                commitFrame(at: event.time, contacts: tracker.endFrame())
+            } else if event.isSynchronizationDropped {
+                // A SYN_DROPPED seen as a plain event (a source without
+                // libevdev's resync): count it; later frames are the truth.
+                droppedEventCount &+= 1
+                tracker.beginResync()
+                return .eventsDropped(total: droppedEventCount)
+            } else {
+                tracker.apply(event)
+            }
+        case .resyncNeeded:
+            droppedEventCount &+= 1
+            isResyncing = true
+            tracker.beginResync()
+            return .eventsDropped(total: droppedEventCount)
+        case .resyncEvent(let event):
+            if event.isSynchronizationReport {
+                if let contacts = tracker.endResyncFrame() { commitFrame(at: event.time, contacts: contacts) }
+            } else {
+                tracker.apply(event)
+            }
+        case .resyncDone:
+            isResyncing = false
+        case .wouldBlock:
+            break
+        }
+        if limitReached && !wasFull { return .limitReached(limitDescription) }
+        return nil
+    }
+
+    /// Applies one event (``feed(_:)`` with ``ReadOutcome/event(_:)``).
+    @discardableResult
+    public mutating func feed(_ event: InputEvent) -> RecorderNotice? { feed(.event(event)) }
+
+    // MARK: Frames
+
+    private mutating func commitFrame(at reportedTime: Microseconds, contacts: [ContactKey: ContactPoint]) {
+        let frameTime = max(reportedTime, latestFrameTime ?? reportedTime)
+        latestFrameTime = frameTime
+        var active = false
+
+        for key in previousContacts.keys.sorted() where contacts[key] == nil {
+            if ignoredContacts.remove(key) != nil { continue }
+            guard let index = openStrokes.removeValue(forKey: key) else { continue }
+            active = true
+            endStroke(index, at: frameTime)
+        }
+        for key in contacts.keys.sorted() where !ignoredContacts.contains(key) {
+            guard let point = contacts[key] else { continue }
+            active = true
+            let sample = makeSample(point, at: frameTime)
+            if let index = openStrokes[key] {
+                guard let last = strokes[index].samples.last, Self.moved(from: last, to: sample) else { continue }
+                if let sample { append(sample, to: index) }
+            } else {
+                if startTime == nil { startTime = frameTime }
+                startStroke(for: key, point: point, at: frameTime)
+            }
+        }
+        if active { lastActivity = frameTime }
+        previousContacts = contacts
+    }
+
+    private mutating func startStroke(for key: ContactKey, point: ContactPoint, at time: Microseconds) {
+        guard !limitReached else { return }
+        guard strokes.count < GestureLimits.maximumStrokes else {
+            limitReached = true
+            return
+        }
+        guard let sample = makeSample(point, at: time), reserveSample() else { return }
+        strokes.append(Stroke(kind: point.kind, button: point.button, samples: [sample]))
+        openStrokes[key] = strokes.count - 1
+    }
+
+    private mutating func endStroke(_ index: Int, at time: Microseconds) {
+        guard let startTime, let last = strokes[index].samples.last else { return }
+        let liftTime = Self.relative(time, to: startTime)
+        guard liftTime > last.time, liftTime <= GestureLimits.maximumDuration, reserveSample() else { return }
+        var lift = last
+        lift.time = liftTime
+        strokes[index].samples.append(lift)
+    }
+
+    private mutating func append(_ sample: Sample, to index: Int) {
+        guard reserveSample() else { return }
+        strokes[index].samples.append(sample)
+    }
+
+    /// Counts one more sample; false (and the limit marked) when the
+    /// gesture is full.
+    private mutating func reserveSample() -> Bool {
+        guard !limitReached, sampleCount < GestureLimits.maximumSamples else {
+            limitReached = true
+            return false
+        }
+        sampleCount += 1
+        return true
+    }
+
+    /// The sample for `point` at kernel time `time`, clamped into the
+    /// geometry; `nil` (and the limit marked) beyond the longest gesture.
+    private mutating func makeSample(_ point: ContactPoint, at time: Microseconds) -> Sample? {
+        let relativeTime = Self.relative(time, to: startTime ?? time)
+        guard relativeTime <= GestureLimits.maximumDuration else {
+            limitReached = true
+            return nil
+        }
+        let geometry = profile.geometry
+        return Sample(
+            time: relativeTime, x: geometry.x.clamp(point.x), y: geometry.y.clamp(point.y),
+            pressure: geometry.pressure.clampOptional(point.pressure), size: geometry.size.clampOptional(point.size))
+    }
+
+    /// Whether a stroke whose last sample is `last` has a new `sample`
+    /// (a `nil` sample, past the limits, counts as moved so the limit is marked).
+    private static func moved(from last: Sample, to sample: Sample?) -> Bool {
+        guard let sample else { return true }
+        return sample.x != last.x || sample.y != last.y || sample.pressure != last.pressure || sample.size != last.size
+    }
+
+    /// `time − start`, at least 0, saturating instead of overflowing.
+    static func relative(_ time: Microseconds, to start: Microseconds) -> Microseconds {
+        let (difference, overflow) = time.rawValue.subtractingReportingOverflow(start.rawValue)
+        if overflow { return Microseconds(time.rawValue < start.rawValue ? 0 : Int64.max) }
+        return Microseconds(max(0, difference))
+    }
+
+    private var limitDescription: String {
+        if strokes.count >= GestureLimits.maximumStrokes { return "\(GestureLimits.maximumStrokes) strokes" }
+        if sampleCount >= GestureLimits.maximumSamples { return "\(GestureLimits.maximumSamples) samples" }
+        return "4 hours"
+    }
+
+    // MARK: Finishing
+
+    /// The gesture recorded so far.
+    ///
+    /// Contacts still down are ended at their last sample (no sample is
+    /// invented at the moment of stopping), so nothing recorded is lost. In
+    /// sequential mode the strokes are merged with
+    /// ``GestureEditing/GestureEditor/merge(_:alignment:maximumFingers:)``
+    /// aligned by start: each contact drawn after the previous one lifted
+    /// is its own group and all groups start at 0; contacts that overlapped
+    /// stay together as a group with their timing. The geometry's slot
+    /// count is raised to the number of strokes (at most 10) so that the
+    /// merged fingers fit; if the merge still fails (more than 10 fingers at
+    /// once), the strokes are kept as drawn with a warning.
+    ///
+    /// - Parameters:
+    ///   - details: The name and metadata the caller supplies; the device
+    ///     name and the dropped-event count come from the recorder.
+    ///   - reason: Why recording stopped, kept in the result.
+    /// - Throws: ``RecordingError/noContact`` when no stroke was recorded.
+    public func finish(_ details: RecordingDetails, reason: RecordingStopReason) throws(RecordingError) -> RecordedGesture {
+        guard !strokes.isEmpty else { throw .noContact }
+        var warnings: [String] = []
+        let stillDown = openStrokes.count
+        if stillDown > 0 {
+            warnings.append(
+                stillDown == 1
+                    ? "1 contact was still down when recording stopped; it ends at its last sample"
+                    : "\(stillDown) contacts were still down when recording stopped; they end at their last samples")
+        }
+        if droppedEventCount > 0 {
+            warnings.append(
+                "the kernel dropped events \(droppedEventCount == 1 ? "once" : "\(droppedEventCount) times"); touches that began and ended in a gap are lost"
+            )
+        }
+        if limitReached { warnings.append("the recording reached the limit of \(limitDescription) and was cut short") }
+
+        let metadata = RecordingMetadata(
+            recordedAt: details.recordedAt, tool: details.tool, deviceName: profile.deviceName,
+            deviceID: details.deviceID, droppedEvents: droppedEventCount)
+        var gesture = Gesture(name: details.name, device: profile.geometry, strokes: strokes, metadata: metadata)
+        gesture.sortStrokes()
+
+        if options.sequential && strokes.count > 1 {
+            var widened = gesture
+            widened.device.slots = max(widened.device.slots, min(strokes.count, Self.maximumSequentialFingers))
+            do {
+                let merged = try GestureEditor.merge(
+                    [widened], alignment: .start, maximumFingers: Self.maximumSequentialFingers)
+                gesture = merged.gesture
+                warnings += merged.warnings
+            } catch {
+                warnings.append("the strokes were not merged (\(error.message)); they are kept one after another")
+            }
+        }
+        return RecordedGesture(
+            gesture: gesture, stopReason: reason, contactsEndedAtFinish: stillDown, warnings: warnings)
+    }
+
+    /// The most fingers a sequential recording merges into.
+    static let maximumSequentialFingers = 10
+}

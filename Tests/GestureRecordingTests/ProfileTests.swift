@@ -1,0 +1,134 @@
+import GestureModel
+import InputSystem
+import Testing
+
+@testable import GestureRecording
+
+@Suite struct ProfileTests {
+    @Test func touchscreenWithSlotsIsProtocolB() throws {
+        let profile = try RecordingDeviceProfile(device: Devices.touchscreen)
+        #expect(profile.inputKind == .multitouchSlots)
+        #expect(profile.deviceName == "test touchscreen")
+        #expect(
+            profile.geometry
+                == DeviceGeometry(
+                    kind: .touchscreen, x: AxisRange(minimum: 0, maximum: 21_600, resolution: 100),
+                    y: AxisRange(minimum: 0, maximum: 13_500, resolution: 100),
+                    pressure: AxisRange(minimum: 0, maximum: 255), size: AxisRange(minimum: 0, maximum: 100),
+                    widthMM: 216, heightMM: 135, slots: 10))
+    }
+
+    @Test func pointerPropertyWithoutDirectIsATouchpad() throws {
+        let profile = try RecordingDeviceProfile(device: Devices.touchpad)
+        #expect(profile.inputKind == .multitouchSlots)
+        #expect(profile.geometry.kind == .touchpad)
+        #expect(profile.geometry.slots == 5)
+        #expect(profile.geometry.widthMM == 100)
+        #expect(profile.geometry.heightMM == 800.0 / 12.0)
+        #expect(profile.geometry.pressure == nil)
+        #expect(profile.geometry.size == nil)
+    }
+
+    @Test func toolFingerWithoutPropertiesIsATouchpad() throws {
+        var device = Devices.touchpad
+        device.properties = []
+        #expect(try RecordingDeviceProfile(device: device).geometry.kind == .touchpad)
+    }
+
+    @Test func multitouchWithoutSlotsIsProtocolA() throws {
+        let profile = try RecordingDeviceProfile(device: Devices.protocolA)
+        #expect(profile.inputKind == .multitouchProtocolA)
+        #expect(profile.geometry.kind == .touchscreen)
+        #expect(profile.geometry.slots == 10)
+        #expect(profile.geometry.x == AxisRange(minimum: 0, maximum: 4_095))
+        #expect(profile.geometry.widthMM == 0)
+    }
+
+    @Test func absoluteAxesWithTouchAreSingleTouch() throws {
+        let profile = try RecordingDeviceProfile(device: Devices.singleTouch)
+        #expect(profile.inputKind == .singleTouch)
+        #expect(
+            profile.geometry
+                == DeviceGeometry(
+                    kind: .touchscreen, x: AxisRange(minimum: 0, maximum: 1_023, resolution: 4),
+                    y: AxisRange(minimum: 0, maximum: 767, resolution: 4), pressure: AxisRange(minimum: 0, maximum: 63),
+                    widthMM: 255.75, heightMM: 191.75, slots: 1))
+    }
+
+    @Test func penToolIsATablet() throws {
+        let profile = try RecordingDeviceProfile(device: Devices.tablet)
+        #expect(profile.inputKind == .pen)
+        #expect(profile.geometry.kind == .tablet)
+        #expect(profile.geometry.pressure == AxisRange(minimum: 0, maximum: 4_095))
+        #expect(profile.geometry.widthMM == 152)
+        #expect(profile.geometry.heightMM == 95)
+        #expect(profile.geometry.slots == 1)
+    }
+
+    @Test func relativeMotionWithLeftButtonIsAMouseOnAVirtualScreen() throws {
+        let profile = try RecordingDeviceProfile(device: Devices.mouse)
+        #expect(profile.inputKind == .relativePointer)
+        #expect(
+            profile.geometry
+                == DeviceGeometry(
+                    kind: .mouse, x: AxisRange(minimum: 0, maximum: 1_919), y: AxisRange(minimum: 0, maximum: 1_079),
+                    widthMM: 508, heightMM: 285.75, slots: 1))
+        let small = try RecordingDeviceProfile(
+            device: Devices.mouse, options: RecorderOptions(virtualScreenWidth: 960, virtualScreenHeight: 96))
+        #expect(small.geometry.x == AxisRange(minimum: 0, maximum: 959))
+        #expect(small.geometry.widthMM == 254)
+        #expect(small.geometry.heightMM == 25.4)
+    }
+
+    @Test func keyboardIsRefused() {
+        #expect(throws: RecordingError.unsupportedDevice(
+            deviceName: "test keyboard",
+            reason: "it reports no touch (ABS_MT_POSITION_X/Y, or ABS_X/Y with BTN_TOUCH), pen (BTN_TOOL_PEN) or pointer (REL_X/Y with BTN_LEFT) input"
+        )) {
+            try StrokeRecorder(device: Devices.keyboard)
+        }
+        let error = RecordingError.unsupportedDevice(deviceName: "k", reason: "r")
+        #expect(error.description == "cannot record from \"k\": r")
+    }
+
+    @Test func axisWithoutSpanIsRefused() {
+        var device = Devices.singleTouch
+        device.absoluteAxes[.absoluteX] = AbsoluteAxisInfo(minimum: 5, maximum: 5)
+        #expect(throws: RecordingError.unsupportedDevice(
+            deviceName: "test single touch", reason: "its axis ABS_X has minimum 5, not below maximum 5"
+        )) {
+            try RecordingDeviceProfile(device: device)
+        }
+    }
+
+    @Test func onlyOneMultitouchAxisIsRefused() {
+        var device = Devices.protocolA
+        device.absoluteAxes[.multitouchPositionY] = nil
+        device.codes[.absolute]?.remove(.multitouchPositionY)
+        #expect(throws: RecordingError.unsupportedDevice(
+            deviceName: "test protocol A", reason: "it reports only one of the position axes X and Y"
+        )) {
+            try RecordingDeviceProfile(device: device)
+        }
+    }
+
+    @Test func absoluteAxesWithoutTouchAreRefused() {
+        var device = Devices.singleTouch
+        device.codes[.key] = []
+        #expect(throws: RecordingError.unsupportedDevice(
+            deviceName: "test single touch",
+            reason: "it has the axes ABS_X and ABS_Y but no BTN_TOUCH to say when it is touched"
+        )) {
+            try RecordingDeviceProfile(device: device)
+        }
+    }
+
+    @Test func virtualScreenMustHaveTwoPixels() {
+        #expect(throws: RecordingError.invalidOption("the virtual screen width must be 2 to 1048576 pixels, not 1")) {
+            try StrokeRecorder(device: Devices.mouse, options: RecorderOptions(virtualScreenWidth: 1))
+        }
+        #expect(throws: RecordingError.invalidOption("the virtual screen height must be 2 to 1048576 pixels, not -5")) {
+            try StrokeRecorder(device: Devices.mouse, options: RecorderOptions(virtualScreenHeight: -5))
+        }
+    }
+}
