@@ -1,0 +1,208 @@
+import GestureModel
+import InputSystem
+
+/// Turns a gesture into the evdev frames that play it on a target device.
+///
+/// Every frame ends with `SYN_REPORT 0` and holds at most 64 events
+/// including it (libinput drops larger frames). Only values that changed
+/// since the previous frame are written, judged against a ``DeviceState``
+/// as the kernel judges them. Event times are zero, so that the kernel
+/// stamps the events itself; a frame's ``InputFrame/time`` is when it is
+/// due, from the start of the play.
+///
+/// - Touchscreen and touchpad: multi-touch protocol B. Slots are taken
+///   lowest free first (a slot freed in a frame is reused from the next
+///   one); tracking ids increase from the state's last one (wrapping at the
+///   axis maximum); `BTN_TOUCH` goes to 1 with the first contact and 0
+///   with the last lift; `ABS_X`/`ABS_Y` follow the oldest contact, as the
+///   kernel's pointer emulation does. A touchpad also gets exactly one
+///   `BTN_TOOL_*` for the finger count while anything touches.
+/// - Mouse: relative moves and a button per stroke.
+/// - Tablet: one pen at a time, with proximity, touch and pressure.
+///
+/// Speed and repetitions are applied here (``PlaybackOptions``): the
+/// frames' times are already scaled, and repetition *n + 1* starts
+/// ``PlaybackOptions/repeatGap`` after repetition *n*'s last frame.
+/// Tracking ids keep increasing across repetitions.
+public struct FrameBuilder: Sendable {
+    /// The most events in one frame, the `SYN_REPORT` included.
+    public static let maximumEventsPerFrame = 64
+    /// The most contacts held at once, whatever the slots: a frame then
+    /// needs at most 4 events per slot (`ABS_MT_SLOT`, `TRACKING_ID`,
+    /// `POSITION_X`, `POSITION_Y`; a slot never lifts and touches down in
+    /// the same frame) plus `BTN_TOUCH`, two `BTN_TOOL_*`, `ABS_X`, `ABS_Y`
+    /// and `SYN_REPORT`: 14 × 4 + 6 = 62 ≤ 64, so a frame without optional
+    /// axes always fits. Ten-finger gestures fit with room to spare.
+    public static let maximumContacts = 14
+    /// The most events of one play, all repetitions together (16 million,
+    /// about 256 MB), so that `--repeat` cannot exhaust memory.
+    public static let maximumEvents = 16_000_000
+
+    /// The device played on.
+    public let target: VirtualDeviceProfile
+    /// Placement, speed and repetitions.
+    public let options: PlaybackOptions
+
+    /// Creates a builder after checking the options and that the target
+    /// has what its kind needs: slots, tracking ids and positions for touch;
+    /// `REL_X`/`REL_Y` and `BTN_LEFT` for a mouse; `ABS_X`/`ABS_Y` and
+    /// `BTN_TOOL_PEN` for a tablet.
+    /// - Throws: ``PlaybackError/invalidOption(name:message:)`` or
+    ///   ``PlaybackError/targetLacks(device:kind:missing:)``.
+    public init(target: VirtualDeviceProfile, options: PlaybackOptions = PlaybackOptions()) throws(PlaybackError) {
+        try options.validate()
+        let description = target.description
+        func require(_ type: EventType, _ codes: [EventCode]) throws(PlaybackError) {
+            for code in codes where !description.supports(type, code) {
+                throw .targetLacks(device: description.name, kind: target.kind, missing: code.nameOrNumber(type: type))
+            }
+        }
+        func requireAxes(_ codes: [EventCode]) throws(PlaybackError) {
+            try require(.absolute, codes)
+            for code in codes {
+                guard let axis = description.absoluteAxes[code], axis.maximum > axis.minimum else {
+                    throw .targetLacks(
+                        device: description.name, kind: target.kind,
+                        missing: "usable range on \(code.nameOrNumber(type: .absolute))")
+                }
+            }
+        }
+        switch target.kind {
+        case .touchscreen, .touchpad:
+            try requireAxes([.multitouchPositionX, .multitouchPositionY, .multitouchTrackingID])
+            try require(.absolute, [.multitouchSlot])
+            if description.slotCount < 1 {
+                throw .targetLacks(device: description.name, kind: target.kind, missing: "ABS_MT_SLOT range")
+            }
+            if let ids = description.absoluteAxes[.multitouchTrackingID], ids.maximum < 0 {
+                throw .targetLacks(device: description.name, kind: target.kind, missing: "tracking ids ≥ 0")
+            }
+        case .mouse:
+            try require(.relative, [.relativeX, .relativeY])
+            try require(.key, [.buttonLeft])
+        case .tablet:
+            try requireAxes([.absoluteX, .absoluteY])
+            try require(.key, [.buttonToolPen])
+        }
+        self.target = target
+        self.options = options
+    }
+
+    /// The frames that play `gesture`, all repetitions included, starting
+    /// from `state` (default: a freshly created device), e.g. a session's
+    /// state after earlier plays so that the selected slot and tracking ids
+    /// carry on. The last frame leaves everything lifted and released.
+    ///
+    /// - Throws: ``PlaybackError/invalidGesture(_:)`` (see
+    ///   ``Gesture/validate()``); ``PlaybackError/tooManyContacts(contacts:limit:device:at:)``
+    ///   when more contacts are held at once than the target has slots (or
+    ///   than ``maximumContacts``); ``PlaybackError/oneContactOnly(kind:contacts:)``
+    ///   for several at once on a mouse or tablet;
+    ///   ``PlaybackError/tooManyEvents(limit:)``. All before any frame is played.
+    public func frames(for gesture: Gesture, from state: DeviceState? = nil) throws(PlaybackError) -> [InputFrame] {
+        do throws(GestureValidationError) {
+            try gesture.validate()
+        } catch {
+            throw .invalidGesture(error)
+        }
+        let timeline = ContactTimeline(gesture: gesture, speed: options.speed, liftDelay: options.liftDelay)
+        let most = timeline.mostContacts
+        switch target.kind {
+        case .touchscreen, .touchpad:
+            let limit = min(target.description.slotCount, Self.maximumContacts)
+            if most.count > limit {
+                throw .tooManyContacts(contacts: most.count, limit: limit, device: target.description.name, at: most.time)
+            }
+        case .mouse, .tablet:
+            if most.count > 1 { throw .oneContactOnly(kind: target.kind, contacts: most.count) }
+        }
+
+        var deviceState = state ?? DeviceState(description: target.description)
+        var writer = try makeWriter(for: gesture)
+        var frames: [InputFrame] = []
+        var eventCount = 0
+        var offset = Microseconds.zero
+        for _ in 0..<options.repeatCount {
+            for moment in timeline.moments {
+                let produced = try writer.frames(for: moment, at: offset + moment.time, state: &deviceState)
+                for frame in produced {
+                    eventCount += frame.events.count
+                    if eventCount > Self.maximumEvents { throw .tooManyEvents(limit: Self.maximumEvents) }
+                    frames.append(frame)
+                }
+            }
+            offset = (frames.last?.time ?? offset) + options.repeatGap
+        }
+        return frames
+    }
+
+    /// The frame that lifts every contact and releases every button of
+    /// `state` (see ``DeviceState/liftAllFrame(time:)``); `nil` when
+    /// nothing is down. Used when a play is aborted.
+    public func liftAllFrame(state: DeviceState, time: Microseconds = .zero) -> InputFrame? {
+        state.liftAllFrame(time: time)
+    }
+
+    private func makeWriter(for gesture: Gesture) throws(PlaybackError) -> any FrameWriter {
+        let description = target.description
+        switch target.kind {
+        case .touchscreen, .touchpad:
+            return TouchFrameWriter(gesture: gesture, target: target, options: options)
+        case .mouse:
+            return MouseFrameWriter(gesture: gesture, description: description, options: options)
+        case .tablet:
+            return PenFrameWriter(gesture: gesture, description: description, options: options)
+        }
+    }
+}
+
+/// Builds the frames of one kind of device, moment by moment, keeping
+/// what it needs between moments (slots, pointer position).
+protocol FrameWriter {
+    mutating func frames(
+        for moment: Moment, at time: Microseconds, state: inout DeviceState
+    ) throws(PlaybackError) -> [InputFrame]
+}
+
+/// An event list being built against a state: each value is written only
+/// when it differs from the state's, and the state follows.
+struct FrameAssembler {
+    let description: InputDeviceDescription
+    var state: DeviceState
+    var events: [InputEvent] = []
+
+    /// Sets a non-slot absolute axis, if the device has it.
+    mutating func setAbsolute(_ code: EventCode, _ value: Int32) {
+        guard description.supports(.absolute, code), state.absoluteValue(code) != value else { return }
+        append(InputEvent(type: .absolute, code: code, value: value))
+    }
+
+    /// Sets an `ABS_MT_*` value in `slot`, selecting the slot first if needed.
+    mutating func setSlotValue(_ slot: Int, _ code: EventCode, _ value: Int32) {
+        guard description.supports(.absolute, code), state.slotValue(slot: slot, code: code) != value else { return }
+        if state.currentSlot != slot { append(InputEvent(type: .absolute, code: .multitouchSlot, value: Int32(slot))) }
+        append(InputEvent(type: .absolute, code: code, value: value))
+    }
+
+    /// Presses or releases a key, if the device has it.
+    mutating func setKey(_ code: EventCode, _ down: Bool) {
+        guard description.supports(.key, code), state.pressedKeys.contains(code) != down else { return }
+        append(InputEvent(type: .key, code: code, value: down ? 1 : 0))
+    }
+
+    /// Adds a relative move, if non-zero and the device has the axis.
+    mutating func addRelative(_ code: EventCode, _ value: Int32) {
+        guard value != 0, description.supports(.relative, code) else { return }
+        append(InputEvent(type: .relative, code: code, value: value))
+    }
+
+    private mutating func append(_ event: InputEvent) {
+        events.append(event)
+        state.apply(event)
+    }
+
+    /// The frame at `time`, ended by `SYN_REPORT 0`; `nil` when nothing changed.
+    func frame(at time: Microseconds) -> InputFrame? {
+        events.isEmpty ? nil : InputFrame(time: time, events: events + [.synchronizationReport()])
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import GestureModel
+import InputSystem
+
+/// Plays frames onto a sink at their absolute deadlines.
+///
+/// Frame *i* is due at `start + frames[i].time`, where `start` is the
+/// clock's time when the play begins; the frames' times already include the
+/// speed (``FrameBuilder``). A late frame is written at once and does not
+/// move the deadlines after it, so timing never drifts.
+///
+/// Nothing is left pressed: when the play is cancelled, when a write fails,
+/// or when the frames end with something still down, the player writes the
+/// one frame that lifts every contact and releases every button
+/// (``DeviceState/liftAllFrame(time:)``) before returning. It does not keep
+/// the device afterwards: whoever destroys the device waits a moment first
+/// (``PlaybackSession/close()``).
+public struct Player: Sendable {
+    /// The clock deadlines are measured and waited on.
+    public let clock: any PlaybackClock
+
+    /// Creates a player on `clock` (CLOCK_MONOTONIC by default).
+    public init(clock: any PlaybackClock = SystemClock()) { self.clock = clock }
+
+    /// Plays `frames` on the calling thread and returns when done. Call it
+    /// from a dedicated thread (``start(_:on:state:cancellation:progress:completion:)``
+    /// does), never from Swift's cooperative pool: it blocks.
+    ///
+    /// - Parameters:
+    ///   - state: what readers know of the device before the play.
+    ///   - cancellation: stops the play at the next wait.
+    ///   - progress: called on the playing thread after each frame written.
+    public func play(
+        _ frames: [InputFrame], on sink: some FrameSink, state: DeviceState,
+        cancellation: CancellationSignal = CancellationSignal(),
+        progress: (@Sendable (PlaybackProgress) -> Void)? = nil
+    ) -> PlaybackResult {
+        var state = state
+        var latenesses: [Microseconds] = []
+        latenesses.reserveCapacity(frames.count)
+        let start = clock.now()
+
+        func finish(_ outcome: PlaybackResult.Outcome, lifting liftState: DeviceState) -> PlaybackResult {
+            var lifted = liftState
+            var liftFrame: InputFrame?
+            var liftError: (any Error)?
+            if let frame = lifted.liftAllFrame(time: clock.now() - start) {
+                do {
+                    try sink.write(frame)
+                    lifted.apply(frame)
+                    liftFrame = frame
+                } catch {
+                    lifted.forgetCurrentSlot()
+                    liftError = error
+                }
+            }
+            return PlaybackResult(
+                outcome: outcome, lateness: LatenessStatistics(latenesses: latenesses), liftAllFrame: liftFrame,
+                liftAllError: liftError, finalState: lifted)
+        }
+
+        for (index, frame) in frames.enumerated() {
+            let deadline = start + frame.time
+            if clock.wait(until: deadline, cancellation: cancellation) == .cancelled {
+                return finish(.cancelled(framesWritten: index), lifting: state)
+            }
+            latenesses.append(clock.now() - deadline)
+            do {
+                try sink.write(frame)
+            } catch {
+                // Part of the frame may have arrived: lift what was down
+                // before it and what it put down.
+                var after = state
+                after.apply(frame)
+                return finish(.failed(error, framesWritten: index), lifting: state.including(after))
+            }
+            state.apply(frame)
+            progress?(PlaybackProgress(framesWritten: index + 1, totalFrames: frames.count))
+        }
+        return finish(.completed, lifting: state)
+    }
+
+    /// Starts playing on a new dedicated thread (named `gesturectl-play`,
+    /// timer slack 1 ns) and returns at once. The sink belongs to that
+    /// thread until the play ends. Cancel through the handle or
+    /// `cancellation`; get the result with ``PlaybackHandle/wait()`` or
+    /// ``PlaybackHandle/finished()``. `completion` runs on the playing
+    /// thread before waiters are woken.
+    public func start(
+        _ frames: [InputFrame], on sink: sending any FrameSink, state: DeviceState,
+        cancellation: CancellationSignal = CancellationSignal(),
+        progress: (@Sendable (PlaybackProgress) -> Void)? = nil,
+        completion: (@Sendable (PlaybackResult) -> Void)? = nil
+    ) -> PlaybackHandle {
+        let handle = PlaybackHandle(cancellation: cancellation)
+        run(frames, on: sink, state: state, handle: handle, progress: progress, completion: completion)
+        return handle
+    }
+
+    /// Plays on a new thread, reporting to an existing handle.
+    func run(
+        _ frames: [InputFrame], on sink: sending any FrameSink, state: DeviceState, handle: PlaybackHandle,
+        progress: (@Sendable (PlaybackProgress) -> Void)?, completion: (@Sendable (PlaybackResult) -> Void)?
+    ) {
+        let cancellation = handle.cancellation
+        let transfer = SinkTransfer(sink: sink)
+        let player = self
+        let thread = Thread {
+            SystemClock.setPreciseTimerSlack()
+            let result = player.play(
+                frames, on: transfer.sink, state: state, cancellation: cancellation, progress: progress)
+            completion?(result)
+            handle.finish(result)
+        }
+        thread.name = "gesturectl-play"
+        thread.start()
+    }
+}
+
+/// Hands a sink to the playing thread. @unchecked: the caller gave the sink
+/// up (`sending`) and only the playing thread touches it.
+private struct SinkTransfer: @unchecked Sendable {
+    let sink: any FrameSink
+}

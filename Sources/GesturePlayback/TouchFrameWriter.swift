@@ -1,0 +1,177 @@
+import GestureModel
+import InputSystem
+
+/// Frames for touchscreens and touchpads: multi-touch protocol B with
+/// single-touch emulation, and on touchpads the finger-count tools.
+struct TouchFrameWriter: FrameWriter {
+    /// One value for a slot; optional ones (pressure, size) are left out of
+    /// a frame that would otherwise exceed 64 events.
+    private struct SlotValue {
+        var code: EventCode
+        var value: Int32
+        var isOptional: Bool
+    }
+
+    /// Where a held contact is, for the pointer emulation.
+    private struct Contact {
+        var slot: Int
+        /// Order of touch-down over the whole play: the oldest is smallest.
+        var sequence: Int
+        var fractions: (x: Double, y: Double)
+        var pressure: Double
+    }
+
+    private let description: InputDeviceDescription
+    private let isTouchpad: Bool
+    private let mapper: PositionMapper
+    private let source: DeviceGeometry
+    private let defaultPressure: Double
+    private let axisX: AbsoluteAxisInfo
+    private let axisY: AbsoluteAxisInfo
+    private let trackingIDs: AbsoluteAxisInfo
+    private var contacts: [Int: Contact] = [:]
+    private var nextSequence = 0
+
+    init(gesture: Gesture, target: VirtualDeviceProfile, options: PlaybackOptions) {
+        description = target.description
+        isTouchpad = target.kind == .touchpad
+        source = gesture.device
+        defaultPressure = options.defaultPressure
+        // FrameBuilder.init checked that these axes exist.
+        let axes = description.absoluteAxes
+        axisX = axes[.multitouchPositionX] ?? AbsoluteAxisInfo(minimum: 0, maximum: 1)
+        axisY = axes[.multitouchPositionY] ?? AbsoluteAxisInfo(minimum: 0, maximum: 1)
+        trackingIDs = axes[.multitouchTrackingID] ?? VirtualDeviceProfile.trackingIDRange
+        mapper = PositionMapper(source: gesture.device, targetX: axisX, targetY: axisY, physicalSize: options.physicalSize)
+    }
+
+    mutating func frames(
+        for moment: Moment, at time: Microseconds, state: inout DeviceState
+    ) throws(PlaybackError) -> [InputFrame] {
+        var updates: [Int: [SlotValue]] = [:]
+        // Slots held when the frame starts stay taken for the whole frame.
+        var taken = Set(contacts.values.map(\.slot))
+        var lastID = state.lastTrackingID
+
+        for change in moment.changes where change.kind == .lift {
+            guard let contact = contacts.removeValue(forKey: change.contact) else { continue }
+            updates[contact.slot] = [SlotValue(code: .multitouchTrackingID, value: -1, isOptional: false)]
+        }
+        for change in moment.changes where change.kind == .down {
+            guard let sample = change.sample,
+                let slot = (0..<description.slotCount).first(where: { !taken.contains($0) })
+            else { continue }  // FrameBuilder checked the slot count first.
+            taken.insert(slot)
+            let id = nextTrackingID(after: lastID)
+            lastID = id
+            let contact = makeContact(slot: slot, sample: sample)
+            contacts[change.contact] = contact
+            nextSequence += 1
+            updates[slot] = [SlotValue(code: .multitouchTrackingID, value: id, isOptional: false)]
+                + values(of: contact, sample: sample)
+        }
+        for change in moment.changes where change.kind == .move {
+            guard let sample = change.sample, var contact = contacts[change.contact] else { continue }
+            let moved = makeContact(slot: contact.slot, sample: sample)
+            contact.fractions = moved.fractions
+            contact.pressure = moved.pressure
+            contacts[change.contact] = contact
+            updates[contact.slot] = values(of: contact, sample: sample)
+        }
+
+        var assembled = assemble(updates, state: state, withOptionalAxes: true)
+        if assembled.events.count + 1 > FrameBuilder.maximumEventsPerFrame {
+            assembled = assemble(updates, state: state, withOptionalAxes: false)
+        }
+        let count = assembled.events.count + 1
+        if count > FrameBuilder.maximumEventsPerFrame { throw .frameTooLarge(events: count, at: time) }
+        state = assembled.state
+        return assembled.frame(at: time).map { [$0] } ?? []
+    }
+
+    /// The frame's events against `state`: slots in ascending order, then
+    /// `BTN_TOUCH`, the touchpad tool (old one 0, new one 1), then the
+    /// single-touch emulation (`ABS_X`, `ABS_Y`, `ABS_PRESSURE`), in the
+    /// kernel's order.
+    private func assemble(
+        _ updates: [Int: [SlotValue]], state: DeviceState, withOptionalAxes: Bool
+    ) -> FrameAssembler {
+        var assembler = FrameAssembler(description: description, state: state)
+        for slot in updates.keys.sorted() {
+            for value in updates[slot] ?? [] where withOptionalAxes || !value.isOptional {
+                assembler.setSlotValue(slot, value.code, value.value)
+            }
+        }
+        assembler.setKey(.buttonTouch, !contacts.isEmpty)
+        if isTouchpad {
+            let wanted = Self.tool(forFingers: contacts.count)
+            for tool in Self.fingerTools where tool != wanted { assembler.setKey(tool, false) }
+            if let wanted { assembler.setKey(wanted, true) }
+        }
+        // The kernel's input_mt_report_pointer_emulation: the oldest
+        // contact drives ABS_X/ABS_Y; with none, only pressure goes to 0.
+        if let oldest = contacts.values.min(by: { $0.sequence < $1.sequence }) {
+            if let axis = description.absoluteAxes[.absoluteX] {
+                assembler.setAbsolute(.absoluteX, PositionMapper.value(at: oldest.fractions.x, on: axis))
+            }
+            if let axis = description.absoluteAxes[.absoluteY] {
+                assembler.setAbsolute(.absoluteY, PositionMapper.value(at: oldest.fractions.y, on: axis))
+            }
+            if withOptionalAxes, let axis = description.absoluteAxes[.absolutePressure] {
+                assembler.setAbsolute(.absolutePressure, PositionMapper.value(at: oldest.pressure, on: axis))
+            }
+        } else if withOptionalAxes, let axis = description.absoluteAxes[.absolutePressure] {
+            assembler.setAbsolute(.absolutePressure, axis.minimum)
+        }
+        return assembler
+    }
+
+    private func makeContact(slot: Int, sample: Sample) -> Contact {
+        Contact(
+            slot: slot, sequence: nextSequence, fractions: mapper.fractions(of: sample),
+            pressure: PositionMapper.fraction(of: sample.pressure, on: source.pressure, fallback: defaultPressure))
+    }
+
+    /// Position, then size and pressure when the device has them (size only
+    /// when the sample has one: there is no sensible default).
+    private func values(of contact: Contact, sample: Sample) -> [SlotValue] {
+        var values = [
+            SlotValue(
+                code: .multitouchPositionX, value: PositionMapper.value(at: contact.fractions.x, on: axisX),
+                isOptional: false),
+            SlotValue(
+                code: .multitouchPositionY, value: PositionMapper.value(at: contact.fractions.y, on: axisY),
+                isOptional: false),
+        ]
+        if let axis = description.absoluteAxes[.multitouchTouchMajor], sample.size != nil {
+            let fraction = PositionMapper.fraction(of: sample.size, on: source.size, fallback: 0)
+            values.append(
+                SlotValue(
+                    code: .multitouchTouchMajor, value: PositionMapper.value(at: fraction, on: axis), isOptional: true))
+        }
+        if let axis = description.absoluteAxes[.multitouchPressure] {
+            values.append(
+                SlotValue(
+                    code: .multitouchPressure, value: PositionMapper.value(at: contact.pressure, on: axis),
+                    isOptional: true))
+        }
+        return values
+    }
+
+    /// The id after `last`, wrapping to the axis minimum (or 0) past its maximum.
+    private func nextTrackingID(after last: Int32?) -> Int32 {
+        let first = max(0, trackingIDs.minimum)
+        guard let last, last >= first, last < trackingIDs.maximum else { return first }
+        return last + 1
+    }
+
+    /// `BTN_TOOL_FINGER`, `DOUBLETAP`, `TRIPLETAP`, `QUADTAP`, `QUINTTAP`.
+    static let fingerTools: [EventCode] = [
+        .buttonToolFinger, .buttonToolDoubleTap, .buttonToolTripleTap, .buttonToolQuadTap, .buttonToolQuintTap,
+    ]
+
+    /// The tool for `fingers` contacts: QUINTTAP for 5 or more, none for 0.
+    static func tool(forFingers fingers: Int) -> EventCode? {
+        fingers <= 0 ? nil : fingerTools[min(fingers, 5) - 1]
+    }
+}

@@ -1,0 +1,164 @@
+import Dispatch
+import GestureModel
+import InputSystem
+import Testing
+
+@testable import GesturePlayback
+
+@Suite("Player")
+struct PlayerTests {
+    /// Frames that change nothing readers track, due at `times`.
+    private func plainFrames(_ times: [Int64]) -> [InputFrame] {
+        times.map {
+            InputFrame(
+                time: Microseconds($0),
+                events: [InputEvent(type: .relative, code: .relativeX, value: 1), .synchronizationReport()])
+        }
+    }
+
+    /// The two-finger gesture's frames on the touchscreen: down, move, lift.
+    private func twoFingerFrames() throws -> [InputFrame] {
+        try build(
+            touchscreenGesture([
+                finger([(0, 100, 100), (10_000, 200, 100)]), finger([(0, 5_000, 5_000), (10_000, 5_100, 5_000)]),
+            ]))
+    }
+
+    private let touchscreenState = DeviceState(description: VirtualDeviceProfile.touchscreen().description)
+
+    @Test("Deadlines are absolute: a late frame is written at once and later frames keep their times")
+    func absoluteDeadlines() {
+        let clock = ManualClock(start: Microseconds(1_000_000))
+        let sink = RecordingSink { index, _ in
+            if index == 1 { clock.advance(by: Microseconds(15_000)) }
+        }
+        let frames = plainFrames([0, 10_000, 20_000, 30_000])
+        let result = Player(clock: clock).play(frames, on: sink, state: touchscreenState)
+        #expect(result.isCompleted)
+        #expect(clock.requestedDeadlines.map(\.rawValue) == [1_000_000, 1_010_000, 1_020_000, 1_030_000])
+        #expect(sink.frames == frames)
+        #expect(
+            result.lateness
+                == LatenessStatistics(latenesses: [.zero, .zero, Microseconds(5_000), .zero]))
+        #expect(result.lateness.maximum == Microseconds(5_000))
+        #expect(result.lateness.median == .zero)
+        #expect(result.lateness.percentile99 == Microseconds(5_000))
+        #expect(result.liftAllFrame == nil)
+    }
+
+    @Test("Cancelling mid-play writes the lift-all frame exactly once")
+    func cancelMidPlay() throws {
+        let signal = CancellationSignal()
+        let sink = RecordingSink { index, _ in
+            if index == 0 { signal.cancel() }
+        }
+        let frames = try twoFingerFrames()
+        let result = Player(clock: ManualClock()).play(frames, on: sink, state: touchscreenState, cancellation: signal)
+        guard case .cancelled(let written) = result.outcome else {
+            Issue.record("expected cancelled, got \(result.outcome)")
+            return
+        }
+        #expect(written == 1)
+        #expect(sink.frames.count == 2)
+        #expect(
+            lines(sink.frames[1]) == [
+                "ABS_MT_SLOT 0", "ABS_MT_TRACKING_ID -1", "ABS_MT_SLOT 1", "ABS_MT_TRACKING_ID -1", "BTN_TOUCH 0",
+                "SYN_REPORT 0",
+            ])
+        #expect(sink.frames.filter { $0.events.contains { $0.code == .multitouchTrackingID && $0.value == -1 } }.count == 1)
+        #expect(result.liftAllFrame == sink.frames[1])
+        #expect(result.finalState.isReleased)
+    }
+
+    @Test("A write error mid-play still attempts the lift-all frame, selecting every slot explicitly")
+    func sinkErrorLiftsAll() throws {
+        let sink = RecordingSink(failingAttempts: [1])
+        let result = Player(clock: ManualClock()).play(try twoFingerFrames(), on: sink, state: touchscreenState)
+        guard case .failed(let error, let written) = result.outcome else {
+            Issue.record("expected failed, got \(result.outcome)")
+            return
+        }
+        #expect(error as? RecordingSink.WriteFailure == RecordingSink.WriteFailure(attempt: 1))
+        #expect(written == 1)
+        #expect(sink.attemptedFrames.count == 3)
+        #expect(
+            lines(sink.attemptedFrames[2]) == [
+                "ABS_MT_SLOT 0", "ABS_MT_TRACKING_ID -1", "ABS_MT_SLOT 1", "ABS_MT_TRACKING_ID -1", "BTN_TOUCH 0",
+                "SYN_REPORT 0",
+            ])
+        #expect(result.liftAllError == nil)
+    }
+
+    @Test("A failed lift-all is reported, not thrown")
+    func liftAllFailure() throws {
+        let sink = RecordingSink(failingAttempts: [1, 2])
+        let result = Player(clock: ManualClock()).play(try twoFingerFrames(), on: sink, state: touchscreenState)
+        #expect(result.liftAllError as? RecordingSink.WriteFailure == RecordingSink.WriteFailure(attempt: 2))
+        #expect(result.finalState.currentSlot == nil)
+    }
+
+    @Test("On its own thread, a play waits for the clock and is cancelled from another thread")
+    func threadedPlayCancelled() throws {
+        let clock = ManualClock(mode: .waitsForAdvance)
+        let sink = RecordingSink()
+        let progress = ProgressLog()
+        let handle = Player(clock: clock).start(
+            try twoFingerFrames(), on: sink, state: touchscreenState, progress: { progress.add($0) })
+        #expect(clock.nextWaitingDeadline() == Microseconds(10_000))
+        handle.cancel()
+        let result = handle.wait()
+        guard case .cancelled(let written) = result.outcome else {
+            Issue.record("expected cancelled, got \(result.outcome)")
+            return
+        }
+        #expect(written == 1)
+        #expect(sink.frames.count == 2)
+        #expect(progress.entries == [PlaybackProgress(framesWritten: 1, totalFrames: 3)])
+        #expect(handle.result != nil)
+    }
+
+    @Test("On its own thread, a play completes as the test advances time, and async waiters get the result")
+    func threadedPlayCompletes() async throws {
+        let clock = ManualClock(mode: .waitsForAdvance)
+        let sink = RecordingSink()
+        let handle = Player(clock: clock).start(try twoFingerFrames(), on: sink, state: touchscreenState)
+        let result: PlaybackResult = await withCheckedContinuation { continuation in
+            // The test's own thread drives the clock; the pool is not blocked.
+            let driver = DriverThread {
+                while let deadline = clock.nextWaitingDeadline(cancellation: handle.cancellation) {
+                    clock.advance(to: deadline)
+                    if handle.result != nil { break }
+                }
+            }
+            driver.start()
+            Task {
+                continuation.resume(returning: await handle.finished())
+                handle.cancellation.cancel()  // releases the driver if it still waits
+            }
+        }
+        #expect(result.isCompleted)
+        #expect(sink.frames.count == 3)
+        #expect(clock.requestedDeadlines.map(\.rawValue) == [0, 10_000, 11_000])
+    }
+
+    @Test("SystemClock: a 20 ms wait cancelled from another thread returns cancelled")
+    func systemClockCancel() {
+        let clock = SystemClock()
+        let signal = CancellationSignal()
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = ResultBox()
+        let waiter = DriverThread {
+            outcome.set(clock.wait(until: clock.now() + Microseconds(20_000), cancellation: signal))
+            finished.signal()
+        }
+        waiter.start()
+        // A real 1 ms wait on the same clock, then the cancel.
+        #expect(clock.wait(until: clock.now() + Microseconds(1_000), cancellation: CancellationSignal()) == .reached)
+        signal.cancel()
+        finished.wait()
+        #expect(outcome.value == .cancelled)
+        #expect(clock.wait(until: .zero, cancellation: CancellationSignal()) == .reached)
+        #expect(clock.wait(until: .zero, cancellation: signal) == .cancelled)
+        #expect(SystemClock.setPreciseTimerSlack())
+    }
+}

@@ -1,0 +1,50 @@
+import Glibc
+import GestureModel
+import InputSystem
+import Testing
+
+@testable import GesturePlayback
+
+/// Queued udev events behind a pipe that is readable while any are queued.
+private final class FakeUdevSource: UdevEventSource {
+    var events: [UdevEvent]
+    let fileDescriptor: Int32
+    private let writeEnd: Int32
+
+    init(events: [UdevEvent]) {
+        self.events = events
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        fileDescriptor = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        _ = close(fileDescriptor)
+        _ = close(writeEnd)
+    }
+
+    func receive() throws(SystemError) -> UdevEvent? { events.isEmpty ? nil : events.removeFirst() }
+}
+
+@Suite("Waiting for udev")
+struct UdevSettleTests {
+    private func event(_ action: UdevEvent.Action, _ node: String) -> UdevEvent {
+        UdevEvent(action: action, device: UdevInputDevice(node: node, syspath: "/sys/devices/virtual/input/x"))
+    }
+
+    @Test("The add event for our node ends the wait; others are skipped")
+    func addArrives() {
+        let source = FakeUdevSource(events: [
+            event(.add, "/dev/input/event3"), event(.change, "/dev/input/event7"), event(.add, "/dev/input/event7"),
+        ])
+        #expect(UdevSettle.waitForDevice(monitor: source, devnode: "/dev/input/event7", timeout: .zero))
+        #expect(source.events.isEmpty)
+    }
+
+    @Test("Without the event, the wait gives up at the timeout")
+    func timesOut() {
+        let source = FakeUdevSource(events: [event(.add, "/dev/input/event3")])
+        #expect(!UdevSettle.waitForDevice(monitor: source, devnode: "/dev/input/event7", timeout: .zero))
+    }
+}
