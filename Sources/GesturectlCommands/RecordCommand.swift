@@ -1,0 +1,180 @@
+import CommandKit
+import DeviceDiscovery
+import GestureFormat
+import GestureLibrary
+import GestureModel
+import GestureRecording
+import GestureRender
+import Glibc
+import InputSystem
+
+/// `record`: strokes from a real evdev device into a gesture file.
+enum RecordCommand {
+    static let command = Command(
+        name: "record", abstract: "Record a gesture from a touchscreen, touchpad, tablet or mouse.",
+        discussion: """
+            Recording starts at the first contact and stops on Ctrl-C, after
+            --idle-timeout seconds with no contact, after --max-duration, or
+            when Enter is pressed (when standard input is a terminal). What
+            was recorded is always written (atomically), also when the device
+            is unplugged (then the exit status is 1).
+
+            With a mouse, trackball or head pointer, a press–drag–release is
+            one stroke; its position is followed on a virtual screen
+            (--screen). --sequential is AssistiveTouch's "Create New
+            Gesture": draw one stroke after another, and they are saved as
+            one gesture in which all start together (one finger per stroke).
+
+            Without --output or --save, the gesture goes to
+            gesture-YYYYMMDD-HHMMSS.gesture.json in the current folder, and
+            the path is printed. Reading a device needs membership in the
+            'input' group. Times are the kernel's (CLOCK_MONOTONIC); events
+            the kernel dropped are resynchronised, counted and stored.
+
+            Examples:
+              gesturectl record --device "ELAN Touchscreen" -o swipe.gesture.json
+              gesturectl record --sequential --device 046d:c077 --save my-gesture
+            """,
+        section: DevicesCommand.section,
+        options: [
+            .option(
+                "device", short: "d", valueName: "device",
+                help: "An event node, a /dev/input/by-id or by-path link, a name, or vendor:product (default: the only touch or pointer device)."),
+            .option("output", short: "o", valueName: "file", help: "Write the gesture to FILE."),
+            .option("save", valueName: "name", help: "Save the gesture in the library under NAME."),
+            .flag("sequential", help: "Each contact is a stroke; all strokes start together when saved."),
+            .flag("grab", help: "Take the device for gesturectl alone while recording (EVIOCGRAB): the desktop does not react."),
+            .option("idle-timeout", valueName: "seconds", help: "Stop after this long with no contact (default: 3 with --sequential, none otherwise).", type: .duration(minimum: 1)),
+            .option("max-duration", valueName: "seconds", help: "Stop this long after the first contact.", type: .duration(minimum: 1)),
+            .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
+            .option("name", valueName: "name", help: "The name stored in the gesture."),
+            GestureOutput.forceFlag,
+        ]
+    ) { values, context in
+        let screen = try parseScreen(values.string("screen") ?? "1920x1080")
+        let device = try openDevice(values.string("device"), context: context)
+        // The grab ends when the session closes the device.
+        if values.flag("grab") { try device.evdev.grab() }
+        let sequential = values.flag("sequential")
+        let recorder = try StrokeRecorder(
+            device: device.evdev.description,
+            options: RecorderOptions(virtualScreenWidth: screen.width, virtualScreenHeight: screen.height, sequential: sequential),
+            initialState: device.evdev.recordingSnapshot())
+        let idle = values.duration("idle-timeout").map { Microseconds($0) } ?? (sequential ? Microseconds(3_000_000) : nil)
+        let options = RecordingSessionOptions(
+            idleTimeout: idle, maximumDuration: values.duration("max-duration").map { Microseconds($0) },
+            enterDescriptor: context.isStandardInputTerminal ? 0 : nil)
+        let fileName = "gesture-" + Timestamp.compact() + GestureName.fileSuffix
+        let details = RecordingDetails(
+            name: values.string("name") ?? values.string("save") ?? String(fileName.dropLast(GestureName.fileSuffix.count)),
+            recordedAt: Timestamp.iso8601(), tool: "gesturectl \(Gesturectl.version)", deviceID: device.stableID)
+        let cancellation = try CancellationSignal()
+        let session = try RecordingSession(
+            source: device.evdev, recorder: recorder, details: details, options: options, cancellation: cancellation)
+        let live = StatusLine(context: context)
+        session.statusHandler = { live.update($0.description) }
+        session.warningHandler = { notice in live.warn("\(notice)") }
+        context.note("recording from \(device.info.node) (\(device.info.name)); \(stopHint(context: context, idle: idle))")
+        SignalRelay.start(writingTo: cancellation.signalSafeDescriptor)
+        defer { SignalRelay.stop() }
+        let result = try await RecordingSession.runOnDedicatedThread(session)
+        live.finish()
+        let recorded: RecordedGesture
+        switch result.gesture {
+        case .success(let gesture): recorded = gesture
+        case .failure(let error):
+            if result.stopReason.isFailure {
+                throw CommandFailure.failure("\(result.stopReason); \(error)")
+            }
+            throw CommandFailure.failure("\(error); nothing was written")
+        }
+        for warning in recorded.warnings { context.warn(warning) }
+        let path = try write(recorded.gesture, values: values, defaultFile: fileName, context: context)
+        context.print(path)
+        context.note("\(describe(recorded.gesture)) (stopped: \(result.stopReason))")
+        if case .deviceVanished(let error) = result.stopReason {
+            throw CommandFailure.failure("the device vanished while recording (\(error)); what was recorded is in \(path)")
+        }
+        if result.stopReason.isFailure {
+            throw CommandFailure.failure("recording stopped: \(result.stopReason); what was recorded is in \(path)")
+        }
+    }
+
+    private static func stopHint(context: CommandContext, idle: Microseconds?) -> String {
+        var ways = ["Ctrl-C"]
+        if context.isStandardInputTerminal { ways.append("Enter") }
+        if let idle { ways.append("\(DurationText.format(microseconds: idle.rawValue)) without contact") }
+        return "stop with " + ways.joined(separator: ", ")
+    }
+
+    /// Writes the recording; never loses it: when the asked-for file or name
+    /// cannot be used, it goes to the default file instead, with a warning.
+    private static func write(
+        _ gesture: Gesture, values: ParsedValues, defaultFile: String, context: CommandContext
+    ) throws -> String {
+        let force = values.flag("force")
+        do {
+            if let name = values.string("save") {
+                let entry = try context.library.save(gesture, as: name, overwrite: force)
+                if let output = values.string("output") {
+                    try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
+                }
+                return entry.path
+            }
+            if let output = values.string("output") {
+                try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
+                return output
+            }
+        } catch {
+            let failure = ErrorMapping.failure(for: error) ?? (error as? CommandFailure) ?? .failure("\(error)")
+            context.warn("\(failure.description); writing the recording to \(defaultFile) instead")
+        }
+        try GestureOutput.writeGesture(gesture, to: defaultFile, force: false, context: context)
+        return defaultFile
+    }
+
+    private static func parseScreen(_ text: String) throws -> (width: Int, height: Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 2, height >= 2,
+            width <= RecorderOptions.maximumVirtualScreenSide, height <= RecorderOptions.maximumVirtualScreenSide
+        else {
+            throw CommandFailure.usage("--screen: \"\(text)\" is not a screen size like 1920x1080")
+        }
+        return (width, height)
+    }
+
+    /// An opened device and what is known about it.
+    struct OpenedDevice {
+        var info: DeviceInfo
+        var evdev: EvdevDevice
+        /// A name that survives re-plugging: the by-id link, else vendor:product.
+        var stableID: String? {
+            info.links.first { $0.hasPrefix("/dev/input/by-id/") }.map { FileIO.baseName($0) } ?? info.vendorProduct
+        }
+    }
+
+    /// Opens the device a --device specification means.
+    static func openDevice(_ specification: String?, context: CommandContext) throws -> OpenedDevice {
+        var devices = (try? DeviceCatalog.scan()) ?? []
+        // A node given by path works even where udev does not know it.
+        if let specification, specification.hasPrefix("/"), FileIO.exists(specification),
+            let real = realPath(specification), !devices.contains(where: { $0.node == real })
+        {
+            let evdev = try EvdevDevice(path: real)
+            devices.append(
+                DeviceInfo(
+                    node: real, name: evdev.description.name,
+                    role: DeviceRole.classify(classes: [], description: evdev.description),
+                    vendor: evdev.description.vendor, product: evdev.description.product,
+                    description: evdev.description))
+        }
+        let info = try DeviceSelector.select(specification, among: devices, resolveLink: realPath)
+        return OpenedDevice(info: info, evdev: try EvdevDevice(path: info.node))
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
