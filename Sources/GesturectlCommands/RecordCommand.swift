@@ -75,7 +75,7 @@ enum RecordCommand {
         session.statusHandler = { live.update($0.description) }
         session.warningHandler = { notice in live.warn("\(notice)") }
         context.note("recording from \(device.info.node) (\(device.info.name)); \(stopHint(context: context, idle: idle))")
-        SignalRelay.start(writingTo: cancellation.signalSafeDescriptor)
+        SignalRelay.start { _ in cancellation.cancel() }
         defer { SignalRelay.stop() }
         let result = try await RecordingSession.runOnDedicatedThread(session)
         live.finish()

@@ -1,0 +1,122 @@
+import CommandKit
+import GestureModel
+import GesturePlayback
+import InputSystem
+
+/// `play`: a gesture through uinput onto a virtual device, with exact timing.
+enum PlayCommand {
+    static let kinds = ["touchscreen", "touchpad", "mouse", "tablet"]
+
+    static let command = Command(
+        name: "play", abstract: "Play a gesture onto a virtual touchscreen, touchpad, mouse or tablet.",
+        discussion: """
+            Creates a virtual device through uinput (named "gesturectl virtual
+            touchscreen" and so on, vendor 0x4753: see the README to map it to a
+            monitor), waits until udev has set it up, and plays every frame at
+            its absolute deadline on CLOCK_MONOTONIC, so timing never drifts.
+            Positions are mapped to the device by their place on the surface
+            (--physical-size keeps their size in mm instead).
+
+            Ctrl-C, SIGTERM, SIGHUP or an error lift every finger and release
+            every button in one last frame; the device then stays a moment so
+            that readers get that frame, and the exit status is 130.
+
+            --print writes the device description and the events as evemu text
+            instead of creating a device (works without uinput; evemu-device
+            and evemu-play replay it).
+
+            Examples:
+              gesturectl play pinch-in
+              gesturectl play three-finger-swipe-left --as touchpad
+              gesturectl play my-gesture --repeat 100 --speed 1.5
+              gesturectl play tap --clone /dev/input/by-id/usb-ELAN_Touchscreen-event-if00
+              gesturectl play rotate --print > rotate.evemu
+            """,
+        section: DevicesCommand.section,
+        arguments: [Argument("gesture", help: "The gesture to play (NAME|FILE).")],
+        options: [
+            .option("as", valueName: "kind", help: "The virtual device to play on.", type: .choice(kinds), default: "touchscreen"),
+            .option("clone", valueName: "device", help: "Play on a uinput copy of this real device's description (node, link, name or vendor:product)."),
+            .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: "1"),
+            .option("repeat", valueName: "n", help: "Play the gesture N times.", type: .integer(in: 1...100_000), default: "1"),
+            .option("repeat-gap", valueName: "time", help: "Pause between repeats.", type: .duration, default: "500ms"),
+            .flag("physical-size", help: "Keep the gesture's size in mm instead of its place on the surface."),
+            .option("lead-in", valueName: "time", help: "Wait this long after the device is ready before the first frame (lets readers open it).", type: .duration(in: 0...60_000_000), default: "100ms"),
+            .option("linger", valueName: "time", help: "Keep the device this long after the last frame so readers receive it.", type: .duration(in: 0...60_000_000), default: "200ms"),
+            .flag("print", help: "Write evemu text (description and events) instead of playing."),
+            .flag("json", help: "After playing, print the outcome and timing (lateness of frames) as JSON."),
+        ]
+    ) { values, context in
+        let gesture = try context.loadGesture(values.argument("gesture") ?? "")
+        let profile = try profile(values: values, gesture: gesture, context: context)
+        let options = PlaybackOptions(
+            physicalSize: values.flag("physical-size"), speed: values.double("speed") ?? 1,
+            repeatCount: values.integer("repeat") ?? 1, repeatGap: Microseconds(values.duration("repeat-gap") ?? 500_000))
+        if values.flag("print") {
+            let frames = try FrameBuilder(target: profile, options: options).frames(for: gesture)
+            context.standardOutput.write(EvemuText.document(description: profile.description, frames: frames))
+            return
+        }
+        let cancellation = CancellationSignal()
+        SignalRelay.start { _ in cancellation.cancel() }
+        defer { SignalRelay.stop() }
+        let session = try PlaybackSession(
+            profile: profile, linger: Microseconds(values.duration("linger") ?? 200_000))
+        defer { session.close() }
+        if !session.isInitialisedByUdev {
+            context.warn("udev did not announce \(session.devnode ?? "the device") in time; playing anyway")
+        }
+        context.note("playing on \(session.devnode ?? "?") (\(profile.description.name))")
+        // The lead-in is part of the schedule, so Ctrl-C cuts it short too.
+        let leadIn = Microseconds(values.duration("lead-in") ?? 100_000)
+        let frames = try session.frames(for: gesture, options: options).map { frame in
+            InputFrame(time: frame.time + leadIn, events: frame.events)
+        }
+        let handle = try session.start(frames, cancellation: cancellation)
+        let result = await handle.finished()
+        if values.flag("json") { context.print(json(result, frames: frames.count, device: session.devnode)) }
+        switch result.outcome {
+        case .completed:
+            return
+        case .cancelled(let written):
+            context.note("interrupted after \(written) of \(frames.count) frames; every finger lifted")
+            throw CommandFailure.exit(.interrupted)
+        case .failed(let error, let written):
+            throw CommandFailure.failure(
+                "playing failed after \(written) of \(frames.count) frames: \(error); every finger lifted")
+        }
+    }
+
+    private static func profile(
+        values: ParsedValues, gesture: Gesture, context: CommandContext
+    ) throws -> VirtualDeviceProfile {
+        let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
+        if let clone = values.string("clone") {
+            let device = try RecordCommand.openDevice(clone, context: context)
+            return try VirtualDeviceProfile.cloning(
+                description: device.evdev.description, as: values.isGiven("as") ? kind : nil)
+        }
+        return VirtualDeviceProfile.profile(for: kind, fitting: gesture.device)
+    }
+
+    private static func json(_ result: PlaybackResult, frames: Int, device: String?) -> String {
+        let outcome: String
+        switch result.outcome {
+        case .completed: outcome = "completed"
+        case .cancelled: outcome = "cancelled"
+        case .failed: outcome = "failed"
+        }
+        return JSONText.object([
+            ("outcome", JSONText.string(outcome)), ("device", device.map(JSONText.string) ?? "null"),
+            ("frames", String(frames)),
+            ("lateness_max_us", String(result.lateness.maximum.rawValue)),
+            ("lateness_p50_us", String(result.lateness.median.rawValue)),
+            ("lateness_p99_us", String(result.lateness.percentile99.rawValue)),
+        ])
+    }
+}
+
+/// Placeholder until the interop module lands.
+enum EvemuText {
+    static func document(description: InputDeviceDescription, frames: [InputFrame]) -> String { "" }
+}
