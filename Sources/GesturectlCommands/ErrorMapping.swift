@@ -23,7 +23,13 @@ enum ErrorMapping {
             }
         case let error as SystemError:
             switch error.kind {
-            case .notFound: return .notFound(error.description)
+            case .notFound:
+                if error.path == "/dev/uinput" {
+                    return .notFound(
+                        error.description + "; this kernel has no uinput: load it with 'modprobe uinput'"
+                            + " (or use 'gesturectl play --print' to write evemu text instead)")
+                }
+                return .notFound(error.description)
             case .permissionDenied: return .permissionDenied(Self.permissionHint(error))
             case .deviceVanished, .other: return .failure(error.description)
             }
