@@ -247,7 +247,10 @@ extension EvemuReader {
             for (index, byte) in mask.enumerated() {
                 for bit in 0..<8 where byte & (1 << bit) != 0 {
                     let number = offset * 8 + index * 8 + bit
-                    guard let maximum = KernelTables.maximumCode(of: type), number <= Int(maximum.rawValue) else {
+                    guard let maximum = KernelTables.maximumCode(of: type) else {
+                        throw error(.outOfRange, line, "event type \(type) has no codes in libevdev")
+                    }
+                    guard number <= Int(maximum.rawValue) else {
                         throw error(.outOfRange, line, "code \(number) is beyond the largest code of \(type)")
                     }
                     codes[type, default: []].insert(EventCode(rawValue: UInt16(number)))
