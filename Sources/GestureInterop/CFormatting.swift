@@ -1,0 +1,53 @@
+import InputSystem
+
+/// The few `printf` conversions the peers' writers use, reproduced exactly so
+/// that our output is byte for byte what evemu and `libinput record` write.
+enum CFormatting {
+    /// `%Nd`: right-aligned in `width` columns with spaces.
+    static func padded(_ value: Int64, width: Int) -> String {
+        leftPad(String(value), width: width, with: " ")
+    }
+
+    /// `%0Nd`: zero-padded to `width` columns, the sign first (`-001`).
+    static func zeroPadded(_ value: Int64, width: Int) -> String {
+        let digits = String(value.magnitude)
+        let sign = value < 0 ? "-" : ""
+        return sign + leftPad(digits, width: width - sign.count, with: "0")
+    }
+
+    /// `%0Nx`: lower-case hex, zero-padded to `width` digits.
+    static func hex(_ value: UInt64, width: Int) -> String {
+        leftPad(String(value, radix: 16), width: width, with: "0")
+    }
+
+    /// `%#0Nx`: `0x` and lower-case hex, zero-padded so that the whole field
+    /// is `width` wide; C prints a zero without the `0x` prefix (`0000`).
+    static func alternateHex(_ value: UInt64, width: Int) -> String {
+        if value == 0 { return leftPad("0", width: width, with: "0") }
+        return "0x" + leftPad(String(value, radix: 16), width: width - 2, with: "0")
+    }
+
+    /// `%-Ns`: left-aligned in `width` columns.
+    static func rightPad(_ text: String, width: Int) -> String {
+        let count = text.utf8.count
+        return count >= width ? text : text + String(repeating: " ", count: width - count)
+    }
+
+    /// `%+d`: the sign always shown.
+    static func signed(_ value: Int64) -> String { value < 0 ? String(value) : "+" + String(value) }
+
+    /// What glibc prints for `%s` of a NULL pointer, as libevdev's name
+    /// functions return for unnamed codes.
+    static let nullName = "(null)"
+
+    /// The kernel name of `type`, or `(null)` as the peers print it.
+    static func typeName(_ type: EventType) -> String { type.name ?? nullName }
+
+    /// The kernel name of `code` within `type`, or `(null)`.
+    static func codeName(_ code: EventCode, type: EventType) -> String { code.name(type: type) ?? nullName }
+
+    private static func leftPad(_ text: String, width: Int, with fill: Character) -> String {
+        let count = text.utf8.count
+        return count >= width ? text : String(repeating: fill, count: width - count) + text
+    }
+}
