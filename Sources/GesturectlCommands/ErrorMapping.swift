@@ -1,5 +1,8 @@
 import CommandKit
 import DeviceDiscovery
+import GestureInterop
+import GesturePlayback
+import GestureRecording
 import InputSystem
 import GestureFormat
 import GestureLibrary
@@ -35,6 +38,12 @@ enum ErrorMapping {
             }
         case let error as DeviceSelectionError:
             return error.kind == .notFound ? .notFound(error.message) : .usage(error.message)
+        case let error as InteropError:
+            return .failure(error.description)
+        case let error as PlaybackError:
+            return .failure(error.description)
+        case let error as RecordingError:
+            return .failure(error.description)
         case let error as GestureFormatError:
             return .failure(error.description)
         default:

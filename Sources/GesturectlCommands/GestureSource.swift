@@ -35,6 +35,17 @@ extension CommandContext {
         GestureLibrary(environment: environment, executablePath: SystemPaths.executablePath())
     }
 
+    /// Reads a file named on the command line ('-' for standard input);
+    /// errors name it as the user typed it.
+    func readFile(_ path: String) throws -> [UInt8] {
+        if path == "-" { return try readStandardInput(GestureLimits.maximumFileBytes) }
+        do {
+            return try FileIO.read(path: resolve(path), limit: GestureLimits.maximumFileBytes)
+        } catch let error as FileSystemError {
+            throw FileSystemError(kind: error.kind, path: path, operation: error.operation, reason: error.reason)
+        }
+    }
+
     /// Loads the gesture a NAME|FILE argument stands for.
     func loadGesture(_ argument: String) throws -> Gesture {
         switch GestureSource(argument: argument, context: self) {
@@ -46,13 +57,7 @@ extension CommandContext {
                 throw CommandFailure.failure(error.description)
             }
         case .file(let path):
-            // Messages name the file as the user typed it.
-            do {
-                let bytes = try FileIO.read(path: resolve(path), limit: GestureLimits.maximumFileBytes)
-                return try GestureFileFormat.decode(bytes, source: path)
-            } catch let error as FileSystemError {
-                throw FileSystemError(kind: error.kind, path: path, operation: error.operation, reason: error.reason)
-            }
+            return try GestureFileFormat.decode(try readFile(path), source: path)
         case .library(let name):
             return try library.load(named: name)
         }

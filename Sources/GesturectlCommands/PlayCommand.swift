@@ -1,4 +1,5 @@
 import CommandKit
+import GestureInterop
 import GestureModel
 import GesturePlayback
 import InputSystem
@@ -54,7 +55,7 @@ enum PlayCommand {
             repeatCount: values.integer("repeat") ?? 1, repeatGap: Microseconds(values.duration("repeat-gap") ?? 500_000))
         if values.flag("print") {
             let frames = try FrameBuilder(target: profile, options: options).frames(for: gesture)
-            context.standardOutput.write(EvemuText.document(description: profile.description, frames: frames))
+            context.standardOutput.write(EvemuWriter.recording(description: profile.description, frames: frames))
             return
         }
         let cancellation = CancellationSignal()
@@ -87,7 +88,7 @@ enum PlayCommand {
         }
     }
 
-    private static func profile(
+    static func profile(
         values: ParsedValues, gesture: Gesture, context: CommandContext
     ) throws -> VirtualDeviceProfile {
         let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
@@ -116,7 +117,3 @@ enum PlayCommand {
     }
 }
 
-/// Placeholder until the interop module lands.
-enum EvemuText {
-    static func document(description: InputDeviceDescription, frames: [InputFrame]) -> String { "" }
-}

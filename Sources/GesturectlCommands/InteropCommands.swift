@@ -1,0 +1,92 @@
+import CommandKit
+import GestureInterop
+import GestureLibrary
+import GestureModel
+import GesturePlayback
+import GestureRecording
+import InputSystem
+
+/// `import` and `export`: evemu and libinput record files.
+enum InteropCommands {
+    static let section = DevicesCommand.section
+
+    static let importCommand = Command(
+        name: "import", abstract: "Turn an evemu or libinput record recording into a gesture.",
+        discussion: """
+            Reads a file written by evemu-record (or evemu-describe plus
+            events) or by 'libinput record' (its first device), and runs its
+            events through the same recorder as 'gesturectl record': one stroke
+            per contact, the device's geometry from its description. The
+            format is detected from the content. docs/INTEROP.md has details.
+
+            Example:
+              gesturectl import swipe.evemu -o swipe.gesture.json
+            """,
+        section: section,
+        arguments: [Argument("file", help: "The recording ('-' for standard input).")],
+        options: [
+            .flag("sequential", help: "Make all strokes start together, as 'record --sequential' does."),
+            .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
+        ] + GestureOutput.options
+    ) { values, context in
+        let file = values.argument("file") ?? "-"
+        let bytes = try context.readFile(file)
+        let source = file == "-" ? "<stdin>" : file
+        let recording = try InteropReader.read(String(decoding: bytes, as: UTF8.self), source: source)
+        let screen = values.string("screen") ?? "1920x1080"
+        let size = screen.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard size.count == 2 else { throw CommandFailure.usage("--screen: \"\(screen)\" is not a screen size like 1920x1080") }
+        var baseName = FileIO.baseName(source)
+        if let dot = baseName.lastIndex(of: "."), dot != baseName.startIndex { baseName = String(baseName[..<dot]) }
+        do {
+            var recorder = try StrokeRecorder(
+                device: recording.description,
+                options: RecorderOptions(
+                    virtualScreenWidth: size[0], virtualScreenHeight: size[1], sequential: values.flag("sequential")))
+            var dropped = 0
+            for event in recording.events {
+                if case .eventsDropped? = recorder.feed(event) { dropped += 1 }
+            }
+            let recorded = try recorder.finish(
+                RecordingDetails(name: baseName, tool: "gesturectl \(Gesturectl.version) import (\(recording.format.rawValue))"),
+                reason: .cancelled)
+            for warning in recorded.warnings { context.warn(warning) }
+            try GestureOutput.write(recorded.gesture, values: values, context: context)
+        } catch let error as RecordingError {
+            throw CommandFailure.failure("\(source): \(error)")
+        }
+    }
+
+    static let exportCommand = Command(
+        name: "export", abstract: "Write a gesture as an evemu or libinput record file that those tools replay.",
+        discussion: """
+            The file holds the description of the virtual device 'gesturectl
+            play --as KIND' would create, and the events it would play.
+            Replay it with:
+              evemu-device FILE   (then: evemu-play /dev/input/eventN < FILE)
+              libinput replay FILE
+
+            Example:
+              gesturectl export pinch-in --format libinput -o pinch-in.yml
+            """,
+        section: section,
+        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).")],
+        options: [
+            .option("format", valueName: "format", help: "The file format.", type: .choice(["evemu", "libinput"]), required: true),
+            .option("as", valueName: "kind", help: "The device to describe.", type: .choice(PlayCommand.kinds), default: "touchscreen"),
+            .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: "1"),
+            .option("output", short: "o", valueName: "file", help: "Where to write ('-' for standard output).", default: "-"),
+            GestureOutput.forceFlag,
+        ]
+    ) { values, context in
+        let gesture = try context.loadGesture(values.argument("gesture") ?? "")
+        let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
+        let profile = VirtualDeviceProfile.profile(for: kind, fitting: gesture.device)
+        let frames = try FrameBuilder(target: profile, options: PlaybackOptions(speed: values.double("speed") ?? 1))
+            .frames(for: gesture)
+        let text = values.string("format") == "evemu"
+            ? EvemuWriter.recording(description: profile.description, frames: frames)
+            : LibinputRecordWriter.document(description: profile.description, frames: frames)
+        try GestureOutput.writeText(text, to: values.string("output") ?? "-", force: values.flag("force"), context: context)
+    }
+}
