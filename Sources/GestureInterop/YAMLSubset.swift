@@ -201,6 +201,7 @@ struct YAMLSubsetParser {
 
     private mutating func parseMapping(indent: Int, first: LogicalLine?, depth: Int) throws(InteropError) -> YAMLNode {
         var entries: [YAMLNode.Entry] = []
+        var keys: Set<String> = []
         var pending = first
         let startLine = first?.number ?? lines[index].number
         while true {
@@ -218,7 +219,7 @@ struct YAMLSubsetParser {
                 throw error(line.number, "expected 'key: value', found '\(Self.preview(line.text))'")
             }
             let key = try parseKey(line.text[line.text.startIndex..<separator], line: line.number)
-            if entries.contains(where: { $0.key == key }) { throw error(line.number, "the key '\(key)' appears twice") }
+            if !keys.insert(key).inserted { throw error(line.number, "the key '\(key)' appears twice") }
             let valueText = Self.trimLeadingSpace(line.text[(separator + 1)...])
             let value: YAMLNode
             if !valueText.isEmpty {
@@ -316,12 +317,16 @@ struct YAMLSubsetParser {
         }
         if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             var buffer = Array(text)
-            while !Self.isBalanced(buffer[...]) {
+            // Counted line by line, so that a long unclosed collection costs
+            // linear time; quoted strings do not span lines in this subset.
+            var depth = Self.flowDepth(text)
+            while depth > 0 {
                 guard index < lines.count else {
                     throw error(line, "a '\(first == UInt8(ascii: "[") ? "[" : "{")' that is never closed")
                 }
                 buffer.append(UInt8(ascii: " "))
                 buffer.append(contentsOf: lines[index].text)
+                depth += Self.flowDepth(lines[index].text)
                 index += 1
             }
             var cursor = FlowCursor(bytes: buffer[...], line: line)
@@ -349,14 +354,14 @@ struct YAMLSubsetParser {
         return YAMLNode(content: .scalar(text, quoted: false), line: line)
     }
 
-    /// Whether every `[` and `{` (outside quotes) is closed.
-    private static func isBalanced(_ text: ArraySlice<UInt8>) -> Bool {
+    /// How many more `[` and `{` than `]` and `}` the text has, outside quotes.
+    private static func flowDepth(_ text: ArraySlice<UInt8>) -> Int {
         var depth = 0
         var position = text.startIndex
         while position < text.endIndex {
             let byte = text[position]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                guard let close = closingQuote(in: text, from: position) else { return true }
+                guard let close = closingQuote(in: text, from: position) else { return depth }
                 position = close + 1
                 continue
             }
@@ -365,7 +370,7 @@ struct YAMLSubsetParser {
             position += 1
         }
         // Too many closers are reported by the flow parser, with context.
-        return depth <= 0
+        return depth
     }
 
     /// A position in the text of a flow collection.
