@@ -25,7 +25,7 @@
 # `skip MESSAGE` to skip (exit 77). Every background process started through
 # these helpers is stopped when the case exits.
 
-set -euo pipefail
+set -Eeuo pipefail
 
 : "${CASE_WORK:?lib.sh: CASE_WORK is not set (run cases through guest-main)}"
 : "${FIXTURES:?lib.sh: FIXTURES is not set (run cases through guest-main)}"
@@ -67,10 +67,13 @@ skip() {
 # start_background LOG COMMAND... : runs COMMAND in the background with its
 # stdout and stderr in $CASE_WORK/LOG (line-buffered, so the log follows the
 # process). Sets BACKGROUND_PID. Stopped by stop_background or at exit.
+# SIGINT and SIGQUIT are reset to their defaults: bash without job control
+# starts background commands with both ignored, which would hide how a
+# program really reacts to `kill -INT`.
 start_background() {
     local log=$1
     shift
-    stdbuf -oL -eL "$@" > "$CASE_WORK/$log" 2>&1 < /dev/null &
+    env --default-signal=INT,QUIT stdbuf -oL -eL "$@" > "$CASE_WORK/$log" 2>&1 < /dev/null &
     BACKGROUND_PID=$!
     BACKGROUND_PIDS+=("$BACKGROUND_PID")
     note "started $* (pid $BACKGROUND_PID, log $log)"
@@ -100,6 +103,39 @@ stop_background() {
     BACKGROUND_PIDS=("${remaining[@]}")
 }
 
+# A command that fails outside fail() ends the case through `set -e`; keep
+# which one as the reason (only for the case's own shell, not subshells).
+_lib_error() {
+    local status=$1 command=$2 line=$3
+    if [[ $BASHPID == "$$" && ! -e $CASE_WORK/.fail-reason ]]; then
+        printf 'line %s: %s failed (exit status %s)\n' "$line" "$command" "$status" > "$CASE_WORK/.error-reason"
+    fi
+}
+trap '_lib_error $? "$BASH_COMMAND" "$LINENO"' ERR
+
+# wait_background PID [TIMEOUT] : waits until a background process ends and
+# sets BACKGROUND_STATUS to its exit status (e.g. 130 after SIGINT, unless it
+# handles the signal). Fails the case, killing the process, if it is still
+# running after TIMEOUT seconds.
+wait_background() {
+    local pid=$1 limit=${2:-$WAIT_TIMEOUT}
+    local marker="$CASE_PRIVATE/killed.$pid"
+    # A watchdog instead of a polling loop: wait(1) has no time limit.
+    (sleep "$limit"; touch "$marker"; kill -KILL "$pid" 2>/dev/null) &
+    local watchdog=$!
+    BACKGROUND_STATUS=0
+    wait "$pid" || BACKGROUND_STATUS=$?
+    kill "$watchdog" 2>/dev/null || true
+    wait "$watchdog" 2>/dev/null || true
+    local remaining=() other
+    for other in "${BACKGROUND_PIDS[@]}"; do
+        if [[ $other != "$pid" ]]; then remaining+=("$other"); fi
+    done
+    BACKGROUND_PIDS=("${remaining[@]}")
+    [[ ! -e $marker ]] || fail "process $pid did not end within ${limit}s (killed)"
+    note "process $pid ended with status $BACKGROUND_STATUS"
+}
+
 _lib_cleanup() {
     local status=$?
     if ((${#BACKGROUND_PIDS[@]} > 0)); then stop_background; fi
@@ -126,7 +162,9 @@ wait_for_lines() {
     local follow tail_pid found
     exec {follow}< <(exec tail -n +1 -f -- "$file")
     tail_pid=$!
-    found=$(timeout "$limit" grep -m "$count" -E -- "$pattern" <&"$follow" | wc -l)
+    # --line-buffered: when timeout ends grep, the lines it found must
+    # already be in the pipe, not in grep's buffer.
+    found=$(timeout "$limit" grep --line-buffered -m "$count" -E -- "$pattern" <&"$follow" | wc -l) || true
     exec {follow}<&-
     kill "$tail_pid" 2>/dev/null || true
     if ((found < count)); then
@@ -261,6 +299,18 @@ libinput_watch() {
     wait_for_log "$LIBINPUT_LOG" 'DEVICE_ADDED'
 }
 
+# evemu_record_watch NODE [LOG] : runs `evemu-record NODE` in the background
+# into LOG (default evemu-record-<eventN>.log: the device description, then
+# `E:` lines) and returns once it waits for events. Sets EVEMU_RECORD_LOG and
+# EVEMU_RECORD_PID. An independent record of what reached the device.
+evemu_record_watch() {
+    local node=$1 log=${2:-evemu-record-${1##*/}.log}
+    start_background "$log" evemu-record "$node"
+    EVEMU_RECORD_PID=$BACKGROUND_PID
+    EVEMU_RECORD_LOG="$CASE_WORK/$log"
+    wait_for_log "$EVEMU_RECORD_LOG" 'Waiting for events'
+}
+
 # play_events NODE RECORDING : plays an evemu event recording (a file in
 # $FIXTURES or a path) into NODE with evemu-play and waits until it is done.
 play_events() {
@@ -280,6 +330,7 @@ run_logged() {
     local name=$1
     shift
     note "run: $*"
+    RUN_NAME=$name
     RUN_STATUS=0
     "$@" > "$CASE_WORK/$name.out" 2> "$CASE_WORK/$name.err" < /dev/null || RUN_STATUS=$?
     note "exit status $RUN_STATUS"
@@ -294,7 +345,8 @@ assert_equal() {
 
 # assert_status EXPECTED : checks RUN_STATUS of the last run_logged.
 assert_status() {
-    [[ $RUN_STATUS == "$1" ]] || fail "expected exit status $1, got $RUN_STATUS (stderr: $(head -c 400 "$CASE_WORK/${2:-}"*.err 2>/dev/null | tr '\n' '|'))"
+    [[ $RUN_STATUS == "$1" ]] \
+        || fail "$RUN_NAME: expected exit status $1, got $RUN_STATUS (stderr: $(head -c 400 "$CASE_WORK/$RUN_NAME.err" | tr '\n' '|'))"
 }
 
 # assert_log_contains FILE PATTERN [WHAT] : some line matches PATTERN (ERE).
