@@ -1,0 +1,376 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034,SC2119,SC2120 # variables and options are for the cases that source this
+# Helpers for integration cases. A case is a bash script in cases/ that
+# starts with:
+#
+#     . "$INTEGRATION/lib.sh"
+#
+# guest-main runs each case in a fresh tmpfs folder with this environment:
+#   GESTURECTL    absolute path of the host-built gesturectl binary
+#   REPO_ROOT     the checkout (read-only in the VM)
+#   INTEGRATION   Tests/Integration (absolute)
+#   FIXTURES      Tests/Integration/fixtures (absolute); expected.sh there
+#                 holds the fixtures' numbers (lib.sh sources it)
+#   CASE_NAME     the case's file name without .sh
+#   CASE_WORK     the case's folder on a tmpfs, also its working directory;
+#                 every regular file in it is copied to the logs afterwards
+#   CASE_TIMEOUT  seconds the case has before it is killed
+#   IN_VM         1 inside the VM, 0 on a host that has /dev/uinput
+#
+# Waiting is done on events (a udev monitor, inotify through `tail -f`),
+# never with sleep loops: under emulation everything is several times
+# slower, and fixed sleeps are either flaky or wasteful.
+#
+# Outcomes: return normally (or `exit 0`) to pass; `fail MESSAGE` to fail;
+# `skip MESSAGE` to skip (exit 77). Every background process started through
+# these helpers is stopped when the case exits.
+
+set -Eeuo pipefail
+
+: "${CASE_WORK:?lib.sh: CASE_WORK is not set (run cases through guest-main)}"
+: "${FIXTURES:?lib.sh: FIXTURES is not set (run cases through guest-main)}"
+
+# Default limit in seconds for one wait (a device to appear, a line in a log).
+WAIT_TIMEOUT=${WAIT_TIMEOUT:-30}
+
+# shellcheck source=fixtures/expected.sh
+. "$FIXTURES/expected.sh"
+
+# Private folder for fifos (kept out of CASE_WORK, whose files are copied).
+CASE_PRIVATE=$(mktemp -d "${CASE_WORK%/*}/.private.XXXXXX")
+
+BACKGROUND_PIDS=()
+
+# --- outcomes and messages ---------------------------------------------------
+
+# note MESSAGE... : a time-stamped line in the case's output.
+note() {
+    printf '[%s] %s\n' "$(date +%H:%M:%S.%3N)" "$*" >&2
+}
+
+# fail MESSAGE... : ends the case as failed with MESSAGE as the reason.
+fail() {
+    printf '%s\n' "$*" > "$CASE_WORK/.fail-reason"
+    printf 'FAIL: %s\n' "$*" >&2
+    exit 1
+}
+
+# skip MESSAGE... : ends the case as skipped (exit 77) with MESSAGE.
+skip() {
+    printf '%s\n' "$*" > "$CASE_WORK/.skip-reason"
+    printf 'SKIP: %s\n' "$*" >&2
+    exit 77
+}
+
+# --- background processes ----------------------------------------------------
+
+# start_background LOG COMMAND... : runs COMMAND in the background with its
+# stdout and stderr in $CASE_WORK/LOG (line-buffered, so the log follows the
+# process). Sets BACKGROUND_PID. Stopped by stop_background or at exit.
+# SIGINT and SIGQUIT are reset to their defaults: bash without job control
+# starts background commands with both ignored, which would hide how a
+# program really reacts to `kill -INT`.
+start_background() {
+    local log=$1
+    shift
+    env --default-signal=INT,QUIT stdbuf -oL -eL "$@" > "$CASE_WORK/$log" 2>&1 < /dev/null &
+    BACKGROUND_PID=$!
+    BACKGROUND_PIDS+=("$BACKGROUND_PID")
+    note "started $* (pid $BACKGROUND_PID, log $log)"
+}
+
+# stop_background [PID...] : stops the given background processes (default:
+# all started by this case): SIGTERM, and SIGKILL if still there after 5 s.
+stop_background() {
+    local pids=("$@")
+    if ((${#pids[@]} == 0)); then pids=("${BACKGROUND_PIDS[@]}"); fi
+    local pid killer
+    for pid in "${pids[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+    done
+    for pid in "${pids[@]}"; do
+        # A watchdog instead of a polling loop: wait(1) has no time limit.
+        (sleep 5; kill -KILL "$pid" 2>/dev/null) &
+        killer=$!
+        wait "$pid" 2>/dev/null || true
+        kill "$killer" 2>/dev/null || true
+        wait "$killer" 2>/dev/null || true
+    done
+    local remaining=()
+    for pid in "${BACKGROUND_PIDS[@]}"; do
+        if [[ " ${pids[*]} " != *" $pid "* ]]; then remaining+=("$pid"); fi
+    done
+    BACKGROUND_PIDS=("${remaining[@]}")
+}
+
+# A command that fails outside fail() ends the case through `set -e`; keep
+# which one as the reason (only for the case's own shell, not subshells).
+_lib_error() {
+    local status=$1 command=$2 line=$3
+    if [[ $BASHPID == "$$" && ! -e $CASE_WORK/.fail-reason ]]; then
+        printf 'line %s: %s failed (exit status %s)\n' "$line" "$command" "$status" > "$CASE_WORK/.error-reason"
+    fi
+}
+trap '_lib_error $? "$BASH_COMMAND" "$LINENO"' ERR
+
+# wait_background PID [TIMEOUT] : waits until a background process ends and
+# sets BACKGROUND_STATUS to its exit status (e.g. 130 after SIGINT, unless it
+# handles the signal). Fails the case, killing the process, if it is still
+# running after TIMEOUT seconds.
+wait_background() {
+    local pid=$1 limit=${2:-$WAIT_TIMEOUT}
+    local marker="$CASE_PRIVATE/killed.$pid"
+    # A watchdog instead of a polling loop: wait(1) has no time limit.
+    (sleep "$limit"; touch "$marker"; kill -KILL "$pid" 2>/dev/null) &
+    local watchdog=$!
+    BACKGROUND_STATUS=0
+    wait "$pid" || BACKGROUND_STATUS=$?
+    kill "$watchdog" 2>/dev/null || true
+    wait "$watchdog" 2>/dev/null || true
+    local remaining=() other
+    for other in "${BACKGROUND_PIDS[@]}"; do
+        if [[ $other != "$pid" ]]; then remaining+=("$other"); fi
+    done
+    BACKGROUND_PIDS=("${remaining[@]}")
+    [[ ! -e $marker ]] || fail "process $pid did not end within ${limit}s (killed)"
+    note "process $pid ended with status $BACKGROUND_STATUS"
+}
+
+_lib_cleanup() {
+    local status=$?
+    if ((${#BACKGROUND_PIDS[@]} > 0)); then stop_background; fi
+    rm -rf "$CASE_PRIVATE"
+    exit "$status"
+}
+trap _lib_cleanup EXIT
+
+# --- waiting on logs -----------------------------------------------------------
+
+# wait_for_log FILE PATTERN [TIMEOUT] : waits until a line of FILE matches the
+# extended regular expression PATTERN (lines already there count). Follows
+# the file with inotify (tail -f on tmpfs), no polling. Fails the case on
+# timeout, quoting the end of FILE.
+wait_for_log() {
+    wait_for_lines "$1" "$2" 1 "${3:-$WAIT_TIMEOUT}"
+}
+
+# wait_for_lines FILE PATTERN COUNT [TIMEOUT] : like wait_for_log, until COUNT
+# lines match (e.g. the third TOUCH_UP).
+wait_for_lines() {
+    local file=$1 pattern=$2 count=$3 limit=${4:-$WAIT_TIMEOUT}
+    [[ -e $file ]] || : > "$file"
+    local follow tail_pid found
+    exec {follow}< <(exec tail -n +1 -f -- "$file")
+    tail_pid=$!
+    # --line-buffered: when timeout ends grep, the lines it found must
+    # already be in the pipe, not in grep's buffer.
+    found=$(timeout "$limit" grep --line-buffered -m "$count" -E -- "$pattern" <&"$follow" | wc -l) || true
+    exec {follow}<&-
+    kill "$tail_pid" 2>/dev/null || true
+    if ((found < count)); then
+        fail "$found of $count lines matching '$pattern' in ${file##*/} within ${limit}s; it ends with: $(tail -n 5 -- "$file" | tr '\n' '|')"
+    fi
+}
+
+# count_lines FILE PATTERN : prints how many lines of FILE match PATTERN (ERE).
+count_lines() {
+    grep -c -E -- "$2" "$1" || true
+}
+
+# --- udev: waiting for a new input device --------------------------------------
+
+UDEV_MONITOR_FD=
+declare -A _udev_name_by_devpath=()
+declare -A _udev_event_node_by_parent=()
+
+# udev_monitor_start : starts `udevadm monitor --udev --property` for the input
+# subsystem and returns once it listens. Call it BEFORE creating a device, so
+# that its "add" cannot be missed. Its output is kept in udev-monitor.log.
+udev_monitor_start() {
+    if [[ -n $UDEV_MONITOR_FD ]]; then return 0; fi
+    local fifo="$CASE_PRIVATE/udev-monitor.fifo"
+    mkfifo "$fifo"
+    stdbuf -oL udevadm monitor --udev --subsystem-match=input --property > "$fifo" 2>&1 &
+    BACKGROUND_PIDS+=("$!")
+    # Read-write open: does not block waiting for the writer.
+    exec {UDEV_MONITOR_FD}<> "$fifo"
+    local line
+    # udevadm prints this header after it has bound its netlink socket.
+    while IFS= read -r -t "$WAIT_TIMEOUT" -u "$UDEV_MONITOR_FD" line; do
+        printf '%s\n' "$line" >> "$CASE_WORK/udev-monitor.log"
+        if [[ $line == "UDEV - the event which udev sends out after rule processing" ]]; then
+            return 0
+        fi
+    done
+    fail "udevadm monitor did not start within ${WAIT_TIMEOUT}s"
+}
+
+# wait_for_input_device NAME [TIMEOUT] : waits until udev has finished adding
+# an input device named NAME (its rules ran: ID_INPUT_* set, permissions
+# applied) and sets DEVICE_NODE to its /dev/input/eventN. Needs
+# udev_monitor_start before the device was created.
+wait_for_input_device() {
+    local wanted=$1 limit=${2:-$WAIT_TIMEOUT}
+    [[ -n $UDEV_MONITOR_FD ]] || fail "wait_for_input_device: call udev_monitor_start before creating the device"
+    # Microseconds, from bash's own clock (no process per line read).
+    local now=${EPOCHREALTIME/[.,]/}
+    local deadline=$((now + limit * 1000000))
+    local line action="" devpath="" devname="" name="" left remaining
+    while true; do
+        # Devices seen earlier (by this or a previous call) count too.
+        local parent
+        for parent in "${!_udev_event_node_by_parent[@]}"; do
+            if [[ ${_udev_name_by_devpath[$parent]:-} == "$wanted" ]]; then
+                DEVICE_NODE=${_udev_event_node_by_parent[$parent]}
+                unset "_udev_event_node_by_parent[$parent]"
+                note "udev added '$wanted' as $DEVICE_NODE"
+                return 0
+            fi
+        done
+        now=${EPOCHREALTIME/[.,]/}
+        left=$((deadline - now))
+        printf -v remaining '%d.%06d' $((left / 1000000)) $((left % 1000000))
+        if ((left <= 0)) || ! IFS= read -r -t "$remaining" -u "$UDEV_MONITOR_FD" line; then
+            fail "udev did not add an input device named '$wanted' within ${limit}s (see udev-monitor.log)"
+        fi
+        printf '%s\n' "$line" >> "$CASE_WORK/udev-monitor.log"
+        case $line in
+            ACTION=*) action=${line#ACTION=} ;;
+            DEVPATH=*) devpath=${line#DEVPATH=} ;;
+            DEVNAME=*) devname=${line#DEVNAME=} ;;
+            NAME=*) name=${line#NAME=}; name=${name#\"}; name=${name%\"} ;;
+            "")
+                # A blank line ends one event's block.
+                if [[ $action == add ]]; then
+                    if [[ -n $name ]]; then _udev_name_by_devpath[$devpath]=$name; fi
+                    if [[ $devname == /dev/input/event* ]]; then
+                        _udev_event_node_by_parent[${devpath%/*}]=$devname
+                    fi
+                fi
+                action="" devpath="" devname="" name=""
+                ;;
+        esac
+    done
+}
+
+# find_event_node NAME : sets DEVICE_NODE to the /dev/input/eventN of an
+# existing device named NAME (from sysfs; does not wait for udev). Fails when
+# there is none or more than one.
+find_event_node() {
+    local wanted=$1 found=() entry
+    for entry in /sys/class/input/event*; do
+        [[ -r $entry/device/name ]] || continue
+        if [[ $(<"$entry/device/name") == "$wanted" ]]; then
+            found+=("/dev/input/${entry##*/}")
+        fi
+    done
+    ((${#found[@]} == 1)) || fail "expected one input device named '$wanted', found ${#found[@]}: ${found[*]:-none}"
+    DEVICE_NODE=${found[0]}
+}
+
+# --- devices and observers -----------------------------------------------------
+
+# create_device DESCRIPTION : creates a uinput device from an evemu description
+# (a file in $FIXTURES or a path) with evemu-device, waits until udev has
+# added it, and sets DEVICE_NODE, DEVICE_NAME and DEVICE_PID (the evemu-device
+# process that keeps it alive; stop_background DEVICE_PID removes it).
+create_device() {
+    local description=$1
+    [[ -f $description ]] || description="$FIXTURES/$description"
+    [[ -f $description ]] || fail "create_device: no description file '$1'"
+    DEVICE_NAME=$(sed -n 's/^N: //p' "$description" | head -n 1)
+    [[ -n $DEVICE_NAME ]] || fail "create_device: no 'N:' line in $description"
+    udev_monitor_start
+    start_background "evemu-device-${description##*/}.log" evemu-device "$description"
+    DEVICE_PID=$BACKGROUND_PID
+    wait_for_input_device "$DEVICE_NAME"
+}
+
+# libinput_watch NODE [LOG] : runs `libinput debug-events --device NODE` in the
+# background into LOG (default libinput-<eventN>.log) and returns once it has
+# printed DEVICE_ADDED, so that every later event is seen. Sets LIBINPUT_LOG
+# and LIBINPUT_PID. Note: libinput prints the first frame's time as a wrapped
+# value (+4294967.xxx s); judge times relative to later frames.
+libinput_watch() {
+    local node=$1 log=${2:-libinput-${1##*/}.log}
+    start_background "$log" libinput debug-events --device "$node"
+    LIBINPUT_PID=$BACKGROUND_PID
+    LIBINPUT_LOG="$CASE_WORK/$log"
+    wait_for_log "$LIBINPUT_LOG" 'DEVICE_ADDED'
+}
+
+# evemu_record_watch NODE [LOG] : runs `evemu-record NODE` in the background
+# into LOG (default evemu-record-<eventN>.log: the device description, then
+# `E:` lines) and returns once it waits for events. Sets EVEMU_RECORD_LOG and
+# EVEMU_RECORD_PID. An independent record of what reached the device.
+evemu_record_watch() {
+    local node=$1 log=${2:-evemu-record-${1##*/}.log}
+    start_background "$log" evemu-record "$node"
+    EVEMU_RECORD_PID=$BACKGROUND_PID
+    EVEMU_RECORD_LOG="$CASE_WORK/$log"
+    wait_for_log "$EVEMU_RECORD_LOG" 'Waiting for events'
+}
+
+# play_events NODE RECORDING : plays an evemu event recording (a file in
+# $FIXTURES or a path) into NODE with evemu-play and waits until it is done.
+play_events() {
+    local node=$1 recording=$2
+    [[ -f $recording ]] || recording="$FIXTURES/$recording"
+    [[ -f $recording ]] || fail "play_events: no recording file '$2'"
+    note "evemu-play $node < ${recording##*/}"
+    evemu-play "$node" < "$recording" || fail "evemu-play $node < ${recording##*/} failed"
+}
+
+# --- running commands ----------------------------------------------------------
+
+# run_logged NAME COMMAND... : runs COMMAND in the foreground with stdout in
+# $CASE_WORK/NAME.out and stderr in NAME.err; sets RUN_STATUS (never fails by
+# itself, so that the case can assert the status).
+run_logged() {
+    local name=$1
+    shift
+    note "run: $*"
+    RUN_NAME=$name
+    RUN_STATUS=0
+    "$@" > "$CASE_WORK/$name.out" 2> "$CASE_WORK/$name.err" < /dev/null || RUN_STATUS=$?
+    note "exit status $RUN_STATUS"
+}
+
+# --- assertions ----------------------------------------------------------------
+
+# assert_equal EXPECTED ACTUAL WHAT
+assert_equal() {
+    [[ $1 == "$2" ]] || fail "$3: expected '$1', got '$2'"
+}
+
+# assert_status EXPECTED : checks RUN_STATUS of the last run_logged.
+assert_status() {
+    [[ $RUN_STATUS == "$1" ]] \
+        || fail "$RUN_NAME: expected exit status $1, got $RUN_STATUS (stderr: $(head -c 400 "$CASE_WORK/$RUN_NAME.err" | tr '\n' '|'))"
+}
+
+# assert_log_contains FILE PATTERN [WHAT] : some line matches PATTERN (ERE).
+assert_log_contains() {
+    grep -q -E -- "$2" "$1" || fail "${3:-${1##*/}}: no line matches '$2'"
+}
+
+# assert_log_lacks FILE PATTERN [WHAT] : no line matches PATTERN (ERE).
+assert_log_lacks() {
+    local hit
+    hit=$(grep -m 1 -E -- "$2" "$1" || true)
+    [[ -z $hit ]] || fail "${3:-${1##*/}}: unexpected line matching '$2': $hit"
+}
+
+# assert_line_count FILE PATTERN EXPECTED [WHAT] : exactly EXPECTED lines match.
+assert_line_count() {
+    local count
+    count=$(count_lines "$1" "$2")
+    [[ $count == "$3" ]] || fail "${4:-${1##*/}}: expected $3 lines matching '$2', found $count"
+}
+
+# assert_line_count_at_least FILE PATTERN MINIMUM [WHAT]
+assert_line_count_at_least() {
+    local count
+    count=$(count_lines "$1" "$2")
+    ((count >= $3)) || fail "${4:-${1##*/}}: expected at least $3 lines matching '$2', found $count"
+}
