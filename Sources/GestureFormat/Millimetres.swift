@@ -1,3 +1,5 @@
+import GestureModel
+
 /// Millimetre lengths as the format keeps them: rounded to 0.001 mm and
 /// written as plain decimals (`216`, `67.5`, `0.125`), never with an
 /// exponent, trailing zeros or a negative zero.
@@ -18,21 +20,6 @@ enum Millimetres {
     static func text(_ value: Double) -> String {
         guard value.isFinite else { return "null" }  // not JSON-representable; the reader refuses it
         guard abs(value) < largestRounded else { return String(value) }
-        let thousandths = Int64((value * 1000).rounded())
-        if thousandths == 0 { return "0" }
-        let magnitude = thousandths.magnitude
-        var text = thousandths < 0 ? "-" : ""
-        text += String(magnitude / 1000)
-        var fraction = magnitude % 1000
-        if fraction != 0 {
-            var digits = 3
-            while fraction % 10 == 0 {
-                fraction /= 10
-                digits -= 1
-            }
-            let fractionText = String(fraction)
-            text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
-        }
-        return text
+        return DecimalText.decimal(value, places: 3)
     }
 }

@@ -15,24 +15,9 @@ enum NumberFormatting {
     /// `value` with at most `places` decimals, trailing zeros removed:
     /// `12.5`, `12`, `-0.25`. Never `-0`.
     static func decimal(_ value: Double, places: Int = 2) -> String {
-        let places = min(max(places, 0), 6)
-        var factor: Int64 = 1
-        for _ in 0..<places { factor *= 10 }
-        let scaled = roundedInteger(value * Double(factor))
-        let magnitude = scaled.magnitude
-        let whole = magnitude / UInt64(factor)
-        var fraction = magnitude % UInt64(factor)
-        var text = (scaled < 0 ? "-" : "") + String(whole)
-        if fraction != 0 {
-            var digits = places
-            while fraction % 10 == 0 {
-                fraction /= 10
-                digits -= 1
-            }
-            let fractionText = String(fraction)
-            text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
-        }
-        return text
+        // Clamped first so that hostile values give a number, not an exponent.
+        let bound = 9e18 / 1e6
+        return DecimalText.decimal(min(max(value.isNaN ? 0 : value, -bound), bound), places: places)
     }
 
     /// A duration in seconds with exactly two decimals, e.g. `0.42 s`

@@ -41,7 +41,7 @@ extension CommandContext {
         if path == "-" { return try readStandardInput(GestureLimits.maximumFileBytes) }
         do {
             return try FileIO.read(path: resolve(path), limit: GestureLimits.maximumFileBytes)
-        } catch let error as FileSystemError {
+        } catch {
             throw FileSystemError(kind: error.kind, path: path, operation: error.operation, reason: error.reason)
         }
     }

@@ -1,0 +1,23 @@
+import Testing
+
+@testable import GestureModel
+
+@Suite struct DecimalTextTests {
+    @Test func fixed() {
+        #expect(DecimalText.fixed(8_333, scale: 1_000) == "8.333")
+        #expect(DecimalText.fixed(250_000, scale: 1_000_000) == "0.25")
+        #expect(DecimalText.fixed(-5, scale: 1_000) == "-0.005")
+        #expect(DecimalText.fixed(60_000_000, scale: 1_000_000) == "60")
+        #expect(DecimalText.fixed(.min, scale: 1_000_000) == "-9223372036854.775808")
+    }
+
+    @Test func decimal() {
+        #expect(DecimalText.decimal(216, places: 3) == "216")
+        #expect(DecimalText.decimal(67.5, places: 3) == "67.5")
+        #expect(DecimalText.decimal(0.1254, places: 3) == "0.125")
+        #expect(DecimalText.decimal(-0.0004, places: 3) == "0")
+        #expect(DecimalText.decimal(12.499, places: 2) == "12.5")
+        #expect(DecimalText.decimal(.infinity, places: 2) == "inf")
+        #expect(DecimalText.decimal(1e300, places: 2) == "1e+300")
+    }
+}
