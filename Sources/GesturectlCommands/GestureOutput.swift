@@ -30,12 +30,7 @@ enum GestureOutput {
         let force = values.flag("force")
         if let name = values.string("save") {
             let library = context.library
-            var overwrite = force
-            if !force, (try? library.entry(named: name))?.source == .user {
-                overwrite = try context.confirmOrRefuse(
-                    "Replace the gesture \"\(name)\" in the library?",
-                    refusal: "a gesture named \"\(name)\" already exists (use --force to replace it)")
-            }
+            let overwrite = try context.mayReplace(name, in: library, force: force)
             let entry = try library.save(gesture, as: name, overwrite: overwrite)
             context.note("saved \"\(name)\" (\(entry.path))")
             if values.string("output") == nil { return }
@@ -75,6 +70,16 @@ enum GestureOutput {
 }
 
 extension CommandContext {
+    /// Whether the library gesture `name` may be replaced: yes with
+    /// `force` or when there is none of the user's; otherwise asks on a
+    /// terminal and refuses elsewhere.
+    func mayReplace(_ name: String, in library: GestureLibrary, force: Bool) throws -> Bool {
+        guard !force, (try? library.entry(named: name))?.source == .user else { return force }
+        return try confirmOrRefuse(
+            "Replace the gesture \"\(name)\" in the library?",
+            refusal: "a gesture named \"\(name)\" already exists (use --force to replace it)")
+    }
+
     /// Asks a yes/no question on the terminal; without a terminal on
     /// standard input, refuses with `refusal` (status 1) so that scripts
     /// never block and never destroy data by accident.

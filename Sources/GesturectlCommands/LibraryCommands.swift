@@ -31,12 +31,7 @@ enum LibraryCommands {
         let source = file == "-" || file.contains("/") ? file : "./" + file
         let gesture = try context.loadGesture(source)
         let library = context.library
-        var overwrite = values.flag("force")
-        if !overwrite, (try? library.entry(named: name))?.source == .user {
-            overwrite = try context.confirmOrRefuse(
-                "Replace the gesture \"\(name)\" in the library?",
-                refusal: "a gesture named \"\(name)\" already exists (use --force to replace it)")
-        }
+        let overwrite = try context.mayReplace(name, in: library, force: values.flag("force"))
         let entry = try library.save(gesture, as: name, overwrite: overwrite)
         context.print("saved \"\(name)\" (\(entry.path))")
     }
@@ -108,12 +103,7 @@ enum LibraryCommands {
         let name = values.argument("name") ?? ""
         let newName = values.argument("new-name") ?? ""
         let library = context.library
-        var overwrite = values.flag("force")
-        if !overwrite, name != newName, (try? library.entry(named: newName))?.source == .user {
-            overwrite = try context.confirmOrRefuse(
-                "Replace the gesture \"\(newName)\" in the library?",
-                refusal: "a gesture named \"\(newName)\" already exists (use --force to replace it)")
-        }
+        let overwrite = try name == newName || context.mayReplace(newName, in: library, force: values.flag("force"))
         try library.rename(name, to: newName, overwrite: overwrite)
         context.print("renamed \"\(name)\" to \"\(newName)\"")
     }
