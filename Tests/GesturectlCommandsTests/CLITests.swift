@@ -16,7 +16,7 @@ import Testing
         #expect(result.status == 0)
         for command in [
             "synth", "merge", "fingers", "transform", "describe", "show", "render", "validate", "save", "list",
-            "rename", "rm",
+            "rename", "rm", "devices", "record", "play", "import", "export",
         ] {
             #expect(result.stdout.contains("\n  \(command) "), "help lists \(command)")
         }
