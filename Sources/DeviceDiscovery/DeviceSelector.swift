@@ -6,6 +6,14 @@ public struct DeviceSelectionError: Error, CustomStringConvertible, Equatable, S
     public var kind: Kind
     /// A complete message, listing the candidates.
     public var message: String
+
+    /// Creates an error.
+    public init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The message.
     public var description: String { message }
 }
 
