@@ -1,3 +1,4 @@
+import InputSystem
 import GestureModel
 import Glibc
 import Synchronization

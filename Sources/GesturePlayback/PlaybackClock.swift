@@ -1,3 +1,4 @@
+import InputSystem
 import GestureModel
 
 /// How a wait for a deadline ended.

@@ -1,3 +1,4 @@
+import InputSystem
 import Dispatch
 import Synchronization
 

@@ -98,7 +98,7 @@ public final class RecordingSession {
 
             var descriptors = [
                 pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: cancellation.readDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: cancellation.fileDescriptor, events: Int16(POLLIN), revents: 0),
             ]
             if let enterDescriptor { descriptors.append(pollfd(fd: enterDescriptor, events: Int16(POLLIN), revents: 0)) }
             do {
@@ -118,7 +118,7 @@ public final class RecordingSession {
             if deviceEvents != 0, let reason = readAvailable(hangUp: deviceEvents & Int16(POLLHUP | POLLERR) != 0) {
                 return reason
             }
-            if descriptors[1].revents != 0 { return .cancelled }
+            if descriptors[1].revents != 0 || cancellation.isCancelled { return .cancelled }
             if descriptors.count > 2, descriptors[2].revents != 0, let descriptor = enterDescriptor {
                 switch Descriptors.readLineInput(descriptor) {
                 case .line: return .enterPressed

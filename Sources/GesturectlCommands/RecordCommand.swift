@@ -68,7 +68,7 @@ enum RecordCommand {
         let details = RecordingDetails(
             name: values.string("name") ?? values.string("save") ?? String(fileName.dropLast(GestureName.fileSuffix.count)),
             recordedAt: Timestamp.iso8601(), tool: "gesturectl \(Gesturectl.version)", deviceID: device.stableID)
-        let cancellation = try CancellationSignal()
+        let cancellation = CancellationSignal()
         let session = try RecordingSession(
             source: device.evdev, recorder: recorder, details: details, options: options, cancellation: cancellation)
         let live = StatusLine(context: context)

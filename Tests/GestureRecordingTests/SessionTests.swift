@@ -103,7 +103,7 @@ import Testing
 
     @Test func cancelStopsAfterWhatIsWaitingWasRead() throws {
         let clock = ManualClock(.zero)
-        let signal = try CancellationSignal()
+        let signal = CancellationSignal()
         let source = FakeSource(
             clock: clock, steps: Self.tap.prefix(4).map { .outcome($0) } + [.cancel(signal)] + Self.tap.dropFirst(4).map { .outcome($0) })
         let result = try session(source, clock: clock, options: RecordingSessionOptions(), cancellation: signal).run()
@@ -115,7 +115,7 @@ import Testing
 
     @Test func cancelledBeforeStarting() throws {
         let clock = ManualClock(.zero)
-        let signal = try CancellationSignal()
+        let signal = CancellationSignal()
         #expect(!signal.isCancelled)
         signal.cancel()
         signal.cancel()
