@@ -11,9 +11,10 @@ gesturectl its --json line in gesturectl.log).
 
 Definitions (all times are kernel timestamps, microseconds):
   frames seen     observed frames matched to an intended frame, in order, by
-                  their content (every event except EV_SYN and ABS_MT_SLOT,
-                  which the kernel may drop when unchanged); extra = observed
-                  frames that match none
+                  their content: every event except EV_SYN and ABS_MT_SLOT,
+                  and the observed frame may lack values the kernel dropped
+                  as unchanged (see contained()); extra = observed frames
+                  that match none
   lateness        per matched frame: (observed − first observed) −
                   (intended − first intended); median, p99 and max of its
                   absolute value, pooled over all runs of a tool
@@ -36,6 +37,7 @@ Definitions (all times are kernel timestamps, microseconds):
 Standard library only (Debian's /usr/bin/python3).
 """
 
+import collections
 import json
 import math
 import os
@@ -89,14 +91,27 @@ def signature(events):
     return tuple(sorted((t, c, v) for t, c, v in events if t != EV_SYN and not (t == EV_ABS and c == ABS_MT_SLOT)))
 
 
+def contained(observed_signature, intended_counter):
+    """The observed frame holds nothing the intended frame lacks. The kernel
+    drops a value equal to the one it already has (an axis, a slot's
+    position), so a frame may arrive with fewer events than were written —
+    e.g. on a device that outlives one replay (libinput replay's) — but
+    never with others."""
+    if not observed_signature:
+        return False
+    return not (collections.Counter(observed_signature) - intended_counter)
+
+
 def match(intended, observed):
-    """Pairs (intended index, observed index), in order, by content."""
+    """Pairs (intended index, observed index), in order: each observed frame
+    goes to the next intended frame (within a window) that contains it."""
+    counters = [collections.Counter(frame_signature) for _, frame_signature in intended]
     pairs = []
     next_intended = 0
     for observed_index, (_, observed_signature) in enumerate(observed):
         window_end = min(len(intended), next_intended + MATCH_WINDOW)
         for intended_index in range(next_intended, window_end):
-            if intended[intended_index][1] == observed_signature:
+            if contained(observed_signature, counters[intended_index]):
                 pairs.append((intended_index, observed_index))
                 next_intended = intended_index + 1
                 break
@@ -166,7 +181,8 @@ def analyse_run(folder, tool, intended):
             probe = json.load(file)
         if probe.get("first_frame_us") is None:
             result["start_note"] = "the probe saw no frame"
-        elif signature(map(tuple, probe.get("first_frame_events", []))) != intended[0][1]:
+        elif not contained(signature(map(tuple, probe.get("first_frame_events", []))),
+                           collections.Counter(intended[0][1])):
             result["start_note"] = "the probe's first frame is not the gesture's first (it opened the device too late)"
         elif tool == "gesturectl":
             if run.get("udev_add_us") and run.get("lead_in"):
@@ -225,8 +241,9 @@ def ratio_text(label, peer, ours):
     if abs(ours) < 1:
         return f"{label} {milliseconds(abs(peer))} ms vs gesturectl's 0 ms"
     factor = abs(peer) / abs(ours)
-    shown = f"{factor:.0f}" if factor >= 10 else f"{factor:.1f}"
-    return f"{label} {shown}× gesturectl's ({milliseconds(abs(peer))} vs {milliseconds(abs(ours))} ms)"
+    shown = f"{factor:.0f}" if factor >= 10 else f"{factor:.2f}" if factor < 1 else f"{factor:.1f}"
+    verdict = " (gesturectl is worse here)" if factor < 1 else ""
+    return f"{label} {shown}× gesturectl's{verdict} ({milliseconds(abs(peer))} vs {milliseconds(abs(ours))} ms)"
 
 
 def table(rows, markdown):

@@ -82,13 +82,13 @@ def read_frames(descriptor, count, timeout_seconds):
     return first_time, first_events, frames
 
 
-def wait_for_text(path, text, timeout_seconds):
-    """Waits until the file at `path` contains `text` (a prompt without a
-    line end, which `grep` on a followed file would never see)."""
+def wait_for_text(path, text, count, timeout_seconds):
+    """Waits until the file at `path` contains `text` `count` times (a prompt
+    without a line end, which `grep` on a followed file would never see)."""
     deadline = time.monotonic() + timeout_seconds
     while time.monotonic() < deadline:
         with open(path, encoding="utf-8", errors="replace") as file:
-            if text in file.read():
+            if file.read().count(text) >= count:
                 return True
         time.sleep(0.005)
     return False
@@ -103,6 +103,7 @@ def main():
     parser.add_argument("--fifo", help="write mode: where to write the newline")
     parser.add_argument("--after-text", nargs=2, metavar=("FILE", "TEXT"),
                         help="write mode: first wait until FILE contains TEXT (the prompt)")
+    parser.add_argument("--after-count", type=int, default=1, help="how many times TEXT must be there")
     parser.add_argument("--ready-to", required=True, help="fifo to write 'ready' to once the node is open")
     parser.add_argument("--frames", type=int, default=1, help="how many frames to wait for")
     parser.add_argument("--timeout", type=float, default=30, help="seconds to wait for them")
@@ -124,7 +125,8 @@ def main():
         result["told_to_start_us"] = monotonic_microseconds()
         child = subprocess.Popen(command, stdin=standard_input)
     elif arguments.mode == "write":
-        if arguments.after_text and not wait_for_text(*arguments.after_text, arguments.timeout):
+        if arguments.after_text and not wait_for_text(
+                *arguments.after_text, arguments.after_count, arguments.timeout):
             sys.exit(f"timing-probe: no '{arguments.after_text[1]}' in {arguments.after_text[0]}")
         with open(arguments.fifo, "w", encoding="utf-8") as trigger:
             result["told_to_start_us"] = monotonic_microseconds()
