@@ -1,0 +1,350 @@
+#!/usr/bin/python3
+"""Timing analysis for benchmarks/timing: what evemu-record saw versus the
+intended schedule, per tool, as one table with ratios against gesturectl.
+
+Usage: timing-analysis.py RESULTS [--markdown] [--per-run]
+
+RESULTS is the folder benchmarks/timing filled: gesture.evemu (the exported
+frames: the intended schedule, times from the first frame) and runs/ from
+timing-guest (per run: evemu-record.log, probe.json, run.txt, and for
+gesturectl its --json line in gesturectl.log).
+
+Definitions (all times are kernel timestamps, microseconds):
+  frames seen     observed frames matched to an intended frame, in order, by
+                  their content: every event except EV_SYN and ABS_MT_SLOT,
+                  and the observed frame may lack values the kernel dropped
+                  as unchanged (see contained()); extra = observed frames
+                  that match none
+  lateness        per matched frame: (observed − first observed) −
+                  (intended − first intended); median, p99 and max of its
+                  absolute value, pooled over all runs of a tool
+  end drift       lateness of the last intended frame (signed: + is late);
+                  median over runs, with the range
+  start delay     first frame − when the tool was told to start, from
+                  timing-probe.py (CLOCK_MONOTONIC): gesturectl: udev's "add"
+                  (udevadm monitor) + --lead-in; evemu-play: when the probe
+                  started it; libinput replay: when the probe answered
+                  "Hit enter"; median over runs
+  bunched         consecutive observed frames less than 1 ms apart whose
+                  intended frames are at least 8 ms apart
+  jitter p99      p99 of |lateness − the run's median lateness|: the
+                  frame-to-frame steadiness once a constant offset (a late
+                  first frame) is taken out
+  device ready    from launching the tool (gesturectl play, evemu-device,
+                  libinput replay) to udev's "add" of its device (seconds,
+                  /proc/uptime resolution: 10 ms); not part of the timing
+
+Standard library only (Debian's /usr/bin/python3).
+"""
+
+import collections
+import json
+import math
+import os
+import statistics
+import sys
+
+TOOLS = [("gesturectl", "gesturectl play"), ("evemu", "evemu-play"), ("libinput", "libinput replay")]
+EV_SYN = 0
+EV_ABS = 3
+ABS_MT_SLOT = 0x2F
+BUNCHED_BELOW_US = 1_000
+BUNCHED_INTENDED_AT_LEAST_US = 8_000
+MATCH_WINDOW = 64
+
+
+class AnalysisError(Exception):
+    pass
+
+
+def parse_time(text):
+    """'12.345678' → microseconds, exactly (no floating point)."""
+    seconds, _, fraction = text.partition(".")
+    return int(seconds) * 1_000_000 + int((fraction + "000000")[:6])
+
+
+def read_frames(path):
+    """Frames of an evemu file: [(time_us, signature)], split at SYN_REPORT."""
+    frames = []
+    events = []
+    with open(path, encoding="utf-8", errors="replace") as file:
+        for number, line in enumerate(file, 1):
+            if not line.startswith("E: "):
+                continue
+            fields = line.split("#", 1)[0].split()
+            if len(fields) != 5:
+                raise AnalysisError(f"{path}:{number}: not an evemu event line: {line.rstrip()}")
+            time = parse_time(fields[1])
+            event_type, code, value = int(fields[2], 16), int(fields[3], 16), int(fields[4])
+            if event_type == EV_SYN:
+                if code == 0:
+                    frames.append((time, tuple(sorted(events))))
+                    events = []
+                continue
+            if event_type == EV_ABS and code == ABS_MT_SLOT:
+                continue
+            events.append((event_type, code, value))
+    return frames
+
+
+def signature(events):
+    return tuple(sorted((t, c, v) for t, c, v in events if t != EV_SYN and not (t == EV_ABS and c == ABS_MT_SLOT)))
+
+
+def contained(observed_signature, intended_counter):
+    """The observed frame holds nothing the intended frame lacks. The kernel
+    drops a value equal to the one it already has (an axis, a slot's
+    position), so a frame may arrive with fewer events than were written —
+    e.g. on a device that outlives one replay (libinput replay's) — but
+    never with others."""
+    if not observed_signature:
+        return False
+    return not (collections.Counter(observed_signature) - intended_counter)
+
+
+def match(intended, observed):
+    """Pairs (intended index, observed index), in order: each observed frame
+    goes to the next intended frame (within a window) that contains it."""
+    counters = [collections.Counter(frame_signature) for _, frame_signature in intended]
+    pairs = []
+    next_intended = 0
+    for observed_index, (_, observed_signature) in enumerate(observed):
+        window_end = min(len(intended), next_intended + MATCH_WINDOW)
+        for intended_index in range(next_intended, window_end):
+            if contained(observed_signature, counters[intended_index]):
+                pairs.append((intended_index, observed_index))
+                next_intended = intended_index + 1
+                break
+    return pairs
+
+
+def read_keys(path):
+    values = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as file:
+            for line in file:
+                key, separator, value = line.rstrip("\n").partition("=")
+                if separator:
+                    values[key] = value
+    return values
+
+
+def parse_duration_us(text):
+    for suffix, factor in (("us", 1), ("ms", 1_000), ("s", 1_000_000)):
+        if text.endswith(suffix):
+            return round(float(text[: -len(suffix)]) * factor)
+    return round(float(text) * 1_000_000)
+
+
+def percentile(sorted_values, fraction):
+    """Nearest rank."""
+    if not sorted_values:
+        return None
+    rank = max(1, math.ceil(fraction * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+def analyse_run(folder, tool, intended):
+    run = read_keys(os.path.join(folder, "run.txt"))
+    record = os.path.join(folder, "evemu-record.log")
+    observed = read_frames(record) if os.path.exists(record) else []
+    pairs = match(intended, observed)
+    result = {
+        "name": os.path.basename(folder), "expected": len(intended), "seen": len(pairs),
+        "extra": len(observed) - len(pairs), "errors": [], "end_drift": None, "bunched": 0,
+        "start_delay": None, "start_note": None, "self_report": None, "jitter": [], "device_ready": None,
+    }
+    if run.get("launched_us") and run.get("udev_add_us"):
+        result["device_ready"] = int(run["udev_add_us"]) - int(run["launched_us"])
+    if pairs:
+        first_intended, first_observed = pairs[0]
+        anchor_intended = intended[first_intended][0]
+        anchor_observed = observed[first_observed][0]
+        for intended_index, observed_index in pairs:
+            lateness = (observed[observed_index][0] - anchor_observed) - (intended[intended_index][0] - anchor_intended)
+            result["errors"].append(lateness)
+            if intended_index == len(intended) - 1:
+                result["end_drift"] = lateness
+        offset = statistics.median(result["errors"])
+        result["jitter"] = [error - offset for error in result["errors"]]
+        for (intended_a, observed_a), (intended_b, observed_b) in zip(pairs, pairs[1:]):
+            if observed_b != observed_a + 1:
+                continue
+            observed_gap = observed[observed_b][0] - observed[observed_a][0]
+            intended_gap = intended[intended_b][0] - intended[intended_a][0]
+            if observed_gap < BUNCHED_BELOW_US and intended_gap >= BUNCHED_INTENDED_AT_LEAST_US:
+                result["bunched"] += 1
+
+    probe_path = os.path.join(folder, "probe.json")
+    if os.path.exists(probe_path):
+        with open(probe_path, encoding="utf-8") as file:
+            probe = json.load(file)
+        if probe.get("first_frame_us") is None:
+            result["start_note"] = "the probe saw no frame"
+        elif not contained(signature(map(tuple, probe.get("first_frame_events", []))),
+                           collections.Counter(intended[0][1])):
+            result["start_note"] = "the probe's first frame is not the gesture's first (it opened the device too late)"
+        elif tool == "gesturectl":
+            if run.get("udev_add_us") and run.get("lead_in"):
+                told = int(run["udev_add_us"]) + parse_duration_us(run["lead_in"])
+                result["start_delay"] = probe["first_frame_us"] - told
+            else:
+                result["start_note"] = "no udev add time"
+        elif "told_to_start_us" in probe:
+            result["start_delay"] = probe["first_frame_us"] - probe["told_to_start_us"]
+    else:
+        result["start_note"] = "no probe result"
+
+    if tool == "gesturectl":
+        log = os.path.join(folder, "gesturectl.log")
+        if os.path.exists(log):
+            with open(log, encoding="utf-8", errors="replace") as file:
+                for line in file:
+                    if line.startswith("{"):
+                        try:
+                            result["self_report"] = json.loads(line)
+                        except ValueError:
+                            pass
+    return result
+
+
+def summarise(runs):
+    errors = sorted(abs(error) for run in runs for error in run["errors"])
+    drifts = [run["end_drift"] for run in runs if run["end_drift"] is not None]
+    delays = [run["start_delay"] for run in runs if run["start_delay"] is not None]
+    jitter = sorted(abs(value) for run in runs for value in run["jitter"])
+    ready = [run["device_ready"] for run in runs if run["device_ready"] is not None]
+    return {
+        "runs": len(runs),
+        "seen": sum(run["seen"] for run in runs), "expected": sum(run["expected"] for run in runs),
+        "extra": sum(run["extra"] for run in runs),
+        "start_delay": statistics.median(delays) if delays else None,
+        "start_range": (min(delays), max(delays)) if delays else None,
+        "median": statistics.median(errors) if errors else None,
+        "p99": percentile(errors, 0.99), "max": errors[-1] if errors else None,
+        "end_drift": statistics.median(drifts) if drifts else None,
+        "drift_range": (min(drifts), max(drifts)) if drifts else None,
+        "bunched": sum(run["bunched"] for run in runs),
+        "jitter": percentile(jitter, 0.99),
+        "device_ready": statistics.median(ready) if ready else None,
+        "missing_end": sum(1 for run in runs if run["end_drift"] is None),
+    }
+
+
+def milliseconds(value, digits=2):
+    return "–" if value is None else f"{value / 1000:.{digits}f}"
+
+
+def ratio_text(label, peer, ours):
+    if peer is None or ours is None:
+        return None
+    if abs(ours) < 1:
+        return f"{label} {milliseconds(abs(peer))} ms vs gesturectl's 0 ms"
+    factor = abs(peer) / abs(ours)
+    shown = f"{factor:.0f}" if factor >= 10 else f"{factor:.2f}" if factor < 1 else f"{factor:.1f}"
+    verdict = " (gesturectl is worse here)" if factor < 1 else ""
+    return f"{label} {shown}× gesturectl's{verdict} ({milliseconds(abs(peer))} vs {milliseconds(abs(ours))} ms)"
+
+
+def table(rows, markdown):
+    header = ["tool", "frames seen/expected", "start delay ms", "lateness median ms", "p99 ms", "max ms",
+              "end drift ms (range)", "bunched", "jitter p99 ms", "device ready s"]
+    body = []
+    for label, summary in rows:
+        frames = f"{summary['seen']}/{summary['expected']}"
+        if summary["extra"]:
+            frames += f" (+{summary['extra']} extra)"
+        drift = milliseconds(summary["end_drift"])
+        if summary["drift_range"]:
+            low, high = summary["drift_range"]
+            drift += f" ({milliseconds(low)}…{milliseconds(high)})"
+        if summary["missing_end"]:
+            drift += f" [{summary['missing_end']} run(s) lost the last frame]"
+        body.append([label, frames, milliseconds(summary["start_delay"]), milliseconds(summary["median"], 3),
+                     milliseconds(summary["p99"], 3), milliseconds(summary["max"], 3), drift, str(summary["bunched"]),
+                     milliseconds(summary["jitter"], 3),
+                     "–" if summary["device_ready"] is None else f"{summary['device_ready'] / 1e6:.2f}"])
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in body]
+        return "\n".join(lines)
+    widths = [max(len(row[column]) for row in [header] + body) for column in range(len(header))]
+    def line(row):
+        return "  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row))
+    return "\n".join([line(header), line(["-" * width for width in widths])] + [line(row) for row in body])
+
+
+def main(arguments):
+    markdown = "--markdown" in arguments
+    per_run = "--per-run" in arguments
+    positional = [argument for argument in arguments if not argument.startswith("--")]
+    if len(positional) != 1:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    results = positional[0]
+    intended = read_frames(os.path.join(results, "gesture.evemu"))
+    if not intended:
+        raise AnalysisError(f"{results}/gesture.evemu holds no frames")
+    runs_folder = os.path.join(results, "runs")
+    environment = read_keys(os.path.join(runs_folder, "environment.txt"))
+
+    rows = []
+    details = []
+    self_reports = []
+    for tool, label in TOOLS:
+        folders = sorted(
+            (os.path.join(runs_folder, entry) for entry in os.listdir(runs_folder) if entry.startswith(tool + "-")),
+            key=lambda path: int(path.rsplit("-", 1)[1]))
+        runs = [analyse_run(folder, tool, intended) for folder in folders]
+        if not runs:
+            continue
+        rows.append((label, summarise(runs)))
+        for run in runs:
+            details.append((run["name"], summarise([run]), run["start_note"]))
+            if run["self_report"]:
+                self_reports.append(run["self_report"])
+
+    duration = intended[-1][0] - intended[0][0]
+    print(f"Gesture: {len(intended)} frames over {duration / 1e6:.3f} s; "
+          f"{environment.get('runs', '?')} runs per tool, interleaved; guest: kernel {environment.get('kernel', '?')}, "
+          f"{environment.get('cpus', '?')} CPU(s), libinput {environment.get('libinput', '?')}, evemu {environment.get('evemu', '?')}, "
+          f"{environment.get('date', '?')}")
+    print("Lateness = |error| of each frame's time relative to the first frame; seen by evemu-record (kernel timestamps).")
+    print()
+    print(table(rows, markdown))
+    if per_run:
+        print()
+        print(table([(name, summary) for name, summary, _ in details], markdown))
+    notes = [f"{name}: start delay not measured: {note}" for name, _, note in details if note]
+    if notes:
+        print()
+        print("\n".join(notes))
+
+    ours = dict(rows).get("gesturectl play")
+    if ours:
+        print()
+        for label, summary in rows:
+            if label == "gesturectl play":
+                continue
+            parts = [ratio_text(name, summary[key], ours[key]) for name, key in
+                     (("end drift", "end_drift"), ("p99 lateness", "p99"), ("max lateness", "max"),
+                      ("start delay", "start_delay"), ("jitter p99", "jitter"))]
+            parts = [part for part in parts if part]
+            if summary["bunched"] or ours["bunched"]:
+                parts.append(f"bunched frames {summary['bunched']} vs gesturectl's {ours['bunched']}")
+            print(f"{label}: " + "; ".join(parts) + ".")
+    if self_reports:
+        p99 = statistics.median(report.get("lateness_p99_us", 0) for report in self_reports)
+        maximum = max(report.get("lateness_max_us", 0) for report in self_reports)
+        print()
+        print(f"gesturectl's own --json (lateness against its absolute deadlines, user space): "
+              f"p99 {p99 / 1000:.3f} ms (median of runs), max {maximum / 1000:.3f} ms.")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except (AnalysisError, OSError, ValueError) as error:
+        print(f"timing-analysis: {error}", file=sys.stderr)
+        sys.exit(1)
