@@ -53,11 +53,17 @@ enum PlayCommand {
         let options = PlaybackOptions(
             physicalSize: values.flag("physical-size"), speed: values.double("speed") ?? 1,
             repeatCount: values.integer("repeat") ?? 1, repeatGap: Microseconds(values.duration("repeat-gap") ?? 500_000))
+        // Frames are built before the device exists, so that nothing but the
+        // lead-in stands between udev announcing the device and the first
+        // frame.
+        let built = try FrameBuilder(target: profile, options: options).frames(for: gesture)
         if values.flag("print") {
-            let frames = try FrameBuilder(target: profile, options: options).frames(for: gesture)
-            context.standardOutput.write(EvemuWriter.recording(description: profile.description, frames: frames))
+            context.standardOutput.write(EvemuWriter.recording(description: profile.description, frames: built))
             return
         }
+        // The lead-in is part of the schedule, so Ctrl-C cuts it short too.
+        let leadIn = Microseconds(values.duration("lead-in") ?? 100_000)
+        let frames = built.map { InputFrame(time: $0.time + leadIn, events: $0.events) }
         let cancellation = CancellationSignal()
         SignalRelay.start { _ in cancellation.cancel() }
         defer { SignalRelay.stop() }
@@ -68,11 +74,6 @@ enum PlayCommand {
             context.warn("udev did not announce \(session.devnode ?? "the device") in time; playing anyway")
         }
         context.note("playing on \(session.devnode ?? "?") (\(profile.description.name))")
-        // The lead-in is part of the schedule, so Ctrl-C cuts it short too.
-        let leadIn = Microseconds(values.duration("lead-in") ?? 100_000)
-        let frames = try session.frames(for: gesture, options: options).map { frame in
-            InputFrame(time: frame.time + leadIn, events: frame.events)
-        }
         let handle = try session.start(frames, cancellation: cancellation)
         let result = await handle.finished()
         if values.flag("json") { context.print(json(result, frames: frames.count, device: session.devnode)) }

@@ -138,6 +138,10 @@ wait_background() {
 
 _lib_cleanup() {
     local status=$?
+    # A subshell (e.g. a watchdog killed right after it started, before bash
+    # reset its traps) inherits this trap: only the case's own shell may
+    # stop its processes and delete its folder.
+    if [[ $BASHPID != "$$" ]]; then exit "$status"; fi
     if ((${#BACKGROUND_PIDS[@]} > 0)); then stop_background; fi
     rm -rf "$CASE_PRIVATE"
     exit "$status"
