@@ -24,6 +24,12 @@ Commands:
       libinput debug-events of a played gesture on a touchscreen: one
       TOUCH_DOWN and one TOUCH_UP per stroke, every reported position within
       0.5 mm of the gesture's, in order.
+  libinput-gesture LOG GESTURE
+      libinput debug-events of GESTURE played on a touchpad: the swipe goes
+      the way the fingers in GESTURE move (the sum of libinput's
+      unaccelerated deltas points the same way as the file's mean motion),
+      or the pinch scale ends below 1 when the fingers close and above 1
+      when they open.
   touches-lifted LOG
       Every TOUCH_DOWN in LOG has its TOUCH_UP (a touch per seat slot).
   last-frame-lifts RECORDED SLOTS
@@ -450,6 +456,46 @@ def command_libinput_touch(arguments):
     measured("largest position error (mm, per axis)", f"{worst:.3f}")
 
 
+SWIPE_UPDATE = re.compile(r"GESTURE_SWIPE_UPDATE\s.*\(\s*(-?[0-9.]+)/\s*(-?[0-9.]+) unaccelerated\)")
+PINCH_UPDATE = re.compile(r"GESTURE_PINCH_UPDATE\s.*unaccelerated\)\s+([0-9.]+) @")
+
+
+def command_libinput_gesture(arguments):
+    log_path, gesture_path = arguments
+    gesture = read_gesture(gesture_path)
+    strokes = [gesture_samples(stroke) for stroke in gesture["strokes"]]
+    with open(log_path, encoding="utf-8", errors="replace") as file:
+        lines = file.readlines()
+    swipes = [SWIPE_UPDATE.search(line) for line in lines]
+    swipes = [(float(m.group(1)), float(m.group(2))) for m in swipes if m]
+    pinches = [PINCH_UPDATE.search(line) for line in lines]
+    pinches = [float(m.group(1)) for m in pinches if m]
+    if len(strokes) == 2:
+        # Two fingers: a pinch; compare the distance between them.
+        def spread(index):
+            a, b = strokes[0][index], strokes[1][index]
+            return ((a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2) ** 0.5
+        ratio = spread(-1) / spread(0)
+        require(pinches, "libinput reported no GESTURE_PINCH_UPDATE")
+        measured("pinch", f"libinput's final scale {pinches[-1]:.2f}; the file's finger distance ratio {ratio:.2f}")
+        require((pinches[-1] < 1) == (ratio < 1),
+                f"libinput's final scale {pinches[-1]:.2f} and the file's ratio {ratio:.2f} disagree on in or out")
+        return
+    mean_dx = sum(s[-1][1] - s[0][1] for s in strokes) / len(strokes)
+    mean_dy = sum(s[-1][2] - s[0][2] for s in strokes) / len(strokes)
+    require(swipes, "libinput reported no GESTURE_SWIPE_UPDATE")
+    total_dx = sum(d[0] for d in swipes)
+    total_dy = sum(d[1] for d in swipes)
+    measured("swipe", f"libinput's unaccelerated motion ({total_dx:.1f}, {total_dy:.1f}); "
+             f"the file's mean finger motion ({mean_dx:.0f}, {mean_dy:.0f}) units")
+    horizontal = abs(mean_dx) > abs(mean_dy)
+    along, across = (total_dx, total_dy) if horizontal else (total_dy, total_dx)
+    expected = mean_dx if horizontal else mean_dy
+    require(along != 0 and (along > 0) == (expected > 0),
+            f"libinput's swipe ({total_dx:.1f}, {total_dy:.1f}) does not go the file's way ({mean_dx:.0f}, {mean_dy:.0f})")
+    require(abs(across) < abs(along) / 4, f"libinput's swipe ({total_dx:.1f}, {total_dy:.1f}) is not along one axis")
+
+
 def command_touches_lifted(arguments):
     (log_path,) = arguments
     events = libinput_touch_events(log_path)
@@ -526,6 +572,7 @@ COMMANDS = {
     "record-touch": command_record_touch,
     "record-mouse": command_record_mouse,
     "libinput-touch": command_libinput_touch,
+    "libinput-gesture": command_libinput_gesture,
     "touches-lifted": command_touches_lifted,
     "last-frame-lifts": command_last_frame_lifts,
     "compare-evemu": command_compare_evemu,

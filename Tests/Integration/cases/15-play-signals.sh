@@ -36,6 +36,7 @@ interrupt_touchscreen() {
     motions=$(count_lines "$LIBINPUT_LOG" 'TOUCH_MOTION')
     ((motions < 29 * 3)) || fail "SIG$signal: libinput saw all $motions motions: the play was not interrupted"
     gesturectl_check "libinput-$signal" touches-lifted "$LIBINPUT_LOG"
+    assert_libinput_content "$LIBINPUT_LOG"
     wait_for_lines "$EVEMU_RECORD_LOG" '^E: .* 0003 0039 -001' 3 10
     gesturectl_check "evemu-$signal" last-frame-lifts "$EVEMU_RECORD_LOG" 3
     note "SIG$signal: interrupted after $motions TOUCH_MOTION lines: $(grep -o 'interrupted after.*' "$CASE_WORK/$PLAY_LOG")"
@@ -57,6 +58,7 @@ assert_log_contains "$CASE_WORK/$PLAY_LOG" 'interrupted after' "SIGHUP: gesturec
 wait_for_log "$LIBINPUT_LOG" 'GESTURE_SWIPE_END' 10
 assert_line_count "$LIBINPUT_LOG" 'GESTURE_SWIPE_BEGIN' 1 "SIGHUP: swipes begun"
 assert_line_count "$LIBINPUT_LOG" 'GESTURE_SWIPE_END' 1 "SIGHUP: swipes ended"
+assert_libinput_content "$LIBINPUT_LOG"
 wait_for_lines "$EVEMU_RECORD_LOG" '^E: .* 0003 0039 -001' 3 10
 gesturectl_check evemu-HUP last-frame-lifts "$EVEMU_RECORD_LOG" 3
 note "SIGHUP: $(grep -o 'interrupted after.*' "$CASE_WORK/$PLAY_LOG"); libinput: $(grep 'GESTURE_SWIPE_END' "$LIBINPUT_LOG" | tr -s ' \t' ' ')"

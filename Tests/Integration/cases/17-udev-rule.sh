@@ -30,7 +30,8 @@ restore() {
     groupdel gesturectl 2>/dev/null || true
     udevadm control --reload || true
     read -r owner group mode <<< "$original_uinput"
-    chown "$owner:$group" /dev/uinput && chmod "$mode" /dev/uinput || true
+    chown "$owner:$group" /dev/uinput || true
+    chmod "$mode" /dev/uinput || true
 }
 trap 'status=$?; restore; (exit "$status"); _lib_cleanup' EXIT
 
