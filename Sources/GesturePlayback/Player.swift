@@ -6,8 +6,16 @@ import InputSystem
 ///
 /// Frame *i* is due at `start + frames[i].time`, where `start` is the
 /// clock's time when the play begins; the frames' times already include the
-/// speed (``FrameBuilder``). A late frame is written at once and does not
-/// move the deadlines after it, so timing never drifts.
+/// speed (``FrameBuilder``). A late frame is written as soon as it may and
+/// does not move the deadlines after it, so timing never drifts.
+///
+/// After a stall, late frames catch up at twice the gesture's speed at most:
+/// a frame never goes out sooner than half its interval from the previous
+/// frame after that one was written. Written back to back instead, they
+/// would reach readers with timestamps microseconds apart, and libinput
+/// takes a touch that moves a frame's distance in no time for a jump: it
+/// logs "kernel bug: Touch jump detected and discarded" and drops the
+/// motion (touchpads; seen in the VM after an 11-17 ms stall).
 ///
 /// Nothing is left pressed: when the play is cancelled, when a write fails,
 /// or when the frames end with something still down, the player writes the
@@ -59,12 +67,22 @@ public struct Player: Sendable {
                 liftAllError: liftError, finalState: lifted)
         }
 
+        // When the previous frame was written (just before its write: the
+        // kernel stamps a frame when it is written).
+        var previousWrite: Microseconds?
         for (index, frame) in frames.enumerated() {
-            let deadline = start + frame.time
+            let due = start + frame.time
+            var deadline = due
+            if let previousWrite, index > 0 {
+                let interval = max(frame.time - frames[index - 1].time, .zero)
+                deadline = max(due, previousWrite + Microseconds(interval.rawValue / 2))
+            }
             if clock.wait(until: deadline, cancellation: cancellation) == .cancelled {
                 return finish(.cancelled(framesWritten: index), lifting: state)
             }
-            latenesses.append(clock.now() - deadline)
+            let now = clock.now()
+            latenesses.append(now - due)
+            previousWrite = now
             do {
                 try sink.write(frame)
             } catch {

@@ -1,6 +1,7 @@
 import Dispatch
 import GestureModel
 import InputSystem
+import Synchronization
 import Testing
 
 @testable import GesturePlayback
@@ -44,6 +45,33 @@ struct PlayerTests {
         #expect(result.lateness.median == .zero)
         #expect(result.lateness.percentile99 == Microseconds(5_000))
         #expect(result.liftAllFrame == nil)
+    }
+
+    @Test("After a stall, late frames catch up at twice the speed at most instead of going out back to back")
+    func lateFramesAreSpacedOut() {
+        // Found in the VM: the first frame of a touchpad pinch went out
+        // 14 ms late, the next two followed within 0.4 ms, and libinput
+        // discarded their motion as touch jumps.
+        let clock = ManualClock(start: Microseconds(1_000_000))
+        let writeTimes = Mutex<[Int64]>([])
+        let sink = RecordingSink { index, _ in
+            writeTimes.withLock { $0.append(clock.now().rawValue - 1_000_000) }
+            if index == 0 { clock.advance(by: Microseconds(20_000)) }
+        }
+        let frames = plainFrames([0, 8_000, 16_000, 24_000, 32_000, 40_000])
+        let result = Player(clock: clock).play(frames, on: sink, state: touchscreenState)
+        #expect(result.isCompleted)
+        #expect(sink.frames == frames)
+        // Frame 1 (due at 8 ms) goes at once; frame 2 (due at 16 ms) not
+        // before half an interval after it (24 ms), frame 3 at 28 ms, and
+        // from frame 4 on the schedule holds again: no drift.
+        #expect(writeTimes.withLock { $0 } == [0, 20_000, 24_000, 28_000, 32_000, 40_000])
+        #expect(
+            clock.requestedDeadlines.map { $0.rawValue - 1_000_000 } == [0, 8_000, 24_000, 28_000, 32_000, 40_000])
+        #expect(
+            result.lateness
+                == LatenessStatistics(
+                    latenesses: [.zero, Microseconds(12_000), Microseconds(8_000), Microseconds(4_000), .zero, .zero]))
     }
 
     @Test("Cancelling mid-play writes the lift-all frame exactly once")

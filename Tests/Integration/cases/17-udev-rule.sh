@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# udev-rules/70-gesturectl-uinput.rules does what the README says: installed
+# as the README says (groupadd -r gesturectl, the rule in
+# /etc/udev/rules.d, reload, trigger), /dev/uinput becomes group gesturectl,
+# mode 0660 (not world-accessible); the event nodes keep group input, also
+# for a device created afterwards. A user in the gesturectl group (and not
+# in input) can play a gesture through uinput but cannot record from an
+# event node; a user outside it cannot play: exit status 4 (permission
+# denied) each time. Everything is undone at the end.
+# (/etc is writable in the guest: vm-run's virtme-ng overlays it, the host's
+# copy is never touched.)
+# timeout: 150
+. "$INTEGRATION/lib.sh"
+. "$INTEGRATION/gesturectl-lib.sh"
+
+rule=70-gesturectl-uinput.rules
+installed=/etc/udev/rules.d/$rule
+# Users by number (setpriv needs no passwd entry; useradd cannot write
+# /etc/shadow through the guest's overlay).
+member_uid=61001
+outsider_uid=61002
+((IN_VM)) || skip "changes /etc and /dev/uinput's permissions: runs only inside the VM"
+touch /etc/.gesturectl-write-test 2>/dev/null || skip "/etc is not writable here (vm-run should overlay it)"
+rm -f /etc/.gesturectl-write-test
+! getent group gesturectl > /dev/null || fail "a group 'gesturectl' exists already; this case needs a clean system"
+
+original_uinput=$(stat -c '%U %G %a' /dev/uinput)
+restore() {
+    rm -f "$installed"
+    groupdel gesturectl 2>/dev/null || true
+    udevadm control --reload || true
+    read -r owner group mode <<< "$original_uinput"
+    chown "$owner:$group" /dev/uinput || true
+    chmod "$mode" /dev/uinput || true
+}
+trap 'status=$?; restore; (exit "$status"); _lib_cleanup' EXIT
+
+stat -c '%n %U %G %a' /dev/uinput /dev/input/event* > permissions-before.txt
+groupadd -r gesturectl
+install -m 644 "$REPO_ROOT/udev-rules/$rule" "$installed"
+udevadm control --reload
+udevadm trigger --settle --sysname-match=uinput --subsystem-match=misc
+stat -c '%n %U %G %a' /dev/uinput /dev/input/event* > permissions-after.txt
+note "/dev/uinput before: $original_uinput; after: $(stat -c '%U %G %a' /dev/uinput)"
+assert_equal 'gesturectl 660' "$(stat -c '%G %a' /dev/uinput)" "/dev/uinput group and mode"
+
+# Every event node is still in group input (not regrouped), also one that
+# appears now that the rule is loaded.
+create_device touchscreen.evemu
+for node in /dev/input/event*; do
+    assert_equal input "$(stat -c '%G' "$node")" "group of $node"
+done
+
+# Who may use uinput: a member of gesturectl (not of input) and an outsider.
+gesturectl_gid=$(getent group gesturectl | cut -d: -f3)
+as_member=(setpriv --reuid="$member_uid" --regid="$member_uid" --groups="$gesturectl_gid" env HOME=/tmp)
+as_outsider=(setpriv --reuid="$outsider_uid" --regid="$outsider_uid" --clear-groups env HOME=/tmp)
+tap=$REPO_ROOT/Recordings/tap.gesture.json
+run_logged play-member "${as_member[@]}" "$GESTURECTL" play "$tap" --lead-in 0 --linger 0
+assert_status 0
+run_logged record-member "${as_member[@]}" "$GESTURECTL" record --device "$DEVICE_NODE" -o /tmp/never.gesture.json --max-duration 1
+assert_status 4
+note "member recording: $(head -n 1 record-member.err)"
+run_logged play-outsider "${as_outsider[@]}" "$GESTURECTL" play "$tap" --lead-in 0 --linger 0
+assert_status 4
+note "outsider playing: $(head -n 1 play-outsider.err)"

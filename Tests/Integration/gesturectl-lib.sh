@@ -1,0 +1,92 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # variables are for the cases that source this
+# Helpers for the gesturectl cases (10 and up), on top of lib.sh. A case
+# starts with:
+#
+#     . "$INTEGRATION/lib.sh"
+#     . "$INTEGRATION/gesturectl-lib.sh"
+#
+# The checks that compare files event by event or sample by sample are in
+# gesturectl_check.py (Debian's python3, no packages); gesturectl_check runs
+# them and fails the case with their reason.
+
+# The names of the virtual devices `gesturectl play` creates (README, and
+# VirtualDeviceProfile.swift).
+VIRTUAL_TOUCHSCREEN_NAME='gesturectl virtual touchscreen'
+VIRTUAL_TOUCHPAD_NAME='gesturectl virtual touchpad'
+VIRTUAL_MOUSE_NAME='gesturectl virtual mouse'
+
+# How long `gesturectl play` waits after udev has set its device up before
+# the first frame. An observer is started only once udev has announced the
+# device (libinput debug-events needs ~1-2 s to start under emulation), so
+# the first frames would otherwise go out before anyone reads the node. A
+# late observer misses the first TOUCH_DOWN, and the checks then fail: they
+# never pass silently.
+PLAY_LEAD_IN=${PLAY_LEAD_IN:-4s}
+
+# Lines libinput prints when it finds a device or its events wrong. (Its
+# "event processing lagging behind" warning is left out: under emulation
+# libinput itself can be slow to read, which says nothing about the events.)
+LIBINPUT_COMPLAINTS='kernel bug|client bug|bug:|overflow|missing|invalid|ignoring|not supported|touch jump'
+
+# gesturectl_check NAME COMMAND ARGUMENT... : runs gesturectl_check.py
+# COMMAND, keeping its output in check-NAME.log and its `measured:` lines in
+# the case's output; fails the case with the check's reason.
+gesturectl_check() {
+    local name=$1
+    shift
+    local log="$CASE_WORK/check-$name.log" status=0
+    python3 "$INTEGRATION/gesturectl_check.py" "$@" > "$log" 2>&1 || status=$?
+    local line
+    while IFS= read -r line; do
+        if [[ $line == measured:* ]]; then note "$name: ${line#measured: }"; fi
+    done < "$log"
+    if ((status != 0)); then
+        fail "$name: $(grep -m 1 '^CHECK FAILED:' "$log" | sed 's/^CHECK FAILED: //' || tail -n 1 "$log")"
+    fi
+}
+
+# start_gesturectl_record LOG ARGUMENT... : starts `gesturectl record
+# ARGUMENT...` in the background (stdout and stderr in LOG) and returns once
+# it has opened the device and said so ("recording from"): from then on
+# the kernel queues every event for it. Sets RECORD_PID.
+start_gesturectl_record() {
+    local log=$1
+    shift
+    start_background "$log" "$GESTURECTL" record "$@"
+    RECORD_PID=$BACKGROUND_PID
+    wait_for_log "$CASE_WORK/$log" 'recording from|error:'
+    assert_log_contains "$CASE_WORK/$log" 'recording from' "gesturectl record's start"
+}
+
+# start_gesturectl_play LOG DEVICE-NAME ARGUMENT... : starts `gesturectl play
+# --lead-in $PLAY_LEAD_IN ARGUMENT...` in the background and waits until
+# udev has added its virtual device named DEVICE-NAME. Sets PLAY_PID,
+# PLAY_NODE and PLAY_LOG. The udev monitor is started first, so the "add"
+# is never missed.
+start_gesturectl_play() {
+    local log=$1 device_name=$2
+    shift 2
+    udev_monitor_start
+    start_background "$log" "$GESTURECTL" play --lead-in "$PLAY_LEAD_IN" "$@"
+    PLAY_PID=$BACKGROUND_PID
+    PLAY_LOG=$log
+    wait_for_input_device "$device_name"
+    PLAY_NODE=$DEVICE_NODE
+}
+
+# finish_gesturectl_play [EXPECTED-STATUS] : waits until the play started by
+# start_gesturectl_play ends and checks its exit status (default 0, or
+# 130 after a signal).
+finish_gesturectl_play() {
+    local expected=${1:-0}
+    wait_background "$PLAY_PID" 60
+    [[ $BACKGROUND_STATUS == "$expected" ]] \
+        || fail "gesturectl play: exit status $BACKGROUND_STATUS, expected $expected ($(tail -n 3 "$CASE_WORK/$PLAY_LOG" | tr '\n' '|'))"
+}
+
+# assert_libinput_content LOG : libinput printed no complaint about the device
+# or its events.
+assert_libinput_content() {
+    assert_log_lacks "$1" "$LIBINPUT_COMPLAINTS" "libinput's messages"
+}
