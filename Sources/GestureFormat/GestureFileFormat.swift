@@ -12,6 +12,12 @@ public enum GestureFileFormat {
     /// The format version this code writes, and the newest it reads.
     public static let currentVersion = 1
 
+    /// `text` as a JSON string literal, escaped exactly as the format writes
+    /// strings (for other JSON output, such as the commands' `--json`).
+    public static func jsonStringLiteral(_ text: String) -> String {
+        "\"" + GestureEncoder.escaped(text) + "\""
+    }
+
     /// The canonical text of `gesture`.
     ///
     /// The gesture is written as it is; call ``GestureModel/Gesture/validate()``

@@ -1,26 +1,9 @@
+import GestureFormat
+
 /// Writing JSON for `--json` output: small, exact, no Foundation.
 enum JSONText {
     /// A JSON string literal.
-    static func string(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ value: String) -> String { GestureFileFormat.jsonStringLiteral(value) }
 
     /// A JSON number for a double (integers without a fraction).
     static func number(_ value: Double) -> String {
