@@ -52,6 +52,10 @@ enum RecordCommand {
         ]
     ) { values, context in
         let screen = try parseScreen(values.string("screen") ?? "1920x1080")
+        // Refuse a bad name now, not after the user has drawn.
+        if let name = values.string("save"), let problem = GestureName.problem(with: name) {
+            throw CommandFailure.usage(problem)
+        }
         let device = try openDevice(values.string("device"), context: context)
         // The grab ends when the session closes the device.
         if values.flag("grab") { try device.evdev.grab() }

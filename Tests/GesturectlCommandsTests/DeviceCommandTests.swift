@@ -59,3 +59,17 @@ import Testing
         #expect(result.stdout.hasPrefix("["))
     }
 }
+
+@Suite struct RecordOptionTests {
+    @Test func aBadLibraryNameIsRefusedBeforeRecording() throws {
+        let result = try CLI.run(["record", "--save", "a/b"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("gesturectl: error: gesture name \"a/b\" contains \"/\"\n"))
+    }
+
+    @Test func aBadScreenSizeIsAUsageError() throws {
+        let result = try CLI.run(["record", "--screen", "big"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("gesturectl: error: --screen: \"big\" is not a screen size like 1920x1080\n"))
+    }
+}
