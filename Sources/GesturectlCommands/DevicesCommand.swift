@@ -14,7 +14,7 @@ enum DevicesCommand {
             ("kind", JSONText.string(device.role.rawValue)),
             ("links", "[" + device.links.map(JSONText.string).joined(separator: ", ") + "]"),
             ("vendor_product", device.vendorProduct.map(JSONText.string) ?? "null"),
-            ("slots", device.slots.map { String($0) } ?? "null"),
+            ("slots", device.role.isRecordable ? device.slots.map { String($0) } ?? "null" : "null"),
         ]
         if let (x, y) = device.positionAxes {
             members.append(("x", axisJSON(x)))

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `gesturectl devices` on a real kernel: the fixture touchscreen made by
+# evemu-device is listed as a touchscreen with its slots, axis range,
+# resolution and size in mm (compared with evemu's description), and
+# `--watch --json` reports it being added and removed (udev hotplug).
+# `--device` finds it by name and by vendor:product.
+# timeout: 150
+. "$INTEGRATION/lib.sh"
+. "$INTEGRATION/gesturectl-lib.sh"
+
+start_background watch.log "$GESTURECTL" devices --watch --json
+WATCH_PID=$BACKGROUND_PID
+wait_for_log "$CASE_WORK/watch.log" '^\[|^\]'
+
+create_device touchscreen.evemu
+"$GESTURECTL" devices --json > devices.json
+python3 - "$DEVICE_NODE" <<'PY' || fail "gesturectl devices --json: $(cat devices.json | head -c 600)"
+import json, sys
+node = sys.argv[1]
+device = next(d for d in json.load(open("devices.json")) if d["node"] == node)
+expected = {"name": "gesturectl test touchscreen", "kind": "touchscreen", "slots": 10,
+            "x": {"min": 0, "max": 4000, "resolution": 20}, "y": {"min": 0, "max": 2500, "resolution": 20},
+            "width_mm": 200, "height_mm": 125}
+for key, value in expected.items():
+    if device[key] != value:
+        sys.exit("%s: expected %r, got %r" % (key, value, device[key]))
+print("measured: devices --json matches the fixture:", json.dumps(device))
+PY
+wait_for_log "$CASE_WORK/watch.log" "\"event\": \"added\".*\"node\": \"$DEVICE_NODE\".*\"kind\": \"touchscreen\""
+
+# --device by name and by vendor:product (a recording that times out with no
+# contact is refused with exit 1, after having opened the right device).
+vendor=$(cat "/sys/class/input/${DEVICE_NODE##*/}/device/id/vendor")
+product=$(cat "/sys/class/input/${DEVICE_NODE##*/}/device/id/product")
+for spec in "gesturectl test touchscreen" "$vendor:$product"; do
+    run_logged by-spec timeout -s INT 3 "$GESTURECTL" record --device "$spec" -o never.json
+    assert_log_contains "$CASE_WORK/by-spec.err" "recording from $DEVICE_NODE " "--device '$spec'"
+done
+
+stop_background "$DEVICE_PID"
+wait_for_log "$CASE_WORK/watch.log" "\"event\": \"removed\".*\"node\": \"$DEVICE_NODE\""
+stop_background "$WATCH_PID"
