@@ -94,7 +94,8 @@ enum RecordCommand {
         }
         for warning in recorded.warnings { context.warn(warning) }
         let path = try write(recorded.gesture, values: values, defaultFile: fileName, context: context)
-        context.print(path)
+        // With '-o -' the gesture itself went to standard output.
+        if path != "-" { context.print(path) }
         context.note("\(describe(recorded.gesture)) (stopped: \(result.stopReason))")
         if case .deviceVanished(let error) = result.stopReason {
             throw CommandFailure.failure("the device vanished while recording (\(error)); what was recorded is in \(path)")
