@@ -90,6 +90,12 @@ enum EditCommands {
     ) { values, context in
         let input = values.argument("gesture") ?? ""
         let gesture = try context.loadGesture(input)
+        // --stroke counts from 1, the editor from 0: check here so the
+        // message speaks the user's numbers.
+        if let stroke = values.integer("stroke"), stroke > gesture.strokes.count {
+            throw CommandFailure.usage(
+                "--stroke \(stroke): \(input) has \(gesture.strokes.count) stroke\(gesture.strokes.count == 1 ? "" : "s") (--stroke counts from 1)")
+        }
         let result = try edit(input) { () throws(EditError) in
             try GestureEditor.fingers(
                 gesture, count: values.integer("count") ?? 2, spacingMM: values.double("spacing") ?? 18,

@@ -166,6 +166,17 @@ import Testing
         #expect(refused.stderr == "gesturectl: error: a.json, b.json, c.json: merging gives 3 fingers at once; the most allowed is 2\n")
     }
 
+    @Test func fingersCountsStrokesFromOne() throws {
+        let missing = try CLI.run(["fingers", "three-finger-swipe-up", "3", "--stroke", "5"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("gesturectl: error: --stroke 5: three-finger-swipe-up has 3 strokes (--stroke counts from 1)\n"))
+        let chosen = try CLI.run(["fingers", "three-finger-swipe-up", "2", "--stroke", "3"])
+        #expect(chosen.status == 0)
+        #expect(try CLI.run(["describe", "-"], stdin: chosen.stdout).stdout == "2 fingers · swipe up · 0.25 s · 40 mm\n")
+        let ambiguous = try CLI.run(["fingers", "three-finger-swipe-up", "3"])
+        #expect(ambiguous.stderr == "gesturectl: error: three-finger-swipe-up: the gesture has 3 strokes; choose one with --stroke N\n")
+    }
+
     @Test func transformChangesSpeed() throws {
         let result = try CLI.run(["transform", "three-finger-swipe-up", "--speed", "2"])
         #expect(result.status == 0)
