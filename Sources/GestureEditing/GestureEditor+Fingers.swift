@@ -63,7 +63,7 @@ extension GestureEditor {
         var placement = SurfacePlacement(gesture.device)
         var copies: [Stroke] = []
         for (finger, offset) in layout.offsetsMM(count: count, spacingMM: spacingMM).enumerated() {
-            var copy = original.shiftedSaturating(by: delay.saturatingMultiplied(by: finger))
+            var copy = original.shifted(by: delay.saturatingMultiplied(by: finger))
             for sampleIndex in copy.samples.indices {
                 let point = gesture.device.millimetres(of: copy.samples[sampleIndex])
                 let position = placement.units(xMM: point.x + offset.x, yMM: point.y + offset.y)

@@ -70,13 +70,13 @@ extension GestureEditor {
         }
 
         let durations = groups.map(groupEnd).enumerated().map { index, end in
-            end.saturatingSubtracting(groups[index][0].startTime)
+            end - groups[index][0].startTime
         }
         let starts = try alignment.starts(durations: durations)
         var merged: [Stroke] = []
         for (index, group) in groups.enumerated() {
-            let offset = starts[index].saturatingSubtracting(group[0].startTime)
-            merged += group.map { $0.shiftedSaturating(by: offset) }
+            let offset = starts[index] - group[0].startTime
+            merged += group.map { $0.shifted(by: offset) }
         }
 
         var metadata = first.metadata

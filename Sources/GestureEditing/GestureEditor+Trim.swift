@@ -52,13 +52,13 @@ extension GestureEditor {
             }
             var leadingEnd = 0
             while samePosition(samples[leadingEnd + 1], first) { leadingEnd += 1 }
-            let leadingCut = samples[leadingEnd].time.saturatingSubtracting(maxStill)
+            let leadingCut = samples[leadingEnd].time - maxStill
             if leadingCut > first.time { removable.append(TimeSpan(start: first.time, end: leadingCut)) }
 
             let last = samples[samples.count - 1]
             var trailingStart = samples.count - 1
             while samePosition(samples[trailingStart - 1], last) { trailingStart -= 1 }
-            let trailingCut = samples[trailingStart].time.saturatingAdding(maxStill)
+            let trailingCut = samples[trailingStart].time + maxStill
             if trailingCut < last.time { removable.append(TimeSpan(start: trailingCut, end: last.time)) }
         }
         let cuts = TimeSpan.subtracting(TimeSpan.union(protected), from: TimeSpan.union(removable))
@@ -70,7 +70,7 @@ extension GestureEditor {
             var kept: [Sample] = []
             kept.reserveCapacity(result.strokes[strokeIndex].samples.count)
             for var sample in result.strokes[strokeIndex].samples {
-                sample.time = timeline.map(sample.time).saturatingSubtracting(origin)
+                sample.time = timeline.map(sample.time) - origin
                 if let previous = kept.last, previous.time == sample.time, samePosition(previous, sample) {
                     kept[kept.count - 1] = sample
                 } else {

@@ -30,7 +30,7 @@ extension MergeAlignment {
             return Array(repeating: .zero, count: durations.count)
         case .end:
             let longest = durations.max() ?? .zero
-            return durations.map { longest.saturatingSubtracting($0) }
+            return durations.map { longest - $0 }
         case .stagger(let offsets):
             guard let last = offsets.last else { throw EditError("stagger needs at least one offset") }
             if let negative = offsets.first(where: { $0 < .zero }) {
@@ -39,7 +39,7 @@ extension MergeAlignment {
             if offsets.count == 1 {
                 return durations.indices.map { last.saturatingMultiplied(by: $0) }
             }
-            let step = last.saturatingSubtracting(offsets[offsets.count - 2])
+            let step = last - offsets[offsets.count - 2]
             if durations.count > offsets.count, step < .zero {
                 throw EditError(
                     "the last stagger step is negative (\(Formatting.time(offsets[offsets.count - 2])) then \(Formatting.time(last))), so it cannot repeat for the \(durations.count) groups"
@@ -48,7 +48,7 @@ extension MergeAlignment {
             return durations.indices.map { index in
                 index < offsets.count
                     ? offsets[index]
-                    : last.saturatingAdding(step.saturatingMultiplied(by: index - (offsets.count - 1)))
+                    : last + step.saturatingMultiplied(by: index - (offsets.count - 1))
             }
         }
     }

@@ -1,24 +1,11 @@
 import GestureModel
 
 // Sample times come from files that may be hostile, so sums and products of
-// times saturate at the ends of Int64 instead of trapping. A saturated time
+// times saturate at the ends of Int64 instead of trapping (Microseconds' own
+// + and - saturate; products are here). A saturated time
 // is far beyond GestureLimits.maximumDuration, which the result check then
 // refuses with a clear message.
 extension Microseconds {
-    /// `self + other`, held at the ends of the Int64 range instead of trapping.
-    func saturatingAdding(_ other: Microseconds) -> Microseconds {
-        let (sum, overflow) = rawValue.addingReportingOverflow(other.rawValue)
-        guard overflow else { return Microseconds(sum) }
-        return Microseconds(other.rawValue > 0 ? Int64.max : Int64.min)
-    }
-
-    /// `self - other`, held at the ends of the Int64 range instead of trapping.
-    func saturatingSubtracting(_ other: Microseconds) -> Microseconds {
-        let (difference, overflow) = rawValue.subtractingReportingOverflow(other.rawValue)
-        guard overflow else { return Microseconds(difference) }
-        return Microseconds(other.rawValue < 0 ? Int64.max : Int64.min)
-    }
-
     /// `self × count`, held at the ends of the Int64 range instead of trapping.
     func saturatingMultiplied(by count: Int) -> Microseconds {
         let (product, overflow) = rawValue.multipliedReportingOverflow(by: Int64(count))
@@ -35,16 +22,5 @@ extension Microseconds {
         if rounded >= 9_223_372_036_854_775_808.0 { return Microseconds(Int64.max) }
         if rounded <= -9_223_372_036_854_775_808.0 { return Microseconds(Int64.min) }
         return Microseconds(Int64(rounded))
-    }
-}
-
-extension Stroke {
-    /// A copy with every sample moved by `offset` in time, saturating.
-    func shiftedSaturating(by offset: Microseconds) -> Stroke {
-        var copy = self
-        for index in copy.samples.indices {
-            copy.samples[index].time = copy.samples[index].time.saturatingAdding(offset)
-        }
-        return copy
     }
 }

@@ -53,7 +53,7 @@ struct Timeline {
         var removed: [Microseconds] = []
         for cut in cuts {
             removed.append(total)
-            total = total.saturatingAdding(cut.end.saturatingSubtracting(cut.start))
+            total = total + (cut.end - cut.start)
         }
         removedBefore = removed
     }
@@ -68,7 +68,7 @@ struct Timeline {
         }
         guard low > 0 else { return time }
         let cut = cuts[low - 1]
-        let inside = min(time, cut.end).saturatingSubtracting(cut.start)
-        return time.saturatingSubtracting(removedBefore[low - 1].saturatingAdding(inside))
+        let inside = min(time, cut.end) - cut.start
+        return time - (removedBefore[low - 1] + inside)
     }
 }

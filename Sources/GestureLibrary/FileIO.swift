@@ -114,25 +114,6 @@ public enum FileIO {
         syncDirectory(folder)
     }
 
-    /// Renames `source` to `destination`, refusing to replace an existing
-    /// destination unless `overwrite` is true.
-    public static func move(from source: String, to destination: String, overwrite: Bool) throws(FileSystemError) {
-        if overwrite {
-            guard rename(source, destination) == 0 else {
-                throw FileSystemError(errno: errno, path: source, operation: "cannot rename")
-            }
-        } else {
-            // link + unlink: fails with EEXIST instead of replacing.
-            guard link(source, destination) == 0 else {
-                let code = errno
-                throw FileSystemError(
-                    errno: code, path: code == EEXIST ? destination : source, operation: "cannot rename")
-            }
-            unlink(source)
-        }
-        syncDirectory(directoryName(destination))
-    }
-
     /// Deletes the file at `path`.
     public static func remove(_ path: String) throws(FileSystemError) {
         guard unlink(path) == 0 else { throw FileSystemError(errno: errno, path: path, operation: "cannot delete") }

@@ -3,16 +3,14 @@ import Glibc
 
 /// The write end of the relay's pipe; -1 when not relaying.
 nonisolated(unsafe) private var relayDescriptor: Int32 = -1
-/// The last signal received (0 for none).
-nonisolated(unsafe) private var relayedSignal: sig_atomic_t = 0
 
 /// Turns SIGINT, SIGTERM and SIGHUP into a call of a Swift closure on a
 /// thread of its own, so that a recording or a play stops promptly and
 /// cleans up (lifting every finger) instead of the process dying with a
 /// finger down.
 ///
-/// The signal handler itself only stores the number and write(2)s one byte
-/// to a pipe (both async-signal-safe); a relay thread blocked on the pipe
+/// The signal handler itself only write(2)s the signal number as one byte
+/// to a pipe (async-signal-safe); a relay thread blocked on the pipe
 /// runs the closure, where any Swift code is allowed.
 enum SignalRelay {
     static let signals = [SIGINT, SIGTERM, SIGHUP]
@@ -24,7 +22,6 @@ enum SignalRelay {
         guard pipe(&ends) == 0 else { return }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         relayDescriptor = ends[1]
-        relayedSignal = 0
         let readEnd = ends[0]
         Thread.detachNewThread {
             var byte: UInt8 = 0
@@ -40,7 +37,6 @@ enum SignalRelay {
         for signalNumber in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
-                relayedSignal = sig_atomic_t(number)
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(relayDescriptor, &byte, 1)
             }
@@ -62,6 +58,4 @@ enum SignalRelay {
         }
     }
 
-    /// The signal that arrived since ``start(_:)``, if any.
-    static var receivedSignal: Int32? { relayedSignal == 0 ? nil : Int32(relayedSignal) }
 }
