@@ -27,49 +27,83 @@ let package = Package(
         // describe, SVG, terminal preview.
         .target(name: "GestureRender", dependencies: ["GestureModel"]),
         // Named gestures on disk, atomic writes.
-        .target(name: "GestureLibrary", dependencies: ["GestureModel", "GestureFormat"]),
+        .target(name: "GestureLibrary", dependencies: ["GestureModel", "GestureFormat", "OperatingSystem"]),
         // A small declarative command-line layer (no outside dependencies).
-        .target(name: "CommandKit"),
-        // The gesturectl commands, over the libraries above.
+        .target(name: "CommandKit", dependencies: ["OperatingSystem"]),
+        // The gesturectl commands: parse, call the engine or a library, print.
         .target(
             name: "GesturectlCommands",
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureEditing", "GestureSynth",
                 "GestureRender", "GestureLibrary", "CommandKit", "InputSystem", "DeviceDiscovery",
-                "GesturePlayback", "GestureRecording", "GestureInterop",
+                "GesturePlayback", "GestureRecording", "GestureInterop", "GestureEngine", "OperatingSystem",
             ]
         ),
         .executableTarget(name: "gesturectl", dependencies: ["GesturectlCommands"]),
+
+        // The door to the operating system: file descriptors, one syscall
+        // funnel and error type, poll, timers, eventfd, signals, threads and
+        // child processes. Every module that touches the OS goes through it.
+        .target(name: "OperatingSystem", dependencies: ["CSystemShim"]),
+        // The Linux calls Swift's Glibc module does not import (timerfd,
+        // eventfd, signalfd, prctl, pthread_setname_np, posix_spawn attributes);
+        // only OperatingSystem imports it.
+        .target(name: "CSystemShim"),
 
         // C libraries for real devices; only InputSystem imports them.
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // evdev reading, uinput devices and udev discovery behind a Swift-only API.
-        .target(name: "InputSystem", dependencies: ["GestureModel", "CLibevdev", "CLibudev"]),
+        .target(name: "InputSystem", dependencies: ["GestureModel", "OperatingSystem", "CLibevdev", "CLibudev"]),
         // Which devices exist, what they are, and which one --device means.
-        .target(name: "DeviceDiscovery", dependencies: ["InputSystem"]),
+        .target(name: "DeviceDiscovery", dependencies: ["InputSystem", "OperatingSystem"]),
         // Gestures to evdev frames, virtual device profiles, scheduling, the player.
-        .target(name: "GesturePlayback", dependencies: ["GestureModel", "InputSystem"]),
+        .target(name: "GesturePlayback", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
         // Evdev events to strokes: the recorder's state machine.
-        .target(name: "GestureRecording", dependencies: ["GestureModel", "InputSystem", "GestureEditing"]),
+        .target(name: "GestureRecording", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
         // evemu and libinput-record text formats, in and out.
-        .target(name: "GestureInterop", dependencies: ["GestureModel", "InputSystem"]),
+        .target(name: "GestureInterop", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
+        // The engine under every front end: devices kept across plays, jobs
+        // (play, record, import, watch) with one handle type, signals as events.
+        .target(
+            name: "GestureEngine",
+            dependencies: [
+                "GestureModel", "GestureEditing", "InputSystem", "OperatingSystem", "DeviceDiscovery",
+                "GesturePlayback", "GestureRecording", "GestureInterop",
+            ]
+        ),
+        // Test doubles, shared device fixtures and helpers; only test targets use it.
+        .target(
+            name: "TestSupport",
+            dependencies: ["GestureModel", "InputSystem", "OperatingSystem", "GesturePlayback", "GestureRecording"],
+            path: "Tests/TestSupport"
+        ),
 
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel"]),
         .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel"]),
         .testTarget(name: "GestureEditingTests", dependencies: ["GestureEditing", "GestureModel"]),
         .testTarget(name: "GestureSynthTests", dependencies: ["GestureSynth", "GestureModel"]),
         .testTarget(name: "GestureRenderTests", dependencies: ["GestureRender", "GestureModel"]),
-        .testTarget(name: "GestureLibraryTests", dependencies: ["GestureLibrary", "GestureModel", "GestureFormat"]),
+        .testTarget(name: "GestureLibraryTests", dependencies: ["GestureLibrary", "GestureModel", "GestureFormat", "OperatingSystem"]),
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
-        .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel"]),
+        .testTarget(name: "OperatingSystemTests", dependencies: ["OperatingSystem"]),
+        .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel", "OperatingSystem"]),
         .testTarget(name: "DeviceDiscoveryTests", dependencies: ["DeviceDiscovery", "InputSystem"]),
-        .testTarget(name: "GesturePlaybackTests", dependencies: ["GesturePlayback", "InputSystem", "GestureModel"]),
-        .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "InputSystem", "GestureModel"]),
+        .testTarget(
+            name: "GesturePlaybackTests",
+            dependencies: ["GesturePlayback", "InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),
+        .testTarget(
+            name: "GestureRecordingTests", dependencies: ["GestureRecording", "InputSystem", "GestureModel", "OperatingSystem"]),
+        .testTarget(
+            name: "GestureEngineTests",
+            dependencies: [
+                "GestureEngine", "GestureModel", "GesturePlayback", "GestureRecording", "InputSystem", "OperatingSystem",
+                "TestSupport",
+            ]),
         .testTarget(name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel"]),
         .testTarget(
             name: "GesturectlCommandsTests",
-            dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat"]
+            dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem"]
         ),
     ],
     swiftLanguageModes: [.v6]

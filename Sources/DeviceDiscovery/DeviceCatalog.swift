@@ -1,4 +1,5 @@
 import InputSystem
+import OperatingSystem
 
 /// Finds the evdev devices on this machine through libudev.
 public enum DeviceCatalog {
@@ -27,5 +28,22 @@ public enum DeviceCatalog {
             role: DeviceRole.classify(classes: device.classes, description: description), links: device.links,
             vendor: device.vendor ?? description?.vendor, product: device.product ?? description?.product,
             description: description, openProblem: problem)
+    }
+
+    /// The record for a node udev does not know (no udev in a container),
+    /// from the device opened at `node`.
+    public static func info(node: String, opened evdev: EvdevDevice) -> DeviceInfo {
+        let description = evdev.description
+        return DeviceInfo(
+            node: node, name: description.name, role: DeviceRole.classify(classes: [], description: description),
+            vendor: description.vendor, product: description.product, description: description)
+    }
+
+    /// The record for a device that is gone: only what udev said in its
+    /// "remove" event (its node, name and classes; it cannot be opened).
+    public static func info(removed device: UdevInputDevice) -> DeviceInfo {
+        DeviceInfo(
+            node: device.node, name: device.name ?? "(unnamed)",
+            role: DeviceRole.classify(classes: device.classes, description: nil))
     }
 }

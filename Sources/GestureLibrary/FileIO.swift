@@ -1,3 +1,4 @@
+import OperatingSystem
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 import GestureFormat
 import GestureModel
+import OperatingSystem
 
 /// Where a library entry lives.
 public enum LibrarySource: String, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import InputSystem
 import Synchronization
+import OperatingSystem
 
 /// Where a player writes frames: a uinput device, or a test double.
 public protocol FrameSink {
@@ -9,7 +10,7 @@ public protocol FrameSink {
 
 /// Writes frames to a uinput device, one `write()` per frame
 /// (``UinputDevice/write(frame:)``).
-public final class UinputFrameSink: FrameSink {
+public final class UinputFrameSink: FrameSink, Sendable {
     /// The device written to.
     public let device: UinputDevice
 
@@ -19,49 +20,4 @@ public final class UinputFrameSink: FrameSink {
     /// Writes `frame`'s events in one `write()`.
     /// - Throws: ``SystemError`` from `write` (kind `.deviceVanished` on ENODEV).
     public func write(_ frame: InputFrame) throws { try device.write(frame: frame.events) }
-}
-
-/// A sink for tests: records every frame, can fail a chosen write, and can
-/// run a hook after each write (e.g. to advance a ``ManualClock`` or cancel).
-public final class RecordingSink: FrameSink, Sendable {
-    /// The error a failing write throws.
-    public struct WriteFailure: Error, Hashable, Sendable {
-        /// The 0-based index of the write attempt that failed.
-        public var attempt: Int
-    }
-
-    private struct State: Sendable {
-        var written: [InputFrame] = []
-        var attempted: [InputFrame] = []
-    }
-
-    private let state = Mutex(State())
-    private let failingAttempts: Set<Int>
-    private let afterWrite: (@Sendable (_ index: Int, _ frame: InputFrame) -> Void)?
-
-    /// Creates a sink. Write attempts whose 0-based index is in
-    /// `failingAttempts` throw ``WriteFailure``; `afterWrite` runs after each
-    /// successful write with the index of the attempt.
-    public init(
-        failingAttempts: Set<Int> = [],
-        afterWrite: (@Sendable (_ index: Int, _ frame: InputFrame) -> Void)? = nil
-    ) {
-        self.failingAttempts = failingAttempts
-        self.afterWrite = afterWrite
-    }
-
-    /// The frames written successfully, in order.
-    public var frames: [InputFrame] { state.withLock { $0.written } }
-    /// Every frame a write was attempted with, failed ones included.
-    public var attemptedFrames: [InputFrame] { state.withLock { $0.attempted } }
-
-    public func write(_ frame: InputFrame) throws {
-        let index = state.withLock { current in
-            current.attempted.append(frame)
-            return current.attempted.count - 1
-        }
-        if failingAttempts.contains(index) { throw WriteFailure(attempt: index) }
-        state.withLock { $0.written.append(frame) }
-        afterWrite?(index, frame)
-    }
 }

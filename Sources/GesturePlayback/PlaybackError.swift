@@ -1,5 +1,6 @@
 import GestureModel
 import InputSystem
+import OperatingSystem
 
 /// Why a gesture cannot be played, found before the first frame is written.
 public enum PlaybackError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -29,6 +30,9 @@ public enum PlaybackError: Error, Hashable, Sendable, CustomStringConvertible {
     case sessionBusy
     /// The session was closed; its device is gone.
     case sessionClosed
+    /// The playing thread could not be started or set up (its name, its
+    /// timer slack): nothing was played.
+    case cannotStart(SystemError)
 
     /// A one-line message for people.
     public var description: String {
@@ -55,6 +59,8 @@ public enum PlaybackError: Error, Hashable, Sendable, CustomStringConvertible {
             "the device is playing another gesture"
         case .sessionClosed:
             "the playback device was closed"
+        case let .cannotStart(error):
+            "cannot start playing: \(error)"
         }
     }
 

@@ -1,5 +1,6 @@
 import GestureModel
 import InputSystem
+import OperatingSystem
 
 /// How late frames were written compared with their deadlines.
 ///
@@ -69,3 +70,7 @@ public struct PlaybackResult: Sendable {
         return false
     }
 }
+
+/// A play running on its own thread: cancel it, follow its frames, wait
+/// for its ``PlaybackResult``.
+public typealias PlaybackHandle = JobHandle<PlaybackResult, PlaybackProgress>

@@ -1,24 +1,25 @@
+import Dispatch
 import GestureModel
 import InputSystem
+import OperatingSystem
 import Synchronization
 
 /// A virtual device kept for several plays (the daemon keeps one per kind;
 /// `gesturectl play` keeps one for a single play), with what its readers
 /// know of it between plays.
 ///
-/// One play at a time. The device is used only by the playing thread while
-/// a play runs, and destroyed by ``close()`` after a last wait of
-/// ``linger`` (default 200 ms): readers lose the events they have not read
-/// when a device is destroyed, libinput included, so the final lifts must
-/// have time to arrive.
-public final class PlaybackSession: @unchecked Sendable {
-    // @unchecked: `device` is touched only by the playing thread while
-    // `busy` is set, and by close() once it is clear; the rest is behind
-    // `guarded`.
+/// One play at a time: the device is written only by the playing thread
+/// while a play runs. ``close()`` cancels a running play (which lifts
+/// everything), keeps the device ``linger`` longer (default 200 ms: readers
+/// lose the events they have not read when a device is destroyed, libinput
+/// included), then destroys it. Safe from any thread; the first ``close()``
+/// does the work and every other call waits until it is done.
+public final class PlaybackSession: Sendable {
     private struct Guarded: Sendable {
+        var sink: (any FrameSink & Sendable)?
         var state: DeviceState
         var busy = false
-        var closed = false
+        var closing = false
         var running: PlaybackHandle?
     }
 
@@ -32,8 +33,8 @@ public final class PlaybackSession: @unchecked Sendable {
     /// How long ``close()`` keeps the device after the last frame.
     public let linger: Microseconds
     private let clock: any PlaybackClock
-    private var device: UinputDevice?
     private let guarded: Mutex<Guarded>
+    private let closed = DispatchSemaphore(value: 0)
 
     /// The default time a device is kept after the last frame: 200 ms.
     public static let defaultLinger = Microseconds(200_000)
@@ -42,33 +43,48 @@ public final class PlaybackSession: @unchecked Sendable {
     /// monitor first, and waits (up to `udevTimeout`) until udev has set it
     /// up (``UdevSettle``). Without udev it goes on at once.
     ///
-    /// - Throws: ``SystemError`` from ``UinputDevice/init(description:uinputPath:)``
+    /// - Throws: ``OperatingSystem/SystemError`` from ``InputSystem/UinputDevice/init(description:uinputPath:)``
     ///   (e.g. `.permissionDenied` for /dev/uinput, `.notFound` without uinput).
-    public init(
+    public convenience init(
         profile: VirtualDeviceProfile, linger: Microseconds = defaultLinger,
         udevTimeout: Microseconds = UdevSettle.defaultTimeout, uinputPath: String = "/dev/uinput",
         clock: any PlaybackClock = SystemClock()
     ) throws(SystemError) {
         let monitor = try? Udev().monitor()
         let device = try UinputDevice(description: profile.description, uinputPath: uinputPath)
+        var initialised = false
+        if let monitor, let node = device.devnode {
+            initialised = UdevSettle.waitForDevice(monitor: monitor, devnode: node, timeout: udevTimeout, clock: clock)
+        }
+        self.init(
+            profile: profile, sink: UinputFrameSink(device: device), devnode: device.devnode,
+            isInitialisedByUdev: initialised, linger: linger, clock: clock)
+    }
+
+    /// Creates a session over any sink: another kind of output, or a test
+    /// double. The session owns the sink and drops it on ``close()``.
+    public init(
+        profile: VirtualDeviceProfile, sink: any FrameSink & Sendable, devnode: String?,
+        isInitialisedByUdev: Bool = true, linger: Microseconds = defaultLinger, clock: any PlaybackClock = SystemClock()
+    ) {
         self.profile = profile
-        self.device = device
-        self.devnode = device.devnode
+        self.devnode = devnode
+        self.isInitialisedByUdev = isInitialisedByUdev
         self.linger = linger
         self.clock = clock
-        if let monitor, let node = device.devnode {
-            isInitialisedByUdev = UdevSettle.waitForDevice(
-                monitor: monitor, devnode: node, timeout: udevTimeout, clock: clock)
-        } else {
-            isInitialisedByUdev = false
-        }
-        guarded = Mutex(Guarded(state: DeviceState(description: profile.description)))
+        guarded = Mutex(Guarded(sink: sink, state: DeviceState(description: profile.description)))
     }
 
     deinit { close() }
 
     /// What readers know of the device now (between plays).
     public var state: DeviceState { guarded.withLock { $0.state } }
+
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool { guarded.withLock { $0.closing } }
+
+    /// Whether a play is running.
+    public var isBusy: Bool { guarded.withLock { $0.busy } }
 
     /// The frames that play `gesture` on this device from its current state.
     /// - Throws: ``PlaybackError`` (see ``FrameBuilder``).
@@ -79,68 +95,70 @@ public final class PlaybackSession: @unchecked Sendable {
     }
 
     /// Starts playing `frames` on a dedicated thread (see
-    /// ``Player/start(_:on:state:cancellation:progress:completion:)``); the
-    /// session's state follows the play.
+    /// ``Player/start(_:on:state:handle:completion:)``); the session's state
+    /// follows the play.
     /// - Throws: ``PlaybackError/sessionBusy`` while another play runs,
-    ///   ``PlaybackError/sessionClosed`` after ``close()``.
-    public func start(
-        _ frames: [InputFrame], cancellation: CancellationSignal = CancellationSignal(),
-        progress: (@Sendable (PlaybackProgress) -> Void)? = nil
-    ) throws(PlaybackError) -> PlaybackHandle {
-        let handle = PlaybackHandle(cancellation: cancellation)
-        let outcome: Result<DeviceState, PlaybackError> = guarded.withLock { current in
-            if current.closed { return .failure(.sessionClosed) }
+    ///   ``PlaybackError/sessionClosed`` after ``close()``,
+    ///   ``PlaybackError/cannotStart(_:)`` when the thread cannot be started.
+    public func start(_ frames: [InputFrame], handle: PlaybackHandle = PlaybackHandle()) throws(PlaybackError)
+        -> PlaybackHandle
+    {
+        let claimed: Result<(any FrameSink & Sendable, DeviceState), PlaybackError> = guarded.withLock { current in
+            if current.closing { return .failure(.sessionClosed) }
             if current.busy { return .failure(.sessionBusy) }
+            guard let sink = current.sink else { return .failure(.sessionClosed) }
             current.busy = true
             current.running = handle
-            return .success(current.state)
+            return .success((sink, current.state))
         }
-        let initial = try outcome.get()
-        guard let device else {
+        let (sink, initial) = try claimed.get()
+        do throws(SystemError) {
+            return try Player(clock: clock).start(frames, on: sink, state: initial, handle: handle) { [self] result in
+                guarded.withLock { current in
+                    current.state = result.finalState
+                    current.busy = false
+                    current.running = nil
+                }
+            }
+        } catch {
             guarded.withLock { current in
                 current.busy = false
                 current.running = nil
             }
-            throw .sessionClosed
+            throw .cannotStart(error)
         }
-        Player(clock: clock).run(
-            frames, on: UinputFrameSink(device: device), state: initial, handle: handle, progress: progress
-        ) { [self] result in
-            guarded.withLock { current in
-                current.state = result.finalState
-                current.busy = false
-                current.running = nil
-            }
-        }
-        return handle
     }
 
     /// Builds and plays `gesture`, blocking until the play ends.
     /// - Throws: ``PlaybackError`` before anything is played.
     public func play(
-        _ gesture: Gesture, options: PlaybackOptions = PlaybackOptions(),
-        cancellation: CancellationSignal = CancellationSignal(),
-        progress: (@Sendable (PlaybackProgress) -> Void)? = nil
+        _ gesture: Gesture, options: PlaybackOptions = PlaybackOptions(), handle: PlaybackHandle = PlaybackHandle()
     ) throws(PlaybackError) -> PlaybackResult {
         let frames = try frames(for: gesture, options: options)
-        return try start(frames, cancellation: cancellation, progress: progress).wait()
+        return try start(frames, handle: handle).wait()
     }
 
     /// Cancels a running play and waits for it (it lifts everything), keeps
     /// the device ``linger`` longer so that readers receive the last frames,
-    /// then destroys it. Later calls do nothing.
+    /// then destroys it. Any thread may call it, any number of times: the
+    /// first call does this, later ones wait until it is done.
     public func close() {
-        let running: PlaybackHandle? = guarded.withLock { current in
-            if current.closed { return nil }
-            current.closed = true
-            return current.running
+        let first: (isFirst: Bool, running: PlaybackHandle?) = guarded.withLock { current in
+            if current.closing { return (false, nil) }
+            current.closing = true
+            return (true, current.running)
         }
-        guard device != nil else { return }
-        if let running {
+        guard first.isFirst else {
+            closed.wait()
+            closed.signal()
+            return
+        }
+        if let running = first.running {
             running.cancel()
             _ = running.wait()
         }
-        _ = clock.wait(until: clock.now() + linger, cancellation: .never)
-        device = nil
+        _ = try? clock.wait(until: clock.now() + linger, cancellation: .never)
+        guarded.withLock { $0.sink = nil }
+        closed.signal()
     }
 }

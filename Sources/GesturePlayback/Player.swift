@@ -1,6 +1,6 @@
-import Foundation
 import GestureModel
 import InputSystem
+import OperatingSystem
 
 /// Plays frames onto a sink at their absolute deadlines.
 ///
@@ -29,6 +29,10 @@ public struct Player: Sendable {
 
     /// Creates a player on `clock` (CLOCK_MONOTONIC by default).
     public init(clock: any PlaybackClock = SystemClock()) { self.clock = clock }
+
+    /// How the playing thread is set up: named `gesturectl-play` (as `ps -L`
+    /// shows it), with a timer slack of 1 ns so that wakes are exact.
+    public static let threadOptions = ThreadOptions(name: "gesturectl-play", timerSlackNanoseconds: 1)
 
     /// Plays `frames` on the calling thread and returns when done. Call it
     /// from a dedicated thread (``start(_:on:state:cancellation:progress:completion:)``
@@ -77,8 +81,12 @@ public struct Player: Sendable {
                 let interval = max(frame.time - frames[index - 1].time, .zero)
                 deadline = max(due, previousWrite + Microseconds(interval.rawValue / 2))
             }
-            if clock.wait(until: deadline, cancellation: cancellation) == .cancelled {
-                return finish(.cancelled(framesWritten: index), lifting: state)
+            do {
+                if try clock.wait(until: deadline, cancellation: cancellation) == .cancelled {
+                    return finish(.cancelled(framesWritten: index), lifting: state)
+                }
+            } catch {
+                return finish(.failed(error, framesWritten: index), lifting: state)
             }
             let now = clock.now()
             latenesses.append(now - due)
@@ -98,40 +106,28 @@ public struct Player: Sendable {
         return finish(.completed, lifting: state)
     }
 
-    /// Starts playing on a new dedicated thread (named `gesturectl-play`,
-    /// timer slack 1 ns) and returns at once. The sink belongs to that
-    /// thread until the play ends. Cancel through the handle or
-    /// `cancellation`; get the result with ``PlaybackHandle/wait()`` or
-    /// ``PlaybackHandle/finished()``. `completion` runs on the playing
-    /// thread before waiters are woken.
+    /// Starts playing on a new dedicated thread (``threadOptions``) and
+    /// returns at once. The sink belongs to that thread until the play
+    /// ends. Cancel through the handle; get the result with
+    /// ``OperatingSystem/JobHandle/wait()`` or ``OperatingSystem/JobHandle/finished()``.
+    /// `completion` runs on the playing thread before waiters are woken.
+    /// - Throws: ``OperatingSystem/SystemError`` when the thread cannot be
+    ///   started or set up; nothing was played then.
     public func start(
         _ frames: [InputFrame], on sink: sending any FrameSink, state: DeviceState,
-        cancellation: CancellationSignal = CancellationSignal(),
-        progress: (@Sendable (PlaybackProgress) -> Void)? = nil,
+        handle: PlaybackHandle = PlaybackHandle(),
         completion: (@Sendable (PlaybackResult) -> Void)? = nil
-    ) -> PlaybackHandle {
-        let handle = PlaybackHandle(cancellation: cancellation)
-        run(frames, on: sink, state: state, handle: handle, progress: progress, completion: completion)
-        return handle
-    }
-
-    /// Plays on a new thread, reporting to an existing handle.
-    func run(
-        _ frames: [InputFrame], on sink: sending any FrameSink, state: DeviceState, handle: PlaybackHandle,
-        progress: (@Sendable (PlaybackProgress) -> Void)?, completion: (@Sendable (PlaybackResult) -> Void)?
-    ) {
-        let cancellation = handle.cancellation
+    ) throws(SystemError) -> PlaybackHandle {
         let transfer = SinkTransfer(sink: sink)
         let player = self
-        let thread = Thread {
-            SystemClock.setPreciseTimerSlack()
+        try DedicatedThread.start(Self.threadOptions) {
             let result = player.play(
-                frames, on: transfer.sink, state: state, cancellation: cancellation, progress: progress)
+                frames, on: transfer.sink, state: state, cancellation: handle.cancellation,
+                progress: { handle.report($0) })
             completion?(result)
             handle.finish(result)
         }
-        thread.name = "gesturectl-play"
-        thread.start()
+        return handle
     }
 }
 

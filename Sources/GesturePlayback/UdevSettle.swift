@@ -1,11 +1,12 @@
 import GestureModel
 import InputSystem
+import OperatingSystem
 
 /// Something that delivers udev events on a pollable descriptor: a
 /// ``UdevMonitor``, or a test double.
 public protocol UdevEventSource: AnyObject {
     /// The descriptor that becomes readable when events are pending.
-    var fileDescriptor: Int32 { get }
+    var fileDescriptor: FileDescriptor { get }
     /// The next pending event, `nil` when none is pending.
     func receive() throws(SystemError) -> UdevEvent?
 }
@@ -40,8 +41,11 @@ public enum UdevSettle {
             }
             let remaining = deadline.rawValue - clock.now().rawValue
             if remaining <= 0 { return false }
-            let milliseconds = Int32(clamping: (remaining + 999) / 1_000)
-            _ = LinuxCalls.waitReadable([monitor.fileDescriptor], timeoutMilliseconds: milliseconds)
+            do throws(SystemError) {
+                _ = try Poll.waitReadable(monitor.fileDescriptor, timeoutMilliseconds: Poll.milliseconds(roundingUp: remaining))
+            } catch {
+                return false
+            }
         }
     }
 }

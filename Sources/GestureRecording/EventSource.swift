@@ -1,4 +1,5 @@
 import InputSystem
+import OperatingSystem
 
 /// Where a ``RecordingSession`` reads events from: a descriptor to wait on
 /// and a non-blocking read. ``InputSystem/EvdevDevice`` is one; tests use a
@@ -6,7 +7,7 @@ import InputSystem
 public protocol EventSource {
     /// The descriptor that becomes readable (poll `POLLIN`) when events are
     /// waiting; `POLLHUP`/`POLLERR` on it mean the device is going away.
-    var fileDescriptor: Int32 { get }
+    var fileDescriptor: FileDescriptor { get }
     /// The next outcome; ``InputSystem/ReadOutcome/wouldBlock`` when none
     /// is waiting.
     /// - Throws: ``InputSystem/SystemError``, with kind `.deviceVanished`

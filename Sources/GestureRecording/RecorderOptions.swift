@@ -5,18 +5,13 @@ public struct RecorderOptions: Hashable, Sendable {
     public var virtualScreenWidth: Int
     /// Height in pixels of the virtual screen (default 1080).
     public var virtualScreenHeight: Int
-    /// The AssistiveTouch mode: contacts are drawn one after another, and
-    /// ``StrokeRecorder/finish(_:reason:)`` merges them to start together.
-    public var sequential: Bool
-
     /// The largest virtual screen side accepted, in pixels.
     public static let maximumVirtualScreenSide = 1 << 20
 
     /// Creates options.
-    public init(virtualScreenWidth: Int = 1920, virtualScreenHeight: Int = 1080, sequential: Bool = false) {
+    public init(virtualScreenWidth: Int = 1920, virtualScreenHeight: Int = 1080) {
         self.virtualScreenWidth = virtualScreenWidth
         self.virtualScreenHeight = virtualScreenHeight
-        self.sequential = sequential
     }
 
     /// Checks the virtual screen size.

@@ -1,6 +1,7 @@
 import GestureModel
 import Glibc
 import InputSystem
+import OperatingSystem
 
 /// What a ``RecordingSession`` ended with.
 public struct RecordingSessionResult: Sendable {
@@ -60,7 +61,7 @@ public final class RecordingSession {
     ///   is not positive.
     public init(
         source: any EventSource, recorder: StrokeRecorder, details: RecordingDetails,
-        options: RecordingSessionOptions = RecordingSessionOptions(), clock: any RecordingClock = MonotonicClock(),
+        options: RecordingSessionOptions = RecordingSessionOptions(), clock: any RecordingClock = SystemClock(),
         cancellation: CancellationSignal
     ) throws(RecordingError) {
         try options.validate()
@@ -96,14 +97,18 @@ public final class RecordingSession {
                 nextStatus = Self.adding(options.statusInterval, to: now)
             }
 
-            var descriptors = [
-                pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: cancellation.fileDescriptor, events: Int16(POLLIN), revents: 0),
-            ]
-            if let enterDescriptor { descriptors.append(pollfd(fd: enterDescriptor, events: Int16(POLLIN), revents: 0)) }
+            let cancelled: FileDescriptor
             do {
-                try Descriptors.poll(
-                    &descriptors,
+                cancelled = try cancellation.fileDescriptor
+            } catch {
+                return .readFailed(error)
+            }
+            var descriptors: [(FileDescriptor, Poll.Events)] = [(source.fileDescriptor, .readable), (cancelled, .readable)]
+            if let enterDescriptor { descriptors.append((enterDescriptor, .readable)) }
+            let ready: [Poll.Events]
+            do {
+                ready = try Poll.wait(
+                    descriptors,
                     timeoutMilliseconds: pollTimeout(now: now, nextStatus: nextStatus, sessionStart: sessionStart))
             } catch {
                 return .readFailed(error)
@@ -111,16 +116,16 @@ public final class RecordingSession {
 
             // The device first, so that what is already waiting is recorded
             // before a stop request is honoured.
-            let deviceEvents = descriptors[0].revents
-            if deviceEvents & Int16(POLLNVAL) != 0 {
+            let deviceEvents = ready[0]
+            if deviceEvents.contains(.invalid) {
                 return .readFailed(SystemError(call: "poll", errorNumber: EBADF, detail: "the device descriptor is not open"))
             }
-            if deviceEvents != 0, let reason = readAvailable(hangUp: deviceEvents & Int16(POLLHUP | POLLERR) != 0) {
+            if !deviceEvents.isEmpty, let reason = readAvailable(hangUp: !deviceEvents.isDisjoint(with: [.hangUp, .error])) {
                 return reason
             }
-            if descriptors[1].revents != 0 || cancellation.isCancelled { return .cancelled }
-            if descriptors.count > 2, descriptors[2].revents != 0, let descriptor = enterDescriptor {
-                switch Descriptors.readLineInput(descriptor) {
+            if !ready[1].isEmpty || cancellation.isCancelled { return .cancelled }
+            if ready.count > 2, !ready[2].isEmpty, let descriptor = enterDescriptor {
+                switch LineInput.read(descriptor) {
                 case .line: return .enterPressed
                 case .nothing: break
                 case .closed: enterDescriptor = nil
@@ -182,14 +187,12 @@ public final class RecordingSession {
     }
 
     /// Milliseconds until the next status report or deadline, rounded up;
-    /// -1 (no limit) when there is neither.
-    private func pollTimeout(now: Microseconds, nextStatus: Microseconds, sessionStart: Microseconds) -> Int32 {
+    /// `nil` (no limit) when there is neither.
+    private func pollTimeout(now: Microseconds, nextStatus: Microseconds, sessionStart: Microseconds) -> Int32? {
         var moments = deadlines(sessionStart: sessionStart).map(\.0)
         if statusHandler != nil { moments.append(nextStatus) }
-        guard let next = moments.min() else { return -1 }
-        let remaining = StrokeRecorder.relative(next, to: now).rawValue
-        let milliseconds = remaining / 1_000 + (remaining % 1_000 == 0 ? 0 : 1)
-        return Int32(clamping: milliseconds)
+        guard let next = moments.min() else { return nil }
+        return Poll.milliseconds(roundingUp: StrokeRecorder.relative(next, to: now).rawValue)
     }
 
     /// `time + duration`, saturating instead of overflowing.

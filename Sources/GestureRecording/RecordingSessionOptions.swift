@@ -1,4 +1,5 @@
 import GestureModel
+import OperatingSystem
 
 /// When a ``RecordingSession`` stops by itself, and how often it reports.
 public struct RecordingSessionOptions: Hashable, Sendable {
@@ -18,14 +19,14 @@ public struct RecordingSessionOptions: Hashable, Sendable {
     /// A descriptor on which a line (Enter) stops the recording, normally
     /// stdin when it is a terminal; end of input on it only stops watching
     /// it. `nil`: none.
-    public var enterDescriptor: Int32?
+    public var enterDescriptor: FileDescriptor?
 
     /// Creates options; by default the session stops only when cancelled,
     /// the device vanishes, or reading fails.
     public init(
         idleTimeout: Microseconds? = nil, maximumDuration: Microseconds? = nil,
         firstContactTimeout: Microseconds? = nil, statusInterval: Microseconds = Microseconds(100_000),
-        enterDescriptor: Int32? = nil
+        enterDescriptor: FileDescriptor? = nil
     ) {
         self.idleTimeout = idleTimeout
         self.maximumDuration = maximumDuration

@@ -1,4 +1,5 @@
 import InputSystem
+import OperatingSystem
 
 /// Why a recording stopped.
 public enum RecordingStopReason: Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,3 @@
-import GestureEditing
 import GestureModel
 import InputSystem
 
@@ -271,15 +270,10 @@ public struct StrokeRecorder: Sendable {
     /// The gesture recorded so far.
     ///
     /// Contacts still down are ended at their last sample (no sample is
-    /// invented at the moment of stopping), so nothing recorded is lost. In
-    /// sequential mode the strokes are merged with
-    /// ``GestureEditing/GestureEditor/merge(_:alignment:maximumFingers:)``
-    /// aligned by start: each contact drawn after the previous one lifted
-    /// is its own group and all groups start at 0; contacts that overlapped
-    /// stay together as a group with their timing. The geometry's slot
-    /// count is raised to the number of strokes (at most 10) so that the
-    /// merged fingers fit; if the merge still fails (more than 10 fingers at
-    /// once), the strokes are kept as drawn with a warning.
+    /// invented at the moment of stopping), so nothing recorded is lost.
+    /// Strokes are kept as drawn: merging strokes drawn one after another
+    /// (`record --sequential`) is the caller's step (GestureEngine's
+    /// `SequentialMerge`), so recording does not depend on editing.
     ///
     /// - Parameters:
     ///   - details: The name and metadata the caller supplies; the device
@@ -309,22 +303,7 @@ public struct StrokeRecorder: Sendable {
         var gesture = Gesture(name: details.name, device: profile.geometry, strokes: strokes, metadata: metadata)
         gesture.sortStrokes()
 
-        if options.sequential && strokes.count > 1 {
-            var widened = gesture
-            widened.device.slots = max(widened.device.slots, min(strokes.count, Self.maximumSequentialFingers))
-            do {
-                let merged = try GestureEditor.merge(
-                    [widened], alignment: .start, maximumFingers: Self.maximumSequentialFingers)
-                gesture = merged.gesture
-                warnings += merged.warnings
-            } catch {
-                warnings.append("the strokes were not merged (\(error.message)); they are kept one after another")
-            }
-        }
         return RecordedGesture(
             gesture: gesture, stopReason: reason, contactsEndedAtFinish: stillDown, warnings: warnings)
     }
-
-    /// The most fingers a sequential recording merges into.
-    static let maximumSequentialFingers = 10
 }

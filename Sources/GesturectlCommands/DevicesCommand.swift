@@ -1,7 +1,8 @@
 import CommandKit
 import DeviceDiscovery
-import Glibc
+import GestureEngine
 import InputSystem
+import OperatingSystem
 
 /// `devices`: what input devices exist and what they are.
 enum DevicesCommand {
@@ -78,7 +79,7 @@ enum DevicesCommand {
             .flag("watch", help: "Keep running and report devices as they come and go."),
         ]
     ) { values, context in
-        let devices = try DeviceCatalog.scan()
+        let devices = try InputDevices.list()
         let asJSON = values.flag("json")
         if asJSON {
             context.print(JSONText.array(devices.map(json)))
@@ -88,40 +89,21 @@ enum DevicesCommand {
             for device in devices { context.print(text(device)) }
         }
         guard values.flag("watch") else { return }
-        try watch(asJSON: asJSON, context: context)
+        try await watch(asJSON: asJSON, context: context)
     }
 
-    /// Follows udev's hotplug events until interrupted.
-    private static func watch(asJSON: Bool, context: CommandContext) throws {
-        let udev = try Udev()
-        let monitor = try udev.monitor()
+    /// Follows udev's hotplug events until interrupted (exit status 130).
+    private static func watch(asJSON: Bool, context: CommandContext) async throws {
+        let handle = try context.engine.startWatchingDevices()
         if !asJSON { context.note("watching for devices (Ctrl-C to stop)") }
-        while true {
-            var descriptor = pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw SystemError(call: "poll", errorNumber: errno)
-            }
-            while let event = try monitor.receive() {
-                guard UdevInputDevice.isEventNode(event.device.node) else { continue }
-                let action: String
-                switch event.action {
-                case .add: action = "added"
-                case .remove: action = "removed"
-                default: continue
-                }
-                let info = event.action == .remove
-                    ? DeviceInfo(
-                        node: event.device.node, name: event.device.name ?? "(unnamed)",
-                        role: DeviceRole.classify(classes: event.device.classes, description: nil))
-                    : DeviceCatalog.info(for: event.device)
-                if asJSON {
-                    context.print(JSONText.object([("event", JSONText.string(action)), ("device", json(info))]))
-                } else {
-                    context.print("\(action): " + text(info))
-                }
+        handle.observeProgress { event in
+            if asJSON {
+                context.print(JSONText.object([("event", JSONText.string(event.change.rawValue)), ("device", json(event.device))]))
+            } else {
+                context.print("\(event.change.rawValue): " + text(event.device))
             }
         }
+        if let error = await context.untilFinished(handle) { throw error }
+        throw CommandFailure.exit(.interrupted)
     }
 }

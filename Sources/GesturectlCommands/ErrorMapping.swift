@@ -6,6 +6,7 @@ import GestureRecording
 import InputSystem
 import GestureFormat
 import GestureLibrary
+import OperatingSystem
 
 /// Maps the libraries' errors to the documented exit statuses.
 enum ErrorMapping {

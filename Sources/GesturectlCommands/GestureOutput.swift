@@ -3,6 +3,7 @@ import GestureFormat
 import GestureLibrary
 import GestureModel
 import Glibc
+import OperatingSystem
 
 /// The options of every command that produces a gesture, and writing it.
 enum GestureOutput {

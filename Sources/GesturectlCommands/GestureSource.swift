@@ -2,6 +2,7 @@ import CommandKit
 import GestureFormat
 import GestureLibrary
 import GestureModel
+import OperatingSystem
 
 /// Where a command reads a gesture from, decided from a NAME|FILE argument.
 ///
@@ -32,7 +33,7 @@ extension CommandContext {
 
     /// The gesture library this context's environment describes.
     var library: GestureLibrary {
-        GestureLibrary(environment: environment, executablePath: SystemPaths.executablePath())
+        GestureLibrary(environment: environment, executablePath: Paths.executable())
     }
 
     /// Reads a file named on the command line ('-' for standard input);

@@ -1,4 +1,6 @@
 import CommandKit
+import GestureEngine
+import OperatingSystem
 
 /// The `gesturectl` command-line tool: every command, its help and its
 /// exit statuses.
@@ -26,6 +28,23 @@ public enum Gesturectl {
             ],
             mapError: { ErrorMapping.failure(for: $0) }
         )
+    }
+
+    /// Blocks SIGINT, SIGTERM and SIGHUP and ignores SIGPIPE (see
+    /// ``GestureEngine/SignalRouter``). The executable calls it first thing,
+    /// before any thread exists: from a top-level `main.swift` that awaits,
+    /// that means before the first `await`.
+    public static func prepareProcess() {
+        do {
+            try SignalRouter.prepareProcess()
+            try signals.start()
+        } catch {
+            // Without the signal thread the signals must keep their default
+            // actions, or Ctrl-C would be ignored.
+            try? SignalMask.unblock(SignalMask.handled)
+            FileDescriptor.standardError.writeAllIgnoringErrors(
+                Array("gesturectl: warning: signals cannot be handled (\(error)); Ctrl-C ends at once\n".utf8))
+        }
     }
 
     /// Runs the tool as the process: parses `CommandLine.arguments` and

@@ -1,4 +1,5 @@
 import CommandKit
+import GestureEngine
 import GestureInterop
 import GestureLibrary
 import GestureModel
@@ -38,21 +39,16 @@ enum InteropCommands {
         guard size.count == 2 else { throw CommandFailure.usage("--screen: \"\(screen)\" is not a screen size like 1920x1080") }
         var baseName = FileIO.baseName(source)
         if let dot = baseName.lastIndex(of: "."), dot != baseName.startIndex { baseName = String(baseName[..<dot]) }
-        do {
-            var recorder = try StrokeRecorder(
-                device: recording.description,
-                options: RecorderOptions(
-                    virtualScreenWidth: size[0], virtualScreenHeight: size[1], sequential: values.flag("sequential")))
-            var dropped = 0
-            for event in recording.events {
-                if case .eventsDropped? = recorder.feed(event) { dropped += 1 }
-            }
-            let recorded = try recorder.finish(
-                RecordingDetails(name: baseName, tool: "gesturectl \(Gesturectl.version) import (\(recording.format.rawValue))"),
-                reason: .cancelled)
+        let handle = try context.engine.startImport(
+            recording, options: RecorderOptions(virtualScreenWidth: size[0], virtualScreenHeight: size[1]),
+            sequential: values.flag("sequential"),
+            details: RecordingDetails(
+                name: baseName, tool: "gesturectl \(Gesturectl.version) import (\(recording.format.rawValue))"))
+        switch await context.untilFinished(handle) {
+        case .success(let recorded):
             for warning in recorded.warnings { context.warn(warning) }
             try GestureOutput.write(recorded.gesture, values: values, context: context)
-        } catch let error as RecordingError {
+        case .failure(let error):
             throw CommandFailure.failure("\(source): \(error)")
         }
     }
@@ -81,9 +77,8 @@ enum InteropCommands {
     ) { values, context in
         let gesture = try context.loadGesture(values.argument("gesture") ?? "")
         let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
-        let profile = VirtualDeviceProfile.profile(for: kind, fitting: gesture.device)
-        let frames = try FrameBuilder(target: profile, options: PlaybackOptions(speed: values.double("speed") ?? 1))
-            .frames(for: gesture)
+        let (profile, frames) = try context.engine.frames(
+            for: PlayRequest(gesture: gesture, target: .kind(kind), options: PlaybackOptions(speed: values.double("speed") ?? 1)))
         let text = values.string("format") == "evemu"
             ? EvemuWriter.recording(description: profile.description, frames: frames)
             : LibinputRecordWriter.document(description: profile.description, frames: frames)

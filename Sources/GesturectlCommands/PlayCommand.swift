@@ -1,8 +1,10 @@
 import CommandKit
+import GestureEngine
 import GestureInterop
 import GestureModel
 import GesturePlayback
 import InputSystem
+import OperatingSystem
 
 /// `play`: a gesture through uinput onto a virtual device, with exact timing.
 enum PlayCommand {
@@ -49,56 +51,37 @@ enum PlayCommand {
         ]
     ) { values, context in
         let gesture = try context.loadGesture(values.argument("gesture") ?? "")
-        let profile = try profile(values: values, gesture: gesture, context: context)
-        let options = PlaybackOptions(
-            physicalSize: values.flag("physical-size"), speed: values.double("speed") ?? 1,
-            repeatCount: values.integer("repeat") ?? 1, repeatGap: Microseconds(values.duration("repeat-gap") ?? 500_000))
-        // Frames are built before the device exists, so that nothing but the
-        // lead-in stands between udev announcing the device and the first
-        // frame.
-        let built = try FrameBuilder(target: profile, options: options).frames(for: gesture)
+        let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
+        let request = PlayRequest(
+            gesture: gesture,
+            target: values.string("clone").map { .clone(device: $0, as: values.isGiven("as") ? kind : nil) } ?? .kind(kind),
+            options: PlaybackOptions(
+                physicalSize: values.flag("physical-size"), speed: values.double("speed") ?? 1,
+                repeatCount: values.integer("repeat") ?? 1, repeatGap: Microseconds(values.duration("repeat-gap") ?? 500_000)),
+            leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
+            linger: Microseconds(values.duration("linger") ?? 200_000))
         if values.flag("print") {
-            context.standardOutput.write(EvemuWriter.recording(description: profile.description, frames: built))
+            let (profile, frames) = try context.engine.frames(for: request)
+            context.standardOutput.write(EvemuWriter.recording(description: profile.description, frames: frames))
             return
         }
-        // The lead-in is part of the schedule, so Ctrl-C cuts it short too.
-        let leadIn = Microseconds(values.duration("lead-in") ?? 100_000)
-        let frames = built.map { InputFrame(time: $0.time + leadIn, events: $0.events) }
-        let cancellation = CancellationSignal()
-        SignalRelay.start { _ in cancellation.cancel() }
-        defer { SignalRelay.stop() }
-        let session = try PlaybackSession(
-            profile: profile, linger: Microseconds(values.duration("linger") ?? 200_000))
-        defer { session.close() }
-        if !session.isInitialisedByUdev {
-            context.warn("udev did not announce \(session.devnode ?? "the device") in time; playing anyway")
+        let job = try context.engine.startPlay(request)
+        if !job.session.isInitialisedByUdev {
+            context.warn("udev did not announce \(job.devnode ?? "the device") in time; playing anyway")
         }
-        context.note("playing on \(session.devnode ?? "?") (\(profile.description.name))")
-        let handle = try session.start(frames, cancellation: cancellation)
-        let result = await handle.finished()
-        if values.flag("json") { context.print(json(result, frames: frames.count, device: session.devnode)) }
+        context.note("playing on \(job.devnode ?? "?") (\(job.session.profile.description.name))")
+        let result = await context.untilFinished(job)
+        if values.flag("json") { context.print(json(result, frames: job.frameCount, device: job.devnode)) }
         switch result.outcome {
         case .completed:
             return
         case .cancelled(let written):
-            context.note("interrupted after \(written) of \(frames.count) frames; every finger lifted")
+            context.note("interrupted after \(written) of \(job.frameCount) frames; every finger lifted")
             throw CommandFailure.exit(.interrupted)
         case .failed(let error, let written):
             throw CommandFailure.failure(
-                "playing failed after \(written) of \(frames.count) frames: \(error); every finger lifted")
+                "playing failed after \(written) of \(job.frameCount) frames: \(error); every finger lifted")
         }
-    }
-
-    static func profile(
-        values: ParsedValues, gesture: Gesture, context: CommandContext
-    ) throws -> VirtualDeviceProfile {
-        let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
-        if let clone = values.string("clone") {
-            let device = try RecordCommand.openDevice(clone, context: context)
-            return try VirtualDeviceProfile.cloning(
-                description: device.evdev.description, as: values.isGiven("as") ? kind : nil)
-        }
-        return VirtualDeviceProfile.profile(for: kind, fitting: gesture.device)
     }
 
     private static func json(_ result: PlaybackResult, frames: Int, device: String?) -> String {

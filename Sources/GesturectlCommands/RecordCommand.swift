@@ -1,12 +1,11 @@
 import CommandKit
-import DeviceDiscovery
+import GestureEngine
 import GestureFormat
 import GestureLibrary
 import GestureModel
 import GestureRecording
 import GestureRender
-import Glibc
-import InputSystem
+import OperatingSystem
 
 /// `record`: strokes from a real evdev device into a gesture file.
 enum RecordCommand {
@@ -56,39 +55,32 @@ enum RecordCommand {
         if let name = values.string("save"), let problem = GestureName.problem(with: name) {
             throw CommandFailure.usage(problem)
         }
-        let device = try openDevice(values.string("device"), context: context)
-        // The grab ends when the session closes the device.
-        if values.flag("grab") { try device.evdev.grab() }
         let sequential = values.flag("sequential")
-        let recorder = try StrokeRecorder(
-            device: device.evdev.description,
-            options: RecorderOptions(virtualScreenWidth: screen.width, virtualScreenHeight: screen.height, sequential: sequential),
-            initialState: device.evdev.recordingSnapshot())
         let idle = values.duration("idle-timeout").map { Microseconds($0) } ?? (sequential ? Microseconds(3_000_000) : nil)
-        let options = RecordingSessionOptions(
-            idleTimeout: idle, maximumDuration: values.duration("max-duration").map { Microseconds($0) },
-            enterDescriptor: context.isStandardInputTerminal ? 0 : nil)
         let fileName = "gesture-" + Timestamp.compact() + GestureName.fileSuffix
-        let details = RecordingDetails(
-            name: values.string("name") ?? values.string("save") ?? String(fileName.dropLast(GestureName.fileSuffix.count)),
-            recordedAt: Timestamp.iso8601(), tool: "gesturectl \(Gesturectl.version)", deviceID: device.stableID)
-        let cancellation = CancellationSignal()
-        let session = try RecordingSession(
-            source: device.evdev, recorder: recorder, details: details, options: options, cancellation: cancellation)
         let live = StatusLine(context: context)
-        session.statusHandler = { live.update($0.description) }
-        session.warningHandler = { notice in live.warn("\(notice)") }
-        context.note("recording from \(device.info.node) (\(device.info.name)); \(stopHint(context: context, idle: idle))")
-        SignalRelay.start { _ in cancellation.cancel() }
-        defer { SignalRelay.stop() }
-        let result = try await RecordingSession.runOnDedicatedThread(session)
+        let job = try context.engine.startRecording(
+            RecordRequest(
+                device: values.string("device"), grab: values.flag("grab"), sequential: sequential,
+                recorderOptions: RecorderOptions(virtualScreenWidth: screen.width, virtualScreenHeight: screen.height),
+                sessionOptions: RecordingSessionOptions(
+                    idleTimeout: idle, maximumDuration: values.duration("max-duration").map { Microseconds($0) },
+                    enterDescriptor: context.isStandardInputTerminal ? .standardInput : nil),
+                details: RecordingDetails(
+                    name: values.string("name") ?? values.string("save")
+                        ?? String(fileName.dropLast(GestureName.fileSuffix.count)),
+                    recordedAt: Timestamp.iso8601(), tool: "gesturectl \(Gesturectl.version)")),
+            notices: { notice in live.warn("\(notice)") })
+        job.handle.observeProgress { live.update($0.description) }
+        context.note("recording from \(job.device.node) (\(job.device.name)); \(stopHint(context: context, idle: idle))")
+        let outcome = await context.untilFinished(job.handle)
         live.finish()
         let recorded: RecordedGesture
-        switch result.gesture {
+        switch outcome.gesture {
         case .success(let gesture): recorded = gesture
         case .failure(let error):
-            if result.stopReason.isFailure {
-                throw CommandFailure.failure("\(result.stopReason); \(error)")
+            if outcome.stopReason.isFailure {
+                throw CommandFailure.failure("\(outcome.stopReason); \(error)")
             }
             throw CommandFailure.failure("\(error); nothing was written")
         }
@@ -96,12 +88,12 @@ enum RecordCommand {
         let path = try write(recorded.gesture, values: values, defaultFile: fileName, context: context)
         // With '-o -' the gesture itself went to standard output.
         if path != "-" { context.print(path) }
-        context.note("\(describe(recorded.gesture)) (stopped: \(result.stopReason))")
-        if case .deviceVanished(let error) = result.stopReason {
+        context.note("\(describe(recorded.gesture)) (stopped: \(outcome.stopReason))")
+        if case .deviceVanished(let error) = outcome.stopReason {
             throw CommandFailure.failure("the device vanished while recording (\(error)); what was recorded is in \(path)")
         }
-        if result.stopReason.isFailure {
-            throw CommandFailure.failure("recording stopped: \(result.stopReason); what was recorded is in \(path)")
+        if outcome.stopReason.isFailure {
+            throw CommandFailure.failure("recording stopped: \(outcome.stopReason); what was recorded is in \(path)")
         }
     }
 
@@ -146,40 +138,5 @@ enum RecordCommand {
             throw CommandFailure.usage("--screen: \"\(text)\" is not a screen size like 1920x1080")
         }
         return (width, height)
-    }
-
-    /// An opened device and what is known about it.
-    struct OpenedDevice {
-        var info: DeviceInfo
-        var evdev: EvdevDevice
-        /// A name that survives re-plugging: the by-id link, else vendor:product.
-        var stableID: String? {
-            info.links.first { $0.hasPrefix("/dev/input/by-id/") }.map { FileIO.baseName($0) } ?? info.vendorProduct
-        }
-    }
-
-    /// Opens the device a --device specification means.
-    static func openDevice(_ specification: String?, context: CommandContext) throws -> OpenedDevice {
-        var devices = (try? DeviceCatalog.scan()) ?? []
-        // A node given by path works even where udev does not know it.
-        if let specification, specification.hasPrefix("/"), FileIO.exists(specification),
-            let real = realPath(specification), !devices.contains(where: { $0.node == real })
-        {
-            let evdev = try EvdevDevice(path: real)
-            devices.append(
-                DeviceInfo(
-                    node: real, name: evdev.description.name,
-                    role: DeviceRole.classify(classes: [], description: evdev.description),
-                    vendor: evdev.description.vendor, product: evdev.description.product,
-                    description: evdev.description))
-        }
-        let info = try DeviceSelector.select(specification, among: devices, resolveLink: realPath)
-        return OpenedDevice(info: info, evdev: try EvdevDevice(path: info.node))
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

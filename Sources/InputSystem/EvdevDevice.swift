@@ -1,5 +1,6 @@
 import CLibevdev
 import Glibc
+import OperatingSystem
 
 /// An open evdev node (`/dev/input/eventN`) read through libevdev.
 ///
@@ -11,7 +12,7 @@ public final class EvdevDevice {
     /// The node this device was opened from.
     public let path: String
     /// The open descriptor, to wait on with `poll`; owned by this object.
-    public let fileDescriptor: Int32
+    public let fileDescriptor: FileDescriptor
     private let device: OpaquePointer
     /// Whether a `SYN_DROPPED` resync is in progress, so reads use
     /// `LIBEVDEV_READ_FLAG_SYNC`.
@@ -26,11 +27,11 @@ public final class EvdevDevice {
     ///   `libevdev_new_from_fd` when the node is not an evdev device.
     public init(path: String) throws(SystemError) {
         self.path = path
-        let descriptor = try Syscall.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = try FileDescriptor.open(path, [.readOnly, .nonBlocking])
         var device: OpaquePointer?
         do throws(SystemError) {
             try Syscall.checkNegativeErrno(
-                libevdev_new_from_fd(descriptor, &device), call: "libevdev_new_from_fd", path: path)
+                libevdev_new_from_fd(descriptor.rawValue, &device), call: "libevdev_new_from_fd", path: path)
             guard let device else { throw SystemError(call: "libevdev_new_from_fd", path: path, errorNumber: ENOMEM) }
             do throws(SystemError) {
                 try Syscall.checkNegativeErrno(
@@ -42,7 +43,7 @@ public final class EvdevDevice {
             }
             self.device = device
         } catch {
-            Syscall.close(descriptor)
+            descriptor.close()
             throw error
         }
         self.fileDescriptor = descriptor
@@ -50,7 +51,7 @@ public final class EvdevDevice {
 
     deinit {
         libevdev_free(device)
-        Syscall.close(fileDescriptor)
+        fileDescriptor.close()
     }
 
     /// The device's capabilities as they are now.

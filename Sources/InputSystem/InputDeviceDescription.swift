@@ -1,5 +1,6 @@
 import CLibevdev
 import Glibc
+import OperatingSystem
 
 /// Everything that defines an evdev device's capabilities: identity,
 /// properties, supported event codes and absolute axes.
@@ -136,7 +137,7 @@ extension InputDeviceDescription {
     func makeLibevdev() throws(SystemError) -> LibevdevTemplate {
         try validateForUinput()
         let template = LibevdevTemplate(
-            try Syscall.checkNull(libevdev_new(), call: "libevdev_new", path: name))
+            try Syscall.checkNull(call: "libevdev_new", path: name) { libevdev_new() })
         let device = template.device
 
         libevdev_set_name(device, name)

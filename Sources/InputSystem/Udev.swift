@@ -1,5 +1,5 @@
 import CLibudev
-import Glibc
+import OperatingSystem
 
 /// A libudev context: finds input devices and opens monitors.
 ///
@@ -10,7 +10,7 @@ public final class Udev {
     /// Creates a context (`udev_new`).
     /// - Throws: ``SystemError`` when libudev cannot start (ENOMEM).
     public init() throws(SystemError) {
-        context = try Syscall.checkNull(udev_new(), call: "udev_new", path: nil)
+        context = try Syscall.checkNull(call: "udev_new", path: nil) { udev_new() }
     }
 
     deinit { udev_unref(context) }
@@ -20,7 +20,7 @@ public final class Udev {
     /// vanish during the scan are left out. Empty when there are none (as
     /// in a container without /dev/input).
     public func inputDevices() throws(SystemError) -> [UdevInputDevice] {
-        let enumerator = try Syscall.checkNull(udev_enumerate_new(context), call: "udev_enumerate_new", path: nil)
+        let enumerator = try Syscall.checkNull(call: "udev_enumerate_new", path: nil) { udev_enumerate_new(context) }
         defer { udev_enumerate_unref(enumerator) }
         try Syscall.checkNegativeErrno(
             udev_enumerate_add_match_subsystem(enumerator, "input"), call: "udev_enumerate_add_match_subsystem",

@@ -1,5 +1,5 @@
 import CLibudev
-import Glibc
+import OperatingSystem
 
 /// Hotplug events for input devices from udev's netlink socket
 /// (`udev_monitor_new_from_netlink` with "udev", filtered to the `input`
@@ -11,7 +11,7 @@ import Glibc
 /// releases it (`udev_monitor_unref`). Not thread-safe.
 public final class UdevMonitor {
     /// The non-blocking socket to wait on with `poll`; owned by the monitor.
-    public let fileDescriptor: Int32
+    public let fileDescriptor: FileDescriptor
     private let monitor: OpaquePointer
     /// Keeps the libudev context alive as long as the monitor.
     private let udev: Udev
@@ -22,16 +22,18 @@ public final class UdevMonitor {
     ///   `udev_monitor_enable_receiving` (e.g. when netlink is unavailable).
     init(udev: Udev) throws(SystemError) {
         self.udev = udev
-        let monitor = try Syscall.checkNull(
-            udev_monitor_new_from_netlink(udev.context, "udev"), call: "udev_monitor_new_from_netlink", path: "udev")
+        let monitor = try Syscall.checkNull(call: "udev_monitor_new_from_netlink", path: "udev") {
+            udev_monitor_new_from_netlink(udev.context, "udev")
+        }
         do throws(SystemError) {
             try Syscall.checkNegativeErrno(
                 udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil),
                 call: "udev_monitor_filter_add_match_subsystem_devtype", path: "input")
             try Syscall.checkNegativeErrno(
                 udev_monitor_enable_receiving(monitor), call: "udev_monitor_enable_receiving", path: "udev")
-            fileDescriptor = try Syscall.checkNegativeErrno(
-                udev_monitor_get_fd(monitor), call: "udev_monitor_get_fd", path: "udev")
+            fileDescriptor = FileDescriptor(
+                rawValue: try Syscall.checkNegativeErrno(
+                    udev_monitor_get_fd(monitor), call: "udev_monitor_get_fd", path: "udev"))
         } catch {
             udev_monitor_unref(monitor)
             throw error
@@ -48,14 +50,10 @@ public final class UdevMonitor {
     /// - Throws: ``SystemError`` for a receive error other than EAGAIN/EINTR.
     public func receive() throws(SystemError) -> UdevEvent? {
         while true {
-            errno = 0
-            guard let device = udev_monitor_receive_device(monitor) else {
-                let errorNumber = errno
-                if errorNumber == 0 || errorNumber == EAGAIN || errorNumber == EWOULDBLOCK || errorNumber == EINTR {
-                    return nil
-                }
-                throw SystemError(call: "udev_monitor_receive_device", path: "udev", errorNumber: errorNumber)
-            }
+            guard
+                let device = try Syscall.optionalResult(
+                    call: "udev_monitor_receive_device", path: "udev", { udev_monitor_receive_device(monitor) })
+            else { return nil }
             defer { udev_device_unref(device) }
             guard let record = UdevInputDevice(udevDevice: device) else { continue }
             let action = udev_device_get_action(device).map { String(cString: $0) } ?? "change"

@@ -1,13 +1,18 @@
 import CLibevdev
 import Glibc
+import OperatingSystem
 
 /// A virtual input device created through uinput.
 ///
 /// The device exists from `init` until `deinit`, which destroys it
 /// (`libevdev_uinput_destroy`) and closes the `/dev/uinput` descriptor.
 /// Readers lose events they have not read when the device is destroyed, so
-/// keep it a moment after the last frame. Not thread-safe: one owner.
-public final class UinputDevice {
+/// keep it a moment after the last frame.
+///
+/// `@unchecked Sendable`: every stored property is set in `init` and never
+/// changes; ``write(frame:)`` is one `write(2)` system call, which the
+/// kernel serialises; libevdev's object is used again only by `deinit`.
+public final class UinputDevice: @unchecked Sendable {
     /// The capabilities the device was created with.
     public let description: InputDeviceDescription
     /// The event node, e.g. `/dev/input/event7`; `nil` when libevdev could
@@ -18,7 +23,7 @@ public final class UinputDevice {
     /// The sysfs path, e.g. `/sys/devices/virtual/input/input12`; `nil` when
     /// unknown (`libevdev_uinput_get_syspath`).
     public let syspath: String?
-    private let uinputDescriptor: Int32
+    private let uinputDescriptor: FileDescriptor
     private let uinput: OpaquePointer
     private let uinputPath: String
 
@@ -35,19 +40,19 @@ public final class UinputDevice {
         self.description = description
         self.uinputPath = uinputPath
         let template = try description.makeLibevdev()
-        let descriptor = try Syscall.open(uinputPath, flags: O_RDWR | O_CLOEXEC)
+        let descriptor = try FileDescriptor.open(uinputPath, .readWrite)
         var created: OpaquePointer?
         do throws(SystemError) {
             try Syscall.checkNegativeErrno(
-                libevdev_uinput_create_from_device(template.device, descriptor, &created),
+                libevdev_uinput_create_from_device(template.device, descriptor.rawValue, &created),
                 call: "libevdev_uinput_create_from_device", path: uinputPath, deviceIsOpen: false,
                 detail: "creating \"\(description.name)\"")
         } catch {
-            Syscall.close(descriptor)
+            descriptor.close()
             throw error
         }
         guard let created else {
-            Syscall.close(descriptor)
+            descriptor.close()
             throw SystemError(call: "libevdev_uinput_create_from_device", path: uinputPath, errorNumber: ENOMEM)
         }
         uinputDescriptor = descriptor
@@ -60,7 +65,7 @@ public final class UinputDevice {
         // Not managed by libevdev (we opened the descriptor), so destroy
         // does not close it.
         libevdev_uinput_destroy(uinput)
-        Syscall.close(uinputDescriptor)
+        uinputDescriptor.close()
     }
 
     /// Writes `frame` with one `write()` of an array of `struct input_event`,
@@ -78,27 +83,13 @@ public final class UinputDevice {
         let kernelEvents = frame.map(\.kernelEvent)
         // withUnsafeBytes does not forward typed throws: carry the error out.
         let failure: SystemError? = kernelEvents.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return nil }
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(uinputDescriptor, base + offset, bytes.count - offset)
-                if written < 0 {
-                    let errorNumber = errno
-                    if errorNumber == EINTR { continue }
-                    return SystemError(
-                        call: "write", path: devnode ?? uinputPath, errorNumber: errorNumber,
-                        kind: Syscall.kind(of: errorNumber, deviceIsOpen: true),
-                        detail: "\(frame.count) events, \(offset) of \(bytes.count) bytes written")
-                }
-                if written == 0 {
-                    // Would loop for ever; no descriptor should do this.
-                    return SystemError(
-                        call: "write", path: devnode ?? uinputPath, errorNumber: EIO,
-                        detail: "wrote 0 of \(bytes.count - offset) bytes")
-                }
-                offset += written
+            do throws(SystemError) {
+                try uinputDescriptor.writeAll(
+                    bytes, path: devnode ?? uinputPath, deviceIsOpen: true, detail: "\(frame.count) events")
+                return nil
+            } catch {
+                return error
             }
-            return nil
         }
         if let failure { throw failure }
     }

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 
 @testable import GestureLibrary
+import OperatingSystem
 
 @Suite struct FileIOTests {
     @Test func writesAtomicallyAndReadsBack() throws {

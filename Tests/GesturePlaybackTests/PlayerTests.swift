@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import GesturePlayback
+import OperatingSystem
 
 @Suite("Player")
 struct PlayerTests {

@@ -4,6 +4,7 @@ import InputSystem
 import Testing
 
 @testable import GesturePlayback
+import OperatingSystem
 
 /// Queued udev events behind a pipe that is readable while any are queued.
 private final class FakeUdevSource: UdevEventSource {

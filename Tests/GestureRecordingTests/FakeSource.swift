@@ -3,6 +3,7 @@ import Glibc
 import InputSystem
 
 @testable import GestureRecording
+import OperatingSystem
 
 /// A clock the test moves by hand.
 final class ManualClock: RecordingClock {

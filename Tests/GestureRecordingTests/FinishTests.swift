@@ -4,6 +4,7 @@ import InputSystem
 import Testing
 
 @testable import GestureRecording
+import OperatingSystem
 
 @Suite struct FinishTests {
     /// Three strokes drawn one after another with one finger.

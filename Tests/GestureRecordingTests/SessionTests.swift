@@ -4,6 +4,7 @@ import InputSystem
 import Testing
 
 @testable import GestureRecording
+import OperatingSystem
 
 @Suite struct SessionTests {
     private static let tap = frame(5_000, [key(.buttonTouch, 1), abs(.absoluteX, 10), abs(.absoluteY, 20)])

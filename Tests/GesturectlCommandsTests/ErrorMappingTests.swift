@@ -6,6 +6,7 @@ import InputSystem
 import Testing
 
 @testable import GesturectlCommands
+import OperatingSystem
 
 /// Each library error reaches the documented exit status. (Permission
 /// errors cannot be provoked through the binary here: the tests run as

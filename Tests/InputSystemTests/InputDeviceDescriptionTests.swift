@@ -1,6 +1,7 @@
 import Testing
 
 @testable import InputSystem
+import OperatingSystem
 
 @Suite("Device descriptions")
 struct InputDeviceDescriptionTests {

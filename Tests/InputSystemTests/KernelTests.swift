@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import InputSystem
+import OperatingSystem
 
 /// Tests that need uinput and evdev; they run in the VM and are skipped
 /// (reported as skipped, not passed) where /dev/uinput is not writable.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import InputSystem
+import OperatingSystem
 
 @Suite("System errors")
 struct SystemErrorTests {

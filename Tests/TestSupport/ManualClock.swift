@@ -1,6 +1,8 @@
-import InputSystem
 import GestureModel
-import Glibc
+import GesturePlayback
+import GestureRecording
+import InputSystem
+import OperatingSystem
 import Synchronization
 
 /// A clock for tests: time moves only when the test (or the clock itself,
@@ -8,7 +10,7 @@ import Synchronization
 ///
 /// Every deadline a waiter asks for is recorded (``requestedDeadlines``),
 /// so a test can check that a player schedules by absolute deadlines.
-public final class ManualClock: PlaybackClock, Sendable {
+public final class ManualClock: PlaybackClock, RecordingClock, Sendable {
     /// How waits behave.
     public enum Mode: Hashable, Sendable {
         /// A wait jumps the time to its deadline (if it is later) and returns
@@ -30,20 +32,16 @@ public final class ManualClock: PlaybackClock, Sendable {
     private let mode: Mode
     private let state: Mutex<State>
     /// eventfds: "time moved" for the waiter, "someone waits" for the test.
-    private let advanced: Int32
-    private let waiting: Int32
+    private let advanced: EventCounter
+    private let waiting: EventCounter
 
     /// Creates a clock at `start`.
     public init(start: Microseconds = .zero, mode: Mode = .advancesOnWait) {
         self.mode = mode
         state = Mutex(State(now: start))
-        advanced = LinuxCalls.shared.makeEventDescriptor() ?? -1
-        waiting = LinuxCalls.shared.makeEventDescriptor() ?? -1
-    }
-
-    deinit {
-        if advanced >= 0 { _ = close(advanced) }
-        if waiting >= 0 { _ = close(waiting) }
+        // A test cannot run without these; failing here is the clearest report.
+        advanced = try! EventCounter()
+        waiting = try! EventCounter()
     }
 
     public func now() -> Microseconds { state.withLock { $0.now } }
@@ -69,12 +67,14 @@ public final class ManualClock: PlaybackClock, Sendable {
         while true {
             if let deadline = state.withLock({ $0.waitingFor }) { return deadline }
             if cancellation.isCancelled { return nil }
-            _ = LinuxCalls.waitReadable([waiting, cancellation.fileDescriptor], timeoutMilliseconds: -1)
-            LinuxCalls.drain(eventDescriptor: waiting)
+            _ = try? Poll.wait(
+                [(waiting.fileDescriptor, .readable), (try! cancellation.fileDescriptor, .readable)],
+                timeoutMilliseconds: nil)
+            waiting.drain()
         }
     }
 
-    public func wait(until deadline: Microseconds, cancellation: CancellationSignal) -> WaitResult {
+    public func wait(until deadline: Microseconds, cancellation: CancellationSignal) throws(SystemError) -> WaitResult {
         state.withLock { $0.requested.append(deadline) }
         while true {
             if cancellation.isCancelled {
@@ -88,9 +88,11 @@ public final class ManualClock: PlaybackClock, Sendable {
                 return reached
             }
             if reached { return .reached }
-            LinuxCalls.signal(eventDescriptor: waiting)
-            _ = LinuxCalls.waitReadable([advanced, cancellation.fileDescriptor], timeoutMilliseconds: -1)
-            LinuxCalls.drain(eventDescriptor: advanced)
+            waiting.signal()
+            _ = try Poll.wait(
+                [(advanced.fileDescriptor, .readable), (try cancellation.fileDescriptor, .readable)],
+                timeoutMilliseconds: nil)
+            advanced.drain()
         }
     }
 
@@ -98,6 +100,6 @@ public final class ManualClock: PlaybackClock, Sendable {
     /// still waits, so the test never sees a stale deadline.
     private func wakeWaiter() {
         state.withLock { $0.waitingFor = nil }
-        LinuxCalls.signal(eventDescriptor: advanced)
+        advanced.signal()
     }
 }

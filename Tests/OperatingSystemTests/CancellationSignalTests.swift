@@ -2,6 +2,7 @@ import Glibc
 import Testing
 
 @testable import InputSystem
+import OperatingSystem
 
 @Suite struct CancellationSignalTests {
     private func isReadable(_ descriptor: Int32) -> Bool {

@@ -1,0 +1,68 @@
+// The few Linux calls that Swift's Glibc module does not import (timerfd,
+// eventfd and signalfd live in headers outside the module; prctl is
+// variadic; pthread_setname_np needs _GNU_SOURCE), wrapped as plain C
+// functions with fixed signatures. Constants come from the system headers,
+// never from numbers typed here. Each function keeps the call's own error
+// convention (-1 and errno, or an errno value) and is documented by the
+// call it wraps; the Swift module OperatingSystem turns them into errors.
+#ifndef GESTURECTL_CSYSTEMSHIM_H
+#define GESTURECTL_CSYSTEMSHIM_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/// timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK); -1 and errno.
+int gesturectl_timerfd_create_monotonic(void);
+
+/// timerfd_settime(fd, TFD_TIMER_ABSTIME, {it_value = seconds.nanoseconds}):
+/// one expiry at an absolute CLOCK_MONOTONIC time; -1 and errno.
+int gesturectl_timerfd_arm_absolute(int fd, int64_t seconds, int64_t nanoseconds);
+
+/// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); -1 and errno.
+int gesturectl_eventfd(void);
+
+/// signalfd(-1, mask, SFD_CLOEXEC) for the signals in `signals[0..<count]`
+/// (blocking reads); -1 and errno (EINVAL for a bad signal number).
+int gesturectl_signalfd(const int *signals, int count);
+
+/// Reads one struct signalfd_siginfo from `fd`; returns the signal number,
+/// 0 when the read was short (should not happen), or -1 and errno.
+int gesturectl_signalfd_read(int fd);
+
+/// pthread_sigmask(how, {signals}, NULL) for the calling thread, `how` being
+/// 0 to block and 1 to unblock; returns 0 or an errno value.
+int gesturectl_thread_signal_mask(int block, const int *signals, int count);
+
+/// prctl(PR_SET_TIMERSLACK, nanoseconds) for the calling thread; -1 and errno.
+int gesturectl_set_timer_slack(unsigned long nanoseconds);
+
+/// prctl(PR_GET_TIMERSLACK) for the calling thread; -1 and errno.
+long gesturectl_get_timer_slack(void);
+
+/// pthread_setname_np(pthread_self(), name) (at most 15 bytes: the kernel's
+/// TASK_COMM_LEN); returns 0 or an errno value.
+int gesturectl_set_thread_name(const char *name);
+
+/// pthread_getname_np(pthread_self(), buffer, size); 0 or an errno value.
+int gesturectl_get_thread_name(char *buffer, size_t size);
+
+/// pthread_setschedparam(pthread_self(), SCHED_FIFO, {priority}); 0 or an
+/// errno value (EPERM without CAP_SYS_NICE or an rtprio limit).
+int gesturectl_set_realtime_priority(int priority);
+
+/// The kernel's thread id (gettid), for /proc/self/task/TID.
+int gesturectl_thread_id(void);
+
+/// pipe2(fds, O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0)); -1 and errno.
+int gesturectl_pipe(int fds[2], int nonblocking);
+
+/// posix_spawn of `path` with `argv` and `envp` (NULL-terminated), the
+/// child's signal mask emptied and SIGPIPE, SIGINT, SIGTERM, SIGHUP set back
+/// to their default actions (a parent that blocks or ignores them must not
+/// pass that on); standard streams from `stdin_fd`/`stdout_fd`/`stderr_fd`
+/// (-1: inherit). Returns 0 and the pid, or an errno value.
+int gesturectl_spawn(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd,
+                     int stderr_fd, pid_t *pid);
+
+#endif

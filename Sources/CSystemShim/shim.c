@@ -1,0 +1,111 @@
+// See include/CSystemShim.h. _GNU_SOURCE for pthread_setname_np, pipe2 and gettid.
+#define _GNU_SOURCE
+#include "CSystemShim.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+int gesturectl_timerfd_create_monotonic(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+}
+
+int gesturectl_timerfd_arm_absolute(int fd, int64_t seconds, int64_t nanoseconds) {
+    struct itimerspec setting;
+    memset(&setting, 0, sizeof setting);
+    setting.it_value.tv_sec = (time_t)seconds;
+    setting.it_value.tv_nsec = (long)nanoseconds;
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &setting, NULL);
+}
+
+int gesturectl_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+static int fill_set(sigset_t *set, const int *signals, int count) {
+    sigemptyset(set);
+    for (int index = 0; index < count; index++) {
+        if (sigaddset(set, signals[index]) != 0) return -1;
+    }
+    return 0;
+}
+
+int gesturectl_signalfd(const int *signals, int count) {
+    sigset_t set;
+    if (fill_set(&set, signals, count) != 0) return -1;
+    return signalfd(-1, &set, SFD_CLOEXEC);
+}
+
+int gesturectl_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t count = read(fd, &info, sizeof info);
+    if (count < 0) return -1;
+    if ((size_t)count != sizeof info) return 0;
+    return (int)info.ssi_signo;
+}
+
+int gesturectl_thread_signal_mask(int block, const int *signals, int count) {
+    sigset_t set;
+    if (fill_set(&set, signals, count) != 0) return EINVAL;
+    return pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+int gesturectl_set_timer_slack(unsigned long nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, nanoseconds, 0UL, 0UL, 0UL);
+}
+
+long gesturectl_get_timer_slack(void) { return (long)prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL); }
+
+int gesturectl_set_thread_name(const char *name) { return pthread_setname_np(pthread_self(), name); }
+
+int gesturectl_get_thread_name(char *buffer, size_t size) {
+    return pthread_getname_np(pthread_self(), buffer, size);
+}
+
+int gesturectl_set_realtime_priority(int priority) {
+    struct sched_param parameter;
+    memset(&parameter, 0, sizeof parameter);
+    parameter.sched_priority = priority;
+    return pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter);
+}
+
+int gesturectl_thread_id(void) { return (int)gettid(); }
+
+int gesturectl_pipe(int fds[2], int nonblocking) { return pipe2(fds, O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0)); }
+
+int gesturectl_spawn(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd,
+                     int stderr_fd, pid_t *pid) {
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_t actions;
+    int result = posix_spawnattr_init(&attributes);
+    if (result != 0) return result;
+    result = posix_spawn_file_actions_init(&actions);
+    if (result != 0) {
+        posix_spawnattr_destroy(&attributes);
+        return result;
+    }
+    sigset_t empty, defaults;
+    sigemptyset(&empty);
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGTERM);
+    sigaddset(&defaults, SIGHUP);
+    result = posix_spawnattr_setsigmask(&attributes, &empty);
+    if (result == 0) result = posix_spawnattr_setsigdefault(&attributes, &defaults);
+    if (result == 0) result = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    int sources[3] = {stdin_fd, stdout_fd, stderr_fd};
+    for (int target = 0; target < 3 && result == 0; target++) {
+        if (sources[target] >= 0) result = posix_spawn_file_actions_adddup2(&actions, sources[target], target);
+    }
+    if (result == 0) result = posix_spawn(pid, path, &actions, &attributes, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    return result;
+}

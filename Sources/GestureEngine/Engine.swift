@@ -1,0 +1,118 @@
+import DeviceDiscovery
+import GestureModel
+import GesturePlayback
+import InputSystem
+import OperatingSystem
+import Synchronization
+
+/// The engine under every front end (the CLI, the daemon, an interactive
+/// flow): it opens input devices, keeps virtual devices across plays, and
+/// runs plays, recordings, imports and device watches as jobs on threads
+/// of their own, each with a ``OperatingSystem/JobHandle`` to cancel it,
+/// follow it and wait for it.
+///
+/// Front ends parse, call the engine and print; they hold no loops over
+/// events, no device selection and no signal handling (see ``SignalRouter``).
+/// One engine per process is the rule; it is `Sendable`, so any thread or
+/// task may use it.
+public final class Engine: Sendable {
+    private struct Kept: Sendable {
+        var sessions: [VirtualDeviceProfile: PlaybackSession] = [:]
+    }
+
+    private let kept = Mutex(Kept())
+    private let uinputPath: String
+    private let udevTimeout: Microseconds
+
+    /// Creates an engine. `uinputPath` and `udevTimeout` are for tests and
+    /// unusual systems.
+    public init(uinputPath: String = "/dev/uinput", udevTimeout: Microseconds = UdevSettle.defaultTimeout) {
+        self.uinputPath = uinputPath
+        self.udevTimeout = udevTimeout
+    }
+
+    // MARK: Playing
+
+    /// The virtual device profile a play on `target` uses for `gesture`.
+    /// - Throws: device selection and opening errors for `.clone`,
+    ///   ``GesturePlayback/PlaybackError`` when a cloned device cannot play.
+    public func profile(for target: PlayTarget, gesture: Gesture) throws -> VirtualDeviceProfile {
+        switch target {
+        case .kind(let kind):
+            return VirtualDeviceProfile.profile(for: kind, fitting: gesture.device)
+        case .clone(let specification, let kind):
+            let device = try InputDevices.open(specification)
+            return try VirtualDeviceProfile.cloning(description: device.evdev.description, as: kind)
+        case .profile(let profile):
+            return profile
+        }
+    }
+
+    /// The frames of a play, times from its first frame (no lead-in): what
+    /// `play --print` and `export` write.
+    public func frames(for request: PlayRequest) throws -> (profile: VirtualDeviceProfile, frames: [InputFrame]) {
+        let profile = try profile(for: request.target, gesture: request.gesture)
+        return (profile, try FrameBuilder(target: profile, options: request.options).frames(for: request.gesture))
+    }
+
+    /// Starts a play: builds the frames first (so that nothing but the
+    /// lead-in stands between udev announcing the device and the first
+    /// frame), creates the virtual device or reuses a kept one, waits until
+    /// udev has set it up, and plays on a dedicated thread.
+    ///
+    /// Blocks the calling thread while the device is created and udev
+    /// answers (up to the udev timeout).
+    /// - Throws: ``GesturePlayback/PlaybackError`` (a gesture that cannot
+    ///   play there), ``OperatingSystem/SystemError`` (no uinput, no access).
+    public func startPlay(_ request: PlayRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
+        let profile = try profile(for: request.target, gesture: request.gesture)
+        let keptSession = request.keepDevice ? kept.withLock { $0.sessions[profile] } : nil
+        let builder = try FrameBuilder(target: profile, options: request.options)
+        let built = try keptSession.map { try builder.frames(for: request.gesture, from: $0.state) }
+            ?? (try builder.frames(for: request.gesture))
+        let frames = built.map { InputFrame(time: $0.time + request.leadIn, events: $0.events) }
+        let session: PlaybackSession
+        if let keptSession, !keptSession.isClosed {
+            session = keptSession
+        } else {
+            session = try PlaybackSession(
+                profile: profile, linger: request.linger, udevTimeout: udevTimeout, uinputPath: uinputPath)
+            if request.keepDevice { kept.withLock { $0.sessions[profile] = session } }
+        }
+        return try start(frames, on: session, handle: handle, closesSession: !request.keepDevice)
+    }
+
+    /// Starts `frames` (already including any lead-in) on a session the
+    /// caller made: another kind of output, or a test double.
+    public func startPlay(
+        _ frames: [InputFrame], on session: PlaybackSession, handle: PlaybackHandle = PlaybackHandle(),
+        closesSession: Bool
+    ) throws -> PlayJob {
+        try start(frames, on: session, handle: handle, closesSession: closesSession)
+    }
+
+    private func start(
+        _ frames: [InputFrame], on session: PlaybackSession, handle: PlaybackHandle, closesSession: Bool
+    ) throws -> PlayJob {
+        do {
+            _ = try session.start(frames, handle: handle)
+        } catch {
+            if closesSession { session.close() }
+            throw error
+        }
+        return PlayJob(handle: handle, session: session, frameCount: frames.count, closesSession: closesSession)
+    }
+
+    /// The virtual devices kept for later plays.
+    public var keptDevices: [PlaybackSession] { kept.withLock { Array($0.sessions.values) } }
+
+    /// Closes every kept virtual device (each lifts what is down, lingers,
+    /// and is destroyed). Blocks; for shutting down.
+    public func closeKeptDevices() {
+        let sessions = kept.withLock { current in
+            defer { current.sessions = [:] }
+            return Array(current.sessions.values)
+        }
+        for session in sessions { session.close() }
+    }
+}

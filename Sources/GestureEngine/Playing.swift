@@ -1,0 +1,113 @@
+import GestureModel
+import GesturePlayback
+import InputSystem
+import OperatingSystem
+
+/// The device a gesture is played on.
+public enum PlayTarget: Hashable, Sendable {
+    /// A virtual device of this kind, sized to fit the gesture's device.
+    case kind(DeviceKind)
+    /// A uinput copy of a real device's description (a `--device` string),
+    /// played as `kind` when given, else as what the device is.
+    case clone(device: String, as: DeviceKind?)
+    /// A profile made elsewhere.
+    case profile(VirtualDeviceProfile)
+}
+
+/// Everything a play needs: what, where, how, and the moments around it.
+public struct PlayRequest: Sendable {
+    /// The gesture.
+    public var gesture: Gesture
+    /// Where it is played.
+    public var target: PlayTarget
+    /// Speed, repetitions, placement.
+    public var options: PlaybackOptions
+    /// Time between the device being ready and the first frame, so readers
+    /// can open it (default 100 ms). Part of the schedule: a cancel cuts it short.
+    public var leadIn: Microseconds
+    /// Time the device is kept after the last frame so readers get it (default 200 ms).
+    public var linger: Microseconds
+    /// Keep the virtual device for later plays with the same profile
+    /// instead of destroying it after this one (the daemon does).
+    public var keepDevice: Bool
+
+    /// Creates a request; see each property for the defaults.
+    public init(
+        gesture: Gesture, target: PlayTarget = .kind(.touchscreen), options: PlaybackOptions = PlaybackOptions(),
+        leadIn: Microseconds = Microseconds(100_000), linger: Microseconds = PlaybackSession.defaultLinger,
+        keepDevice: Bool = false
+    ) {
+        self.gesture = gesture
+        self.target = target
+        self.options = options
+        self.leadIn = leadIn
+        self.linger = linger
+        self.keepDevice = keepDevice
+    }
+}
+
+/// A play that has started: its device, its frames, and its handle.
+///
+/// ``finished()`` (or ``wait()``) returns the result once the play has
+/// ended and, unless the device is kept, once the device has lingered and
+/// been destroyed.
+public final class PlayJob: Sendable {
+    /// Cancel, progress, result.
+    public let handle: PlaybackHandle
+    /// The device played on.
+    public let session: PlaybackSession
+    /// How many frames the play has (lead-in excluded from none: the first
+    /// frame is due after the lead-in).
+    public let frameCount: Int
+    private let closesSession: Bool
+
+    init(handle: PlaybackHandle, session: PlaybackSession, frameCount: Int, closesSession: Bool) {
+        self.handle = handle
+        self.session = session
+        self.frameCount = frameCount
+        self.closesSession = closesSession
+    }
+
+    /// The event node of the device played on.
+    public var devnode: String? { session.devnode }
+
+    /// Stops the play; it lifts every finger and releases every button.
+    public func cancel() { handle.cancel() }
+
+    /// The result, without blocking a thread of the cooperative pool: the
+    /// device's linger and destruction run on a dedicated thread.
+    public func finished() async -> PlaybackResult {
+        let result = await handle.finished()
+        if closesSession {
+            let session = session
+            await Background.run(ThreadOptions(name: "gesturectl-close")) { session.close() }
+        }
+        return result
+    }
+
+    /// The result, blocking the calling thread (not for the cooperative pool).
+    public func wait() -> PlaybackResult {
+        let result = handle.wait()
+        if closesSession { session.close() }
+        return result
+    }
+}
+
+/// Running blocking work off the cooperative pool.
+enum Background {
+    /// Runs `body` on a dedicated thread and resumes when it is done; runs
+    /// it here when no thread can be started (it must run either way).
+    static func run(_ options: ThreadOptions, _ body: @escaping @Sendable () -> Void) async {
+        let done = JobHandle<Bool, Never>()
+        do {
+            try DedicatedThread.start(options) {
+                body()
+                done.finish(true)
+            }
+        } catch {
+            body()
+            done.finish(true)
+        }
+        _ = await done.finished()
+    }
+}

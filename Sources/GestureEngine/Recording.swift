@@ -1,0 +1,155 @@
+import DeviceDiscovery
+import GestureInterop
+import GestureModel
+import GestureRecording
+import InputSystem
+import OperatingSystem
+
+/// Everything a recording needs.
+public struct RecordRequest: Sendable {
+    /// The `--device` string; `nil` for the only touch or pointer device.
+    public var device: String?
+    /// Take the device for this recording alone (EVIOCGRAB).
+    public var grab: Bool
+    /// Strokes drawn one after another start together in the result
+    /// (``SequentialMerge``).
+    public var sequential: Bool
+    /// The virtual screen relative pointers move on.
+    public var recorderOptions: RecorderOptions
+    /// When the recording stops by itself. Its Enter descriptor, when set,
+    /// stops the recording on a line (standard input on a terminal).
+    public var sessionOptions: RecordingSessionOptions
+    /// The name and metadata of the result. The engine fills in the
+    /// device's stable id when this has none.
+    public var details: RecordingDetails
+
+    /// Creates a request.
+    public init(
+        device: String? = nil, grab: Bool = false, sequential: Bool = false,
+        recorderOptions: RecorderOptions = RecorderOptions(), sessionOptions: RecordingSessionOptions = RecordingSessionOptions(),
+        details: RecordingDetails
+    ) {
+        self.device = device
+        self.grab = grab
+        self.sequential = sequential
+        self.recorderOptions = recorderOptions
+        self.sessionOptions = sessionOptions
+        self.details = details
+    }
+}
+
+/// How a recording ended: why, and what it recorded (merged when sequential).
+public struct RecordingOutcome: Sendable {
+    /// Why it stopped.
+    public var stopReason: RecordingStopReason
+    /// The finished gesture, or ``GestureRecording/RecordingError/noContact``
+    /// when nothing was recorded.
+    public var gesture: Result<RecordedGesture, RecordingError>
+}
+
+/// A recording that has started: the device it reads and its handle.
+public final class RecordJob: Sendable {
+    /// What the device is (node, name, links, ids).
+    public let device: DeviceInfo
+    /// The device's stable id (by-id link name, else vendor:product).
+    public let stableID: String?
+    /// Cancel (the strokes so far are kept), status, result.
+    public let handle: JobHandle<RecordingOutcome, RecordingStatus>
+
+    init(device: DeviceInfo, stableID: String?, handle: JobHandle<RecordingOutcome, RecordingStatus>) {
+        self.device = device
+        self.stableID = stableID
+        self.handle = handle
+    }
+
+    /// Stops the recording; what was recorded is kept.
+    public func cancel() { handle.cancel() }
+
+    /// The outcome, without blocking a thread.
+    public func finished() async -> RecordingOutcome { await handle.finished() }
+}
+
+extension Engine {
+    /// Opens the device, sets up the recorder from its description and
+    /// current state, and records on a dedicated thread until a stop
+    /// condition, cancellation, or the device going away.
+    ///
+    /// - Parameter notices: called on the recording thread with each notice
+    ///   (dropped events, a limit reached) as it happens.
+    /// - Throws: device selection or opening errors, ``OperatingSystem/SystemError``
+    ///   for the grab, ``GestureRecording/RecordingError`` for a device that
+    ///   records nothing (a keyboard) or bad options.
+    public func startRecording(
+        _ request: RecordRequest, notices: (@Sendable (RecorderNotice) -> Void)? = nil
+    ) throws -> RecordJob {
+        let device = try InputDevices.open(request.device)
+        // The grab ends when the session's device is released.
+        if request.grab { try device.evdev.grab() }
+        let recorder = try StrokeRecorder(
+            device: device.evdev.description, options: request.recorderOptions,
+            initialState: device.evdev.recordingSnapshot())
+        // Taken out before the device goes to the recording thread.
+        let info = device.info
+        let stableID = device.stableID
+        var details = request.details
+        if details.deviceID == nil { details.deviceID = stableID }
+        let handle = JobHandle<RecordingOutcome, RecordingStatus>()
+        let session = try RecordingSession(
+            source: device.evdev, recorder: recorder, details: details, options: request.sessionOptions,
+            cancellation: handle.cancellation)
+        let sequential = request.sequential
+        try DedicatedThread.start(RecordingSession.threadOptions) {
+            session.statusHandler = { handle.report($0) }
+            session.warningHandler = notices
+            let result = session.run()
+            handle.finish(
+                RecordingOutcome(
+                    stopReason: result.stopReason,
+                    gesture: result.gesture.map { sequential ? SequentialMerge.apply(to: $0) : $0 }))
+        }
+        return RecordJob(device: info, stableID: stableID, handle: handle)
+    }
+
+    /// Runs an evemu or libinput recording's events through the recorder
+    /// that `record` uses, on a dedicated thread: one stroke per contact,
+    /// the device's geometry from its description. Progress counts the
+    /// events fed.
+    /// - Throws: ``OperatingSystem/SystemError`` when the thread cannot start.
+    public func startImport(
+        _ recording: InteropRecording, options: RecorderOptions = RecorderOptions(), sequential: Bool = false,
+        details: RecordingDetails
+    ) throws(SystemError) -> JobHandle<Result<RecordedGesture, RecordingError>, Int> {
+        let handle = JobHandle<Result<RecordedGesture, RecordingError>, Int>()
+        try DedicatedThread.start(ThreadOptions(name: "gesturectl-imp")) {
+            handle.finish(
+                Engine.importRecording(
+                    recording, options: options, sequential: sequential, details: details,
+                    cancellation: handle.cancellation, progress: { handle.report($0) }))
+        }
+        return handle
+    }
+
+    /// The import's work, on the calling thread (see ``startImport(_:options:sequential:details:)``).
+    /// A cancelled import finishes with the strokes fed so far.
+    public static func importRecording(
+        _ recording: InteropRecording, options: RecorderOptions = RecorderOptions(), sequential: Bool = false,
+        details: RecordingDetails, cancellation: CancellationSignal = .never,
+        progress: ((Int) -> Void)? = nil
+    ) -> Result<RecordedGesture, RecordingError> {
+        do throws(RecordingError) {
+            var recorder = try StrokeRecorder(device: recording.description, options: options)
+            for (index, event) in recording.events.enumerated() {
+                if index % 4096 == 0 {
+                    if cancellation.isCancelled { break }
+                    progress?(index)
+                }
+                _ = recorder.feed(event)
+            }
+            progress?(recording.events.count)
+            let recorded = try recorder.finish(details, reason: .cancelled)
+            return .success(sequential ? SequentialMerge.apply(to: recorded) : recorded)
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import CSystemShim
+import Dispatch
+import Glibc
+import Synchronization
+
+/// How a dedicated thread is set up before its work runs.
+public struct ThreadOptions: Hashable, Sendable {
+    /// The name `ps -L`, `top -H` and /proc/PID/task/TID/comm show, e.g.
+    /// `gesturectl-play`; the kernel keeps at most 15 bytes.
+    public var name: String
+    /// The thread's timer slack in nanoseconds (`PR_SET_TIMERSLACK`): how
+    /// much later than asked the kernel may wake it. The default 50 µs
+    /// makes every deadline of a play late; 1 ns asks for exact wakes.
+    /// `nil` keeps the inherited slack.
+    public var timerSlackNanoseconds: UInt?
+    /// A SCHED_FIFO priority (1…99) for the thread, `nil` for the normal
+    /// scheduler. Needs CAP_SYS_NICE or an rtprio limit.
+    public var realtimePriority: Int32?
+
+    /// Creates options.
+    public init(name: String, timerSlackNanoseconds: UInt? = nil, realtimePriority: Int32? = nil) {
+        self.name = name
+        self.timerSlackNanoseconds = timerSlackNanoseconds
+        self.realtimePriority = realtimePriority
+    }
+}
+
+/// Threads of our own for blocking work (a play's timed writes, a
+/// recording's reads, signal handling): such work must never occupy one of
+/// the few threads of Swift's cooperative pool.
+///
+/// This is the package's one way to start a thread. The new thread names
+/// itself through the kernel and sets its timer slack and priority before
+/// the work runs; ``start(_:_:)`` waits for that and throws when any of it
+/// failed, so a thread that cannot keep time is an error, never a silent
+/// degradation. Threads are detached: the work reports its end itself.
+public enum DedicatedThread {
+    /// The longest name the kernel keeps (TASK_COMM_LEN - 1).
+    public static let maximumNameLength = 15
+
+    private final class Launch: @unchecked Sendable {
+        // @unchecked: `body` is set once before the thread starts and read
+        // only by that thread; `setupError` is written by the new thread
+        // before `ready` is signalled and read by the starter after it.
+        let options: ThreadOptions
+        let body: () -> Void
+        var setupError: SystemError?
+        let ready = DispatchSemaphore(value: 0)
+        init(options: ThreadOptions, body: @escaping () -> Void) {
+            self.options = options
+            self.body = body
+        }
+    }
+
+    /// Starts `body` on a new thread set up as `options` say, and returns
+    /// once the thread is set up (not when the work ends).
+    /// - Throws: ``SystemError`` from `pthread_create` (EAGAIN: out of
+    ///   threads), `pthread_setname_np` (a name over 15 bytes),
+    ///   `prctl(PR_SET_TIMERSLACK)` or `pthread_setschedparam` (EPERM); then
+    ///   `body` does not run.
+    public static func start(_ options: ThreadOptions, _ body: sending @escaping () -> Void) throws(SystemError) {
+        if options.name.utf8.count > maximumNameLength {
+            throw SystemError(
+                call: "pthread_setname_np", errorNumber: ERANGE,
+                detail: "\"\(options.name)\" is longer than \(maximumNameLength) bytes")
+        }
+        let launch = Launch(options: options, body: body)
+        let retained = Unmanaged.passRetained(launch)
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread, nil,
+            { pointer in
+                guard let pointer else { return nil }
+                let launch = Unmanaged<Launch>.fromOpaque(pointer).takeRetainedValue()
+                launch.setupError = DedicatedThread.setUp(launch.options)
+                let failed = launch.setupError != nil
+                let body = launch.body
+                launch.ready.signal()
+                if !failed { body() }
+                return nil
+            }, retained.toOpaque())
+        if result != 0 {
+            retained.release()
+            throw SystemError(call: "pthread_create", errorNumber: result, detail: "thread \(options.name)")
+        }
+        _ = pthread_detach(thread)
+        launch.ready.wait()
+        if let error = launch.setupError { throw error }
+    }
+
+    /// Runs on the new thread: name, slack, priority.
+    private static func setUp(_ options: ThreadOptions) -> SystemError? {
+        do throws(SystemError) {
+            try Syscall.errnoValue(
+                gesturectl_set_thread_name(options.name), call: "pthread_setname_np", detail: options.name)
+            if let slack = options.timerSlackNanoseconds {
+                try Syscall.minusOne("prctl(PR_SET_TIMERSLACK)", detail: options.name) {
+                    gesturectl_set_timer_slack(slack)
+                }
+            }
+            if let priority = options.realtimePriority {
+                try Syscall.errnoValue(
+                    gesturectl_set_realtime_priority(priority), call: "pthread_setschedparam",
+                    detail: "SCHED_FIFO priority \(priority) for \(options.name)")
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The calling thread's name as the kernel has it (`pthread_getname_np`).
+    public static var currentName: String {
+        var buffer = [CChar](repeating: 0, count: 32)
+        guard gesturectl_get_thread_name(&buffer, buffer.count) == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The calling thread's timer slack in nanoseconds (`PR_GET_TIMERSLACK`).
+    public static var currentTimerSlack: Int { Int(gesturectl_get_timer_slack()) }
+
+    /// The kernel's id of the calling thread (`gettid`).
+    public static var currentThreadID: Int32 { gesturectl_thread_id() }
+}
