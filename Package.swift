@@ -93,7 +93,8 @@ let package = Package(
             name: "GesturePlaybackTests",
             dependencies: ["GesturePlayback", "InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),
         .testTarget(
-            name: "GestureRecordingTests", dependencies: ["GestureRecording", "InputSystem", "GestureModel", "OperatingSystem"]),
+            name: "GestureRecordingTests",
+            dependencies: ["GestureRecording", "InputSystem", "GestureModel", "OperatingSystem", "GestureEngine"]),
         .testTarget(
             name: "GestureEngineTests",
             dependencies: [

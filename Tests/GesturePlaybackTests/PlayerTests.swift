@@ -6,6 +6,7 @@ import Testing
 
 @testable import GesturePlayback
 import OperatingSystem
+import TestSupport
 
 @Suite("Player")
 struct PlayerTests {
@@ -131,8 +132,9 @@ struct PlayerTests {
         let clock = ManualClock(mode: .waitsForAdvance)
         let sink = RecordingSink()
         let progress = ProgressLog()
-        let handle = Player(clock: clock).start(
-            try twoFingerFrames(), on: sink, state: touchscreenState, progress: { progress.add($0) })
+        let handle = PlaybackHandle()
+        handle.observeProgress { progress.add($0) }
+        _ = try Player(clock: clock).start(try twoFingerFrames(), on: sink, state: touchscreenState, handle: handle)
         #expect(clock.nextWaitingDeadline() == Microseconds(10_000))
         handle.cancel()
         let result = handle.wait()
@@ -143,6 +145,8 @@ struct PlayerTests {
         #expect(written == 1)
         #expect(sink.frames.count == 2)
         #expect(progress.entries == [PlaybackProgress(framesWritten: 1, totalFrames: 3)])
+        // Progress is reported on the playing thread, which the kernel knows by name.
+        #expect(progress.threadNames == ["gesturectl-play"])
         #expect(handle.result != nil)
     }
 
@@ -150,16 +154,15 @@ struct PlayerTests {
     func threadedPlayCompletes() async throws {
         let clock = ManualClock(mode: .waitsForAdvance)
         let sink = RecordingSink()
-        let handle = Player(clock: clock).start(try twoFingerFrames(), on: sink, state: touchscreenState)
+        let handle = try Player(clock: clock).start(try twoFingerFrames(), on: sink, state: touchscreenState)
         let result: PlaybackResult = await withCheckedContinuation { continuation in
             // The test's own thread drives the clock; the pool is not blocked.
-            let driver = DriverThread {
+            startDriverThread {
                 while let deadline = clock.nextWaitingDeadline(cancellation: handle.cancellation) {
                     clock.advance(to: deadline)
                     if handle.result != nil { break }
                 }
             }
-            driver.start()
             Task {
                 continuation.resume(returning: await handle.finished())
                 handle.cancellation.cancel()  // releases the driver if it still waits
@@ -170,24 +173,44 @@ struct PlayerTests {
         #expect(clock.requestedDeadlines.map(\.rawValue) == [0, 10_000, 11_000])
     }
 
-    @Test("SystemClock: a 20 ms wait cancelled from another thread returns cancelled")
-    func systemClockCancel() {
+    @Test("SystemClock: a wait is ended by a cancel from another thread, not by its deadline")
+    func systemClockCancel() throws {
         let clock = SystemClock()
         let signal = CancellationSignal()
         let finished = DispatchSemaphore(value: 0)
         let outcome = ResultBox()
-        let waiter = DriverThread {
-            outcome.set(clock.wait(until: clock.now() + Microseconds(20_000), cancellation: signal))
+        // A deadline an hour away: only the cancel can end this wait, so the
+        // result does not depend on how the two threads are scheduled.
+        try DedicatedThread.start(ThreadOptions(name: "test-waiter")) {
+            if let result = try? clock.wait(until: clock.now() + Microseconds(3_600_000_000), cancellation: signal) {
+                outcome.set(result)
+            }
             finished.signal()
         }
-        waiter.start()
-        // A real 1 ms wait on the same clock, then the cancel.
-        #expect(clock.wait(until: clock.now() + Microseconds(1_000), cancellation: CancellationSignal()) == .reached)
         signal.cancel()
         finished.wait()
         #expect(outcome.value == .cancelled)
-        #expect(clock.wait(until: .zero, cancellation: CancellationSignal()) == .reached)
-        #expect(clock.wait(until: .zero, cancellation: signal) == .cancelled)
-        #expect(SystemClock.setPreciseTimerSlack())
+        #expect(try clock.wait(until: .zero, cancellation: CancellationSignal()) == .reached)
+        #expect(try clock.wait(until: .zero, cancellation: signal) == .cancelled)
+    }
+
+    @Test("SystemClock: a wait for a near deadline ends at or after it, never before")
+    func systemClockReachesDeadline() throws {
+        let clock = SystemClock()
+        let deadline = clock.now() + Microseconds(2_000)
+        #expect(try clock.wait(until: deadline, cancellation: CancellationSignal()) == .reached)
+        #expect(clock.now() >= deadline)
+    }
+
+    @Test("The playing thread is named and has a timer slack of 1 ns")
+    func playingThreadSetUp() throws {
+        let clock = ManualClock()
+        let seen = ThreadFacts()
+        let handle = PlaybackHandle()
+        handle.observeProgress { _ in seen.record() }
+        _ = try Player(clock: clock).start(try twoFingerFrames(), on: RecordingSink(), state: touchscreenState, handle: handle)
+        #expect(handle.wait().isCompleted)
+        #expect(seen.names == ["gesturectl-play", "gesturectl-play", "gesturectl-play"])
+        #expect(seen.slacks == [1, 1, 1])
     }
 }

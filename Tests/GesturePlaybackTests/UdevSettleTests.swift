@@ -9,20 +9,19 @@ import OperatingSystem
 /// Queued udev events behind a pipe that is readable while any are queued.
 private final class FakeUdevSource: UdevEventSource {
     var events: [UdevEvent]
-    let fileDescriptor: Int32
-    private let writeEnd: Int32
+    let fileDescriptor: FileDescriptor
+    private let writeEnd: FileDescriptor
 
     init(events: [UdevEvent]) {
         self.events = events
-        var ends: [Int32] = [-1, -1]
-        _ = pipe(&ends)
-        fileDescriptor = ends[0]
-        writeEnd = ends[1]
+        let ends = try! FileDescriptor.pipe()
+        fileDescriptor = ends.read
+        writeEnd = ends.write
     }
 
     deinit {
-        _ = close(fileDescriptor)
-        _ = close(writeEnd)
+        fileDescriptor.close()
+        writeEnd.close()
     }
 
     func receive() throws(SystemError) -> UdevEvent? { events.isEmpty ? nil : events.removeFirst() }

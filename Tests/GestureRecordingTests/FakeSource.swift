@@ -30,20 +30,18 @@ final class FakeSource: EventSource {
         case cancel(CancellationSignal)
     }
 
-    let fileDescriptor: Int32
-    private let writeDescriptor: Int32
+    let fileDescriptor: FileDescriptor
+    private let writeDescriptor: FileDescriptor
     private var steps: [Step]
     private let clock: ManualClock
     private let idleStep: Microseconds
     private var dryReads = 0
 
     init(clock: ManualClock, steps: [Step], idleStep: Microseconds = ms(10)) {
-        var ends: [Int32] = [-1, -1]
-        _ = pipe(&ends)
-        var byte: UInt8 = 1
-        _ = write(ends[1], &byte, 1)
-        fileDescriptor = ends[0]
-        writeDescriptor = ends[1]
+        let ends = try! FileDescriptor.pipe()
+        try! ends.write.writeAll([1])
+        fileDescriptor = ends.read
+        writeDescriptor = ends.write
         self.steps = steps
         self.clock = clock
         self.idleStep = idleStep
@@ -54,8 +52,8 @@ final class FakeSource: EventSource {
     }
 
     deinit {
-        close(fileDescriptor)
-        close(writeDescriptor)
+        fileDescriptor.close()
+        writeDescriptor.close()
     }
 
     func nextEvent() throws(SystemError) -> ReadOutcome {

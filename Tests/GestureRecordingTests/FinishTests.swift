@@ -1,4 +1,5 @@
 import GestureEditing
+import GestureEngine
 import GestureModel
 import InputSystem
 import Testing
@@ -19,11 +20,11 @@ import OperatingSystem
         + frame(2_200, [key(.buttonTouch, 0)])
 
     @Test func sequentialStrokesAreMergedToStartTogether() throws {
-        var recorder = try StrokeRecorder(device: Devices.singleTouch, options: RecorderOptions(sequential: true))
+        var recorder = try StrokeRecorder(device: Devices.singleTouch)
         recorder.feed(all: Self.threeStrokes)
-        let recorded = try recorder.finish(
+        let recorded = SequentialMerge.apply(to: try recorder.finish(
             RecordingDetails(name: "three", recordedAt: "2026-11-29T13:26:23Z", tool: "gesturectl 0.1.0", deviceID: "1234:5678"),
-            reason: .idleTimeout)
+            reason: .idleTimeout))
         #expect(
             recorded.gesture.strokes == [
                 Stroke(samples: [sample(0, 100, 100), sample(50, 200, 100), sample(100, 200, 100)]),
@@ -52,7 +53,7 @@ import OperatingSystem
     }
 
     @Test func sequentialStrokesThatOverlapStayAGroup() throws {
-        var recorder = try StrokeRecorder(device: Devices.touchscreen, options: RecorderOptions(sequential: true))
+        var recorder = try StrokeRecorder(device: Devices.touchscreen)
         recorder.feed(all: frame(0, [abs(.multitouchTrackingID, 1), abs(.multitouchPositionX, 1), abs(.multitouchPositionY, 1)]))
         recorder.feed(
             all: frame(
@@ -61,7 +62,7 @@ import OperatingSystem
         recorder.feed(all: frame(60, [abs(.multitouchSlot, 1), abs(.multitouchTrackingID, -1)]))
         recorder.feed(all: frame(300, [abs(.multitouchTrackingID, 3), abs(.multitouchPositionX, 3)]))
         recorder.feed(all: frame(330, [abs(.multitouchTrackingID, -1)]))
-        let gesture = try recorder.finished().gesture
+        let gesture = SequentialMerge.apply(to: try recorder.finished()).gesture
         #expect(
             gesture.strokes == [
                 Stroke(samples: [sample(0, 1, 1), sample(40, 1, 1)]),
@@ -72,14 +73,14 @@ import OperatingSystem
     }
 
     @Test func sequentialMouseStrokesBecomeSimultaneousPointerStrokes() throws {
-        var recorder = try StrokeRecorder(device: Devices.mouse, options: RecorderOptions(sequential: true))
+        var recorder = try StrokeRecorder(device: Devices.mouse)
         recorder.feed(all: frame(0, [key(.buttonLeft, 1)]))
         recorder.feed(all: frame(10, [rel(.relativeX, 5)]))
         recorder.feed(all: frame(20, [key(.buttonLeft, 0)]))
         recorder.feed(all: frame(50, [key(.buttonLeft, 1)]))
         recorder.feed(all: frame(60, [rel(.relativeY, 5)]))
         recorder.feed(all: frame(70, [key(.buttonLeft, 0)]))
-        let gesture = try recorder.finished().gesture
+        let gesture = SequentialMerge.apply(to: try recorder.finished()).gesture
         #expect(
             gesture.strokes == [
                 Stroke(kind: .pointer, button: .left, samples: [sample(0, 960, 540), sample(10, 965, 540), sample(20, 965, 540)]),
@@ -89,14 +90,14 @@ import OperatingSystem
     }
 
     @Test func elevenSequentialStrokesAreKeptAsDrawnWithAWarning() throws {
-        var recorder = try StrokeRecorder(device: Devices.touchscreen, options: RecorderOptions(sequential: true))
+        var recorder = try StrokeRecorder(device: Devices.touchscreen)
         for index in 0..<11 {
             let start = Int64(index) * 100
             recorder.feed(
                 all: frame(start, [abs(.multitouchTrackingID, Int32(index)), abs(.multitouchPositionX, 1), abs(.multitouchPositionY, 1)]))
             recorder.feed(all: frame(start + 10, [abs(.multitouchTrackingID, -1)]))
         }
-        let recorded = try recorder.finished()
+        let recorded = SequentialMerge.apply(to: try recorder.finished())
         #expect(recorded.gesture.strokes.count == 11)
         #expect(recorded.gesture.strokes.map(\.startTime).last == ms(1_000))
         #expect(

@@ -1,3 +1,4 @@
+import GestureEngine
 import GestureModel
 import Glibc
 import InputSystem
@@ -5,6 +6,7 @@ import Testing
 
 @testable import GestureRecording
 import OperatingSystem
+import Synchronization
 
 @Suite struct SessionTests {
     private static let tap = frame(5_000, [key(.buttonTouch, 1), abs(.absoluteX, 10), abs(.absoluteY, 20)])
@@ -12,11 +14,11 @@ import OperatingSystem
 
     private func session(
         _ source: FakeSource, clock: ManualClock, options: RecordingSessionOptions,
-        cancellation: CancellationSignal? = nil, sequential: Bool = false
+        cancellation: CancellationSignal? = nil
     ) throws -> RecordingSession {
         try RecordingSession(
             source: source,
-            recorder: StrokeRecorder(device: Devices.singleTouch, options: RecorderOptions(sequential: sequential)),
+            recorder: StrokeRecorder(device: Devices.singleTouch),
             details: RecordingDetails(name: "session", tool: "gesturectl test"), options: options, clock: clock,
             cancellation: cancellation ?? CancellationSignal())
     }
@@ -135,7 +137,7 @@ import OperatingSystem
         enter.send("\n")
         let result = try session(
             FakeSource(clock: clock, outcomes: Self.tap), clock: clock,
-            options: RecordingSessionOptions(enterDescriptor: enter.read)
+            options: RecordingSessionOptions(enterDescriptor: FileDescriptor(rawValue: enter.read))
         ).run()
         #expect(result.stopReason == .enterPressed)
         #expect(try result.gesture.get().gesture.strokes.count == 1)
@@ -149,7 +151,7 @@ import OperatingSystem
         close(enter.write)
         let result = try session(
             FakeSource(clock: clock, outcomes: Self.tap), clock: clock,
-            options: RecordingSessionOptions(idleTimeout: ms(100), enterDescriptor: enter.read)
+            options: RecordingSessionOptions(idleTimeout: ms(100), enterDescriptor: FileDescriptor(rawValue: enter.read))
         ).run()
         #expect(result.stopReason == .idleTimeout)
         #expect(clock.current == ms(5_300))
@@ -186,10 +188,10 @@ import OperatingSystem
             + frame(900, [key(.buttonTouch, 1), abs(.absoluteX, 2)]) + frame(1_000, [key(.buttonTouch, 0)])
         let result = try session(
             FakeSource(clock: clock, outcomes: outcomes), clock: clock,
-            options: RecordingSessionOptions(idleTimeout: ms(3_000)), sequential: true
+            options: RecordingSessionOptions(idleTimeout: ms(3_000))
         ).run()
         #expect(
-            try result.gesture.get().gesture.strokes == [
+            SequentialMerge.apply(to: try result.gesture.get()).gesture.strokes == [
                 Stroke(samples: [sample(0, 1, 1), sample(50, 1, 1)]), Stroke(samples: [sample(0, 2, 1), sample(100, 2, 1)]),
             ])
     }
@@ -208,9 +210,17 @@ import OperatingSystem
 
     @Test func runsOnADedicatedThread() async throws {
         let clock = ManualClock(.zero)
+        let handle = RecordingHandle()
         let recordingSession = try session(
-            FakeSource(clock: clock, outcomes: Self.tap), clock: clock, options: RecordingSessionOptions(idleTimeout: ms(50)))
-        let result = try await RecordingSession.runOnDedicatedThread(recordingSession)
+            FakeSource(clock: clock, outcomes: Self.tap), clock: clock, options: RecordingSessionOptions(idleTimeout: ms(50)),
+            cancellation: handle.cancellation)
+        let threadName = ThreadName()
+        recordingSession.statusHandler = { _ in threadName.record() }
+        let result = await try RecordingSession.start(recordingSession, handle: handle).finished()
+        // The status handler ran on the session's own thread, named as the
+        // kernel shows it (not the test's thread or the cooperative pool).
+        #expect(threadName.names.allSatisfy { $0 == "gesturectl-rec" })
+        #expect(!threadName.names.isEmpty)
         #expect(result.stopReason == .idleTimeout)
         #expect(try result.gesture.get().gesture.strokes.count == 1)
     }
@@ -240,4 +250,14 @@ import OperatingSystem
         #expect(notices == [.limitReached("4 hours")])
         #expect(try recorder.finished().gesture.strokes == [Stroke(samples: [sample(0, 1, 1)])])
     }
+}
+
+/// Thread names collected from whatever thread calls ``record()``.
+final class ThreadName: Sendable {
+    private let storage = Mutex<[String]>([])
+    func record() {
+        let name = DedicatedThread.currentName
+        storage.withLock { $0.append(name) }
+    }
+    var names: [String] { storage.withLock { $0 } }
 }

@@ -119,8 +119,7 @@ struct KernelTests {
         // Wait on the monitor's descriptor (no fixed sleep); give up after
         // 30 s without any event, or after 50 unrelated events.
         for _ in 0..<50 where added == nil {
-            var request = pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&request, 1, 30_000) > 0 else { break }
+            guard try Poll.waitReadable(monitor.fileDescriptor, timeoutMilliseconds: 30_000) else { break }
             while let event = try monitor.receive() {
                 if event.action == .add && event.device.syspath.hasPrefix(syspath + "/") { added = event }
             }

@@ -17,7 +17,7 @@ struct UdevTests {
     @Test("A monitor opens with a pollable descriptor and nothing pending at first")
     func monitor() throws {
         let monitor = try Udev().monitor()
-        #expect(monitor.fileDescriptor >= 0)
+        #expect(monitor.fileDescriptor.rawValue >= 0)
         #expect(try monitor.receive() == nil)
     }
 

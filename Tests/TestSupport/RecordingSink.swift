@@ -9,6 +9,8 @@ public final class RecordingSink: FrameSink, Sendable {
     public struct WriteFailure: Error, Hashable, Sendable {
         /// The 0-based index of the write attempt that failed.
         public var attempt: Int
+        /// Creates a failure of attempt `attempt`.
+        public init(attempt: Int) { self.attempt = attempt }
     }
 
     private struct State: Sendable {

@@ -1,0 +1,43 @@
+import OperatingSystem
+import Testing
+
+@testable import InputSystem
+
+@Suite("Errors opening devices")
+struct OpenErrorTests {
+    @Test("Opening a missing node reports open, the path and ENOENT")
+    func openMissingNode() {
+        let path = "/nonexistent/gesturectl/event99"
+        #expect(throws: SystemError(call: "open", path: path, errorNumber: 2, kind: .notFound)) {
+            _ = try EvdevDevice(path: path)
+        }
+        do throws(SystemError) {
+            _ = try EvdevDevice(path: path)
+        } catch {
+            #expect(error.description == "open \(path) failed: No such file or directory (errno 2)")
+        }
+    }
+
+    @Test("Opening something that is not an evdev node reports libevdev's ENOTTY")
+    func openNonEvdevNode() {
+        #expect(throws: SystemError(call: "libevdev_new_from_fd", path: "/dev/null", errorNumber: 25, kind: .other)) {
+            _ = try EvdevDevice(path: "/dev/null")
+        }
+    }
+
+    @Test("A missing uinput is reported on open, after the description is checked")
+    func missingUinput() {
+        let path = "/nonexistent/uinput"
+        #expect(throws: SystemError(call: "open", path: path, errorNumber: 2, kind: .notFound)) {
+            _ = try UinputDevice(description: Fixtures.touchscreen, uinputPath: path)
+        }
+        var bad = Fixtures.touchscreen
+        bad.absoluteAxes[.multitouchSlot]?.maximum = 100
+        #expect(throws: SystemError(
+            call: "uinput description", path: bad.name, errorNumber: 22,
+            detail: "ABS_MT_SLOT must range from 0 to at most 99, not 0…100")
+        ) {
+            _ = try UinputDevice(description: bad, uinputPath: path)
+        }
+    }
+}
