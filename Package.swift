@@ -98,8 +98,8 @@ let package = Package(
         .testTarget(
             name: "GestureEngineTests",
             dependencies: [
-                "GestureEngine", "GestureModel", "GesturePlayback", "GestureRecording", "InputSystem", "OperatingSystem",
-                "TestSupport",
+                "GestureEngine", "GestureModel", "GesturePlayback", "GestureRecording", "GestureSynth", "InputSystem",
+                "OperatingSystem", "TestSupport",
             ]),
         .testTarget(name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel"]),
         .testTarget(
