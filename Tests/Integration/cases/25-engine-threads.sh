@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The engine's threads on a real kernel: while `gesturectl play` plays a slow
+# gesture, the process has a thread the kernel calls gesturectl-play (timer
+# slack 1 ns, so its wakes are exact) and the signal thread gesturectl-sig;
+# it maps no Foundation and no ICU library; SIGINT, SIGTERM and SIGHUP are
+# blocked in every thread (read from a signalfd, never by a handler) and
+# SIGPIPE is ignored. A SIGINT then ends the play as a cancel: exit 130,
+# every finger lifted.
+# timeout: 120
+. "$INTEGRATION/lib.sh"
+. "$INTEGRATION/gesturectl-lib.sh"
+
+start_gesturectl_play play.log "$VIRTUAL_TOUCHSCREEN_NAME" "$REPO_ROOT/Recordings/three-finger-swipe-up.gesture.json" --speed 0.1
+names=""
+for task in /proc/"$PLAY_PID"/task/*; do names+="$(cat "$task/comm") "; done
+note "threads: $names"
+play_task=""
+for task in /proc/"$PLAY_PID"/task/*; do
+    [[ $(cat "$task/comm") == gesturectl-play ]] && play_task=$task
+done
+[[ -n $play_task ]] || fail "no thread named gesturectl-play among: $names"
+[[ " $names " == *" gesturectl-sig "* ]] || fail "no thread named gesturectl-sig among: $names"
+slack=$(awk '/^timerslack_ns/ {print $2}' "$play_task/status" 2>/dev/null || true)
+[[ -z $slack ]] && slack=$(cat "$play_task/timerslack_ns" 2>/dev/null || true)
+if [[ -n $slack ]]; then
+    assert_equal 1 "$slack" "timer slack of gesturectl-play (ns)"
+else
+    note "this kernel does not show a thread's timer slack; not checked"
+fi
+if grep -Eiq 'libFoundation|libicu' /proc/"$PLAY_PID"/maps; then
+    fail "gesturectl maps Foundation or ICU: $(grep -Eio '[^ /]*(Foundation|icu)[^ ]*' /proc/"$PLAY_PID"/maps | sort -u | tr '\n' ' ')"
+fi
+# SigBlk and SigIgn are hex masks; bit N-1 is signal N (HUP 1, INT 2, PIPE 13, TERM 15).
+blocked=$((16#$(awk '/^SigBlk/ {print $2}' "$play_task/status")))
+ignored=$((16#$(awk '/^SigIgn/ {print $2}' /proc/"$PLAY_PID"/status)))
+for signal in 1 2 15; do
+    ((blocked >> (signal - 1) & 1)) || fail "signal $signal is not blocked in gesturectl-play (SigBlk $blocked)"
+done
+((ignored >> 12 & 1)) || fail "SIGPIPE is not ignored (SigIgn $ignored)"
+kill -INT "$PLAY_PID"
+finish_gesturectl_play 130
+assert_log_contains "$CASE_WORK/$PLAY_LOG" 'interrupted after [0-9]+ of [0-9]+ frames; every finger lifted' "gesturectl's message"
