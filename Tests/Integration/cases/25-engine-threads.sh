@@ -31,11 +31,15 @@ if grep -Eiq 'libFoundation|libicu' /proc/"$PLAY_PID"/maps; then
     fail "gesturectl maps Foundation or ICU: $(grep -Eio '[^ /]*(Foundation|icu)[^ ]*' /proc/"$PLAY_PID"/maps | sort -u | tr '\n' ' ')"
 fi
 # SigBlk and SigIgn are hex masks; bit N-1 is signal N (HUP 1, INT 2, PIPE 13, TERM 15).
-blocked=$((16#$(awk '/^SigBlk/ {print $2}' "$play_task/status")))
-ignored=$((16#$(awk '/^SigIgn/ {print $2}' /proc/"$PLAY_PID"/status)))
-for signal in 1 2 15; do
-    ((blocked >> (signal - 1) & 1)) || fail "signal $signal is not blocked in gesturectl-play (SigBlk $blocked)"
+# Every thread, the concurrency pool's and Dispatch's included, must block
+# them: a thread that did not would take the signal the default way.
+for task in /proc/"$PLAY_PID"/task/*; do
+    blocked=$((16#$(awk '/^SigBlk/ {print $2}' "$task/status")))
+    for signal in 1 2 15; do
+        ((blocked >> (signal - 1) & 1)) || fail "signal $signal is not blocked in thread $(cat "$task/comm") (SigBlk $blocked)"
+    done
 done
+ignored=$((16#$(awk '/^SigIgn/ {print $2}' /proc/"$PLAY_PID"/status)))
 ((ignored >> 12 & 1)) || fail "SIGPIPE is not ignored (SigIgn $ignored)"
 kill -INT "$PLAY_PID"
 finish_gesturectl_play 130
