@@ -21,7 +21,7 @@ public struct RecordingSessionResult: Sendable {
 ///
 /// ``run()`` blocks the calling thread until the recording stops; run it
 /// on a thread of its own, never on Swift's cooperative pool (which has as
-/// many threads as cores): ``runOnDedicatedThread(_:)`` does that. Each
+/// many threads as cores): ``start(_:handle:)`` does that. Each
 /// wait is one `poll` on the device, the cancellation pipe and the Enter
 /// descriptor, with a timeout up to the next status report or deadline.
 /// After each wake-up at most ``maximumOutcomesPerWakeup`` outcomes are
