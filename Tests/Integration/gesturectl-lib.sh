@@ -24,10 +24,16 @@ VIRTUAL_MOUSE_NAME='gesturectl virtual mouse'
 # never pass silently.
 PLAY_LEAD_IN=${PLAY_LEAD_IN:-4s}
 
-# Lines libinput prints when it finds a device or its events wrong. (Its
-# "event processing lagging behind" warning is left out: under emulation
-# libinput itself can be slow to read, which says nothing about the events.)
+# Lines libinput prints when it finds a device or its events wrong.
 LIBINPUT_COMPLAINTS='kernel bug|client bug|bug:|overflow|missing|invalid|ignoring|not supported|touch jump'
+# Lines in which libinput says that it, or its client (debug-events), ran
+# late: "client bug: timer ...: scheduled expiry is in the past (-152ms),
+# your system is too slow", "event processing lagging behind by 32ms, your
+# system is too slow". Under emulation, on a busy host, they say nothing
+# about our devices or events, so they are left out before the complaints
+# are looked for (and counted in the case's output). Every other "client
+# bug" or "kernel bug" line still fails the case.
+LIBINPUT_LATENESS='your system is too slow'
 
 # gesturectl_check NAME COMMAND ARGUMENT... : runs gesturectl_check.py
 # COMMAND, keeping its output in check-NAME.log and its `measured:` lines in
@@ -88,5 +94,9 @@ finish_gesturectl_play() {
 # assert_libinput_content LOG : libinput printed no complaint about the device
 # or its events.
 assert_libinput_content() {
-    assert_log_lacks "$1" "$LIBINPUT_COMPLAINTS" "libinput's messages"
+    local late hit
+    late=$(grep -c -E -- "$LIBINPUT_LATENESS" "$1" || true)
+    ((late == 0)) || note "libinput ran late $late time(s) (\"your system is too slow\"): not a fault of the device"
+    hit=$(grep -v -E -- "$LIBINPUT_LATENESS" "$1" | grep -m 1 -E -- "$LIBINPUT_COMPLAINTS" || true)
+    [[ -z $hit ]] || fail "libinput's messages: unexpected line matching '$LIBINPUT_COMPLAINTS': $hit"
 }
