@@ -30,10 +30,10 @@ public enum Gesturectl {
         )
     }
 
-    /// Blocks SIGINT, SIGTERM and SIGHUP and ignores SIGPIPE (see
-    /// ``GestureEngine/SignalRouter``). The executable calls it first thing,
-    /// before any thread exists: from a top-level `main.swift` that awaits,
-    /// that means before the first `await`.
+    /// Blocks SIGINT, SIGTERM and SIGHUP and ignores SIGPIPE, and starts
+    /// the signal thread (see ``GestureEngine/SignalRouter``). The
+    /// executable calls it first thing, on the main thread, before any other
+    /// thread exists (so from synchronous code: see ``runAsProcess()``).
     public static func prepareProcess() {
         do {
             try SignalRouter.prepareProcess()
@@ -51,5 +51,15 @@ public enum Gesturectl {
     /// returns the exit status.
     public static func main() async -> Int32 {
         await tool.main(arguments: Array(CommandLine.arguments.dropFirst()), context: .process())
+    }
+
+    /// Runs ``main()`` on the concurrency pool and blocks the calling thread
+    /// (the process's main thread, which is not one of the pool's) until it
+    /// returns the exit status. For a synchronous `main.swift`, which is what
+    /// lets ``prepareProcess()`` run before any thread exists.
+    public static func runAsProcess() -> Int32 {
+        let status = JobHandle<Int32, Never>()
+        Task.detached { status.finish(await main()) }
+        return status.wait()
     }
 }

@@ -1,7 +1,9 @@
 import GesturectlCommands
 import Glibc
 
-// Before anything else, and before the first await (which may start the
-// concurrency pool's threads): block the signals the engine reads.
+// Synchronous top-level code, so that this runs on the main thread before
+// any other thread exists: with an `await` here, the whole file would run as
+// a task on the concurrency pool, and the main thread would keep the signals
+// unblocked (and take SIGINT the default way).
 Gesturectl.prepareProcess()
-exit(await Gesturectl.main())
+exit(Gesturectl.runAsProcess())
