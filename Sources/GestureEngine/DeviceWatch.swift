@@ -17,8 +17,11 @@ public struct DeviceEvent: Sendable {
 }
 
 extension Engine {
+    /// How the device-watch thread is set up: named `gesturectl-udev`.
+    public static let watchThread = ThreadOptions(name: "gesturectl-udev")
+
     /// Follows udev's hotplug events on a dedicated thread
-    /// (`gesturectl-watch`) and reports each evdev node added or removed as
+    /// (``watchThread``) and reports each evdev node added or removed as
     /// progress, until cancelled. The result is `nil` after a cancel, or the
     /// error that ended the watch.
     /// - Throws: ``OperatingSystem/SystemError`` when udev's monitor or the
@@ -27,7 +30,7 @@ extension Engine {
         let monitor = try Udev().monitor()
         let handle = JobHandle<SystemError?, DeviceEvent>()
         let cancelled = try handle.cancellation.fileDescriptor
-        try DedicatedThread.start(ThreadOptions(name: "gesturectl-watch")) {
+        try DedicatedThread.start(Self.watchThread) {
             handle.finish(Self.watch(monitor, cancelled: cancelled, handle: handle))
         }
         return handle

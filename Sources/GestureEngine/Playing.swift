@@ -74,13 +74,17 @@ public final class PlayJob: Sendable {
     /// Stops the play; it lifts every finger and releases every button.
     public func cancel() { handle.cancel() }
 
+    /// How the thread that lets the device linger and destroys it is set
+    /// up: named `gesturectl-end`.
+    public static let closeThread = ThreadOptions(name: "gesturectl-end")
+
     /// The result, without blocking a thread of the cooperative pool: the
     /// device's linger and destruction run on a dedicated thread.
     public func finished() async -> PlaybackResult {
         let result = await handle.finished()
         if closesSession {
             let session = session
-            await Background.run(ThreadOptions(name: "gesturectl-close")) { session.close() }
+            await Background.run(Self.closeThread) { session.close() }
         }
         return result
     }

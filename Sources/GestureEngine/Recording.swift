@@ -110,6 +110,9 @@ extension Engine {
         return RecordJob(device: info, stableID: stableID, handle: handle)
     }
 
+    /// How an import's thread is set up: named `gesturectl-imp`.
+    public static let importThread = ThreadOptions(name: "gesturectl-imp")
+
     /// Runs an evemu or libinput recording's events through the recorder
     /// that `record` uses, on a dedicated thread: one stroke per contact,
     /// the device's geometry from its description. Progress counts the
@@ -120,7 +123,7 @@ extension Engine {
         details: RecordingDetails
     ) throws(SystemError) -> JobHandle<Result<RecordedGesture, RecordingError>, Int> {
         let handle = JobHandle<Result<RecordedGesture, RecordingError>, Int>()
-        try DedicatedThread.start(ThreadOptions(name: "gesturectl-imp")) {
+        try DedicatedThread.start(Self.importThread) {
             handle.finish(
                 Engine.importRecording(
                     recording, options: options, sequential: sequential, details: details,

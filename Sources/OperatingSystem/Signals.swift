@@ -58,6 +58,9 @@ public enum SignalMask {
 /// The signals must be blocked in every thread (``SignalMask/block(_:)``
 /// first thing in `main`), or the kernel delivers them the default way.
 public final class SignalWatcher: Sendable {
+    /// How the signal thread is set up: named `gesturectl-sig`.
+    public static let threadOptions = ThreadOptions(name: "gesturectl-sig")
+
     private let stopSignal = CancellationSignal()
 
     /// Opens the signalfd for `signals` and starts the thread, which calls
@@ -69,7 +72,7 @@ public final class SignalWatcher: Sendable {
         let stop: FileDescriptor
         do throws(SystemError) {
             stop = try stopSignal.fileDescriptor
-            try DedicatedThread.start(ThreadOptions(name: "gesturectl-sig")) {
+            try DedicatedThread.start(Self.threadOptions) {
                 defer { descriptor.close() }
                 while true {
                     guard let events = try? Poll.wait([(descriptor, .readable), (stop, .readable)], timeoutMilliseconds: nil)

@@ -179,3 +179,23 @@ struct SignalRouterTests {
         subscription.cancel()
     }
 }
+
+@Suite("Thread names")
+struct ThreadNameTests {
+    @Test("Every thread the engine starts has a name the kernel keeps whole (at most 15 bytes), and no two share one")
+    func namesFit() throws {
+        let options = [
+            Player.threadOptions, RecordingSession.threadOptions, Engine.watchThread, Engine.importThread,
+            PlayJob.closeThread, SignalWatcher.threadOptions,
+        ]
+        for option in options {
+            #expect(option.name.utf8.count <= DedicatedThread.maximumNameLength, "\(option.name)")
+            #expect(option.name.hasPrefix("gesturectl-"))
+        }
+        #expect(Set(options.map(\.name)).count == options.count)
+        // A name that is too long is refused before any thread starts.
+        #expect(throws: SystemError.self) {
+            try DedicatedThread.start(ThreadOptions(name: "gesturectl-toolong")) {}
+        }
+    }
+}
