@@ -13,9 +13,13 @@ import OperatingSystem
 /// root, which the kernel lets read anything.)
 @Suite struct ErrorMappingTests {
     @Test func fileErrors() {
-        #expect(ErrorMapping.failure(for: FileSystemError(errno: EACCES, path: "x", operation: "cannot read"))?.status == .permissionDenied)
-        #expect(ErrorMapping.failure(for: FileSystemError(errno: ENOENT, path: "x", operation: "cannot read"))?.status == .notFound)
-        #expect(ErrorMapping.failure(for: FileSystemError(errno: EIO, path: "x", operation: "cannot read"))?.status == .failure)
+        func fileError(_ errorNumber: Int32) -> FileSystemError {
+            FileSystemError(SystemError(call: "open", path: "x", errorNumber: errorNumber), operation: "cannot read")
+        }
+        #expect(ErrorMapping.failure(for: fileError(EACCES))?.status == .permissionDenied)
+        #expect(ErrorMapping.failure(for: fileError(ENOENT))?.status == .notFound)
+        #expect(ErrorMapping.failure(for: fileError(EIO))?.status == .failure)
+        #expect(ErrorMapping.failure(for: fileError(ENOENT))?.message == "cannot read x: No such file or directory")
     }
 
     @Test func libraryErrors() {
