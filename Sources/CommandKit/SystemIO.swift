@@ -4,9 +4,19 @@ import OperatingSystem
 /// OperatingSystem's calls.
 enum SystemIO {
     /// Writes all of `bytes` to `descriptor`, continuing after short writes
-    /// and retrying EINTR; stops silently on any other error.
+    /// and retrying EINTR. On EPIPE (the reader has gone) standard output
+    /// ends the process as SIGPIPE's default action would, which the
+    /// process ignores so that a closed pipe cannot kill it with a finger
+    /// down: `gesturectl list | head -1` stops writing and the shell sees
+    /// status 141. Other errors drop the rest silently.
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
-        FileDescriptor(rawValue: descriptor).writeAllIgnoringErrors(bytes)
+        do throws(SystemError) {
+            try FileDescriptor(rawValue: descriptor).writeAll(bytes)
+        } catch {
+            if error.errorNumber == ErrorNumber.brokenPipe && descriptor == FileDescriptor.standardOutput.rawValue {
+                SignalMask.terminateAsIfByBrokenPipe()
+            }
+        }
     }
 
     /// Reads `descriptor` to its end. Throws when there are more than
