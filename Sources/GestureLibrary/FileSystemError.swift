@@ -22,7 +22,7 @@ public struct FileSystemError: Error, CustomStringConvertible, Equatable, Sendab
     public var path: String
     /// What was being done, e.g. "cannot read" or "cannot write".
     public var operation: String
-    /// The reason, e.g. the C library's text for the errno.
+    /// The reason, e.g. the C library's text for the failure ("No such file or directory").
     public var reason: String
 
     /// Creates an error.
@@ -34,7 +34,7 @@ public struct FileSystemError: Error, CustomStringConvertible, Equatable, Sendab
     }
 
     /// Creates an error from a failed system call: `<operation> <path>:
-    /// <the C library's text for the errno>`. `path` defaults to the
+    /// <the C library's text for the failure>`. `path` defaults to the
     /// call's; pass the path the user knows when the call worked on another
     /// (the temporary file of an atomic write).
     public init(_ error: SystemError, path: String? = nil, operation: String) {
