@@ -18,8 +18,10 @@ public struct OutputWriter: Sendable {
     public func writeLine(_ text: String = "") { write(text + "\n") }
 
     /// A writer to a file descriptor (1 for standard output, 2 for standard
-    /// error). Short writes are continued and EINTR retried; other write
-    /// errors (a closed pipe) drop the rest, as there is nowhere to report them.
+    /// error). Short writes are continued and EINTR retried. On standard
+    /// output, a closed pipe (EPIPE) ends the process as SIGPIPE would
+    /// (status 141 in a shell), since the process ignores SIGPIPE; other
+    /// write errors drop the rest, as there is nowhere to report them.
     public static func fileDescriptor(_ descriptor: Int32) -> OutputWriter {
         OutputWriter { bytes in SystemIO.writeAll(descriptor, bytes) }
     }

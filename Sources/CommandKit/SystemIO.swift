@@ -1,73 +1,55 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OperatingSystem
 
-/// The few system calls the live ``CommandContext`` needs, each wrapped once.
+/// What the live ``CommandContext`` needs from the process, over
+/// OperatingSystem's calls.
 enum SystemIO {
-    /// Writes all of `bytes` to `descriptor` with write(2), continuing after
-    /// short writes and retrying EINTR; stops silently on any other error.
+    /// Writes all of `bytes` to `descriptor`, continuing after short writes
+    /// and retrying EINTR. On EPIPE (the reader has gone) standard output
+    /// ends the process as SIGPIPE's default action would, which the
+    /// process ignores so that a closed pipe cannot kill it with a finger
+    /// down: `gesturectl list | head -1` stops writing and the shell sees
+    /// status 141. Other errors drop the rest silently.
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
+        do throws(SystemError) {
+            try FileDescriptor(rawValue: descriptor).writeAll(bytes)
+        } catch {
+            if error.errorNumber == ErrorNumber.brokenPipe && descriptor == FileDescriptor.standardOutput.rawValue {
+                SignalMask.terminateAsIfByBrokenPipe()
             }
         }
     }
 
-    /// Reads `descriptor` with read(2) to its end. Throws when there are
-    /// more than `maximumBytes` bytes or read fails (other than EINTR).
+    /// Reads `descriptor` to its end. Throws when there are more than
+    /// `maximumBytes` bytes or read fails (other than EINTR).
     static func readAll(_ descriptor: Int32, maximumBytes: Int) throws(CommandFailure) -> [UInt8] {
+        let file = FileDescriptor(rawValue: descriptor)
         var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return result }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure.failure("cannot read standard input: \(String(cString: strerror(errno)))")
+            let chunk: [UInt8]?
+            do throws(SystemError) {
+                chunk = try file.read(upTo: 65_536)
+            } catch {
+                throw CommandFailure.failure("cannot read standard input: \(error.errorMessage)")
             }
-            if result.count + count > maximumBytes {
+            // A non-blocking standard input with nothing yet fails, as read(2) does.
+            guard let chunk else {
+                throw CommandFailure.failure(
+                    "cannot read standard input: \(SystemError(call: "read", errorNumber: ErrorNumber.wouldBlock).errorMessage)")
+            }
+            if chunk.isEmpty { return result }
+            if result.count + chunk.count > maximumBytes {
                 throw CommandFailure.failure("standard input is larger than \(maximumBytes) bytes")
             }
-            result.append(contentsOf: chunk[..<count])
+            result.append(contentsOf: chunk)
         }
     }
 
     /// Whether `descriptor` is a terminal (isatty(3)).
-    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+    static func isTerminal(_ descriptor: Int32) -> Bool { FileDescriptor(rawValue: descriptor).isTerminal }
 
-    /// The current directory (getcwd(3)), or `/` if it cannot be read.
-    static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: 4_096)
-        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    /// The current directory, or `/` if it cannot be read.
+    static func currentDirectory() -> String { (try? ProcessEnvironment.currentDirectory()) ?? "/" }
 
-    /// The process environment (environ(7)); for a name given twice the
-    /// first wins, as getenv(3) does.
-    static func environment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                let name = String(text[..<equals])
-                if result[name] == nil { result[name] = String(text[text.index(after: equals)...]) }
-            }
-            pointer += 1
-        }
-        return result
-    }
+    /// The process environment; for a name given twice the first wins.
+    static func environment() -> [String: String] { ProcessEnvironment.variables() }
 }

@@ -1,9 +1,4 @@
 import OperatingSystem
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A failed file operation: which operation, on which path, and why.
 public struct FileSystemError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -27,7 +22,7 @@ public struct FileSystemError: Error, CustomStringConvertible, Equatable, Sendab
     public var path: String
     /// What was being done, e.g. "cannot read" or "cannot write".
     public var operation: String
-    /// The reason, e.g. strerror's text.
+    /// The reason, e.g. the C library's text for the failure ("No such file or directory").
     public var reason: String
 
     /// Creates an error.
@@ -38,17 +33,20 @@ public struct FileSystemError: Error, CustomStringConvertible, Equatable, Sendab
         self.reason = reason
     }
 
-    /// Creates an error from an errno value.
-    public init(errno code: Int32, path: String, operation: String) {
+    /// Creates an error from a failed system call: `<operation> <path>:
+    /// <the C library's text for the failure>`. `path` defaults to the
+    /// call's; pass the path the user knows when the call worked on another
+    /// (the temporary file of an atomic write).
+    public init(_ error: SystemError, path: String? = nil, operation: String) {
         let kind: Kind
-        switch code {
-        case ENOENT, ENOTDIR: kind = .notFound
-        case EACCES, EPERM, EROFS: kind = .permissionDenied
-        case EEXIST: kind = .alreadyExists
-        case EFBIG: kind = .tooLarge
+        switch error.errorNumber {
+        case ErrorNumber.noSuchFile, ErrorNumber.notADirectory: kind = .notFound
+        case ErrorNumber.accessDenied, ErrorNumber.notPermitted, ErrorNumber.readOnlyFileSystem: kind = .permissionDenied
+        case ErrorNumber.alreadyExists: kind = .alreadyExists
+        case ErrorNumber.fileTooLarge: kind = .tooLarge
         default: kind = .other
         }
-        self.init(kind: kind, path: path, operation: operation, reason: String(cString: strerror(code)))
+        self.init(kind: kind, path: path ?? error.path ?? "", operation: operation, reason: error.errorMessage)
     }
 
     /// `<operation> <path>: <reason>`, e.g. `cannot read x.json: No such file or directory`.

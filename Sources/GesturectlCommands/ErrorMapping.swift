@@ -28,7 +28,7 @@ enum ErrorMapping {
         case let error as SystemError:
             switch error.kind {
             case .notFound:
-                if error.path == "/dev/uinput" {
+                if error.subject == .uinput {
                     return .notFound(
                         error.description + "; this kernel has no uinput: load it with 'modprobe uinput'"
                             + " (or use 'gesturectl play --print' to write evemu text instead)")
@@ -52,15 +52,17 @@ enum ErrorMapping {
         }
     }
 
-    /// A permission error with what to do about it.
+    /// A permission error with what to do about it, by what the thrower
+    /// said the object is (not by its path, which may be anywhere).
     static func permissionHint(_ error: SystemError) -> String {
-        if error.path == "/dev/uinput" {
-            return error.description
-                + "; creating virtual devices needs write access to /dev/uinput (see udev-rules/ and the README)"
+        switch error.subject {
+        case .uinput:
+            error.description
+                + "; creating virtual devices needs write access to \(error.path ?? "/dev/uinput") (see udev-rules/ and the README)"
+        case .inputDevice:
+            error.description + "; reading input devices needs membership in the 'input' group"
+        case nil:
+            error.description
         }
-        if error.path?.hasPrefix("/dev/input/") == true {
-            return error.description + "; reading input devices needs membership in the 'input' group"
-        }
-        return error.description
     }
 }

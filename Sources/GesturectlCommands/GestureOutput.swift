@@ -2,7 +2,6 @@ import CommandKit
 import GestureFormat
 import GestureLibrary
 import GestureModel
-import Glibc
 import OperatingSystem
 
 /// The options of every command that produces a gesture, and writing it.
@@ -94,8 +93,10 @@ extension CommandContext {
 
     private static func readTerminalLine() -> String {
         var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while bytes.count < 256, Glibc.read(0, &byte, 1) == 1, byte != 10 { bytes.append(byte) }
+        // One byte at a time, so that nothing after the line is taken from the terminal.
+        while bytes.count < 256, let byte = (try? FileDescriptor.standardInput.read(upTo: 1))?.first, byte != 10 {
+            bytes.append(byte)
+        }
         return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: [" ", "\t", "\r"])
     }
 }

@@ -27,7 +27,12 @@ public final class EvdevDevice {
     ///   `libevdev_new_from_fd` when the node is not an evdev device.
     public init(path: String) throws(SystemError) {
         self.path = path
-        let descriptor = try FileDescriptor.open(path, [.readOnly, .nonBlocking])
+        let descriptor: FileDescriptor
+        do throws(SystemError) {
+            descriptor = try FileDescriptor.open(path, [.readOnly, .nonBlocking])
+        } catch {
+            throw error.about(.inputDevice)
+        }
         var device: OpaquePointer?
         do throws(SystemError) {
             try Syscall.checkNegativeErrno(

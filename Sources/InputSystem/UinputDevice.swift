@@ -40,7 +40,13 @@ public final class UinputDevice: @unchecked Sendable {
         self.description = description
         self.uinputPath = uinputPath
         let template = try description.makeLibevdev()
-        let descriptor = try FileDescriptor.open(uinputPath, .readWrite)
+        let descriptor: FileDescriptor
+        do throws(SystemError) {
+            descriptor = try FileDescriptor.open(uinputPath, .readWrite)
+        } catch {
+            // Whatever the path, this is uinput: the advice is about loading it or access to it.
+            throw error.about(.uinput)
+        }
         var created: OpaquePointer?
         do throws(SystemError) {
             try Syscall.checkNegativeErrno(

@@ -21,6 +21,17 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         case other
     }
 
+    /// What the object of the failed call is for the user, when advice
+    /// depends on it: set by whoever opens it (which knows, whatever the
+    /// path), read by whoever explains the error.
+    public enum Subject: String, Hashable, Sendable {
+        /// The uinput node, through which virtual devices are created
+        /// (`/dev/uinput` by default).
+        case uinput
+        /// An evdev node of an input device (`/dev/input/eventN`).
+        case inputDevice
+    }
+
     /// The C function that failed, e.g. `open` or `libevdev_new_from_fd`.
     public var call: String
     /// The device path (or other object) the call worked on, when there is one.
@@ -31,15 +42,43 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// More context, e.g. which event code libevdev refused.
     public var detail: String?
+    /// What the object is (see ``Subject``); `nil` when nobody said.
+    public var subject: Subject?
 
     /// Creates an error. `kind` defaults to the usual meaning of
     /// `errorNumber` (see ``Kind``).
-    public init(call: String, path: String? = nil, errorNumber: Int32, kind: Kind? = nil, detail: String? = nil) {
+    public init(
+        call: String, path: String? = nil, errorNumber: Int32, kind: Kind? = nil, detail: String? = nil,
+        subject: Subject? = nil
+    ) {
         self.call = call
         self.path = path
         self.errorNumber = errorNumber
         self.kind = kind ?? SystemError.defaultKind(of: errorNumber)
         self.detail = detail
+        self.subject = subject
+    }
+
+    /// The same error, saying what its object is.
+    public func about(_ subject: Subject) -> SystemError {
+        var error = self
+        error.subject = subject
+        return error
+    }
+
+    /// Two errors are equal when the call, path, errno, kind and detail
+    /// are: the subject is advice for people, not part of the failure.
+    public static func == (left: SystemError, right: SystemError) -> Bool {
+        left.call == right.call && left.path == right.path && left.errorNumber == right.errorNumber
+            && left.kind == right.kind && left.detail == right.detail
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(call)
+        hasher.combine(path)
+        hasher.combine(errorNumber)
+        hasher.combine(kind)
+        hasher.combine(detail)
     }
 
     /// The usual meaning of an errno value when opening something.

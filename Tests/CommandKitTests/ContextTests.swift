@@ -1,5 +1,6 @@
+import Glibc
 import Testing
-import CommandKit
+@testable import CommandKit
 
 @Suite struct ContextTests {
     @Test func givesCommandsTheirContext() async {
@@ -41,5 +42,34 @@ import CommandKit
         #expect(context.currentDirectory.hasPrefix("/"))
         #expect(context.environment["PATH"] != nil)
         #expect(context.toolName == "")
+    }
+
+    @Test func currentDirectoryIsTheProcesses() {
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let expected = getcwd(&buffer, buffer.count).map { String(cString: $0) }
+        #expect(CommandContext.process().currentDirectory == expected)
+    }
+
+    /// Standard input is read to its end, and refused beyond the limit.
+    @Test func readsAWholeStreamWithALimit() throws {
+        func pipeHolding(_ text: String) -> Int32 {
+            var ends: [Int32] = [-1, -1]
+            precondition(pipe(&ends) == 0)
+            let bytes = Array(text.utf8)
+            precondition(write(ends[1], bytes, bytes.count) == bytes.count)
+            close(ends[1])
+            return ends[0]
+        }
+        let whole = pipeHolding("hello\n")
+        defer { close(whole) }
+        #expect(try SystemIO.readAll(whole, maximumBytes: 6) == Array("hello\n".utf8))
+        let tooLong = pipeHolding("hello\n")
+        defer { close(tooLong) }
+        #expect(throws: CommandFailure.failure("standard input is larger than 5 bytes")) {
+            try SystemIO.readAll(tooLong, maximumBytes: 5)
+        }
+        #expect(throws: CommandFailure.failure("cannot read standard input: Bad file descriptor")) {
+            try SystemIO.readAll(-1, maximumBytes: 5)
+        }
     }
 }

@@ -79,6 +79,83 @@ import OperatingSystem
         try FileIO.createDirectories(folder.path + "/x/y/z")
         #expect(FileIO.isDirectory(folder.path + "/x/y/z"))
     }
+
+    @Test func refusedOverwriteSaysTheTargetExists() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path + "/a.txt"
+        try FileIO.writeAtomically(Array("one".utf8), to: path)
+        do {
+            try FileIO.writeAtomically(Array("two".utf8), to: path, overwrite: false)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .alreadyExists)
+            // The target the caller named, not the temporary file.
+            #expect(error.description == "cannot write \(path): File exists")
+        }
+    }
+
+    @Test func writingIntoAMissingFolderNamesTheTarget() {
+        do {
+            try FileIO.writeAtomically([1], to: "/nonexistent/gesturectl/a.txt")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .notFound)
+            #expect(error.description == "cannot write /nonexistent/gesturectl/a.txt: No such file or directory")
+        }
+    }
+
+    @Test func removingAMissingFileIsNotFound() {
+        do {
+            try FileIO.remove("/nonexistent/gesturectl/a.txt")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .notFound)
+            #expect(error.description == "cannot delete /nonexistent/gesturectl/a.txt: No such file or directory")
+        }
+    }
+
+    @Test func missingFolderListsAsEmpty() throws {
+        #expect(try FileIO.contentsOfDirectory("/nonexistent/gesturectl") == [])
+    }
+
+    @Test func listsSorted() throws {
+        let folder = TemporaryFolder()
+        for name in ["c", "a", "b"] { try FileIO.writeAtomically([1], to: folder.path + "/" + name) }
+        #expect(try FileIO.contentsOfDirectory(folder.path) == ["a", "b", "c"])
+        try FileIO.remove(folder.path + "/b")
+        #expect(try FileIO.contentsOfDirectory(folder.path) == ["a", "c"])
+    }
+
+    @Test func folderUnderAFileCannotBeCreated() throws {
+        let folder = TemporaryFolder()
+        try FileIO.writeAtomically([1], to: folder.path + "/file")
+        do {
+            try FileIO.createDirectories(folder.path + "/file/sub")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .notFound)  // ENOTDIR
+            #expect(error.description == "cannot create folder \(folder.path)/file/sub: Not a directory")
+        }
+    }
+
+    @Test func errorsFromSystemErrors() {
+        let cases: [(Int32, FileSystemError.Kind, String)] = [
+            (ENOENT, .notFound, "No such file or directory"), (ENOTDIR, .notFound, "Not a directory"),
+            (EACCES, .permissionDenied, "Permission denied"), (EPERM, .permissionDenied, "Operation not permitted"),
+            (EROFS, .permissionDenied, "Read-only file system"), (EEXIST, .alreadyExists, "File exists"),
+            (EFBIG, .tooLarge, "File too large"), (EIO, .other, "Input/output error"),
+        ]
+        for (errorNumber, kind, text) in cases {
+            let error = FileSystemError(
+                SystemError(call: "open", path: "/p/x.json", errorNumber: errorNumber), operation: "cannot read")
+            #expect(error.kind == kind)
+            #expect(error.description == "cannot read /p/x.json: \(text)")
+        }
+        let renamed = FileSystemError(
+            SystemError(call: "rename", path: "/p/.x.json.tmp-abcdef", errorNumber: ENOSPC), path: "x.json",
+            operation: "cannot write")
+        #expect(renamed.description == "cannot write x.json: No space left on device")
+    }
 }
 
 @Suite struct GestureNameTests {

@@ -1,0 +1,27 @@
+import Glibc
+
+/// The errno values that callers outside this module act on, by name, so
+/// that they can test ``SystemError/errorNumber`` without importing the C
+/// library.
+public enum ErrorNumber {
+    /// ENOENT: no such file or directory.
+    public static let noSuchFile: Int32 = ENOENT
+    /// ENOTDIR: a component of the path is not a folder.
+    public static let notADirectory: Int32 = ENOTDIR
+    /// EACCES: permission denied.
+    public static let accessDenied: Int32 = EACCES
+    /// EPERM: operation not permitted.
+    public static let notPermitted: Int32 = EPERM
+    /// EROFS: read-only file system.
+    public static let readOnlyFileSystem: Int32 = EROFS
+    /// EEXIST: the file exists.
+    public static let alreadyExists: Int32 = EEXIST
+    /// EFBIG: file too large.
+    public static let fileTooLarge: Int32 = EFBIG
+    /// EISDIR: is a folder.
+    public static let isADirectory: Int32 = EISDIR
+    /// EPIPE: the reading end of a pipe or socket is closed.
+    public static let brokenPipe: Int32 = EPIPE
+    /// EAGAIN: a non-blocking descriptor has nothing now.
+    public static let wouldBlock: Int32 = EAGAIN
+}
