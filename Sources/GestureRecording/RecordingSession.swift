@@ -1,5 +1,4 @@
 import GestureModel
-import Glibc
 import InputSystem
 import OperatingSystem
 
@@ -118,7 +117,7 @@ public final class RecordingSession {
             // before a stop request is honoured.
             let deviceEvents = ready[0]
             if deviceEvents.contains(.invalid) {
-                return .readFailed(SystemError(call: "poll", errorNumber: EBADF, detail: "the device descriptor is not open"))
+                return .readFailed(SystemError(call: "poll", errorNumber: ErrorNumber.badDescriptor, detail: "the device descriptor is not open"))
             }
             if !deviceEvents.isEmpty, let reason = readAvailable(hangUp: !deviceEvents.isDisjoint(with: [.hangUp, .error])) {
                 return reason
@@ -148,7 +147,7 @@ public final class RecordingSession {
                 // the read did not say ENODEV.
                 if hangUp && index == 0 {
                     return .deviceVanished(
-                        SystemError(call: "poll", errorNumber: ENODEV, kind: .deviceVanished, detail: "the device hung up"))
+                        SystemError(call: "poll", errorNumber: ErrorNumber.noSuchDevice, kind: .deviceVanished, detail: "the device hung up"))
                 }
                 return nil
             }

@@ -24,4 +24,8 @@ public enum ErrorNumber {
     public static let brokenPipe: Int32 = EPIPE
     /// EAGAIN: a non-blocking descriptor has nothing now.
     public static let wouldBlock: Int32 = EAGAIN
+    /// EBADF: the descriptor is not open.
+    public static let badDescriptor: Int32 = EBADF
+    /// ENODEV: no such device (on an open device: it went away).
+    public static let noSuchDevice: Int32 = ENODEV
 }
