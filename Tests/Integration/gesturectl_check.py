@@ -53,10 +53,15 @@ BTN_TOOLS = {0x145: "BTN_TOOL_FINGER", 0x14D: "BTN_TOOL_DOUBLETAP", 0x14E: "BTN_
              0x14F: "BTN_TOOL_QUADTAP", 0x148: "BTN_TOOL_QUINTTAP"}
 ABS_MT_SLOT, ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID = 0x2F, 0x35, 0x36, 0x39
 
-# How far the stand-in's timing may be from its file (see record-touch).
+# How far the stand-in's timing may be from its file (see
+# compare_played_times). Only a sanity bound: the recorded times are checked
+# exactly against the kernel's (compare_kernel_times). With another build
+# running beside the VM, evemu-play was measured 320 ms late on a sample due
+# at 128 ms, so "late" allows four times the nominal time plus one second;
+# wrong units (ms for us) or a wrong zero are still far outside it.
 PLAYED_EARLY_LIMIT_US = 16_000
-PLAYED_LATE_FACTOR = 2.0
-PLAYED_LATE_SLACK_US = 100_000
+PLAYED_LATE_FACTOR = 4.0
+PLAYED_LATE_SLACK_US = 1_000_000
 # The position tolerance issue 3 asks of playback, seen through libinput.
 LIBINPUT_TOLERANCE_MM = 0.5
 
@@ -266,8 +271,9 @@ def compare_played_times(what, actual, nominal):
     frame when it is written), so the first frame is stamped late and the
     next gap looks short (measured: 0.9 ms instead of 8 ms), which makes
     every later sample look early by that much. A sample may therefore be
-    at most two frame intervals (16 ms) early and at most twice its nominal
-    time plus 100 ms late.
+    at most two frame intervals (16 ms) early and at most four times its
+    nominal time plus one second late (a loaded host makes evemu-play that
+    slow; the kernel's own timestamps are compared exactly elsewhere).
     That still catches wrong units (ms for us), a wrong zero (the time of
     the device's creation or of the recorder's start instead of the first
     contact) and lost or duplicated frames. Returns the smallest and the
