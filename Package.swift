@@ -36,7 +36,7 @@ let package = Package(
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureEditing", "GestureSynth",
                 "GestureRender", "GestureLibrary", "CommandKit", "InputSystem", "DeviceDiscovery",
-                "GesturePlayback", "GestureRecording", "GestureInterop", "GestureEngine", "OperatingSystem",
+                "GesturePlayback", "GestureRecording", "GestureInterop", "GestureEngine", "GestureDaemon", "OperatingSystem",
             ]
         ),
         .executableTarget(name: "gesturectl", dependencies: ["GesturectlCommands"]),
@@ -44,11 +44,14 @@ let package = Package(
         // The door to the operating system: file descriptors, one syscall
         // funnel and error type, poll, timers, eventfd, signals, threads and
         // child processes. Every module that touches the OS goes through it.
-        .target(name: "OperatingSystem", dependencies: ["CSystemShim"]),
+        .target(name: "OperatingSystem", dependencies: ["CSystemShim", "CLibsystemd"]),
         // The Linux calls Swift's Glibc module does not import (timerfd,
         // eventfd, signalfd, prctl, pthread_setname_np, posix_spawn attributes);
         // only OperatingSystem imports it.
         .target(name: "CSystemShim"),
+
+        // libsystemd (sd_notify, sd_listen_fds); only OperatingSystem imports it.
+        .systemLibrary(name: "CLibsystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // C libraries for real devices; only InputSystem imports them.
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -70,6 +73,15 @@ let package = Package(
             dependencies: [
                 "GestureModel", "GestureEditing", "InputSystem", "OperatingSystem", "DeviceDiscovery",
                 "GesturePlayback", "GestureRecording", "GestureInterop",
+            ]
+        ),
+        // The daemon for test rigs and switch users: a Unix socket server over
+        // the engine (docs/PROTOCOL.md).
+        .target(
+            name: "GestureDaemon",
+            dependencies: [
+                "GestureModel", "GestureFormat", "GestureLibrary", "GestureRender", "InputSystem", "OperatingSystem",
+                "DeviceDiscovery", "GesturePlayback", "GestureEngine",
             ]
         ),
         // Test doubles, shared device fixtures and helpers; only test targets use it.

@@ -12,6 +12,10 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <grp.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 int gesturectl_timerfd_create_monotonic(void) {
@@ -109,3 +113,67 @@ int gesturectl_spawn(const char *path, char *const argv[], char *const envp[], i
     posix_spawnattr_destroy(&attributes);
     return result;
 }
+
+int gesturectl_unix_socket(int nonblocking) {
+    return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0);
+}
+
+static int unix_address(const char *path, struct sockaddr_un *address) {
+    memset(address, 0, sizeof *address);
+    address->sun_family = AF_UNIX;
+    size_t length = strlen(path);
+    if (length == 0 || length >= sizeof address->sun_path) {
+        errno = length == 0 ? EINVAL : ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(address->sun_path, path, length);
+    return 0;
+}
+
+int gesturectl_unix_bind(int fd, const char *path) {
+    struct sockaddr_un address;
+    if (unix_address(path, &address) != 0) return -1;
+    return bind(fd, (struct sockaddr *)&address, sizeof address);
+}
+
+int gesturectl_unix_connect(int fd, const char *path) {
+    struct sockaddr_un address;
+    if (unix_address(path, &address) != 0) return -1;
+    return connect(fd, (struct sockaddr *)&address, sizeof address);
+}
+
+int gesturectl_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); }
+
+int gesturectl_peer_credentials(int fd, int *pid, unsigned *uid, unsigned *gid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *pid = (int)credentials.pid;
+    *uid = (unsigned)credentials.uid;
+    *gid = (unsigned)credentials.gid;
+    return 0;
+}
+
+int gesturectl_peer_groups(int fd, unsigned *groups, int capacity) {
+    socklen_t length = (socklen_t)(capacity * (int)sizeof(gid_t));
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &length) != 0) {
+        if (errno == ERANGE) return (int)(length / sizeof(gid_t));
+        return -1;
+    }
+    return (int)(length / sizeof(gid_t));
+}
+
+int gesturectl_group_id(const char *name, unsigned *gid) {
+    struct group entry;
+    struct group *found = NULL;
+    size_t size = 16384;
+    char *buffer = malloc(size);
+    if (buffer == NULL) return ENOMEM;
+    int result = getgrnam_r(name, &entry, buffer, size, &found);
+    if (result == 0 && found == NULL) result = ENOENT;
+    if (result == 0) *gid = (unsigned)entry.gr_gid;
+    free(buffer);
+    return result;
+}
+
+int gesturectl_process_groups(unsigned *groups, int capacity) { return getgroups(capacity, (gid_t *)groups); }

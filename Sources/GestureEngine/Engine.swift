@@ -103,6 +103,34 @@ public final class Engine: Sendable {
         return PlayJob(handle: handle, session: session, frameCount: frames.count, closesSession: closesSession)
     }
 
+    /// The kept device of `profile`, created (and udev waited for) when
+    /// there is none or the kept one was closed: the daemon's ready devices.
+    /// - Throws: ``OperatingSystem/SystemError`` when it cannot be created.
+    public func readyDevice(_ profile: VirtualDeviceProfile, linger: Microseconds = PlaybackSession.defaultLinger) throws(SystemError)
+        -> PlaybackSession
+    {
+        if let session = kept.withLock({ $0.sessions[profile] }), !session.isClosed { return session }
+        let session = try PlaybackSession(profile: profile, linger: linger, udevTimeout: udevTimeout, uinputPath: uinputPath)
+        let replaced: PlaybackSession? = kept.withLock { current in
+            if let other = current.sessions[profile], !other.isClosed { return other }
+            current.sessions[profile] = session
+            return nil
+        }
+        // Another thread made one meanwhile: keep that one.
+        if let replaced {
+            session.close()
+            return replaced
+        }
+        return session
+    }
+
+    /// Closes and forgets the kept device of `profile` (e.g. after it
+    /// vanished, before making a new one).
+    public func forgetDevice(_ profile: VirtualDeviceProfile) {
+        let session = kept.withLock { $0.sessions.removeValue(forKey: profile) }
+        session?.close()
+    }
+
     /// The virtual devices kept for later plays.
     public var keptDevices: [PlaybackSession] { kept.withLock { Array($0.sessions.values) } }
 

@@ -18,6 +18,13 @@ public struct LibraryEntry: Sendable, Equatable {
     public var path: String
     /// User library or built-in.
     public var source: LibrarySource
+
+    /// Creates an entry.
+    public init(name: String, path: String, source: LibrarySource) {
+        self.name = name
+        self.path = path
+        self.source = source
+    }
 }
 
 /// Why a library operation failed.

@@ -64,6 +64,22 @@ public struct PlaybackResult: Sendable {
     /// What readers know of the device after the play (for the next play).
     public var finalState: DeviceState
 
+    /// The result of a play cancelled before its first frame (while it
+    /// waited in a queue): nothing written, nothing to lift.
+    public static func cancelledBeforeStart(state: DeviceState) -> PlaybackResult {
+        PlaybackResult(
+            outcome: .cancelled(framesWritten: 0), lateness: LatenessStatistics(latenesses: []), liftAllFrame: nil,
+            liftAllError: nil, finalState: state)
+    }
+
+    /// The result of a play that failed before its first frame (its device
+    /// could not be made, its frames not built).
+    public static func failedBeforeStart(_ error: any Error, state: DeviceState) -> PlaybackResult {
+        PlaybackResult(
+            outcome: .failed(error, framesWritten: 0), lateness: LatenessStatistics(latenesses: []), liftAllFrame: nil,
+            liftAllError: nil, finalState: state)
+    }
+
     /// Whether every frame was written.
     public var isCompleted: Bool {
         if case .completed = outcome { return true }

@@ -20,11 +20,18 @@ public enum Gesturectl {
                 argument that contains '/' or names an existing file is a file;
                 anything else is a name in the library (see 'gesturectl list').
                 """,
+            globalOptions: [
+                .option(
+                    "socket", valueName: "path",
+                    help: "The daemon's socket: 'daemon' listens on it; play, list, show, save, rm and devices go through the daemon listening there (also $GESTURECTL_SOCKET)."),
+                .flag("daemon", help: "Go through the daemon at its default socket ($XDG_RUNTIME_DIR/gesturectl.sock if it exists, else /run/gesturectl/gesturectl.sock)."),
+            ],
             commands: [
                 SynthCommand.command, EditCommands.merge, EditCommands.fingers, EditCommands.transform,
                 InspectCommands.describeCommand, InspectCommands.show, InspectCommands.render, InspectCommands.validate,
                 DevicesCommand.command, RecordCommand.command, PlayCommand.command, InteropCommands.importCommand, InteropCommands.exportCommand,
                 LibraryCommands.save, LibraryCommands.list, LibraryCommands.rename, LibraryCommands.remove,
+                DaemonCommand.command,
             ],
             mapError: { ErrorMapping.failure(for: $0) }
         )

@@ -53,16 +53,22 @@ enum LibraryCommands {
         section: section,
         options: [.flag("json", help: "Print JSON instead of text.")]
     ) { values, context in
-        let library = context.library
-        let entries = try library.list()
-        let rows: [(LibraryEntry, String)] = entries.map { entry in
-            let summary: String
-            do {
-                summary = GestureRender.describe(try GestureFile.load(path: entry.path))
-            } catch {
-                summary = "unreadable: \(error)"
+        let rows: [(LibraryEntry, String)]
+        let folder: String
+        if let client = try context.daemonClient(values) {
+            (rows, folder) = try DaemonCalls.list(client)
+        } else {
+            let library = context.library
+            folder = library.userDirectory
+            rows = try library.list().map { entry in
+                let summary: String
+                do {
+                    summary = GestureRender.describe(try GestureFile.load(path: entry.path))
+                } catch {
+                    summary = "unreadable: \(error)"
+                }
+                return (entry, summary)
             }
-            return (entry, summary)
         }
         if values.flag("json") {
             let items = rows.map { entry, summary in
@@ -75,7 +81,7 @@ enum LibraryCommands {
             return
         }
         if rows.isEmpty {
-            context.print("No gestures yet. Library folder: \(library.userDirectory)")
+            context.print("No gestures yet. Library folder: \(folder)")
             return
         }
         let width = rows.map { $0.0.name.count }.max() ?? 0

@@ -1,4 +1,5 @@
 import CommandKit
+import GestureDaemon
 import GestureEngine
 import GestureInterop
 import GestureModel
@@ -50,6 +51,10 @@ enum PlayCommand {
             .flag("json", help: "After playing, print the outcome and timing (lateness of frames) as JSON."),
         ]
     ) { values, context in
+        if !values.flag("print"), let client = try context.daemonClient(values) {
+            try await playThroughDaemon(client, values: values, context: context)
+            return
+        }
         let gesture = try context.loadGesture(values.argument("gesture") ?? "")
         let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
         let request = PlayRequest(
@@ -81,6 +86,29 @@ enum PlayCommand {
         case .failed(let error, let written):
             throw CommandFailure.failure(
                 "playing failed after \(written) of \(job.frameCount) frames: \(error); every finger lifted")
+        }
+    }
+
+    /// `play` through the daemon, on its ready device of the kind asked for.
+    private static func playThroughDaemon(_ client: DaemonClient, values: ParsedValues, context: CommandContext) async throws {
+        for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger"] where values.isGiven(option) {
+            throw CommandFailure.usage("--\(option) is not available through the daemon (it plays on its ready devices)")
+        }
+        var arguments = [try DaemonCalls.gestureArgument(values.argument("gesture") ?? "", context: context)]
+        arguments.append(("as", .string(values.string("as") ?? "touchscreen")))
+        if let speed = values.double("speed") { arguments.append(("speed", .decimal(speed))) }
+        if let count = values.integer("repeat") { arguments.append(("repeat", .integer(count))) }
+        context.note("playing through the daemon at \(client.path)")
+        let result = try DaemonCalls.call(client, "play", arguments)
+        if values.flag("json") {
+            func number(_ key: String) -> String { if case .number(let text)? = result[key] { text } else { "null" } }
+            let device: String = if case .string(let node)? = result["device"] { JSONText.string(node) } else { "null" }
+            context.print(
+                JSONText.object([
+                    ("outcome", JSONText.string("completed")), ("device", device), ("frames", number("frames")),
+                    ("lateness_max_us", number("lateness_max_us")), ("lateness_p50_us", number("lateness_p50_us")),
+                    ("lateness_p99_us", number("lateness_p99_us")),
+                ]))
         }
     }
 

@@ -11,6 +11,12 @@ import Glibc
 public enum SignalMask {
     /// The signals gesturectl turns into events: SIGINT, SIGTERM, SIGHUP.
     public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// SIGINT (Ctrl-C).
+    public static let interrupt = SIGINT
+    /// SIGTERM (a polite request to stop).
+    public static let terminate = SIGTERM
+    /// SIGHUP (the terminal closed; a daemon's "reload").
+    public static let hangUp = SIGHUP
 
     /// Blocks `signals` in the calling thread (`pthread_sigmask`).
     public static func block(_ signals: [Int32]) throws(SystemError) {

@@ -65,4 +65,33 @@ int gesturectl_pipe(int fds[2], int nonblocking);
 int gesturectl_spawn(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd,
                      int stderr_fd, pid_t *pid);
 
+/// socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0); -1 and errno.
+int gesturectl_unix_socket(int nonblocking);
+
+/// bind(fd, {AF_UNIX, path}); -1 and errno (ENAMETOOLONG when `path` does
+/// not fit sun_path).
+int gesturectl_unix_bind(int fd, const char *path);
+
+/// connect(fd, {AF_UNIX, path}); -1 and errno (ENAMETOOLONG as for bind).
+int gesturectl_unix_connect(int fd, const char *path);
+
+/// accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); -1 and errno.
+int gesturectl_accept(int fd);
+
+/// getsockopt(SO_PEERCRED): the peer's pid, uid and gid; -1 and errno.
+int gesturectl_peer_credentials(int fd, int *pid, unsigned *uid, unsigned *gid);
+
+/// getsockopt(SO_PEERGROUPS): up to `capacity` supplementary group ids of
+/// the peer; returns their count (which may exceed `capacity`: call again
+/// with more room), or -1 and errno.
+int gesturectl_peer_groups(int fd, unsigned *groups, int capacity);
+
+/// The id of group `name` (getgrnam_r): 0 and the id, ENOENT when there is
+/// no such group, or another errno value.
+int gesturectl_group_id(const char *name, unsigned *gid);
+
+/// The supplementary groups of the calling process (getgroups): their count,
+/// or -1 and errno.
+int gesturectl_process_groups(unsigned *groups, int capacity);
+
 #endif

@@ -1,0 +1,86 @@
+import OperatingSystem
+
+/// The client side of the protocol: one connection, requests answered in
+/// order. Used by `gesturectl --socket PATH COMMAND`.
+public final class DaemonClient {
+    /// The socket connected to.
+    public let path: String
+    private let socket: FileDescriptor
+    private var buffer: [UInt8] = []
+    private var nextID = 0
+
+    /// Connects to the daemon at `path`.
+    /// - Throws: ``DaemonUnreachable`` naming the path and why.
+    public init(path: String) throws(DaemonUnreachable) {
+        self.path = path
+        do {
+            socket = try UnixSocket.connect(to: path)
+        } catch {
+            throw DaemonUnreachable(path: path, reason: error.errorMessage)
+        }
+    }
+
+    deinit { socket.close() }
+
+    /// Sends `op` with `arguments` and returns the reply's `result`.
+    /// Pushed events that arrive meanwhile are skipped.
+    /// - Throws: ``DaemonError`` from the daemon, or ``DaemonUnreachable``
+    ///   when the connection breaks.
+    public func call(_ op: String, _ arguments: [(String, JSONValue)] = []) throws -> JSONValue {
+        nextID += 1
+        let id = nextID
+        let line = JSONValue.object([("id", .integer(id)), ("op", .string(op))] + arguments).jsonText + "\n"
+        do {
+            try socket.writeAll(Array(line.utf8), path: path)
+        } catch {
+            throw DaemonUnreachable(path: path, reason: "the connection broke: \(error.errorMessage)")
+        }
+        while true {
+            let reply = try readLine()
+            let value: JSONValue
+            do {
+                value = try JSONLineParser.parse(reply)
+            } catch {
+                throw DaemonError(.internal, "the daemon sent a line that is not JSON (\(error))")
+            }
+            if value["event"] != nil { continue }
+            guard value["id"] == .integer(id) || value["id"] == .null else { continue }
+            if value["ok"] == .bool(true) { return value["result"] ?? .null }
+            guard case .object? = value["error"], case .string(let code)? = value["error"]?["code"],
+                case .string(let message)? = value["error"]?["message"]
+            else { throw DaemonError(.internal, "the daemon's reply has neither a result nor an error") }
+            throw DaemonError(DaemonErrorCode(rawValue: code) ?? .internal, message)
+        }
+    }
+
+    /// The next line from the daemon (without its newline).
+    private func readLine() throws(DaemonUnreachable) -> [UInt8] {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let chunk: [UInt8]?
+            do {
+                chunk = try socket.read(upTo: 1 << 16, path: path)
+            } catch {
+                throw DaemonUnreachable(path: path, reason: "the connection broke: \(error.errorMessage)")
+            }
+            guard let chunk, !chunk.isEmpty else {
+                throw DaemonUnreachable(path: path, reason: "the daemon closed the connection")
+            }
+            buffer.append(contentsOf: chunk)
+        }
+    }
+}
+
+/// The daemon cannot be reached at a path (exit status 5).
+public struct DaemonUnreachable: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The socket tried.
+    public var path: String
+    /// Why (the system's words).
+    public var reason: String
+    /// `the daemon is unreachable at PATH: REASON`.
+    public var description: String { "the daemon is unreachable at \(path): \(reason)" }
+}

@@ -1,0 +1,212 @@
+/// The stable error codes of the protocol (docs/PROTOCOL.md): scripts act on
+/// them, so they never change meaning.
+public enum DaemonErrorCode: String, Hashable, Sendable, CaseIterable {
+    /// The line is not JSON, or not a JSON object.
+    case malformedJSON = "malformed-json"
+    /// `op` names no operation.
+    case unknownOp = "unknown-op"
+    /// An argument is missing, of the wrong type, out of range, or unknown.
+    case badArgument = "bad-argument"
+    /// No such gesture, device, job or binding.
+    case notFound = "not-found"
+    /// The name is taken (and `force` was not given).
+    case exists
+    /// The device's queue is full, or the thing is in use.
+    case busy
+    /// The peer may not use the daemon, or the daemon may not do it.
+    case permissionDenied = "permission-denied"
+    /// The request line is longer than the limit (the connection is then closed).
+    case tooLarge = "too-large"
+    /// The job was cancelled before it completed.
+    case cancelled
+    /// Anything else: the daemon's fault, or the system's.
+    case `internal`
+}
+
+/// A failed request: a code for programs, a message for people.
+public struct DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The stable code.
+    public var code: DaemonErrorCode
+    /// What went wrong, in the user's terms.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: DaemonErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `CODE: MESSAGE`.
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// One request line: `{"id": <scalar>, "op": "<operation>", ...arguments}`.
+public struct DaemonRequest: Sendable {
+    /// The client's id for the request, echoed in the reply (any JSON scalar).
+    public var id: JSONValue
+    /// The operation.
+    public var op: String
+    /// The request object itself (its other members are the arguments).
+    public var object: JSONValue
+    /// The line the request came in, for arguments read byte for byte (inline gestures).
+    public var line: [UInt8]
+
+    /// The longest request line accepted: 64 MiB (a ten-minute ten-finger
+    /// inline gesture is 20–30 MB).
+    public static let maximumLineBytes = 64 << 20
+
+    /// Reads a request from one line (without its newline).
+    /// - Throws: ``DaemonError`` `malformed-json` (with the id `nil`, as it
+    ///   could not be read), or `bad-argument` for an ill-typed id or op.
+    public static func parse(_ line: [UInt8]) throws(DaemonRequestError) -> DaemonRequest {
+        let value: JSONValue
+        do {
+            value = try JSONLineParser.parse(line)
+        } catch {
+            throw DaemonRequestError(id: .null, error: DaemonError(.malformedJSON, "the request is not JSON: \(error)"))
+        }
+        guard case .object = value else {
+            throw DaemonRequestError(id: .null, error: DaemonError(.malformedJSON, "a request is a JSON object"))
+        }
+        let id = value["id"] ?? .null
+        switch id {
+        case .array, .object:
+            throw DaemonRequestError(id: .null, error: DaemonError(.badArgument, "\"id\" must be a string, number, boolean or null"))
+        default: break
+        }
+        guard let op = value["op"] else {
+            throw DaemonRequestError(id: id, error: DaemonError(.badArgument, "\"op\" is missing: it names the operation"))
+        }
+        guard case .string(let name) = op else {
+            throw DaemonRequestError(id: id, error: DaemonError(.badArgument, "\"op\" must be a string"))
+        }
+        return DaemonRequest(id: id, op: name, object: value, line: line)
+    }
+
+    /// The arguments: every member but `id` and `op`.
+    public var arguments: [(key: String, value: JSONValue)] {
+        guard case .object(let members, _) = object else { return [] }
+        return members.filter { $0.key != "id" && $0.key != "op" }
+    }
+}
+
+/// A request that could not be read, with the id to answer under.
+public struct DaemonRequestError: Error, Sendable {
+    /// The request's id, `null` when it could not be read.
+    public var id: JSONValue
+    /// What was wrong.
+    public var error: DaemonError
+}
+
+/// Typed, strict access to a request's arguments: every key must be one the
+/// operation knows, and every value of the type it needs, or the request is
+/// refused with `bad-argument` naming the key.
+public struct Arguments: Sendable {
+    private let members: [String: JSONValue]
+    /// The request's op, for messages.
+    public let op: String
+
+    /// Checks that every argument of `request` is in `allowed`.
+    public init(_ request: DaemonRequest, allowed: Set<String>) throws(DaemonError) {
+        op = request.op
+        var members: [String: JSONValue] = [:]
+        for (key, value) in request.arguments {
+            guard allowed.contains(key) else {
+                let known = allowed.sorted().joined(separator: ", ")
+                throw DaemonError(
+                    .badArgument,
+                    "\(request.op): unknown argument \"\(key)\"" + (known.isEmpty ? " (it takes none)" : " (it takes: \(known))"))
+            }
+            members[key] = value
+        }
+        self.members = members
+    }
+
+    /// Whether `key` was given (and not null).
+    public func has(_ key: String) -> Bool {
+        if let value = members[key], value != .null { return true }
+        return false
+    }
+
+    /// The raw value of `key`.
+    public func value(_ key: String) -> JSONValue? { members[key] }
+
+    private func wrongType(_ key: String, _ wanted: String) -> DaemonError {
+        DaemonError(.badArgument, "\(op): \"\(key)\" must be \(wanted)")
+    }
+
+    /// A string argument; `nil` when absent or null.
+    public func string(_ key: String) throws(DaemonError) -> String? {
+        switch members[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw wrongType(key, "a string")
+        }
+    }
+
+    /// A string argument that must be given.
+    public func requiredString(_ key: String) throws(DaemonError) -> String {
+        guard let text = try string(key) else { throw DaemonError(.badArgument, "\(op): \"\(key)\" is missing") }
+        return text
+    }
+
+    /// A boolean argument, `fallback` when absent.
+    public func bool(_ key: String, default fallback: Bool) throws(DaemonError) -> Bool {
+        switch members[key] {
+        case nil, .null?: return fallback
+        case .bool(let value)?: return value
+        default: throw wrongType(key, "true or false")
+        }
+    }
+
+    /// A number argument within `range`; `nil` when absent.
+    public func number(_ key: String, in range: ClosedRange<Double>) throws(DaemonError) -> Double? {
+        switch members[key] {
+        case nil, .null?: return nil
+        case .number(let text)?:
+            guard let value = Double(text), value.isFinite else { throw wrongType(key, "a finite number") }
+            guard range.contains(value) else {
+                throw DaemonError(.badArgument, "\(op): \"\(key)\" is \(text); it must be from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound))")
+            }
+            return value
+        default: throw wrongType(key, "a number")
+        }
+    }
+
+    /// A whole-number argument within `range`; `nil` when absent.
+    public func integer(_ key: String, in range: ClosedRange<Int>) throws(DaemonError) -> Int? {
+        switch members[key] {
+        case nil, .null?: return nil
+        case .number(let text)?:
+            guard let value = Int(text) else { throw wrongType(key, "a whole number") }
+            guard range.contains(value) else {
+                throw DaemonError(.badArgument, "\(op): \"\(key)\" is \(text); it must be from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        default: throw wrongType(key, "a whole number")
+        }
+    }
+
+    private static func show(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+/// Building the lines the daemon sends.
+public enum DaemonReply {
+    /// `{"id": ID, "ok": true, "result": RESULT}`.
+    public static func success(id: JSONValue, result: JSONValue) -> String {
+        "{\"id\": \(id.jsonText), \"ok\": true, \"result\": \(result.jsonText)}\n"
+    }
+
+    /// `{"id": ID, "ok": false, "error": {"code": CODE, "message": MESSAGE}}`.
+    public static func failure(id: JSONValue, error: DaemonError) -> String {
+        let body = JSONValue.object([("code", .string(error.code.rawValue)), ("message", .string(error.message))])
+        return "{\"id\": \(id.jsonText), \"ok\": false, \"error\": \(body.jsonText)}\n"
+    }
+
+    /// A pushed event: `{"event": NAME, ...fields}` (no id).
+    public static func event(_ name: String, _ fields: [(String, JSONValue)]) -> String {
+        JSONValue.object([("event", .string(name))] + fields).jsonText + "\n"
+    }
+}

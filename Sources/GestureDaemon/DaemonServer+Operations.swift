@@ -1,0 +1,329 @@
+import GestureEngine
+import GestureFormat
+import GestureLibrary
+import GestureModel
+import GesturePlayback
+import GestureRender
+import OperatingSystem
+
+extension DaemonServer {
+    /// The operations this daemon answers, and the arguments each takes.
+    static let operations: [String: Set<String>] = [
+        "version": [], "devices": [], "list": [], "jobs": [],
+        "show": ["name"],
+        "play": ["name", "gesture", "as", "speed", "repeat", "wait", "on_disconnect"],
+        "cancel": ["job"],
+        "save": ["name", "gesture", "force"],
+        "rm": ["name", "force"],
+        "subscribe": ["events"],
+    ]
+
+    /// The events a client may subscribe to.
+    static let eventNames: Set<String> = ["job", "device"]
+
+    /// Handles one request line from client `id`: answers at once, or (a
+    /// play that waits) when the play ends.
+    func handleLine(_ line: [UInt8], from id: Int) {
+        let request: DaemonRequest
+        do {
+            request = try DaemonRequest.parse(line)
+        } catch {
+            reply(id, DaemonReply.failure(id: error.id, error: error.error))
+            return
+        }
+        do {
+            guard let allowed = Self.operations[request.op] else {
+                throw DaemonError(
+                    .unknownOp,
+                    "unknown operation \"\(DaemonLog.oneLine(request.op))\"; known: \(Self.operations.keys.sorted().joined(separator: ", "))")
+            }
+            let arguments = try Arguments(request, allowed: allowed)
+            if let result = try perform(request, arguments, client: id) {
+                reply(id, DaemonReply.success(id: request.id, result: result))
+            }
+        } catch let error as DaemonError {
+            reply(id, DaemonReply.failure(id: request.id, error: error))
+        } catch {
+            log.error("client \(id), \(request.op): \(error)")
+            reply(id, DaemonReply.failure(id: request.id, error: DaemonError(.internal, "\(error)")))
+        }
+    }
+
+    /// The result of an operation, or `nil` when the reply comes later.
+    private func perform(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
+        switch request.op {
+        case "version":
+            return .object([("protocol", .integer(Self.protocolVersion)), ("version", .string(version))])
+        case "devices":
+            return devicesResult()
+        case "list":
+            let library = state.withLock { $0.library }
+            let entries = try libraryCall { () throws(LibraryError) in try library.list() }
+            return .object([
+                ("folder", .string(library.userDirectory)),
+                ("gestures", .array(entries.map { entry in
+                    let summary = (try? GestureFile.load(path: entry.path)).map { describe($0) } ?? "unreadable"
+                    return .object([
+                        ("name", .string(entry.name)), ("source", .string(entry.source.rawValue)), ("path", .string(entry.path)),
+                        ("summary", .string(summary)),
+                    ])
+                })),
+            ])
+        case "show":
+            let name = try arguments.requiredString("name")
+            let gesture = try loadNamed(name)
+            return .object([("name", .string(name)), ("summary", .string(describe(gesture))), ("gesture", try gestureJSON(gesture))])
+        case "play":
+            return try play(request, arguments, client: client)
+        case "cancel":
+            let job = try arguments.integer("job", in: 1...Int.max) ?? { throw DaemonError(.badArgument, "cancel: \"job\" is missing") }()
+            try cancel(job)
+            return .object([("job", .integer(job))])
+        case "jobs":
+            let jobs = state.withLock { $0.jobs.values.sorted { $0.id < $1.id } }
+            return .object([
+                ("jobs", .array(jobs.map { .object([("job", .integer($0.id)), ("device", .string($0.kind.rawValue)), ("state", .string($0.state.rawValue))]) }))
+            ])
+        case "save":
+            let name = try arguments.requiredString("name")
+            guard arguments.has("gesture") else { throw DaemonError(.badArgument, "save: \"gesture\" is missing") }
+            let gesture = try inlineGesture(request, arguments)
+            let force = try arguments.bool("force", default: false)
+            let library = state.withLock { $0.library }
+            let entry = try libraryCall { () throws(LibraryError) in try library.save(gesture, as: name, overwrite: force) }
+            log.info("client \(client) saved \(name)")
+            return .object([("name", .string(entry.name))])
+        case "rm":
+            let name = try arguments.requiredString("name")
+            let library = state.withLock { $0.library }
+            _ = try arguments.bool("force", default: false)
+            try libraryCall { () throws(LibraryError) in try library.remove(name) }
+            log.info("client \(client) removed \(name)")
+            return .object([("name", .string(name))])
+        case "subscribe":
+            guard case .array(let items)? = arguments.value("events") else {
+                throw DaemonError(.badArgument, "subscribe: \"events\" must be a list such as [\"job\", \"device\"]")
+            }
+            var names: Set<String> = []
+            for item in items {
+                guard case .string(let name) = item, Self.eventNames.contains(name) else {
+                    throw DaemonError(
+                        .badArgument, "subscribe: \(item.jsonText) is not an event; known: \(Self.eventNames.sorted().joined(separator: ", "))")
+                }
+                names.insert(name)
+            }
+            state.withLock { $0.clients[client]?.subscriptions.formUnion(names) }
+            return .object([("events", .array(names.sorted().map(JSONValue.string)))])
+        default:
+            throw DaemonError(.unknownOp, "unknown operation \"\(request.op)\"")
+        }
+    }
+
+    // MARK: Playing
+
+    private func play(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
+        let gesture: Gesture
+        switch (arguments.has("name"), arguments.has("gesture")) {
+        case (true, true): throw DaemonError(.badArgument, "play: give \"name\" or \"gesture\", not both")
+        case (false, false): throw DaemonError(.badArgument, "play: \"name\" (a gesture in the library) or \"gesture\" (inline) is missing")
+        case (true, false): gesture = try loadNamed(try arguments.requiredString("name"))
+        case (false, true): gesture = try inlineGesture(request, arguments)
+        }
+        let kindName = try arguments.string("as") ?? DeviceKind.touchscreen.rawValue
+        guard let kind = DeviceKind(rawValue: kindName), DaemonConfiguration.playableKinds.contains(kind) else {
+            throw DaemonError(.badArgument, "play: \"as\" must be one of \(DaemonConfiguration.playableKinds.map(\.rawValue).joined(separator: ", "))")
+        }
+        let options = PlaybackOptions(
+            speed: try arguments.number("speed", in: 0.01...100) ?? 1,
+            repeatCount: try arguments.integer("repeat", in: 1...10_000) ?? 1)
+        let waits = try arguments.bool("wait", default: true)
+        let onDisconnect = try arguments.string("on_disconnect") ?? "cancel"
+        guard onDisconnect == "cancel" || onDisconnect == "finish" else {
+            throw DaemonError(.badArgument, "play: \"on_disconnect\" must be \"cancel\" or \"finish\"")
+        }
+        // Check the gesture against the device now, so a bad request is
+        // answered at once rather than after the queue.
+        do {
+            _ = try FrameBuilder(target: Self.profile(for: kind), options: options).frames(for: gesture)
+        } catch {
+            throw DaemonError(.badArgument, "play: \(error)")
+        }
+        let handle = JobHandle<PlaybackResult, PlaybackProgress>()
+        let job: Int = try state.withLock { current throws(DaemonError) -> Int in
+            if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
+            guard let queue = current.queues[kind], !queue.retired else {
+                throw DaemonError(.notFound, "no \(kind.rawValue) is kept ready (the configuration's \"devices\" does not name it)")
+            }
+            if queue.count >= current.configuration.queueLimit {
+                throw DaemonError(.busy, "the \(kind.rawValue) has \(queue.count) plays waiting; try again later")
+            }
+            current.nextJobID += 1
+            current.jobs[current.nextJobID] = JobRecord(
+                id: current.nextJobID, kind: kind, clientID: client, requestID: request.id, waits: waits,
+                cancelOnDisconnect: onDisconnect == "cancel", handle: handle, gesture: gesture, options: options)
+            queue.push(current.nextJobID)
+            return current.nextJobID
+        }
+        broadcast("job", [("job", .integer(job)), ("state", .string("queued")), ("progress", .integer(0))])
+        return waits ? nil : .object([("job", .integer(job)), ("state", .string("queued"))])
+    }
+
+    /// Cancels a job: a queued one ends at once, a running one lifts
+    /// everything and ends.
+    private func cancel(_ job: Int) throws(DaemonError) {
+        let record = state.withLock { current in current.jobs[job] }
+        guard let record else { throw DaemonError(.notFound, "no job \(job) (finished jobs are forgotten)") }
+        record.handle.cancel()
+        let queue = state.withLock { $0.queues[record.kind] }
+        if let queue, queue.remove(job) {
+            let session = try? devices.ready(Self.profile(for: record.kind))
+            finish(job, PlaybackResult.cancelledBeforeStart(state: session?.state ?? DeviceState(description: Self.profile(for: record.kind).description)))
+        }
+    }
+
+    /// The worker of one device: plays its queue in order until the daemon
+    /// stops or the device is retired.
+    func workerLoop(_ kind: DeviceKind, queue: DeviceQueue) {
+        let profile = Self.profile(for: kind)
+        while true {
+            queue.signal.wait()
+            let stopping = state.withLock { $0.stopping }
+            if stopping || queue.retired {
+                for job in queue.drain() {
+                    finish(job, PlaybackResult.cancelledBeforeStart(state: DeviceState(description: profile.description)))
+                }
+                if queue.retired && !stopping { devices.forget(profile) }
+                if stopping || queue.retired { return }
+            }
+            guard let job = queue.pop(), let record = state.withLock({ $0.jobs[job] }) else { continue }
+            if record.handle.isCancelled {
+                finish(job, PlaybackResult.cancelledBeforeStart(state: DeviceState(description: profile.description)))
+                continue
+            }
+            state.withLock { $0.jobs[job]?.state = .running }
+            broadcast("job", [("job", .integer(job)), ("state", .string("running")), ("progress", .integer(0))])
+            finish(job, playNow(record, profile: profile))
+        }
+    }
+
+    /// Plays one job on the ready device (made again if it was lost).
+    private func playNow(_ record: JobRecord, profile: VirtualDeviceProfile) -> PlaybackResult {
+        for attempt in 0..<2 {
+            do {
+                let session = try devices.ready(profile)
+                state.withLock { $0.jobs[record.id]?.devnode = session.devnode }
+                let frames = try session.frames(for: record.gesture, options: record.options)
+                let job = try engine.startPlay(frames, on: session, handle: record.handle, closesSession: false)
+                let result = job.wait()
+                if case .failed(let error as SystemError, _) = result.outcome, error.kind == .deviceVanished, attempt == 0 {
+                    recreate(profile, after: error)
+                    continue
+                }
+                return result
+            } catch let error as SystemError where error.kind == .deviceVanished && attempt == 0 {
+                recreate(profile, after: error)
+            } catch {
+                return PlaybackResult.failedBeforeStart(error, state: DeviceState(description: profile.description))
+            }
+        }
+        return PlaybackResult.failedBeforeStart(
+            DaemonError(.internal, "the \(record.kind.rawValue) vanished twice"), state: DeviceState(description: profile.description))
+    }
+
+    private func recreate(_ profile: VirtualDeviceProfile, after error: SystemError) {
+        log.warning("the \(profile.kind.rawValue) vanished (\(error)); making it again")
+        devices.forget(profile)
+        let node = (try? devices.ready(profile))?.devnode
+        broadcast("device", [("kind", .string(profile.kind.rawValue)), ("node", node.map(JSONValue.string) ?? .null), ("state", .string("recreated"))])
+    }
+
+    /// Ends a job: its reply (if its client waits) and its event.
+    private func finish(_ job: Int, _ result: PlaybackResult) {
+        guard let record = state.withLock({ $0.jobs.removeValue(forKey: job) }) else { return }
+        record.handle.finish(result)
+        let written: Int
+        let state: JobRecord.State
+        var error: DaemonError?
+        switch result.outcome {
+        case .completed:
+            state = .done
+            written = result.lateness.count
+        case .cancelled(let frames):
+            state = .cancelled
+            written = frames
+            error = DaemonError(.cancelled, "job \(job) was cancelled after \(frames) frames; every finger lifted")
+        case .failed(let failure, let frames):
+            state = .failed
+            written = frames
+            error = (failure as? DaemonError) ?? DaemonError(.internal, "playing failed after \(frames) frames: \(failure); every finger lifted")
+        }
+        broadcast("job", [("job", .integer(job)), ("state", .string(state.rawValue)), ("progress", .integer(written))])
+        guard record.waits else { return }
+        if let error {
+            reply(record.clientID, DaemonReply.failure(id: record.requestID, error: error))
+        } else {
+            reply(
+                record.clientID,
+                DaemonReply.success(
+                    id: record.requestID,
+                    result: .object([
+                        ("job", .integer(job)), ("state", .string(state.rawValue)), ("device", record.devnode.map(JSONValue.string) ?? .null),
+                        ("frames", .integer(written)),
+                        ("lateness_max_us", .number(String(result.lateness.maximum.rawValue))),
+                        ("lateness_p50_us", .number(String(result.lateness.median.rawValue))),
+                        ("lateness_p99_us", .number(String(result.lateness.percentile99.rawValue))),
+                    ])))
+        }
+    }
+
+    // MARK: Helpers
+
+    private func devicesResult() -> JSONValue {
+        let ready = state.withLock { $0.configuration.devices }
+        let inputDevices = (try? InputDevicesJSON.list()) ?? []
+        return .object([
+            ("ready", .array(ready.map { kind in
+                let node = (try? devices.ready(Self.profile(for: kind)))?.devnode
+                return .object([("kind", .string(kind.rawValue)), ("node", node.map(JSONValue.string) ?? .null)])
+            })),
+            ("devices", .array(inputDevices)),
+        ])
+    }
+
+    private func loadNamed(_ name: String) throws -> Gesture {
+        let library = state.withLock { $0.library }
+        return try libraryCall { () throws(LibraryError) in try library.load(named: name) }
+    }
+
+    /// The inline gesture of a request, read by the gesture file reader from
+    /// the request's own bytes.
+    private func inlineGesture(_ request: DaemonRequest, _ arguments: Arguments) throws(DaemonError) -> Gesture {
+        guard case .object(_, let span)? = arguments.value("gesture") else {
+            throw DaemonError(.badArgument, "\(request.op): \"gesture\" must be a gesture object (the file format's JSON object)")
+        }
+        do {
+            return try GestureFileFormat.decode(Array(request.line[span]), source: "\"gesture\"")
+        } catch {
+            throw DaemonError(.badArgument, "\(request.op): \(error)")
+        }
+    }
+
+    private func gestureJSON(_ gesture: Gesture) throws -> JSONValue {
+        let bytes = GestureFileFormat.encodeUTF8(gesture)
+        return try JSONLineParser.parse(bytes)
+    }
+
+    private func libraryCall<Result>(_ body: () throws(LibraryError) -> Result) throws(DaemonError) -> Result {
+        do {
+            return try body()
+        } catch {
+            switch error.kind {
+            case .notFound: throw DaemonError(.notFound, error.message)
+            case .alreadyExists: throw DaemonError(.exists, error.message)
+            case .invalidName: throw DaemonError(.badArgument, error.message)
+            case .permissionDenied: throw DaemonError(.permissionDenied, error.message)
+            default: throw DaemonError(.internal, error.message)
+            }
+        }
+    }
+}

@@ -1,0 +1,278 @@
+import Dispatch
+import GestureEngine
+import GestureLibrary
+import GestureModel
+import GesturePlayback
+import OperatingSystem
+import Synchronization
+
+/// The daemon: a Unix socket server over the engine, for test rigs and
+/// switch users (docs/PROTOCOL.md).
+///
+/// One I/O thread (`gesturectl-io`) polls the listening socket and every
+/// client: it reads request lines, answers the quick operations itself,
+/// and queues plays on the ready devices, each of which has a worker thread
+/// (`gesturectl-q-…`) that plays its queue one request after another, so
+/// plays on one device never interleave and different devices play in
+/// parallel. Replies and pushed events go into each client's bounded output
+/// buffer and are written as the client reads; a client that does not read
+/// loses pushed events (counted, and told in a `dropped` event), never
+/// stalls the daemon. Every connection's peer is checked when it connects
+/// (root, or a member of the configured group).
+public final class DaemonServer: Sendable {
+    /// What the daemon was started with.
+    public struct Setup: Sendable {
+        /// The listening socket (made by ``OperatingSystem/UnixSocket/listen(at:backlog:)``
+        /// or handed over by socket activation).
+        public var listening: FileDescriptor
+        /// The socket file to remove when stopping: set when the daemon created it.
+        public var createdSocketPath: String?
+        /// The library of named gestures.
+        public var library: GestureLibrary
+        /// The configuration.
+        public var configuration: DaemonConfiguration
+        /// The group id allowed to connect (`nil`: root only).
+        public var allowedGroup: UInt32?
+
+        /// Creates a set-up.
+        public init(
+            listening: FileDescriptor, createdSocketPath: String?, library: GestureLibrary,
+            configuration: DaemonConfiguration, allowedGroup: UInt32?
+        ) {
+            self.listening = listening
+            self.createdSocketPath = createdSocketPath
+            self.library = library
+            self.configuration = configuration
+            self.allowedGroup = allowedGroup
+        }
+    }
+
+    /// The daemon's protocol version (`version`'s `protocol`).
+    public static let protocolVersion = 1
+    /// Pushed events are dropped for a client whose unread output exceeds this.
+    static let eventBufferLimit = 1 << 20
+    /// A client whose unread replies exceed this is disconnected.
+    static let replyBufferLimit = 256 << 20
+
+    let engine: Engine
+    let devices: DeviceProvider
+    let log: DaemonLog
+    let version: String
+    let state: Mutex<ServerState>
+    let wake: EventCounter
+    let listening: FileDescriptor
+    let createdSocketPath: String?
+    let finished = JobHandle<Int32, Never>()
+
+    /// Creates the server; nothing runs until ``start()``. Devices come from
+    /// `devices` (by default the engine's kept uinput devices).
+    public init(
+        setup: Setup, engine: Engine, devices: DeviceProvider? = nil, log: DaemonLog, version: String
+    ) throws(SystemError) {
+        self.engine = engine
+        self.devices = devices ?? .engine(engine)
+        self.log = log
+        self.version = version
+        listening = setup.listening
+        createdSocketPath = setup.createdSocketPath
+        wake = try EventCounter()
+        state = Mutex(
+            ServerState(
+                library: setup.library, configuration: setup.configuration, allowedGroup: setup.allowedGroup))
+    }
+
+    /// Creates the ready devices and starts the I/O thread and one worker
+    /// per device. Returns once the daemon accepts requests.
+    /// - Throws: ``OperatingSystem/SystemError`` when a device or a thread
+    ///   cannot be made (no uinput, no access).
+    public func start() throws {
+        let kinds = state.withLock { $0.configuration.devices }
+        for kind in kinds { try startDevice(kind) }
+        try DedicatedThread.start(ThreadOptions(name: "gesturectl-io")) { [self] in
+            runLoop()
+            finished.finish(0)
+        }
+    }
+
+    /// Waits until the server has stopped (after ``stop()``).
+    public func stopped() async -> Int32 { await finished.finished() }
+
+    /// Stops: refuses new work, cancels every job (each lifts every finger),
+    /// waits for them, destroys the virtual devices, closes the clients and
+    /// removes the socket file it created. Safe from any thread; later calls
+    /// do nothing.
+    public func stop() {
+        let (first, running, workers) = state.withLock { current -> (Bool, [JobHandle<PlaybackResult, PlaybackProgress>], [DeviceKind]) in
+            if current.stopping { return (false, [], []) }
+            current.stopping = true
+            return (true, current.jobs.values.map(\.handle), Array(current.queues.keys))
+        }
+        guard first else { return }
+        log.notice("stopping: cancelling \(running.count) job(s)")
+        for handle in running { handle.cancel() }
+        for kind in workers { wakeWorker(kind) }
+        for handle in running { _ = handle.wait() }
+        devices.closeAll()
+        wake.signal()
+    }
+
+    /// Applies a new configuration (SIGHUP): the group and queue limit at
+    /// once; devices added are created, devices removed are closed.
+    public func reload(_ configuration: DaemonConfiguration, allowedGroup: UInt32?, library: GestureLibrary) {
+        let (added, removed) = state.withLock { current -> ([DeviceKind], [DeviceKind]) in
+            let old = current.configuration.devices
+            current.configuration = configuration
+            current.allowedGroup = allowedGroup
+            current.library = library
+            return (configuration.devices.filter { !old.contains($0) }, old.filter { !configuration.devices.contains($0) })
+        }
+        for kind in added {
+            do { try startDevice(kind) } catch { log.error("cannot create the \(kind.rawValue): \(error)") }
+        }
+        for kind in removed {
+            state.withLock { $0.queues[kind]?.retired = true }
+            wakeWorker(kind)
+        }
+        log.notice("configuration reloaded: devices \(configuration.devices.map(\.rawValue).joined(separator: ", "))")
+    }
+
+    // MARK: Devices and their workers
+
+    static func profile(for kind: DeviceKind) -> VirtualDeviceProfile { VirtualDeviceProfile.profile(for: kind, fitting: nil) }
+
+    private func startDevice(_ kind: DeviceKind) throws {
+        let session = try devices.ready(Self.profile(for: kind))
+        log.info("ready: \(kind.rawValue) at \(session.devnode ?? "?")")
+        let queue = DeviceQueue()
+        state.withLock { $0.queues[kind] = queue }
+        broadcast("device", [("kind", .string(kind.rawValue)), ("node", session.devnode.map(JSONValue.string) ?? .null), ("state", .string("added"))])
+        try DedicatedThread.start(ThreadOptions(name: "gesturectl-q-" + Self.shortName(kind))) { [self] in
+            workerLoop(kind, queue: queue)
+        }
+    }
+
+    static func shortName(_ kind: DeviceKind) -> String {
+        switch kind {
+        case .touchscreen: "ts"
+        case .touchpad: "tp"
+        case .mouse: "ms"
+        case .tablet: "tab"
+        default: String(kind.rawValue.prefix(3))
+        }
+    }
+
+    func wakeWorker(_ kind: DeviceKind) {
+        let queue = state.withLock { $0.queues[kind] }
+        queue?.signal.signal()
+    }
+
+    // MARK: Output to clients
+
+    /// Queues `line` for a client (a reply: never dropped; a client that lets
+    /// replies pile up past the limit is disconnected).
+    func reply(_ clientID: Int, _ line: String) {
+        state.withLock { current in
+            guard var client = current.clients[clientID] else { return }
+            client.output.append(contentsOf: line.utf8)
+            if client.output.count > Self.replyBufferLimit { client.closing = true }
+            current.clients[clientID] = client
+        }
+        wake.signal()
+    }
+
+    /// Pushes an event to every client subscribed to `name`; a client whose
+    /// unread output is over the limit loses it (counted).
+    func broadcast(_ name: String, _ fields: [(String, JSONValue)]) {
+        let line = Array(DaemonReply.event(name, fields).utf8)
+        state.withLock { current in
+            for (id, var client) in current.clients where client.subscriptions.contains(name) {
+                if client.output.count > Self.eventBufferLimit {
+                    client.droppedEvents += 1
+                } else {
+                    if client.droppedEvents > 0 {
+                        client.output.append(contentsOf: DaemonReply.event("dropped", [("count", .integer(client.droppedEvents))]).utf8)
+                        client.droppedEvents = 0
+                    }
+                    client.output.append(contentsOf: line)
+                }
+                current.clients[id] = client
+            }
+        }
+        wake.signal()
+    }
+}
+
+/// One connected client, as the I/O thread and the workers share it.
+struct ClientState: Sendable {
+    let id: Int
+    let socket: FileDescriptor
+    let peer: PeerCredentials
+    var input: [UInt8] = []
+    var output: [UInt8] = []
+    /// Close once the output is written (refused peers, oversize lines).
+    var closing = false
+    var subscriptions: Set<String> = []
+    var droppedEvents = 0
+}
+
+/// A play, from the request to its end.
+struct JobRecord: Sendable {
+    enum State: String, Sendable { case queued, running, done, cancelled, failed }
+
+    let id: Int
+    let kind: DeviceKind
+    let clientID: Int
+    let requestID: JSONValue
+    let waits: Bool
+    let cancelOnDisconnect: Bool
+    let handle: JobHandle<PlaybackResult, PlaybackProgress>
+    let gesture: Gesture
+    let options: PlaybackOptions
+    var state: State = .queued
+    /// The node of the device it played on, once it runs.
+    var devnode: String?
+}
+
+/// The plays waiting for one device, and the worker's wake-up.
+final class DeviceQueue: Sendable {
+    let signal = DispatchSemaphore(value: 0)
+    private let pending = Mutex<[Int]>([])
+    private let retiredFlag = Atomic<Bool>(false)
+
+    var retired: Bool {
+        get { retiredFlag.load(ordering: .acquiring) }
+        set { retiredFlag.store(newValue, ordering: .releasing) }
+    }
+
+    var count: Int { pending.withLock { $0.count } }
+
+    func push(_ job: Int) {
+        pending.withLock { $0.append(job) }
+        signal.signal()
+    }
+
+    func pop() -> Int? { pending.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+
+    func remove(_ job: Int) -> Bool {
+        pending.withLock { queue in
+            guard let index = queue.firstIndex(of: job) else { return false }
+            queue.remove(at: index)
+            return true
+        }
+    }
+
+    func drain() -> [Int] { pending.withLock { queue in defer { queue = [] }; return queue } }
+}
+
+/// Everything the server's threads share, behind one lock.
+struct ServerState: Sendable {
+    var library: GestureLibrary
+    var configuration: DaemonConfiguration
+    var allowedGroup: UInt32?
+    var clients: [Int: ClientState] = [:]
+    var jobs: [Int: JobRecord] = [:]
+    var queues: [DeviceKind: DeviceQueue] = [:]
+    var nextClientID = 0
+    var nextJobID = 0
+    var stopping = false
+}

@@ -1,0 +1,67 @@
+import CommandKit
+import GestureDaemon
+import GestureFormat
+import GestureLibrary
+import GestureModel
+
+extension CommandContext {
+    /// A connection to the daemon when the command line or the environment
+    /// asks for one (`--socket PATH`, `--daemon`, or `$GESTURECTL_SOCKET`);
+    /// `nil` to work locally.
+    /// - Throws: a failure with exit status 5 when the daemon is unreachable.
+    func daemonClient(_ values: ParsedValues) throws -> DaemonClient? {
+        let option = values.string("socket")
+        let wanted = option != nil || values.flag("daemon") || !(environment["GESTURECTL_SOCKET"] ?? "").isEmpty
+        guard wanted else { return nil }
+        let path = DaemonPaths.clientSocket(option: option, environment: environment)
+        do {
+            return try DaemonClient(path: path)
+        } catch {
+            throw CommandFailure(status: .daemonUnavailable, message: error.description)
+        }
+    }
+}
+
+/// Commands' requests to the daemon, with its answers turned into what the
+/// local commands print.
+enum DaemonCalls {
+    /// Runs a request; daemon errors become the local exit statuses.
+    static func call(_ client: DaemonClient, _ op: String, _ arguments: [(String, JSONValue)] = []) throws -> JSONValue {
+        do {
+            return try client.call(op, arguments)
+        } catch let error as DaemonError {
+            throw DaemonFailure.failure(for: error)
+        } catch let error as DaemonUnreachable {
+            throw CommandFailure(status: .daemonUnavailable, message: error.description)
+        }
+    }
+
+    /// `list` through the daemon: the entries with their summaries, and the library folder.
+    static func list(_ client: DaemonClient) throws -> ([(LibraryEntry, String)], String) {
+        let result = try call(client, "list")
+        guard case .array(let items)? = result["gestures"], case .string(let folder)? = result["folder"] else {
+            throw CommandFailure.failure("the daemon's list reply lacks \"gestures\" or \"folder\"")
+        }
+        let rows: [(LibraryEntry, String)] = items.compactMap { item in
+            guard case .string(let name)? = item["name"], case .string(let source)? = item["source"],
+                case .string(let path)? = item["path"], let kind = LibrarySource(rawValue: source)
+            else { return nil }
+            let summary: String = if case .string(let text)? = item["summary"] { text } else { "" }
+            return (LibraryEntry(name: name, path: path, source: kind), summary)
+        }
+        return (rows, folder)
+    }
+
+    /// The gesture argument as the daemon takes it: a library NAME by name,
+    /// a FILE (or standard input) read here and sent inline.
+    static func gestureArgument(_ argument: String, context: CommandContext) throws -> (String, JSONValue) {
+        switch GestureSource(argument: argument, context: context) {
+        case .library(let name):
+            return ("name", .string(name))
+        case .standardInput, .file:
+            let gesture = try context.loadGesture(argument)
+            let value = try JSONLineParser.parse(GestureFileFormat.encodeUTF8(gesture))
+            return ("gesture", value)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import CSystemShim
+import Glibc
+
+/// Who is at the other end of a Unix socket, as the kernel says
+/// (`SO_PEERCRED`, `SO_PEERGROUPS`): not what the peer claims.
+public struct PeerCredentials: Hashable, Sendable {
+    /// The peer's process id when it connected.
+    public var processID: Int32
+    /// Its user id.
+    public var userID: UInt32
+    /// Its primary group id.
+    public var groupID: UInt32
+    /// Its supplementary group ids.
+    public var supplementaryGroups: [UInt32]
+
+    /// Creates credentials (tests use this; servers read them from a socket).
+    public init(processID: Int32, userID: UInt32, groupID: UInt32, supplementaryGroups: [UInt32]) {
+        self.processID = processID
+        self.userID = userID
+        self.groupID = groupID
+        self.supplementaryGroups = supplementaryGroups
+    }
+
+    /// Whether the peer is root or a member of `group` (primary or supplementary).
+    public func isRootOrMember(of group: UInt32?) -> Bool {
+        if userID == 0 { return true }
+        guard let group else { return false }
+        return groupID == group || supplementaryGroups.contains(group)
+    }
+}
+
+/// Stream sockets in the file system (AF_UNIX, SOCK_STREAM): the daemon's
+/// listening socket, its clients' connections, and the client side.
+public enum UnixSocket {
+    /// A listening socket bound to `path` (`socket`, `bind`, `listen` with
+    /// a backlog of `backlog`), non-blocking and close-on-exec. A stale
+    /// socket file at `path` (nobody accepts on it) is replaced; a live one
+    /// is an error (EADDRINUSE), and anything that is not a socket is never
+    /// removed.
+    public static func listen(at path: String, backlog: Int32 = 128) throws(SystemError) -> FileDescriptor {
+        if let status = try? Paths.status(path, followLinks: false) {
+            guard status.type == .socket else {
+                throw SystemError(call: "bind", path: path, errorNumber: EEXIST, detail: "it exists and is not a socket")
+            }
+            if (try? connect(to: path))?.close() != nil {
+                throw SystemError(call: "bind", path: path, errorNumber: EADDRINUSE, detail: "another server listens on it")
+            }
+            try FileSystem.unlink(path)
+        }
+        let socket = FileDescriptor(rawValue: try Syscall.minusOne("socket", path: path) { gesturectl_unix_socket(1) })
+        do throws(SystemError) {
+            try Syscall.minusOne("bind", path: path) { gesturectl_unix_bind(socket.rawValue, path) }
+            try Syscall.minusOne("listen", path: path) { Glibc.listen(socket.rawValue, backlog) }
+        } catch {
+            socket.close()
+            throw error
+        }
+        return socket
+    }
+
+    /// A connection to the server listening at `path` (blocking, close-on-exec).
+    /// - Throws: ``SystemError``: ENOENT when nothing is there, ECONNREFUSED
+    ///   when nobody listens, EACCES without permission.
+    public static func connect(to path: String) throws(SystemError) -> FileDescriptor {
+        let socket = FileDescriptor(rawValue: try Syscall.minusOne("socket", path: path) { gesturectl_unix_socket(0) })
+        do throws(SystemError) {
+            try Syscall.minusOne("connect", path: path) { gesturectl_unix_connect(socket.rawValue, path) }
+        } catch {
+            socket.close()
+            throw error
+        }
+        return socket
+    }
+
+    /// The next pending connection on a listening socket (`accept4`,
+    /// non-blocking and close-on-exec), or `nil` when none is waiting.
+    public static func accept(_ listening: FileDescriptor) throws(SystemError) -> FileDescriptor? {
+        while true {
+            let result = gesturectl_accept(listening.rawValue)
+            if result >= 0 { return FileDescriptor(rawValue: result) }
+            let errorNumber = errno
+            switch errorNumber {
+            case EINTR: continue
+            // Would block, or the client gave up before we took it.
+            case EAGAIN, EWOULDBLOCK, ECONNABORTED: return nil
+            default: throw SystemError(call: "accept4", path: listening.description, errorNumber: errorNumber)
+            }
+        }
+    }
+
+    /// Who is connected at the other end of `socket`.
+    public static func peer(of socket: FileDescriptor) throws(SystemError) -> PeerCredentials {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+        try Syscall.minusOne("getsockopt(SO_PEERCRED)") { gesturectl_peer_credentials(socket.rawValue, &pid, &uid, &gid) }
+        var groups = [UInt32](repeating: 0, count: 64)
+        var count = try Syscall.minusOne("getsockopt(SO_PEERGROUPS)") {
+            gesturectl_peer_groups(socket.rawValue, &groups, Int32(groups.count))
+        }
+        if Int(count) > groups.count {
+            groups = [UInt32](repeating: 0, count: Int(count))
+            count = try Syscall.minusOne("getsockopt(SO_PEERGROUPS)") {
+                gesturectl_peer_groups(socket.rawValue, &groups, Int32(groups.count))
+            }
+        }
+        return PeerCredentials(
+            processID: pid, userID: uid, groupID: gid, supplementaryGroups: Array(groups.prefix(Int(count))))
+    }
+
+    /// Writes as much of `bytes` as the socket takes now (`send` with
+    /// MSG_NOSIGNAL|MSG_DONTWAIT): the count written, 0 when it would block.
+    /// - Throws: ``SystemError``; EPIPE or ECONNRESET when the peer is gone.
+    public static func sendAvailable(_ socket: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+        while true {
+            let sent = send(socket.rawValue, base, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            if sent >= 0 { return sent }
+            let errorNumber = errno
+            if errorNumber == EINTR { continue }
+            if errorNumber == EAGAIN || errorNumber == EWOULDBLOCK { return 0 }
+            throw SystemError(call: "send", path: socket.description, errorNumber: errorNumber)
+        }
+    }
+}
+
+/// Groups and the process's own identity.
+public enum UserGroups {
+    /// The id of the group named `name`, `nil` when there is none.
+    /// - Throws: ``SystemError`` when the group database cannot be read.
+    public static func groupID(named name: String) throws(SystemError) -> UInt32? {
+        var gid: UInt32 = 0
+        let result = gesturectl_group_id(name, &gid)
+        if result == ENOENT || result == ESRCH { return nil }
+        try Syscall.errnoValue(result, call: "getgrnam_r", path: name)
+        return gid
+    }
+
+    /// The effective user id of this process.
+    public static var effectiveUserID: UInt32 { UInt32(geteuid()) }
+
+    /// `chown(2)` and `chmod(2)` of `path` (the owner is kept when `user` is `nil`).
+    public static func setOwnership(_ path: String, user: UInt32? = nil, group: UInt32?, permissions: UInt32) throws(SystemError) {
+        if group != nil || user != nil {
+            let owner = user.map { uid_t($0) } ?? uid_t.max
+            let groupID = group.map { gid_t($0) } ?? gid_t.max
+            try Syscall.minusOne("chown", path: path) { chown(path, owner, groupID) }
+        }
+        try Syscall.minusOne("chmod", path: path) { chmod(path, mode_t(permissions)) }
+    }
+}
