@@ -40,13 +40,15 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
     /// The range of `ABS_MT_TRACKING_ID`: 0…65535, as the kernel's own ids.
     public static let trackingIDRange = AbsoluteAxisInfo(minimum: 0, maximum: 65_535)
 
-    /// The product id of the built-in profile of `kind`.
-    public static func product(for kind: DeviceKind) -> UInt16 {
+    /// The product id of the built-in profile of `kind`; `nil` for a
+    /// keyboard or other device, which have none.
+    public static func product(for kind: DeviceKind) -> UInt16? {
         switch kind {
         case .touchscreen: 0x0001
         case .touchpad: 0x0002
         case .mouse: 0x0003
         case .tablet: 0x0004
+        case .keyboard, .other: nil
         }
     }
 
@@ -75,12 +77,18 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
 
     /// The built-in profile of `kind`, shaped for a gesture recorded on
     /// `geometry` (see the kind's own function).
-    public static func profile(for kind: DeviceKind, fitting geometry: DeviceGeometry? = nil) -> VirtualDeviceProfile {
+    /// - Throws: ``PlaybackError/cannotClassify(device:)`` for a keyboard or
+    ///   other device: only the four ``GestureModel/DeviceKind/gestureKinds``
+    ///   play gestures.
+    public static func profile(
+        for kind: DeviceKind, fitting geometry: DeviceGeometry? = nil
+    ) throws(PlaybackError) -> VirtualDeviceProfile {
         switch kind {
         case .touchscreen: touchscreen(fitting: geometry)
         case .touchpad: touchpad(fitting: geometry)
         case .mouse: mouse()
         case .tablet: tablet(fitting: geometry)
+        case .keyboard, .other: throw .cannotClassify(device: name(for: kind))
         }
     }
 
@@ -104,7 +112,7 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
         return VirtualDeviceProfile(
             kind: .touchscreen,
             description: InputDeviceDescription(
-                name: name(for: .touchscreen), bus: bus, vendor: vendor, product: product(for: .touchscreen),
+                name: name(for: .touchscreen), bus: bus, vendor: vendor, product: product(for: .touchscreen) ?? 0,
                 version: version, properties: [.direct], codes: [.key: [.buttonTouch]], absoluteAxes: absolute))
     }
 
@@ -121,7 +129,7 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
         return VirtualDeviceProfile(
             kind: .touchpad,
             description: InputDeviceDescription(
-                name: name(for: .touchpad), bus: bus, vendor: vendor, product: product(for: .touchpad),
+                name: name(for: .touchpad), bus: bus, vendor: vendor, product: product(for: .touchpad) ?? 0,
                 version: version, properties: [.pointer, .buttonPad],
                 codes: [
                     .key: [
@@ -138,7 +146,7 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
         VirtualDeviceProfile(
             kind: .mouse,
             description: InputDeviceDescription(
-                name: name(for: .mouse), bus: bus, vendor: vendor, product: product(for: .mouse), version: version,
+                name: name(for: .mouse), bus: bus, vendor: vendor, product: product(for: .mouse) ?? 0, version: version,
                 codes: [
                     .relative: [.relativeX, .relativeY, .relativeWheel],
                     .key: [.buttonLeft, .buttonRight, .buttonMiddle],
@@ -158,7 +166,7 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
         return VirtualDeviceProfile(
             kind: .tablet,
             description: InputDeviceDescription(
-                name: name(for: .tablet), bus: bus, vendor: vendor, product: product(for: .tablet), version: version,
+                name: name(for: .tablet), bus: bus, vendor: vendor, product: product(for: .tablet) ?? 0, version: version,
                 properties: [.pointer], codes: [.key: [.buttonToolPen, .buttonTouch, .buttonStylus]],
                 absoluteAxes: [.absoluteX: axes.x, .absoluteY: axes.y, .absolutePressure: pressure ?? defaultPressure]
             ))

@@ -10,7 +10,7 @@ struct VirtualDeviceProfileTests {
     private let trackingID = AbsoluteAxisInfo(minimum: 0, maximum: 65_535)
 
     @Test("The default touchscreen is a direct 10-slot device with resolution and fuzz 0")
-    func touchscreen() {
+    func touchscreen() throws {
         let x = AbsoluteAxisInfo(minimum: 0, maximum: 21_600, resolution: 100)
         let y = AbsoluteAxisInfo(minimum: 0, maximum: 13_500, resolution: 100)
         let expected = InputDeviceDescription(
@@ -23,7 +23,7 @@ struct VirtualDeviceProfileTests {
         let profile = VirtualDeviceProfile.touchscreen()
         #expect(profile.kind == .touchscreen)
         #expect(profile.description == expected)
-        #expect(profile == VirtualDeviceProfile.profile(for: .touchscreen, fitting: touchpadGeometry))
+        #expect(try profile == VirtualDeviceProfile.profile(for: .touchscreen, fitting: touchpadGeometry))
     }
 
     @Test("A touchscreen fitted to a gesture takes its axes, pressure and size")
@@ -107,6 +107,25 @@ struct VirtualDeviceProfileTests {
 
         #expect(throws: PlaybackError.cannotClassify(device: "keys")) {
             try VirtualDeviceProfile.cloning(description: InputDeviceDescription(name: "keys", codes: [.key: [.keyMute]]))
+        }
+    }
+
+    @Test("Keyboards and other devices have no built-in profile and play nothing")
+    func noProfileForKeyboardOrOther() throws {
+        for kind in [DeviceKind.keyboard, .other] {
+            #expect(VirtualDeviceProfile.product(for: kind) == nil)
+            #expect(throws: PlaybackError.cannotClassify(device: "gesturectl virtual \(kind.rawValue)")) {
+                try VirtualDeviceProfile.profile(for: kind)
+            }
+            let profile = VirtualDeviceProfile(kind: kind, description: VirtualDeviceProfile.touchscreen().description)
+            #expect(throws: PlaybackError.cannotClassify(device: "gesturectl virtual touchscreen")) {
+                try FrameBuilder(target: profile)
+            }
+        }
+        for kind in DeviceKind.gestureKinds {
+            let profile = try VirtualDeviceProfile.profile(for: kind)
+            #expect(profile.kind == kind)
+            #expect(VirtualDeviceProfile.product(for: kind) != nil)
         }
     }
 }
