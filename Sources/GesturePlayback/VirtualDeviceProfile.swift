@@ -177,35 +177,22 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
     /// (cut to uinput's 79 bytes) and with fuzz 0 on every axis, since the
     /// kernel would otherwise smooth or drop the small moves we replay.
     ///
-    /// The kind is `kind` when given, else guessed as udev does:
-    /// `BTN_TOOL_PEN` → tablet; `INPUT_PROP_DIRECT` with slots or
-    /// `BTN_TOUCH` → touchscreen; `BTN_TOOL_FINGER` with slots → touchpad;
-    /// `REL_X` and `REL_Y` → mouse.
+    /// The kind is `kind` when given, else what
+    /// ``InputSystem/DeviceClassifier`` makes of the original (udev's
+    /// input_id rules: the clone has the same capabilities, so udev and
+    /// libinput will take it for the same kind).
     ///
-    /// - Throws: ``PlaybackError/cannotClassify(device:)`` when no kind is
-    ///   given and none fits.
+    /// - Throws: ``PlaybackError/cannotClassify(device:)`` when the kind is
+    ///   not a touchscreen, touchpad, tablet or mouse.
     public static func cloning(
         description original: InputDeviceDescription, as kind: DeviceKind? = nil
     ) throws(PlaybackError) -> VirtualDeviceProfile {
         var description = original
         description.name = truncatedName("gesturectl clone of " + original.name)
         for code in Array(description.absoluteAxes.keys) { description.absoluteAxes[code]?.fuzz = 0 }
-        guard let playKind = kind ?? guessKind(of: original) else {
-            throw .cannotClassify(device: original.name)
-        }
+        let playKind = kind ?? DeviceClassifier.kind(of: original)
+        guard playKind.isGestureKind else { throw .cannotClassify(device: original.name) }
         return VirtualDeviceProfile(kind: playKind, description: description)
-    }
-
-    /// The kind a real device would be played as, or `nil` when none fits.
-    public static func guessKind(of description: InputDeviceDescription) -> DeviceKind? {
-        let hasSlots = description.slotCount > 0
-        if description.supports(.key, .buttonToolPen) { return .tablet }
-        if description.properties.contains(.direct) && (hasSlots || description.supports(.key, .buttonTouch)) {
-            return .touchscreen
-        }
-        if description.supports(.key, .buttonToolFinger) && hasSlots { return .touchpad }
-        if description.supports(.relative, .relativeX) && description.supports(.relative, .relativeY) { return .mouse }
-        return nil
     }
 
     // MARK: Helpers
