@@ -59,7 +59,7 @@ let package = Package(
         // evdev reading, uinput devices and udev discovery behind a Swift-only API.
         .target(name: "InputSystem", dependencies: ["GestureModel", "OperatingSystem", "CLibevdev", "CLibudev"]),
         // Which devices exist, what they are, and which one --device means.
-        .target(name: "DeviceDiscovery", dependencies: ["InputSystem", "OperatingSystem"]),
+        .target(name: "DeviceDiscovery", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
         // Gestures to evdev frames, virtual device profiles, scheduling, the player.
         .target(name: "GesturePlayback", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
         // Evdev events to strokes: the recorder's state machine.
@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
         .testTarget(name: "OperatingSystemTests", dependencies: ["OperatingSystem"]),
         .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel", "OperatingSystem"]),
-        .testTarget(name: "DeviceDiscoveryTests", dependencies: ["DeviceDiscovery", "InputSystem"]),
+        .testTarget(name: "DeviceDiscoveryTests", dependencies: ["DeviceDiscovery", "GestureModel", "InputSystem"]),
         .testTarget(
             name: "GesturePlaybackTests",
             dependencies: ["GesturePlayback", "InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),

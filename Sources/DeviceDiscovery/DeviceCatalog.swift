@@ -1,3 +1,4 @@
+import GestureModel
 import InputSystem
 import OperatingSystem
 
@@ -25,7 +26,7 @@ public enum DeviceCatalog {
         }
         return DeviceInfo(
             node: device.node, name: device.name ?? description?.name ?? "(unnamed)",
-            role: DeviceRole.classify(classes: device.classes, description: description), links: device.links,
+            kind: DeviceClassifier.kind(of: description, udevClasses: device.classes), links: device.links,
             vendor: device.vendor ?? description?.vendor, product: device.product ?? description?.product,
             description: description, openProblem: problem)
     }
@@ -35,7 +36,7 @@ public enum DeviceCatalog {
     public static func info(node: String, opened evdev: EvdevDevice) -> DeviceInfo {
         let description = evdev.description
         return DeviceInfo(
-            node: node, name: description.name, role: DeviceRole.classify(classes: [], description: description),
+            node: node, name: description.name, kind: DeviceClassifier.kind(of: description),
             vendor: description.vendor, product: description.product, description: description)
     }
 
@@ -44,6 +45,6 @@ public enum DeviceCatalog {
     public static func info(removed device: UdevInputDevice) -> DeviceInfo {
         DeviceInfo(
             node: device.node, name: device.name ?? "(unnamed)",
-            role: DeviceRole.classify(classes: device.classes, description: nil))
+            kind: DeviceClassifier.kind(of: nil, udevClasses: device.classes))
     }
 }

@@ -1,44 +1,5 @@
+import GestureModel
 import InputSystem
-
-/// What a device is for, as gesturectl sees it.
-public enum DeviceRole: String, Sendable, CaseIterable, Comparable {
-    case touchscreen
-    case touchpad
-    case tablet = "tablet/pen"
-    case mouse = "mouse/pointer"
-    case keyboard = "keyboard/buttons"
-    case other
-
-    /// Whether gesturectl can record strokes from it.
-    public var isRecordable: Bool { [.touchscreen, .touchpad, .tablet, .mouse].contains(self) }
-
-    public static func < (lhs: DeviceRole, rhs: DeviceRole) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
-
-    /// Classifies a device from udev's ID_INPUT_* properties, falling back
-    /// to its capabilities (as udev's input_id builtin does) when udev has
-    /// not tagged it.
-    public static func classify(classes: Set<InputDeviceClass>, description: InputDeviceDescription?) -> DeviceRole {
-        if classes.contains(.touchscreen) { return .touchscreen }
-        if classes.contains(.touchpad) { return .touchpad }
-        if classes.contains(.tablet) { return .tablet }
-        if classes.contains(.mouse) || classes.contains(.trackball) || classes.contains(.pointingStick) {
-            return .mouse
-        }
-        if classes.contains(.keyboard) || classes.contains(.key) { return .keyboard }
-        guard let description else { return .other }
-        let keys = description.codes[.key] ?? []
-        if keys.contains(.buttonToolPen) || keys.contains(.buttonStylus) { return .tablet }
-        if description.properties.contains(.direct) { return .touchscreen }
-        if keys.contains(.buttonToolFinger) { return .touchpad }
-        if keys.contains(.buttonTouch) && description.absoluteAxes[.absoluteX] != nil { return .touchscreen }
-        if description.supports(.relative, .relativeX) && keys.contains(.buttonLeft) { return .mouse }
-        if description.absoluteAxes[.absoluteX] != nil && keys.contains(.buttonLeft) { return .mouse }
-        if !keys.isEmpty { return .keyboard }
-        return .other
-    }
-}
 
 /// One evdev device: what udev says about it and, when it could be opened,
 /// its full description.
@@ -47,8 +8,9 @@ public struct DeviceInfo: Sendable, Equatable {
     public var node: String
     /// The kernel's name for the device.
     public var name: String
-    /// What it is for.
-    public var role: DeviceRole
+    /// What kind of device it is (see ``InputSystem/DeviceClassifier``);
+    /// `devices` prints its ``GestureModel/DeviceKind/listingName``.
+    public var kind: DeviceKind
     /// Stable links under /dev/input/by-id and /dev/input/by-path.
     public var links: [String]
     /// USB/Bluetooth vendor and product ids, when known.
@@ -61,12 +23,12 @@ public struct DeviceInfo: Sendable, Equatable {
 
     /// Creates a device record.
     public init(
-        node: String, name: String, role: DeviceRole, links: [String] = [], vendor: UInt16? = nil,
+        node: String, name: String, kind: DeviceKind, links: [String] = [], vendor: UInt16? = nil,
         product: UInt16? = nil, description: InputDeviceDescription? = nil, openProblem: String? = nil
     ) {
         self.node = node
         self.name = name
-        self.role = role
+        self.kind = kind
         self.links = links
         self.vendor = vendor
         self.product = product

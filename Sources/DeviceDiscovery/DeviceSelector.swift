@@ -1,3 +1,5 @@
+import GestureModel
+
 /// Why no single device matched what was asked for.
 public struct DeviceSelectionError: Error, CustomStringConvertible, Equatable, Sendable {
     /// No device matched, or several did.
@@ -34,7 +36,7 @@ public enum DeviceSelector {
         _ specification: String?, among devices: [DeviceInfo], resolveLink: (String) -> String? = { _ in nil }
     ) throws(DeviceSelectionError) -> DeviceInfo {
         guard let specification, !specification.isEmpty else {
-            let candidates = devices.filter { $0.role.isRecordable }
+            let candidates = devices.filter { $0.kind.isGestureKind }
             if candidates.count == 1 { return candidates[0] }
             if candidates.isEmpty {
                 throw DeviceSelectionError(
@@ -78,7 +80,7 @@ public enum DeviceSelector {
         if matches.isEmpty { throw notFound(specification, devices) }
         // Several nodes of one physical device (e.g. a touchscreen's pen and
         // finger nodes) share a name: prefer the one that records strokes.
-        let recordable = matches.filter { $0.role.isRecordable }
+        let recordable = matches.filter { $0.kind.isGestureKind }
         if recordable.count == 1 { return recordable[0] }
         throw DeviceSelectionError(
             kind: .ambiguous,
@@ -93,8 +95,8 @@ public enum DeviceSelector {
                 + (devices.isEmpty ? " (no input devices are visible)" : "; these exist:\n" + list(devices)))
     }
 
-    /// One indented line per device: node, role, name.
+    /// One indented line per device: node, kind, name.
     static func list(_ devices: [DeviceInfo]) -> String {
-        devices.map { "  \($0.node)  \($0.role.rawValue)  \($0.name)" }.joined(separator: "\n")
+        devices.map { "  \($0.node)  \($0.kind.listingName)  \($0.name)" }.joined(separator: "\n")
     }
 }

@@ -39,7 +39,7 @@ public final class Engine: Sendable {
     public func profile(for target: PlayTarget, gesture: Gesture) throws -> VirtualDeviceProfile {
         switch target {
         case .kind(let kind):
-            return VirtualDeviceProfile.profile(for: kind, fitting: gesture.device)
+            return try VirtualDeviceProfile.profile(for: kind, fitting: gesture.device)
         case .clone(let specification, let kind):
             let device = try InputDevices.open(specification)
             return try VirtualDeviceProfile.cloning(description: device.evdev.description, as: kind)

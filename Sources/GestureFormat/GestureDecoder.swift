@@ -63,7 +63,9 @@ struct GestureDecoder {
         while let (key, keyOffset) = try scanner.nextKey(first: &first) {
             try markSeen(key, at: keyOffset, in: "device", seen: &seen)
             switch key {
-            case "kind": kind = try readEnumeration(key, as: DeviceKind.self, what: "device kind")
+            // Only the kinds that hold gestures: "keyboard" and "other" are
+            // rejected as unknown, as before DeviceKind named them.
+            case "kind": kind = try readEnumeration(key, among: DeviceKind.gestureKinds, what: "device kind")
             case "x": x = try readAxis("x")
             case "y": y = try readAxis("y")
             case "pressure": pressure = try readNull() ? nil : readAxis("pressure")
@@ -340,10 +342,18 @@ struct GestureDecoder {
     private mutating func readEnumeration<Value: RawRepresentable & CaseIterable>(
         _ key: String, as type: Value.Type, what: String
     ) throws(ScanError) -> Value where Value.RawValue == String {
+        try readEnumeration(key, among: Array(Value.allCases), what: what)
+    }
+
+    /// One of `choices` spelled by its raw value; anything else is an
+    /// unknown `what`, with the choices listed in their order.
+    private mutating func readEnumeration<Value: RawRepresentable>(
+        _ key: String, among choices: [Value], what: String
+    ) throws(ScanError) -> Value where Value.RawValue == String {
         let start = scanner.position
         let text = try readString(key)
-        guard let value = Value(rawValue: text) else {
-            let names = Value.allCases.map(\.rawValue)
+        guard let value = choices.first(where: { $0.rawValue == text }) else {
+            let names = choices.map(\.rawValue)
             let choices = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
             throw ScanError(
                 .invalid, .spot(start), "unknown \(what) \"\(GestureEncoder.escaped(text))\"; expected \(choices)")

@@ -19,6 +19,7 @@ enum ValueLocator {
         switch error.field {
         case .name: return [.key("name")]
         case .description: return [.key("description")]
+        case .deviceKind: return [.key("device"), .key("kind")]
         case .deviceX: return [.key("device"), .key("x")]
         case .deviceY: return [.key("device"), .key("y")]
         case .devicePressure: return [.key("device"), .key("pressure")]

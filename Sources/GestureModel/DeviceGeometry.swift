@@ -1,9 +1,50 @@
-/// What kind of device a gesture was recorded from (or is meant for).
+/// What kind of input device something is: the one answer gesturectl
+/// gives everywhere (`devices`, device selection, `play --clone`, the
+/// recorder, a gesture's device). InputSystem's `DeviceClassifier` decides
+/// it for real devices, following udev's input_id builtin.
+///
+/// Only the first four hold gestures (``gestureKinds``): gesture files and
+/// `--as` spell exactly those (the raw values), and a gesture's device is
+/// never a keyboard or other. The cases are in order of preference: when
+/// udev gives a device several classes, the first kind here wins.
 public enum DeviceKind: String, Sendable, CaseIterable {
+    /// Touches land where they are (`ID_INPUT_TOUCHSCREEN`).
     case touchscreen
+    /// Touches move a pointer (`ID_INPUT_TOUCHPAD`).
     case touchpad
+    /// A pen on a tablet or a screen (`ID_INPUT_TABLET`).
     case tablet
+    /// A mouse, trackball or pointing stick (`ID_INPUT_MOUSE`,
+    /// `ID_INPUT_TRACKBALL`, `ID_INPUT_POINTINGSTICK`).
     case mouse
+    /// Keys or buttons only: keyboards, power buttons, volume keys, lone
+    /// scroll wheels (`ID_INPUT_KEYBOARD`, `ID_INPUT_KEY`).
+    case keyboard
+    /// Anything else: joysticks, accelerometers, switches, or a device
+    /// nothing is known about.
+    case other
+
+    /// The kinds a gesture can be recorded from, stored for and played on,
+    /// in the order gesture-file errors list them.
+    public static let gestureKinds: [DeviceKind] = [.touchscreen, .touchpad, .tablet, .mouse]
+
+    /// Whether a gesture can be recorded from, stored for and played on a
+    /// device of this kind (touchscreen, touchpad, tablet or mouse).
+    public var isGestureKind: Bool { Self.gestureKinds.contains(self) }
+
+    /// The name `devices` (text and `--json` "kind") and device lists print:
+    /// `touchscreen`, `touchpad`, `tablet/pen`, `mouse/pointer`,
+    /// `keyboard/buttons` or `other`.
+    public var listingName: String {
+        switch self {
+        case .touchscreen: "touchscreen"
+        case .touchpad: "touchpad"
+        case .tablet: "tablet/pen"
+        case .mouse: "mouse/pointer"
+        case .keyboard: "keyboard/buttons"
+        case .other: "other"
+        }
+    }
 }
 
 /// The range and resolution of one absolute axis.

@@ -12,6 +12,8 @@ public struct GestureValidationError: Error, Hashable, Sendable, CustomStringCon
         case name
         /// ``Gesture/description``.
         case description
+        /// The device's kind (a keyboard or other cannot hold a gesture).
+        case deviceKind
         /// The device's x axis.
         case deviceX
         /// The device's y axis.
@@ -108,6 +110,14 @@ extension Gesture {
     }
 
     private func validateDevice() throws(GestureValidationError) {
+        // DeviceKind also names keyboards and other devices; gestures are
+        // only ever recorded from or played on the four gesture kinds, and
+        // gesture files spell only those.
+        if !device.kind.isGestureKind {
+            throw GestureValidationError(
+                field: .deviceKind,
+                message: "device kind \(device.kind.rawValue) cannot hold a gesture; expected touchscreen, touchpad, tablet or mouse")
+        }
         try Self.validateAxis(device.x, named: "x", field: .deviceX, needsSpan: true)
         try Self.validateAxis(device.y, named: "y", field: .deviceY, needsSpan: true)
         if let pressure = device.pressure {

@@ -46,9 +46,10 @@ public struct FrameBuilder: Sendable {
     /// Creates a builder after checking the options and that the target
     /// has what its kind needs: slots, tracking ids and positions for touch;
     /// `REL_X`/`REL_Y` and `BTN_LEFT` for a mouse; `ABS_X`/`ABS_Y` and
-    /// `BTN_TOOL_PEN` for a tablet.
-    /// - Throws: ``PlaybackError/invalidOption(name:message:)`` or
-    ///   ``PlaybackError/targetLacks(device:kind:missing:)``.
+    /// `BTN_TOOL_PEN` for a tablet. A keyboard or other kind plays nothing.
+    /// - Throws: ``PlaybackError/invalidOption(name:message:)``,
+    ///   ``PlaybackError/targetLacks(device:kind:missing:)``, or
+    ///   ``PlaybackError/cannotClassify(device:)`` for a keyboard or other.
     public init(target: VirtualDeviceProfile, options: PlaybackOptions = PlaybackOptions()) throws(PlaybackError) {
         try options.validate()
         let description = target.description
@@ -83,6 +84,8 @@ public struct FrameBuilder: Sendable {
         case .tablet:
             try requireAxes([.absoluteX, .absoluteY])
             try require(.key, [.buttonToolPen])
+        case .keyboard, .other:
+            throw .cannotClassify(device: description.name)
         }
         self.target = target
         self.options = options
@@ -115,6 +118,8 @@ public struct FrameBuilder: Sendable {
             }
         case .mouse, .tablet:
             if most.count > 1 { throw .oneContactOnly(kind: target.kind, contacts: most.count) }
+        case .keyboard, .other:
+            break  // refused by init
         }
 
         var deviceState = state ?? DeviceState(description: target.description)
@@ -152,6 +157,8 @@ public struct FrameBuilder: Sendable {
             return MouseFrameWriter(gesture: gesture, description: description, options: options)
         case .tablet:
             return PenFrameWriter(gesture: gesture, description: description, options: options)
+        case .keyboard, .other:
+            throw .cannotClassify(device: description.name)  // refused by init
         }
     }
 }

@@ -40,13 +40,15 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
     /// The range of `ABS_MT_TRACKING_ID`: 0…65535, as the kernel's own ids.
     public static let trackingIDRange = AbsoluteAxisInfo(minimum: 0, maximum: 65_535)
 
-    /// The product id of the built-in profile of `kind`.
-    public static func product(for kind: DeviceKind) -> UInt16 {
+    /// The product id of the built-in profile of `kind`; `nil` for a
+    /// keyboard or other device, which have none.
+    public static func product(for kind: DeviceKind) -> UInt16? {
         switch kind {
         case .touchscreen: 0x0001
         case .touchpad: 0x0002
         case .mouse: 0x0003
         case .tablet: 0x0004
+        case .keyboard, .other: nil
         }
     }
 
@@ -75,12 +77,18 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
 
     /// The built-in profile of `kind`, shaped for a gesture recorded on
     /// `geometry` (see the kind's own function).
-    public static func profile(for kind: DeviceKind, fitting geometry: DeviceGeometry? = nil) -> VirtualDeviceProfile {
+    /// - Throws: ``PlaybackError/cannotClassify(device:)`` for a keyboard or
+    ///   other device: only the four ``GestureModel/DeviceKind/gestureKinds``
+    ///   play gestures.
+    public static func profile(
+        for kind: DeviceKind, fitting geometry: DeviceGeometry? = nil
+    ) throws(PlaybackError) -> VirtualDeviceProfile {
         switch kind {
         case .touchscreen: touchscreen(fitting: geometry)
         case .touchpad: touchpad(fitting: geometry)
         case .mouse: mouse()
         case .tablet: tablet(fitting: geometry)
+        case .keyboard, .other: throw .cannotClassify(device: name(for: kind))
         }
     }
 
@@ -104,7 +112,7 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
         return VirtualDeviceProfile(
             kind: .touchscreen,
             description: InputDeviceDescription(
-                name: name(for: .touchscreen), bus: bus, vendor: vendor, product: product(for: .touchscreen),
+                name: name(for: .touchscreen), bus: bus, vendor: vendor, product: product(for: .touchscreen) ?? 0,
                 version: version, properties: [.direct], codes: [.key: [.buttonTouch]], absoluteAxes: absolute))
     }
 
@@ -121,7 +129,7 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
         return VirtualDeviceProfile(
             kind: .touchpad,
             description: InputDeviceDescription(
-                name: name(for: .touchpad), bus: bus, vendor: vendor, product: product(for: .touchpad),
+                name: name(for: .touchpad), bus: bus, vendor: vendor, product: product(for: .touchpad) ?? 0,
                 version: version, properties: [.pointer, .buttonPad],
                 codes: [
                     .key: [
@@ -138,7 +146,7 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
         VirtualDeviceProfile(
             kind: .mouse,
             description: InputDeviceDescription(
-                name: name(for: .mouse), bus: bus, vendor: vendor, product: product(for: .mouse), version: version,
+                name: name(for: .mouse), bus: bus, vendor: vendor, product: product(for: .mouse) ?? 0, version: version,
                 codes: [
                     .relative: [.relativeX, .relativeY, .relativeWheel],
                     .key: [.buttonLeft, .buttonRight, .buttonMiddle],
@@ -158,7 +166,7 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
         return VirtualDeviceProfile(
             kind: .tablet,
             description: InputDeviceDescription(
-                name: name(for: .tablet), bus: bus, vendor: vendor, product: product(for: .tablet), version: version,
+                name: name(for: .tablet), bus: bus, vendor: vendor, product: product(for: .tablet) ?? 0, version: version,
                 properties: [.pointer], codes: [.key: [.buttonToolPen, .buttonTouch, .buttonStylus]],
                 absoluteAxes: [.absoluteX: axes.x, .absoluteY: axes.y, .absolutePressure: pressure ?? defaultPressure]
             ))
@@ -169,35 +177,22 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
     /// (cut to uinput's 79 bytes) and with fuzz 0 on every axis, since the
     /// kernel would otherwise smooth or drop the small moves we replay.
     ///
-    /// The kind is `kind` when given, else guessed as udev does:
-    /// `BTN_TOOL_PEN` → tablet; `INPUT_PROP_DIRECT` with slots or
-    /// `BTN_TOUCH` → touchscreen; `BTN_TOOL_FINGER` with slots → touchpad;
-    /// `REL_X` and `REL_Y` → mouse.
+    /// The kind is `kind` when given, else what
+    /// ``InputSystem/DeviceClassifier`` makes of the original (udev's
+    /// input_id rules: the clone has the same capabilities, so udev and
+    /// libinput will take it for the same kind).
     ///
-    /// - Throws: ``PlaybackError/cannotClassify(device:)`` when no kind is
-    ///   given and none fits.
+    /// - Throws: ``PlaybackError/cannotClassify(device:)`` when the kind is
+    ///   not a touchscreen, touchpad, tablet or mouse.
     public static func cloning(
         description original: InputDeviceDescription, as kind: DeviceKind? = nil
     ) throws(PlaybackError) -> VirtualDeviceProfile {
         var description = original
         description.name = truncatedName("gesturectl clone of " + original.name)
         for code in Array(description.absoluteAxes.keys) { description.absoluteAxes[code]?.fuzz = 0 }
-        guard let playKind = kind ?? guessKind(of: original) else {
-            throw .cannotClassify(device: original.name)
-        }
+        let playKind = kind ?? DeviceClassifier.kind(of: original)
+        guard playKind.isGestureKind else { throw .cannotClassify(device: original.name) }
         return VirtualDeviceProfile(kind: playKind, description: description)
-    }
-
-    /// The kind a real device would be played as, or `nil` when none fits.
-    public static func guessKind(of description: InputDeviceDescription) -> DeviceKind? {
-        let hasSlots = description.slotCount > 0
-        if description.supports(.key, .buttonToolPen) { return .tablet }
-        if description.properties.contains(.direct) && (hasSlots || description.supports(.key, .buttonTouch)) {
-            return .touchscreen
-        }
-        if description.supports(.key, .buttonToolFinger) && hasSlots { return .touchpad }
-        if description.supports(.relative, .relativeX) && description.supports(.relative, .relativeY) { return .mouse }
-        return nil
     }
 
     // MARK: Helpers

@@ -4,18 +4,28 @@ import InputSystem
 /// What the recorder makes of a device: how it reports contacts and the
 /// geometry its gestures are stored in.
 ///
-/// The classification follows udev's input_id builtin, in this order:
-/// 1. `BTN_TOOL_PEN` or `BTN_STYLUS` → tablet, read as a pen
-///    (``RecordingInputKind/pen``) from `ABS_X`/`ABS_Y`/`ABS_PRESSURE`.
-/// 2. `ABS_MT_POSITION_X`/`Y` → multi-touch, protocol B when `ABS_MT_SLOT`
-///    exists, else protocol A.
-/// 3. `ABS_X`/`ABS_Y` with `BTN_TOUCH` → single-touch.
-/// 4. `REL_X`/`REL_Y` with `BTN_LEFT` → mouse (``RecordingInputKind/relativePointer``).
+/// The kind of device is ``InputSystem/DeviceClassifier``'s (udev's
+/// input_id rules, as `devices` shows it); how it is read depends on it:
+/// 1. A tablet is read as a pen (``RecordingInputKind/pen``) from
+///    `ABS_X`/`ABS_Y`/`ABS_PRESSURE`.
+/// 2. A touchscreen or touchpad with `ABS_MT_POSITION_X`/`Y` is multi-touch,
+///    protocol B when `ABS_MT_SLOT` exists, else protocol A; without them,
+///    single-touch from `ABS_X`/`ABS_Y` with `BTN_TOUCH`.
+/// 3. A mouse with `REL_X`/`REL_Y` and `BTN_LEFT` is a relative pointer
+///    (``RecordingInputKind/relativePointer``). An absolute pointer (udev
+///    makes `ABS_X`/`ABS_Y` with a mouse button a mouse) is refused.
 ///
-/// Touch devices are a touchscreen when they have `INPUT_PROP_DIRECT`, a
-/// touchpad when they have `INPUT_PROP_POINTER` or `BTN_TOOL_FINGER`
-/// without DIRECT, and a touchscreen otherwise (udev: `BTN_TOUCH` alone
-/// means a touchscreen).
+/// Keyboards and other devices are refused, with the reason the
+/// capabilities give (a missing axis or `BTN_TOUCH`, a pen without axes).
+///
+/// Where this differs from the recorder's own rules before the classifier:
+/// `INPUT_PROP_POINTER` alone no longer makes a touchpad (udev: only
+/// `BTN_TOOL_FINGER` without `INPUT_PROP_DIRECT` does; a pointer-property
+/// device with `BTN_TOUCH` is a touchscreen); multi-touch axes without any
+/// of `BTN_TOUCH`, `BTN_TOOL_FINGER` and `INPUT_PROP_DIRECT` are not a touch
+/// device (udev gives them no class, so libinput ignores them); and
+/// `ABS_X`/`ABS_Y` with `BTN_TOUCH` and a mouse button but no multi-touch
+/// axes is an absolute pointer, not a single-touch screen.
 ///
 /// Geometry: position axes and resolution from `ABS_MT_POSITION_X`/`Y`
 /// (multi-touch) or `ABS_X`/`ABS_Y`; the size in millimetres from the
@@ -74,35 +84,31 @@ public struct RecordingDeviceProfile: Hashable, Sendable {
             }
             return (x, y)
         }
-        let touchKind: DeviceKind =
-            device.properties.contains(.direct)
-            ? .touchscreen
-            : device.properties.contains(.pointer) || device.supports(.key, .buttonToolFinger) ? .touchpad : .touchscreen
-
-        if device.supports(.key, .buttonToolPen) || device.supports(.key, .buttonStylus) {
+        let kind = DeviceClassifier.kind(of: device)
+        switch kind {
+        case .tablet:
             guard device.supports(.absolute, .absoluteX) || device.supports(.absolute, .absoluteY) else {
                 throw unsupported("it is a pen device without the ABS_X and ABS_Y axes")
             }
             let (x, y) = try positionAxes(.absoluteX, .absoluteY)
             inputKind = .pen
             geometry = DeviceGeometry(kind: .tablet, x: x, y: y, pressure: axis(.absolutePressure), slots: 1)
-        } else if device.supports(.absolute, .multitouchPositionX) || device.supports(.absolute, .multitouchPositionY) {
-            let (x, y) = try positionAxes(.multitouchPositionX, .multitouchPositionY)
-            let hasSlots = device.supports(.absolute, .multitouchSlot) && device.slotCount > 0
-            inputKind = hasSlots ? .multitouchSlots : .multitouchProtocolA
-            geometry = DeviceGeometry(
-                kind: touchKind, x: x, y: y, pressure: axis(.multitouchPressure), size: axis(.multitouchTouchMajor),
-                slots: hasSlots ? min(device.slotCount, 100) : Self.protocolASlots)
-        } else if device.supports(.absolute, .absoluteX) || device.supports(.absolute, .absoluteY) {
-            let (x, y) = try positionAxes(.absoluteX, .absoluteY)
-            guard device.supports(.key, .buttonTouch) else {
-                throw unsupported("it has the axes ABS_X and ABS_Y but no BTN_TOUCH to say when it is touched")
+        case .touchscreen, .touchpad:
+            if device.supports(.absolute, .multitouchPositionX) || device.supports(.absolute, .multitouchPositionY) {
+                let (x, y) = try positionAxes(.multitouchPositionX, .multitouchPositionY)
+                let hasSlots = device.supports(.absolute, .multitouchSlot) && device.slotCount > 0
+                inputKind = hasSlots ? .multitouchSlots : .multitouchProtocolA
+                geometry = DeviceGeometry(
+                    kind: kind, x: x, y: y, pressure: axis(.multitouchPressure), size: axis(.multitouchTouchMajor),
+                    slots: hasSlots ? min(device.slotCount, 100) : Self.protocolASlots)
+            } else {
+                let (x, y) = try positionAxes(.absoluteX, .absoluteY)
+                guard device.supports(.key, .buttonTouch) else { throw unsupported(Self.noTouchButton) }
+                inputKind = .singleTouch
+                geometry = DeviceGeometry(kind: kind, x: x, y: y, pressure: axis(.absolutePressure), slots: 1)
             }
-            inputKind = .singleTouch
-            geometry = DeviceGeometry(kind: touchKind, x: x, y: y, pressure: axis(.absolutePressure), slots: 1)
-        } else if device.supports(.relative, .relativeX), device.supports(.relative, .relativeY),
-            device.supports(.key, .buttonLeft)
-        {
+        case .mouse where device.supports(.relative, .relativeX) && device.supports(.relative, .relativeY)
+            && device.supports(.key, .buttonLeft):
             let width = options.virtualScreenWidth
             let height = options.virtualScreenHeight
             let millimetresPerPixel = 25.4 / Self.assumedDotsPerInch
@@ -110,10 +116,43 @@ public struct RecordingDeviceProfile: Hashable, Sendable {
             geometry = DeviceGeometry(
                 kind: .mouse, x: AxisRange(minimum: 0, maximum: width - 1), y: AxisRange(minimum: 0, maximum: height - 1),
                 widthMM: Double(width) * millimetresPerPixel, heightMM: Double(height) * millimetresPerPixel, slots: 1)
-        } else {
-            throw unsupported(
-                "it reports no touch (ABS_MT_POSITION_X/Y, or ABS_X/Y with BTN_TOUCH), pen (BTN_TOOL_PEN) or pointer (REL_X/Y with BTN_LEFT) input"
-            )
+        case .mouse, .keyboard, .other:
+            throw unsupported(Self.refusal(of: device, kind: kind))
         }
+    }
+
+    private static let noTouchButton = "it has the axes ABS_X and ABS_Y but no BTN_TOUCH to say when it is touched"
+
+    /// Why a device that is no touchscreen, touchpad, tablet or relative
+    /// mouse cannot be recorded from: the first gap in what it reports.
+    private static func refusal(of device: InputDeviceDescription, kind: DeviceKind) -> String {
+        let hasX = device.supports(.absolute, .absoluteX)
+        let hasY = device.supports(.absolute, .absoluteY)
+        let hasMultitouchX = device.supports(.absolute, .multitouchPositionX)
+        let hasMultitouchY = device.supports(.absolute, .multitouchPositionY)
+        let onlyOneAxis = "it reports only one of the position axes X and Y"
+        if device.supports(.key, .buttonToolPen) || device.supports(.key, .buttonStylus) {
+            if !hasX && !hasY { return "it is a pen device without the ABS_X and ABS_Y axes" }
+            if hasX != hasY { return onlyOneAxis }
+        }
+        if hasMultitouchX || hasMultitouchY {
+            if hasMultitouchX != hasMultitouchY { return onlyOneAxis }
+            if device.supports(.absolute, .multitouchSlot)
+                && device.supports(.absolute, EventCode(rawValue: EventCode.multitouchSlot.rawValue - 1))
+            {
+                return "it claims every absolute axis (ABS_MT_SLOT − 1 too), so udev does not believe its multi-touch axes"
+            }
+            return "it has the axes ABS_MT_POSITION_X and ABS_MT_POSITION_Y but none of BTN_TOUCH, "
+                + "BTN_TOOL_FINGER and INPUT_PROP_DIRECT, so udev does not take it for a touchscreen or touchpad"
+        }
+        if hasX || hasY {
+            if hasX != hasY { return onlyOneAxis }
+            if !device.supports(.key, .buttonTouch) { return noTouchButton }
+            if kind == .mouse {
+                return "it has mouse buttons beside ABS_X and ABS_Y, so udev takes it for an absolute pointer; "
+                    + "gesturectl records pointers from REL_X and REL_Y only"
+            }
+        }
+        return "it reports no touch (ABS_MT_POSITION_X/Y, or ABS_X/Y with BTN_TOUCH), pen (BTN_TOOL_PEN) or pointer (REL_X/Y with BTN_LEFT) input"
     }
 }

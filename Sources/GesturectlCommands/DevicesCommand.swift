@@ -1,6 +1,7 @@
 import CommandKit
 import DeviceDiscovery
 import GestureEngine
+import GestureModel
 import InputSystem
 import OperatingSystem
 
@@ -12,10 +13,10 @@ enum DevicesCommand {
     static func json(_ device: DeviceInfo) -> String {
         var members: [(String, String)] = [
             ("node", JSONText.string(device.node)), ("name", JSONText.string(device.name)),
-            ("kind", JSONText.string(device.role.rawValue)),
+            ("kind", JSONText.string(device.kind.listingName)),
             ("links", "[" + device.links.map(JSONText.string).joined(separator: ", ") + "]"),
             ("vendor_product", device.vendorProduct.map(JSONText.string) ?? "null"),
-            ("slots", device.role.isRecordable ? device.slots.map { String($0) } ?? "null" : "null"),
+            ("slots", device.kind.isGestureKind ? device.slots.map { String($0) } ?? "null" : "null"),
         ]
         if let (x, y) = device.positionAxes {
             members.append(("x", axisJSON(x)))
@@ -43,9 +44,9 @@ enum DevicesCommand {
 
     /// Several lines of text about one device.
     static func text(_ device: DeviceInfo) -> String {
-        var lines = ["\(device.node)  \(device.role.rawValue)  \(device.name)"]
+        var lines = ["\(device.node)  \(device.kind.listingName)  \(device.name)"]
         var facts: [String] = []
-        if let slots = device.slots, device.role.isRecordable { facts.append(slots == 1 ? "1 slot" : "\(slots) slots") }
+        if let slots = device.slots, device.kind.isGestureKind { facts.append(slots == 1 ? "1 slot" : "\(slots) slots") }
         if let (x, y) = device.positionAxes {
             facts.append("x \(x.minimum)…\(x.maximum), y \(y.minimum)…\(y.maximum)")
             if x.resolution > 0 || y.resolution > 0 { facts.append("\(x.resolution)×\(y.resolution) units/mm") }

@@ -1,3 +1,4 @@
+import GestureModel
 import InputSystem
 import Testing
 
@@ -5,11 +6,11 @@ import Testing
 
 @Suite struct DeviceSelectorTests {
     static let touchscreen = DeviceInfo(
-        node: "/dev/input/event5", name: "ELAN Touchscreen", role: .touchscreen,
+        node: "/dev/input/event5", name: "ELAN Touchscreen", kind: .touchscreen,
         links: ["/dev/input/by-id/usb-ELAN_Touchscreen-event-if00"], vendor: 0x04f3, product: 0x2a1c)
-    static let pen = DeviceInfo(node: "/dev/input/event6", name: "ELAN Touchscreen Stylus", role: .tablet)
-    static let keyboard = DeviceInfo(node: "/dev/input/event0", name: "AT Translated Set 2 keyboard", role: .keyboard)
-    static let mouse = DeviceInfo(node: "/dev/input/event9", name: "Logitech USB Mouse", role: .mouse, vendor: 0x046d, product: 0xc077)
+    static let pen = DeviceInfo(node: "/dev/input/event6", name: "ELAN Touchscreen Stylus", kind: .tablet)
+    static let keyboard = DeviceInfo(node: "/dev/input/event0", name: "AT Translated Set 2 keyboard", kind: .keyboard)
+    static let mouse = DeviceInfo(node: "/dev/input/event9", name: "Logitech USB Mouse", kind: .mouse, vendor: 0x046d, product: 0xc077)
 
     @Test func theOnlyRecordableDeviceIsChosenWithoutASpecification() throws {
         #expect(try DeviceSelector.select(nil, among: [Self.keyboard, Self.touchscreen]) == Self.touchscreen)
@@ -70,7 +71,7 @@ import Testing
     }
 }
 
-@Suite struct DeviceRoleTests {
+@Suite struct DeviceKindTests {
     func description(properties: Set<InputProperty> = [], keys: Set<EventCode> = [], relative: Set<EventCode> = [], axes: [EventCode] = []) -> InputDeviceDescription {
         var codes: [EventType: Set<EventCode>] = [:]
         if !keys.isEmpty { codes[.key] = keys }
@@ -82,16 +83,45 @@ import Testing
     }
 
     @Test func udevPropertiesWin() {
-        #expect(DeviceRole.classify(classes: [.touchpad, .mouse], description: nil) == .touchpad)
-        #expect(DeviceRole.classify(classes: [.key], description: nil) == .keyboard)
-        #expect(DeviceRole.classify(classes: [], description: nil) == .other)
+        #expect(DeviceClassifier.kind(of: nil, udevClasses: [.touchpad, .mouse]) == .touchpad)
+        #expect(DeviceClassifier.kind(of: nil, udevClasses: [.key]) == .keyboard)
+        #expect(DeviceClassifier.kind(of: nil, udevClasses: []) == .other)
     }
 
     @Test func capabilitiesWhenUdevSaysNothing() {
-        #expect(DeviceRole.classify(classes: [], description: description(properties: [.direct], keys: [.buttonTouch], axes: [.absoluteX, .absoluteY])) == .touchscreen)
-        #expect(DeviceRole.classify(classes: [], description: description(keys: [.buttonToolFinger, .buttonTouch], axes: [.absoluteX, .absoluteY])) == .touchpad)
-        #expect(DeviceRole.classify(classes: [], description: description(keys: [.buttonToolPen, .buttonTouch], axes: [.absoluteX, .absoluteY])) == .tablet)
-        #expect(DeviceRole.classify(classes: [], description: description(keys: [.buttonLeft], relative: [.relativeX, .relativeY])) == .mouse)
-        #expect(DeviceRole.classify(classes: [], description: description(keys: [.keyVolumeUp])) == .keyboard)
+        #expect(DeviceClassifier.kind(of: description(properties: [.direct], keys: [.buttonTouch], axes: [.absoluteX, .absoluteY])) == .touchscreen)
+        #expect(DeviceClassifier.kind(of: description(keys: [.buttonToolFinger, .buttonTouch], axes: [.absoluteX, .absoluteY])) == .touchpad)
+        #expect(DeviceClassifier.kind(of: description(keys: [.buttonToolPen, .buttonTouch], axes: [.absoluteX, .absoluteY])) == .tablet)
+        #expect(DeviceClassifier.kind(of: description(keys: [.buttonLeft], relative: [.relativeX, .relativeY])) == .mouse)
+        #expect(DeviceClassifier.kind(of: description(keys: [.keyVolumeUp])) == .keyboard)
+    }
+
+    @Test func aRemovedDeviceIsWhatUdevSaid() {
+        func removed(_ classes: Set<InputDeviceClass>) -> DeviceKind {
+            DeviceCatalog.info(
+                removed: UdevInputDevice(node: "/dev/input/event3", syspath: "/sys/x", name: "gone", classes: classes)
+            ).kind
+        }
+        #expect(removed([.mouse, .key]) == .mouse)
+        #expect(removed([.pointingStick]) == .mouse)
+        #expect(removed([.tablet, .tabletPad]) == .tablet)
+        #expect(removed([.joystick]) == .other)
+        #expect(removed([]) == .other)
+    }
+
+    @Test func listingNamesAndCandidatesAreTodays() {
+        #expect(DeviceKind.allCases.map(\.listingName) == [
+            "touchscreen", "touchpad", "tablet/pen", "mouse/pointer", "keyboard/buttons", "other",
+        ])
+        #expect(DeviceKind.allCases.filter(\.isGestureKind) == [.touchscreen, .touchpad, .tablet, .mouse])
+        let buttons = DeviceInfo(node: "/dev/input/event2", name: "Power Button", kind: .keyboard)
+        let other = DeviceInfo(node: "/dev/input/event4", name: "Accelerometer", kind: .other)
+        #expect(
+            DeviceSelector.list([DeviceSelectorTests.pen, DeviceSelectorTests.mouse, buttons, other]) == """
+                  /dev/input/event6  tablet/pen  ELAN Touchscreen Stylus
+                  /dev/input/event9  mouse/pointer  Logitech USB Mouse
+                  /dev/input/event2  keyboard/buttons  Power Button
+                  /dev/input/event4  other  Accelerometer
+                """)
     }
 }

@@ -160,6 +160,11 @@ import Testing
         ("\"name\": \"tap\"", "\"name\": 3", #"g.json:3:11: "name" must be a string, found 3"#),
         ("\"kind\": \"touchscreen\"", "\"kind\": \"phone\"",
          #"g.json:5:13: unknown device kind "phone"; expected touchscreen, touchpad, tablet or mouse"#),
+        // DeviceKind names keyboards and other devices, but gesture files never do.
+        ("\"kind\": \"touchscreen\"", "\"kind\": \"keyboard\"",
+         #"g.json:5:13: unknown device kind "keyboard"; expected touchscreen, touchpad, tablet or mouse"#),
+        ("\"kind\": \"touchscreen\"", "\"kind\": \"other\"",
+         #"g.json:5:13: unknown device kind "other"; expected touchscreen, touchpad, tablet or mouse"#),
         ("\"kind\": \"finger\"", "\"kind\": \"toe\"", #"g.json:14:15: unknown stroke kind "toe"; expected finger, pen or pointer"#),
         ("\"kind\": \"finger\"", "\"kind\": \"pointer\", \"button\": \"back\"",
          #"g.json:14:36: unknown button "back"; expected left, right or middle"#),

@@ -154,6 +154,23 @@ private func problem(_ change: (inout Gesture) -> Void) -> GestureValidationErro
             == "stroke 1, sample 2: size 5 is given but the device has no size axis")
     }
 
+    @Test func onlyGestureKindsHoldGestures() {
+        for kind in DeviceKind.gestureKinds { #expect(problem { $0.device.kind = kind } == nil) }
+        let error = problem { $0.device.kind = .keyboard }
+        #expect(error?.field == .deviceKind)
+        #expect(error?.description == "device kind keyboard cannot hold a gesture; expected touchscreen, touchpad, tablet or mouse")
+        #expect(problem { $0.device.kind = .other }?.field == .deviceKind)
+    }
+
+    @Test func deviceKindSpellings() {
+        // Gesture files and --as spell the raw values; devices prints the listing names.
+        #expect(DeviceKind.gestureKinds.map(\.rawValue) == ["touchscreen", "touchpad", "tablet", "mouse"])
+        #expect(DeviceKind.allCases.map(\.rawValue) == ["touchscreen", "touchpad", "tablet", "mouse", "keyboard", "other"])
+        #expect(DeviceKind.allCases.map(\.listingName) == [
+            "touchscreen", "touchpad", "tablet/pen", "mouse/pointer", "keyboard/buttons", "other",
+        ])
+    }
+
     @Test func firstProblemWinsInDocumentedOrder() {
         let error = problem {
             $0.name = ""

@@ -80,6 +80,82 @@ import Testing
         #expect(small.geometry.heightMM == 25.4)
     }
 
+    @Test func kindsAreTheClassifiers() throws {
+        for device in [Devices.touchscreen, Devices.touchpad, Devices.protocolA, Devices.singleTouch, Devices.tablet, Devices.mouse] {
+            #expect(try RecordingDeviceProfile(device: device).geometry.kind == DeviceClassifier.kind(of: device))
+        }
+        #expect(DeviceClassifier.kind(of: Devices.keyboard) == .keyboard)
+    }
+
+    /// Where the recorder's own rules disagreed with udev's input_id, udev decides.
+    @Test func pointerPropertyWithoutFingerToolIsATouchscreen() throws {
+        var device = Devices.touchpad
+        device.codes[.key] = [.buttonTouch]
+        let profile = try RecordingDeviceProfile(device: device)
+        #expect(profile.inputKind == .multitouchSlots)
+        #expect(profile.geometry.kind == .touchscreen)
+    }
+
+    @Test func stylusWithoutPenToolIsATablet() throws {
+        var device = Devices.tablet
+        device.codes[.key] = [.buttonStylus, .buttonTouch]
+        let profile = try RecordingDeviceProfile(device: device)
+        #expect(profile.inputKind == .pen)
+        #expect(profile.geometry.kind == .tablet)
+    }
+
+    @Test func multitouchAxesWithoutTouchAreRefused() {
+        var device = Devices.protocolA
+        device.properties = []
+        device.codes[.key] = nil
+        #expect(throws: RecordingError.unsupportedDevice(
+            deviceName: "test protocol A",
+            reason: "it has the axes ABS_MT_POSITION_X and ABS_MT_POSITION_Y but none of BTN_TOUCH, BTN_TOOL_FINGER and INPUT_PROP_DIRECT, so udev does not take it for a touchscreen or touchpad"
+        )) {
+            try RecordingDeviceProfile(device: device)
+        }
+    }
+
+    @Test func absolutePointerIsRefused() {
+        var device = Devices.singleTouch
+        device.codes[.key] = [.buttonTouch, .buttonLeft]
+        #expect(throws: RecordingError.unsupportedDevice(
+            deviceName: "test single touch",
+            reason: "it has mouse buttons beside ABS_X and ABS_Y, so udev takes it for an absolute pointer; gesturectl records pointers from REL_X and REL_Y only"
+        )) {
+            try RecordingDeviceProfile(device: device)
+        }
+        // Without BTN_TOUCH (VMware's absolute mouse), the old reason.
+        device.codes[.key] = [.buttonLeft]
+        #expect(throws: RecordingError.unsupportedDevice(
+            deviceName: "test single touch",
+            reason: "it has the axes ABS_X and ABS_Y but no BTN_TOUCH to say when it is touched"
+        )) {
+            try RecordingDeviceProfile(device: device)
+        }
+    }
+
+    @Test func mouseWithAbsoluteAxesTooIsRecordedByItsRelativeMotion() throws {
+        var device = Devices.mouse
+        device.codes[.key]?.insert(.buttonTouch)
+        device.absoluteAxes = [
+            .absoluteX: AbsoluteAxisInfo(minimum: 0, maximum: 1_000), .absoluteY: AbsoluteAxisInfo(minimum: 0, maximum: 1_000),
+        ]
+        device.codes[.absolute] = [.absoluteX, .absoluteY]
+        #expect(try RecordingDeviceProfile(device: device).inputKind == .relativePointer)
+    }
+
+    @Test func penWithoutAxesIsRefused() {
+        var device = Devices.tablet
+        device.absoluteAxes = [:]
+        device.codes[.absolute] = nil
+        #expect(throws: RecordingError.unsupportedDevice(
+            deviceName: "test tablet", reason: "it is a pen device without the ABS_X and ABS_Y axes"
+        )) {
+            try RecordingDeviceProfile(device: device)
+        }
+    }
+
     @Test func keyboardIsRefused() {
         #expect(throws: RecordingError.unsupportedDevice(
             deviceName: "test keyboard",

@@ -134,6 +134,9 @@ struct KernelTests {
 
         let listed = try #require(try udev.inputDevices().first { $0.node == node })
         #expect(listed.classes.contains(.touchscreen), "\(listed)")
+        // The classifier's reading of the capabilities agrees with udev's own.
+        #expect(DeviceClassifier.kind(udevClasses: listed.classes) == DeviceClassifier.kind(of: Fixtures.touchscreen))
+        #expect(DeviceClassifier.udevClasses(of: Fixtures.touchscreen).isSubset(of: listed.classes), "\(listed)")
         #expect(listed.name == Fixtures.touchscreen.name)
         #expect(listed.syspath.hasPrefix(syspath + "/"))
     }
