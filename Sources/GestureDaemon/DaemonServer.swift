@@ -138,7 +138,16 @@ public final class DaemonServer: Sendable {
 
     // MARK: Devices and their workers
 
-    static func profile(for kind: DeviceKind) -> VirtualDeviceProfile { VirtualDeviceProfile.profile(for: kind, fitting: nil) }
+    /// The ready device of a kind (the configuration and `play`'s "as" only
+    /// let the four playable kinds through).
+    static func profile(for kind: DeviceKind) -> VirtualDeviceProfile {
+        switch kind {
+        case .touchpad: .touchpad()
+        case .mouse: .mouse()
+        case .tablet: .tablet()
+        default: .touchscreen()
+        }
+    }
 
     private func startDevice(_ kind: DeviceKind) throws {
         let session = try devices.ready(Self.profile(for: kind))

@@ -11,10 +11,10 @@ enum InputDevicesJSON {
 
     static func describe(_ device: DeviceInfo) -> JSONValue {
         .object([
-            ("node", .string(device.node)), ("name", .string(device.name)), ("kind", .string(device.role.rawValue)),
+            ("node", .string(device.node)), ("name", .string(device.name)), ("kind", .string(device.kind.listingName)),
             ("links", .array(device.links.map(JSONValue.string))),
             ("vendor_product", device.vendorProduct.map(JSONValue.string) ?? .null),
-            ("slots", device.role.isRecordable ? device.slots.map(JSONValue.integer) ?? .null : .null),
+            ("slots", device.kind.isGestureKind ? device.slots.map(JSONValue.integer) ?? .null : .null),
         ])
     }
 }
