@@ -108,6 +108,12 @@ let package = Package(
             name: "GestureRecordingTests",
             dependencies: ["GestureRecording", "InputSystem", "GestureModel", "OperatingSystem", "GestureEngine"]),
         .testTarget(
+            name: "GestureDaemonTests",
+            dependencies: [
+                "GestureDaemon", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
+                "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport",
+            ]),
+        .testTarget(
             name: "GestureEngineTests",
             dependencies: [
                 "GestureEngine", "GestureModel", "GesturePlayback", "GestureRecording", "GestureSynth", "InputSystem",

@@ -1,0 +1,315 @@
+import GestureDaemon
+import GestureEngine
+import GestureFormat
+import GestureLibrary
+import GestureModel
+import GesturePlayback
+import GestureSynth
+import Glibc
+import InputSystem
+import OperatingSystem
+import Synchronization
+import Testing
+import TestSupport
+
+/// A daemon on a real Unix socket in a fresh folder, with test doubles for
+/// devices: each ready device is a session over a recording sink, on a
+/// manual clock (instant plays, or plays that wait until the test advances).
+final class TestDaemon: Sendable {
+    /// What the fake devices and the log collect, shared with the closures.
+    final class Collected: Sendable {
+        let sinks = Mutex<[DeviceKind: RecordingSink]>([:])
+        let clocks = Mutex<[DeviceKind: ManualClock]>([:])
+        let logLines = Mutex<[String]>([])
+    }
+
+    let folder: String
+    let socketPath: String
+    let server: DaemonServer
+    let collected = Collected()
+
+    private static let counter = Atomic<Int>(0)
+
+    init(
+        configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .touchpad]),
+        clockMode: ManualClock.Mode = .advancesOnWait
+    ) throws {
+        let number = Self.counter.add(1, ordering: .relaxed).newValue
+        folder = "/tmp/gesturectl-daemon-test-\(getpid())-\(number)"
+        try? FileSystem.makeDirectory(folder, permissions: 0o700)
+        socketPath = folder + "/d.sock"
+        let listening = try UnixSocket.listen(at: socketPath)
+        let library = GestureLibrary(userDirectory: folder + "/library", builtinDirectory: nil)
+        let collected = self.collected
+        let provider = DeviceProvider(
+            ready: { profile in
+                let sink = RecordingSink()
+                let clock = ManualClock(mode: clockMode)
+                collected.sinks.withLock { $0[profile.kind] = sink }
+                collected.clocks.withLock { $0[profile.kind] = clock }
+                return PlaybackSession(
+                    profile: profile, sink: sink, devnode: "/dev/input/test-\(profile.kind.rawValue)", linger: .zero,
+                    clock: clock)
+            }, forget: { _ in }, closeAll: {})
+        server = try DaemonServer(
+            setup: DaemonServer.Setup(
+                listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
+                allowedGroup: nil),
+            engine: Engine(), devices: provider,
+            log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
+            version: "test")
+        try server.start()
+    }
+
+    func sink(_ kind: DeviceKind) -> RecordingSink? { collected.sinks.withLock { $0[kind] } }
+    func clock(_ kind: DeviceKind) -> ManualClock? { collected.clocks.withLock { $0[kind] } }
+    var logLines: [String] { collected.logLines.withLock { $0 } }
+
+    func client() throws -> DaemonClient { try DaemonClient(path: socketPath) }
+
+    /// A raw connection, for sending lines the client would never send.
+    func raw() throws -> RawConnection { try RawConnection(path: socketPath) }
+
+    func stop() async {
+        server.stop()
+        _ = await server.stopped()
+    }
+}
+
+/// Lines in and out of the socket, with nothing in between.
+final class RawConnection {
+    let socket: FileDescriptor
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws { socket = try UnixSocket.connect(to: path) }
+    deinit { socket.close() }
+
+    func send(_ text: String) throws { try socket.writeAll(Array(text.utf8)) }
+
+    /// The next line, parsed.
+    func receive() throws -> JSONValue {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return try JSONLineParser.parse(line)
+            }
+            guard let chunk = try socket.read(upTo: 65_536), !chunk.isEmpty else {
+                throw DaemonError(.internal, "the daemon closed the connection")
+            }
+            buffer.append(contentsOf: chunk)
+        }
+    }
+
+    /// Whether the daemon closed the connection (after reading what is left).
+    func isClosedByDaemon() throws -> Bool {
+        while true {
+            guard let chunk = try socket.read(upTo: 65_536) else { return false }
+            if chunk.isEmpty { return true }
+        }
+    }
+}
+
+func errorCode(_ body: () throws -> Any) -> DaemonErrorCode? {
+    do {
+        _ = try body()
+        return nil
+    } catch let error as DaemonError {
+        return error.code
+    } catch {
+        return .internal
+    }
+}
+
+func inline(_ gesture: Gesture) throws -> JSONValue { try JSONLineParser.parse(GestureFileFormat.encodeUTF8(gesture)) }
+
+@Suite("The daemon's protocol", .serialized)
+struct DaemonProtocolTests {
+    @Test("version answers the protocol version; the daemon sends nothing unasked")
+    func version() async throws {
+        let daemon = try TestDaemon()
+        let client = try daemon.client()
+        let result = try client.call("version")
+        #expect(result["protocol"] == .integer(1))
+        #expect(result["version"] == .string("test"))
+        await daemon.stop()
+    }
+
+    @Test("Malformed lines, unknown operations and bad arguments get their stable codes, and the connection goes on")
+    func errors() async throws {
+        let daemon = try TestDaemon()
+        let raw = try daemon.raw()
+        try raw.send("this is not json\n")
+        var reply = try raw.receive()
+        #expect(reply["ok"] == .bool(false))
+        #expect(reply["id"] == .null)
+        #expect(reply["error"]?["code"] == .string("malformed-json"))
+        try raw.send("{\"id\": 7, \"op\": \"fly\"}\n")
+        reply = try raw.receive()
+        #expect(reply["id"] == .integer(7))
+        #expect(reply["error"]?["code"] == .string("unknown-op"))
+        try raw.send("{\"id\": \"a\", \"op\": \"play\", \"name\": \"tap\", \"volume\": 11}\n")
+        reply = try raw.receive()
+        #expect(reply["id"] == .string("a"))
+        #expect(reply["error"]?["code"] == .string("bad-argument"))
+        if case .string(let message)? = reply["error"]?["message"] { #expect(message.contains("\"volume\"")) }
+        try raw.send("{\"id\": 8, \"op\": \"play\", \"name\": \"tap\", \"speed\": \"fast\"}\n")
+        #expect(try raw.receive()["error"]?["code"] == .string("bad-argument"))
+        try raw.send("{\"id\": 9, \"op\": \"show\", \"name\": \"nosuch\"}\n")
+        #expect(try raw.receive()["error"]?["code"] == .string("not-found"))
+        try raw.send("[1, 2]\n{\"id\": 1, \"id\": 2, \"op\": \"version\"}\n")
+        #expect(try raw.receive()["error"]?["code"] == .string("malformed-json"))
+        #expect(try raw.receive()["error"]?["code"] == .string("malformed-json"))
+        try raw.send("{\"id\": 10, \"op\": \"version\"}\n")
+        #expect(try raw.receive()["ok"] == .bool(true))
+        await daemon.stop()
+    }
+
+    @Test("save, list, show and rm: the library through the socket, inline gestures byte for byte")
+    func library() async throws {
+        let daemon = try TestDaemon()
+        let client = try daemon.client()
+        let gesture = try GestureSynthesizer.swipe(direction: .up, fingers: 2)
+        _ = try client.call("save", [("name", .string("two-up")), ("gesture", try inline(gesture))])
+        #expect(errorCode { try client.call("save", [("name", .string("two-up")), ("gesture", try inline(gesture))]) } == .exists)
+        let list = try client.call("list")
+        guard case .array(let items)? = list["gestures"] else {
+            Issue.record("no gestures in \(list.jsonText)")
+            return
+        }
+        #expect(items.map { $0["name"] } == [.string("two-up")])
+        let shown = try client.call("show", [("name", .string("two-up"))])
+        #expect(shown["gesture"] == (try inline(gesture)))
+        #expect(shown["summary"] == .string("2 fingers · swipe up · 0.25 s · 40 mm"))
+        _ = try client.call("rm", [("name", .string("two-up"))])
+        #expect(errorCode { try client.call("show", [("name", .string("two-up"))]) } == .notFound)
+        await daemon.stop()
+    }
+
+    @Test("play waits for the play and reports it; the frames reach the device of the kind asked for")
+    func playWaits() async throws {
+        let daemon = try TestDaemon()
+        let client = try daemon.client()
+        let gesture = try GestureSynthesizer.tap(fingers: 2)
+        let result = try client.call("play", [("gesture", try inline(gesture)), ("as", .string("touchpad"))])
+        #expect(result["state"] == .string("done"))
+        #expect(result["device"] == .string("/dev/input/test-touchpad"))
+        let expected = try FrameBuilder(target: .touchpad(), options: PlaybackOptions()).frames(for: gesture)
+        #expect(result["frames"] == .integer(expected.count))
+        #expect(daemon.sink(.touchpad)?.frames.count == expected.count)
+        #expect(daemon.sink(.touchscreen)?.frames.isEmpty == true)
+        // A kind the configuration does not keep ready:
+        #expect(errorCode { try client.call("play", [("gesture", try inline(gesture)), ("as", .string("mouse"))]) } == .notFound)
+        await daemon.stop()
+    }
+
+    @Test("A play that does not wait gets a job; jobs lists it; cancel lifts every finger and the job ends cancelled")
+    func cancel() async throws {
+        let daemon = try TestDaemon(clockMode: .waitsForAdvance)
+        let client = try daemon.client()
+        let gesture = try GestureSynthesizer.longPress(fingers: 3)
+        let started = try client.call("play", [("gesture", try inline(gesture)), ("wait", .bool(false))])
+        guard case .number(let text)? = started["job"], let job = Int(text) else {
+            Issue.record("no job in \(started.jsonText)")
+            return
+        }
+        // Wait until the play is under way: its first frame is due.
+        let clock = try #require(daemon.clock(.touchscreen))
+        #expect(clock.nextWaitingDeadline() != nil)
+        clock.advance(by: Microseconds(1))  // lets the first frame (three fingers down) out
+        #expect(clock.nextWaitingDeadline() != nil)
+        let jobs = try client.call("jobs")
+        #expect(jobs["jobs"] == .array([.object([("job", .integer(job)), ("device", .string("touchscreen")), ("state", .string("running"))])]))
+        _ = try client.call("cancel", [("job", .integer(job))])
+        #expect(errorCode { try client.call("cancel", [("job", .integer(9_999))]) } == .notFound)
+        await daemon.stop()
+        let frames = try #require(daemon.sink(.touchscreen)?.frames)
+        #expect(frames.count == 2)  // the touch-down, then one frame lifting all three
+        var state = DeviceState(description: VirtualDeviceProfile.touchscreen().description)
+        for frame in frames { state.apply(frame) }
+        #expect(state.isReleased)
+    }
+
+    @Test("A client that disconnects mid-play has its play cancelled (on_disconnect: cancel), nothing left pressed")
+    func disconnectCancels() async throws {
+        let daemon = try TestDaemon(clockMode: .waitsForAdvance)
+        let gesture = try GestureSynthesizer.longPress(fingers: 2)
+        do {
+            let raw = try daemon.raw()
+            try raw.send(JSONValue.object([("id", .integer(1)), ("op", .string("play")), ("gesture", try inline(gesture))]).jsonText + "\n")
+            let clock = try #require(daemon.clock(.touchscreen))
+            #expect(clock.nextWaitingDeadline() != nil)
+            clock.advance(by: Microseconds(1))
+            #expect(clock.nextWaitingDeadline() != nil)
+        }  // the connection closes here
+        let client = try daemon.client()
+        // Wait (bounded, no fixed sleep) until the daemon has finished the job.
+        for _ in 0..<2_000 {
+            if case .array(let jobs)? = try client.call("jobs")["jobs"], jobs.isEmpty { break }
+            _ = try Poll.wait([], timeoutMilliseconds: 2)
+        }
+        #expect(try client.call("jobs")["jobs"] == .array([]))
+        var state = DeviceState(description: VirtualDeviceProfile.touchscreen().description)
+        for frame in daemon.sink(.touchscreen)?.frames ?? [] { state.apply(frame) }
+        #expect(state.isReleased)
+        await daemon.stop()
+    }
+
+    @Test("A full queue answers busy")
+    func busy() async throws {
+        let daemon = try TestDaemon(
+            configuration: DaemonConfiguration(devices: [.touchscreen], queueLimit: 1), clockMode: .waitsForAdvance)
+        let client = try daemon.client()
+        let gesture = try inline(try GestureSynthesizer.longPress())
+        let first = try client.call("play", [("gesture", gesture), ("wait", .bool(false))])
+        #expect(first["state"] == .string("queued"))
+        #expect(daemon.clock(.touchscreen)?.nextWaitingDeadline() != nil)  // the first is running
+        _ = try client.call("play", [("gesture", gesture), ("wait", .bool(false))])  // waits in the queue
+        #expect(errorCode { try client.call("play", [("gesture", gesture), ("wait", .bool(false))]) } == .busy)
+        await daemon.stop()
+    }
+
+    @Test("Stopping cancels every job and removes the socket it made")
+    func stop() async throws {
+        let daemon = try TestDaemon(clockMode: .waitsForAdvance)
+        let client = try daemon.client()
+        _ = try client.call("play", [("gesture", try inline(try GestureSynthesizer.longPress())), ("wait", .bool(false))])
+        #expect(daemon.clock(.touchscreen)?.nextWaitingDeadline() != nil)
+        await daemon.stop()
+        #expect(!Paths.exists(daemon.socketPath))
+        #expect(daemon.logLines.contains { $0.contains("stopped") })
+    }
+
+    @Test("Who may connect: root always; others only as members of the group")
+    func access() {
+        let member = PeerCredentials(processID: 1, userID: 1000, groupID: 100, supplementaryGroups: [27, 990])
+        #expect(member.isRootOrMember(of: 990))
+        #expect(member.isRootOrMember(of: 100))
+        #expect(!member.isRootOrMember(of: 991))
+        #expect(!member.isRootOrMember(of: nil))
+        #expect(PeerCredentials(processID: 1, userID: 0, groupID: 0, supplementaryGroups: []).isRootOrMember(of: nil))
+    }
+
+    @Test("Both ends find the same socket")
+    func socketPaths() throws {
+        let environment = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+        #expect(try DaemonPaths.serverSocket(option: nil, environment: environment, isRoot: false, isSocketActivated: false) == "/run/user/1000/gesturectl.sock")
+        #expect(DaemonPaths.clientSocket(option: nil, environment: environment, exists: { _ in true }) == "/run/user/1000/gesturectl.sock")
+        #expect(try DaemonPaths.serverSocket(option: nil, environment: environment, isRoot: true, isSocketActivated: false) == DaemonPaths.systemSocket)
+        #expect(DaemonPaths.clientSocket(option: nil, environment: environment, exists: { _ in false }) == DaemonPaths.systemSocket)
+        #expect(DaemonPaths.clientSocket(option: "/x.sock", environment: ["GESTURECTL_SOCKET": "/y.sock"]) == "/x.sock")
+        #expect(try DaemonPaths.serverSocket(option: nil, environment: ["GESTURECTL_SOCKET": "/y.sock"], isRoot: true, isSocketActivated: true) == "/y.sock")
+        #expect(throws: DaemonError.self) { try DaemonPaths.serverSocket(option: nil, environment: [:], isRoot: false, isSocketActivated: false) }
+    }
+
+    @Test("The configuration file: defaults, each key checked, unknown keys named")
+    func configuration() throws {
+        #expect(try DaemonConfiguration.parse(Array("{}".utf8), path: "c.json") == DaemonConfiguration())
+        let parsed = try DaemonConfiguration.parse(
+            Array("{\"group\": \"rig\", \"devices\": [\"mouse\"], \"queue_limit\": 3}".utf8), path: "c.json")
+        #expect(parsed == DaemonConfiguration(group: "rig", devices: [.mouse], queueLimit: 3))
+        for bad in ["[]", "{\"devices\": [\"keyboard\"]}", "{\"queue_limit\": 0}", "{\"colour\": 1}", "{\"library\": \"relative\"}"] {
+            #expect(throws: DaemonError.self) { try DaemonConfiguration.parse(Array(bad.utf8), path: "c.json") }
+        }
+    }
+}
