@@ -99,21 +99,24 @@ let package = Package(
         .testTarget(name: "GestureLibraryTests", dependencies: ["GestureLibrary", "GestureModel", "GestureFormat", "OperatingSystem"]),
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
         .testTarget(name: "OperatingSystemTests", dependencies: ["OperatingSystem"]),
-        .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel", "OperatingSystem"]),
+        .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),
         .testTarget(name: "DeviceDiscoveryTests", dependencies: ["DeviceDiscovery", "GestureModel", "InputSystem"]),
         .testTarget(
             name: "GesturePlaybackTests",
             dependencies: ["GesturePlayback", "InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),
         .testTarget(
             name: "GestureRecordingTests",
-            dependencies: ["GestureRecording", "InputSystem", "GestureModel", "OperatingSystem", "GestureEngine"]),
+            dependencies: [
+                "GestureRecording", "InputSystem", "GestureModel", "OperatingSystem", "GestureEngine", "TestSupport",
+            ]),
         .testTarget(
             name: "GestureEngineTests",
             dependencies: [
                 "GestureEngine", "GestureModel", "GesturePlayback", "GestureRecording", "GestureSynth", "InputSystem",
                 "OperatingSystem", "TestSupport",
             ]),
-        .testTarget(name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel"]),
+        .testTarget(
+            name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel", "TestSupport"]),
         .testTarget(
             name: "GesturectlCommandsTests",
             dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem"]

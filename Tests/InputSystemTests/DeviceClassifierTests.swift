@@ -1,5 +1,6 @@
 import GestureModel
 import Testing
+import TestSupport
 
 @testable import InputSystem
 
@@ -59,8 +60,8 @@ struct DeviceClassifierTests {
     /// and the interop fixtures; the built-in virtual profiles are checked
     /// in GesturePlaybackTests), copied as code names.
     static let testDevices: [ClassifierCase] = [
-        ClassifierCase(Fixtures.touchscreen, .touchscreen),
-        ClassifierCase(Fixtures.buttons, .keyboard),
+        ClassifierCase(TestDevices.touchscreen, .touchscreen),
+        ClassifierCase(TestDevices.buttons, .keyboard),
         ClassifierCase(
             device(
                 "recorder touchscreen",
