@@ -87,7 +87,9 @@ let package = Package(
         // Test doubles, shared device fixtures and helpers; only test targets use it.
         .target(
             name: "TestSupport",
-            dependencies: ["GestureModel", "InputSystem", "OperatingSystem", "GesturePlayback", "GestureRecording"],
+            dependencies: [
+                "GestureModel", "InputSystem", "OperatingSystem", "GesturePlayback", "GestureRecording", "CommandKit",
+            ],
             path: "Tests/TestSupport"
         ),
 
@@ -97,7 +99,7 @@ let package = Package(
         .testTarget(name: "GestureSynthTests", dependencies: ["GestureSynth", "GestureModel"]),
         .testTarget(name: "GestureRenderTests", dependencies: ["GestureRender", "GestureModel"]),
         .testTarget(name: "GestureLibraryTests", dependencies: ["GestureLibrary", "GestureModel", "GestureFormat", "OperatingSystem"]),
-        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
+        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit", "TestSupport"]),
         .testTarget(name: "OperatingSystemTests", dependencies: ["OperatingSystem"]),
         .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),
         .testTarget(name: "DeviceDiscoveryTests", dependencies: ["DeviceDiscovery", "GestureModel", "InputSystem"]),
