@@ -94,7 +94,7 @@ let package = Package(
         ),
 
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel"]),
-        .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel"]),
+        .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel", "TestSupport"]),
         .testTarget(name: "GestureEditingTests", dependencies: ["GestureEditing", "GestureModel"]),
         .testTarget(name: "GestureSynthTests", dependencies: ["GestureSynth", "GestureModel"]),
         .testTarget(name: "GestureRenderTests", dependencies: ["GestureRender", "GestureModel"]),

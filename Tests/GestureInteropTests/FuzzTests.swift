@@ -1,20 +1,8 @@
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureInterop
-
-/// A small deterministic generator (SplitMix64), so that a failure can be
-/// reproduced from its case number.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
 
 @Suite("Hostile input")
 struct FuzzTests {
@@ -48,7 +36,7 @@ struct FuzzTests {
     @Test("2,000 mutated evemu recordings: an error or a description that survives a rewrite, never a crash")
     func evemuMutations() {
         let sample = Array(EvemuReaderTests.clickpadRecording.utf8)
-        var generator = SplitMix64(state: 0x6576_656d_75)
+        var generator = SplitMix64(seed: 0x6576_656d_75)
         var read = 0
         for _ in 0..<2_000 {
             let text = String(decoding: Self.mutate(sample, generator: &generator), as: UTF8.self)
@@ -68,7 +56,7 @@ struct FuzzTests {
     @Test("2,000 mutated libinput recordings: an error or a description that survives a rewrite, never a crash")
     func libinputMutations() {
         let sample = Array(LibinputRecordReaderTests.touchscreenRecording.utf8)
-        var generator = SplitMix64(state: 0x6c69_6269_6e70_7574)
+        var generator = SplitMix64(seed: 0x6c69_6269_6e70_7574)
         var read = 0
         for _ in 0..<2_000 {
             let text = String(decoding: Self.mutate(sample, generator: &generator), as: UTF8.self)
@@ -85,7 +73,7 @@ struct FuzzTests {
 
     @Test("2,000 random byte strings in either format's clothing never crash")
     func randomBytes() {
-        var generator = SplitMix64(state: 42)
+        var generator = SplitMix64(seed: 42)
         for index in 0..<2_000 {
             let prefix = index % 2 == 0 ? "# EVEMU 1.3\nN: x\nI: 1 2 3 4\n" : "version: 1\ndevices:\n- node: x\n  evdev:\n"
             let body = (0..<Int.random(in: 0...300, using: &generator)).map { _ in
