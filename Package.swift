@@ -97,8 +97,10 @@ let package = Package(
         .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel", "TestSupport"]),
         .testTarget(name: "GestureEditingTests", dependencies: ["GestureEditing", "GestureModel"]),
         .testTarget(name: "GestureSynthTests", dependencies: ["GestureSynth", "GestureModel"]),
-        .testTarget(name: "GestureRenderTests", dependencies: ["GestureRender", "GestureModel"]),
-        .testTarget(name: "GestureLibraryTests", dependencies: ["GestureLibrary", "GestureModel", "GestureFormat", "OperatingSystem"]),
+        .testTarget(name: "GestureRenderTests", dependencies: ["GestureRender", "GestureModel", "TestSupport"]),
+        .testTarget(
+            name: "GestureLibraryTests",
+            dependencies: ["GestureLibrary", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport"]),
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit", "TestSupport"]),
         .testTarget(name: "OperatingSystemTests", dependencies: ["OperatingSystem"]),
         .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),
@@ -121,7 +123,7 @@ let package = Package(
             name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel", "TestSupport"]),
         .testTarget(
             name: "GesturectlCommandsTests",
-            dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem"]
+            dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

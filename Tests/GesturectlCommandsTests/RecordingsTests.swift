@@ -2,6 +2,7 @@ import Foundation
 import GestureFormat
 import GestureModel
 import Testing
+import TestSupport
 
 /// The shipped library: every file validates, every gesture the issue
 /// names is there, and the files are exactly what the generator makes.
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func generatorReproducesTheShippedFiles() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.checkout + "/scripts/generate-recordings")
         process.arguments = [CLI.binary]
