@@ -102,7 +102,7 @@ let package = Package(
             name: "GestureLibraryTests",
             dependencies: ["GestureLibrary", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport"]),
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit", "TestSupport"]),
-        .testTarget(name: "OperatingSystemTests", dependencies: ["OperatingSystem"]),
+        .testTarget(name: "OperatingSystemTests", dependencies: ["OperatingSystem", "TestSupport"]),
         .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),
         .testTarget(name: "DeviceDiscoveryTests", dependencies: ["DeviceDiscovery", "GestureModel", "InputSystem"]),
         .testTarget(

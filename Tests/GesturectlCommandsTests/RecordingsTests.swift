@@ -30,14 +30,10 @@ import TestSupport
 
     @Test func generatorReproducesTheShippedFiles() throws {
         let scratch = try TemporaryFolder()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.checkout + "/scripts/generate-recordings")
-        process.arguments = [CLI.binary]
-        process.environment = ["PATH": "/usr/bin:/bin", "RECORDINGS_DIR": scratch.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let generated = try ProcessRunner.run(
+            CLI.checkout + "/scripts/generate-recordings", [CLI.binary],
+            environment: ["PATH": "/usr/bin:/bin", "RECORDINGS_DIR": scratch.path])
+        #expect(generated.status == 0, "\(generated.standardError)")
         for name in Self.expectedNames {
             let file = name + ".gesture.json"
             let made = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/" + file))
