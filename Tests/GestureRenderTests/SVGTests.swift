@@ -96,7 +96,7 @@ struct SVGTests {
 
     @Test(
         .enabled(
-            if: ExternalTool.toolsAreInstalled || ExternalTool.isContinuousIntegration,
+            if: ExternalTool.toolsAreInstalled || TestEnvironment.isContinuousIntegration,
             "SKIPPED LOUDLY: xmllint and rsvg-convert are not installed (apt-get install libxml2-utils librsvg2-bin)"),
         arguments: ["mixed", "empty", "hostile", "names"])
     func validXMLThatRenders(label: String) throws {
