@@ -87,26 +87,32 @@ let package = Package(
         // Test doubles, shared device fixtures and helpers; only test targets use it.
         .target(
             name: "TestSupport",
-            dependencies: ["GestureModel", "InputSystem", "OperatingSystem", "GesturePlayback", "GestureRecording"],
+            dependencies: [
+                "GestureModel", "InputSystem", "OperatingSystem", "GesturePlayback", "GestureRecording", "CommandKit",
+            ],
             path: "Tests/TestSupport"
         ),
 
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel"]),
-        .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel"]),
+        .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel", "TestSupport"]),
         .testTarget(name: "GestureEditingTests", dependencies: ["GestureEditing", "GestureModel"]),
         .testTarget(name: "GestureSynthTests", dependencies: ["GestureSynth", "GestureModel"]),
-        .testTarget(name: "GestureRenderTests", dependencies: ["GestureRender", "GestureModel"]),
-        .testTarget(name: "GestureLibraryTests", dependencies: ["GestureLibrary", "GestureModel", "GestureFormat", "OperatingSystem"]),
-        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
-        .testTarget(name: "OperatingSystemTests", dependencies: ["OperatingSystem"]),
-        .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel", "OperatingSystem"]),
+        .testTarget(name: "GestureRenderTests", dependencies: ["GestureRender", "GestureModel", "TestSupport"]),
+        .testTarget(
+            name: "GestureLibraryTests",
+            dependencies: ["GestureLibrary", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport"]),
+        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit", "TestSupport"]),
+        .testTarget(name: "OperatingSystemTests", dependencies: ["OperatingSystem", "TestSupport"]),
+        .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),
         .testTarget(name: "DeviceDiscoveryTests", dependencies: ["DeviceDiscovery", "GestureModel", "InputSystem"]),
         .testTarget(
             name: "GesturePlaybackTests",
             dependencies: ["GesturePlayback", "InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),
         .testTarget(
             name: "GestureRecordingTests",
-            dependencies: ["GestureRecording", "InputSystem", "GestureModel", "OperatingSystem", "GestureEngine"]),
+            dependencies: [
+                "GestureRecording", "InputSystem", "GestureModel", "OperatingSystem", "GestureEngine", "TestSupport",
+            ]),
         .testTarget(
             name: "GestureDaemonTests",
             dependencies: [
@@ -119,10 +125,11 @@ let package = Package(
                 "GestureEngine", "GestureModel", "GesturePlayback", "GestureRecording", "GestureSynth", "InputSystem",
                 "OperatingSystem", "TestSupport",
             ]),
-        .testTarget(name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel"]),
+        .testTarget(
+            name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel", "TestSupport"]),
         .testTarget(
             name: "GesturectlCommandsTests",
-            dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem"]
+            dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

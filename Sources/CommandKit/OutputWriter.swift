@@ -1,5 +1,5 @@
 /// Where a command's output goes: standard output, standard error, or an
-/// in-memory ``OutputBuffer`` in tests.
+/// in-memory buffer in tests (`OutputBuffer` in Tests/TestSupport).
 public struct OutputWriter: Sendable {
     private let writeBytes: @Sendable ([UInt8]) -> Void
 

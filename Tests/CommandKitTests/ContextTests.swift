@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import CommandKit
+import TestSupport
 
 @Suite struct ContextTests {
     @Test func givesCommandsTheirContext() async {

@@ -1,4 +1,5 @@
 import CommandKit
+import TestSupport
 
 /// What one in-process run of the sample tool printed and returned.
 struct RunResult: Equatable {

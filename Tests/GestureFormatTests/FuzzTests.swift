@@ -1,22 +1,7 @@
 import GestureFormat
 import GestureModel
 import Testing
-
-/// SplitMix64: a tiny, seedable, deterministic generator, so that a failing
-/// variant can be reproduced from its iteration number.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 @Suite struct FuzzTests {
     /// Bytes that matter to JSON and to UTF-8, more likely to find a bug
@@ -72,6 +57,43 @@ struct SplitMix64: RandomNumberGenerator {
         return bytes
     }
 
+    /// The lines of `bytes` a position can be on: split at "\n", the end
+    /// of the file after a final line break being the start of one more.
+    static func lineCount(_ bytes: [UInt8]) -> Int {
+        bytes.filter { $0 == UInt8(ascii: "\n") }.count + 1
+    }
+
+    /// Checks that `error` is something a person can act on: a message
+    /// that is not empty and prints as one clean line, and a position that
+    /// exists in `text`, which every problem in the text has (bad JSON, a
+    /// wrong key or value); only a problem of the whole file (too large,
+    /// not a gesture, a newer format) may have none.
+    static func expectClearRejection(
+        _ error: GestureFormatError, text: [UInt8], _ context: @autoclosure () -> String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(error.source == "fuzz.json", "\(context())", sourceLocation: sourceLocation)
+        #expect(error.message.contains { !$0.isWhitespace }, "\(context())", sourceLocation: sourceLocation)
+        #expect(
+            !error.message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f },
+            "\(context()): \(error.message.debugDescription)", sourceLocation: sourceLocation)
+        switch error.kind {
+        case .syntax, .invalid:
+            #expect(error.line != nil, "\(context()): no line in \(error.description.debugDescription)", sourceLocation: sourceLocation)
+        case .tooLarge, .notAGesture, .newerVersion: break
+        }
+        if let line = error.line {
+            #expect(
+                (1...lineCount(text)).contains(line), "\(context()): line \(line) of \(lineCount(text))",
+                sourceLocation: sourceLocation)
+            #expect(error.description.hasPrefix("fuzz.json:\(line):"), "\(context())", sourceLocation: sourceLocation)
+        } else {
+            #expect(error.column == nil, "\(context())", sourceLocation: sourceLocation)
+            #expect(error.description.hasPrefix("fuzz.json: "), "\(context())", sourceLocation: sourceLocation)
+        }
+        if let column = error.column { #expect(column >= 1, "\(context())", sourceLocation: sourceLocation) }
+    }
+
     @Test func mutatedFilesReadOrFailWithALocatedMessageAndNeverCrash() {
         let seeds = [Array(Fixtures.exampleText.utf8), Array(Fixtures.minimalText.utf8)]
         var random = SplitMix64(seed: 0x6765_7374_7572_6563)
@@ -88,10 +110,7 @@ struct SplitMix64: RandomNumberGenerator {
                 #expect(again == gesture, "iteration \(iteration)")
             } catch {
                 failedKinds[error.kind, default: 0] += 1
-                #expect(error.description.hasPrefix("fuzz.json:"), "iteration \(iteration)")
-                #expect(!error.message.isEmpty, "iteration \(iteration)")
-                if let line = error.line { #expect(line >= 1, "iteration \(iteration)") }
-                if let column = error.column { #expect(column >= 1, "iteration \(iteration)") }
+                Self.expectClearRejection(error, text: variant, "iteration \(iteration)")
             }
         }
         // The mutations must exercise both outcomes and several error kinds,

@@ -1,6 +1,7 @@
 import GestureModel
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureInterop
 
@@ -129,8 +130,8 @@ struct EvemuReaderTests {
 
     @Test("A bare description (evemu-describe) has no events")
     func bareDescription() throws {
-        let recording = try EvemuReader.read(EvemuWriter.description(Fixtures.touchscreen), source: "d")
-        #expect(recording.description == Fixtures.touchscreen)
+        let recording = try EvemuReader.read(EvemuWriter.description(TestDevices.twoSlotTouchscreen), source: "d")
+        #expect(recording.description == TestDevices.twoSlotTouchscreen)
         #expect(recording.events.isEmpty)
         #expect(recording.ignoredLines.isEmpty)
     }

@@ -1,6 +1,7 @@
 import GestureModel
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureInterop
 
@@ -113,7 +114,7 @@ struct EvemuWriterTests {
 
     @Test("A touchscreen description, exactly as evemu-describe writes it")
     func touchscreenDescriptionText() {
-        #expect(EvemuWriter.description(Fixtures.touchscreen) == Self.touchscreenDescription)
+        #expect(EvemuWriter.description(TestDevices.twoSlotTouchscreen) == Self.touchscreenDescription)
     }
 
     @Test("Events: evemu-record's layout, times from the first frame plus 1 µs, frame-end comments")
@@ -162,7 +163,7 @@ struct EvemuWriterTests {
 
     @Test("A recording is the description, the banner and the events")
     func recording() {
-        let text = EvemuWriter.recording(description: Fixtures.touchscreen, frames: Fixtures.tapFrames)
+        let text = EvemuWriter.recording(description: TestDevices.twoSlotTouchscreen, frames: Fixtures.tapFrames)
         #expect(text == Self.touchscreenDescription + EvemuWriter.eventsBanner + EvemuWriter.events(Fixtures.tapFrames))
         #expect(EvemuWriter.eventsBanner.hasPrefix("################################\n#      Waiting for events      #\n"))
     }
@@ -180,7 +181,7 @@ struct EvemuWriterTests {
 
     @Test("Keys, LEDs and key repeat: masks, state comments, no EV_SYN beyond the fixed line")
     func keyboardMasks() {
-        let text = EvemuWriter.description(Fixtures.keyboard)
+        let text = EvemuWriter.description(TestDevices.keyboard)
         let masks = text.split(separator: "\n").filter { $0.hasPrefix("B: ") }
         #expect(masks.count == 22)
         #expect(masks[0] == "B: 00 0b 00 00 00 00 00 00 00")

@@ -1,6 +1,7 @@
 import GestureModel
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureInterop
 
@@ -115,14 +116,14 @@ struct LibinputRecordTests {
 
     @Test("A touchscreen and three frames, exactly as written")
     func touchscreenDocumentText() {
-        let text = LibinputRecordWriter.document(description: Fixtures.touchscreen, frames: Fixtures.tapFrames)
+        let text = LibinputRecordWriter.document(description: TestDevices.twoSlotTouchscreen, frames: Fixtures.tapFrames)
         #expect(text == Self.touchscreenDocument)
     }
 
     @Test("Comments for protocol A, SYN_DROPPED and unnamed codes; empty frames left out; earlier frames at 0")
     func oddEvents() throws {
         let text = LibinputRecordWriter.document(
-            description: Fixtures.mouse, frames: Fixtures.oddFrames, node: "/dev/input/event3",
+            description: TestDevices.mouse, frames: Fixtures.oddFrames, node: "/dev/input/event3",
             udevProperties: ["ID_INPUT=1", "ID_INPUT_MOUSE=1", "ODD=a: b"])
         let events = String(try #require(text.split(separator: "  events:\n", maxSplits: 1).last))
         #expect(events == """
@@ -152,29 +153,29 @@ struct LibinputRecordTests {
     @Test("Names are double-quoted with escapes; nodes that need it are quoted")
     func quoting() throws {
         #expect(LibinputRecordWriter.quoted("AT \"Translated\" \\ 100%: #1\n\u{7f}é") == "\"AT \\\"Translated\\\" \\\\ 100%: #1\\x0a\\x7fé\"")
-        let text = LibinputRecordWriter.document(description: Fixtures.keyboard, frames: [], node: "- odd node")
+        let text = LibinputRecordWriter.document(description: TestDevices.keyboard, frames: [], node: "- odd node")
         #expect(text.contains("    name: \"AT \\\"Translated\\\" Set 2 keyboard \\\\ 100%: #1\"\n"))
         #expect(text.contains("- node: \"- odd node\"\n"))
         #expect(text.hasSuffix("  events:\n"))
         let recording = try LibinputRecordReader.read(text, source: "k.yaml")
-        #expect(recording.description == Fixtures.keyboard)
+        #expect(recording.description == TestDevices.keyboard)
         #expect(recording.node == "- odd node")
         #expect(recording.events.isEmpty)
     }
 
     @Test("udev properties as input_id would set them, per device class")
     func udevProperties() {
-        #expect(LibinputRecordWriter.udevProperties(for: Fixtures.touchscreen) == [
+        #expect(LibinputRecordWriter.udevProperties(for: TestDevices.twoSlotTouchscreen) == [
             "ID_INPUT=1", "ID_INPUT_TOUCHSCREEN=1", "ID_INPUT_WIDTH_MM=100", "ID_INPUT_HEIGHT_MM=60",
         ])
-        #expect(LibinputRecordWriter.udevProperties(for: Fixtures.touchpad) == [
+        #expect(LibinputRecordWriter.udevProperties(for: TestDevices.centredClickpad) == [
             "ID_INPUT=1", "ID_INPUT_TOUCHPAD=1", "ID_INPUT_WIDTH_MM=142", "ID_INPUT_HEIGHT_MM=95",
         ])
-        #expect(LibinputRecordWriter.udevProperties(for: Fixtures.mouse) == ["ID_INPUT=1", "ID_INPUT_MOUSE=1"])
-        #expect(LibinputRecordWriter.udevProperties(for: Fixtures.keyboard) == [
+        #expect(LibinputRecordWriter.udevProperties(for: TestDevices.mouse) == ["ID_INPUT=1", "ID_INPUT_MOUSE=1"])
+        #expect(LibinputRecordWriter.udevProperties(for: TestDevices.keyboard) == [
             "ID_INPUT=1", "ID_INPUT_KEY=1", "ID_INPUT_KEYBOARD=1",
         ])
-        #expect(LibinputRecordWriter.udevProperties(for: Fixtures.tablet) == [
+        #expect(LibinputRecordWriter.udevProperties(for: TestDevices.pen) == [
             "ID_INPUT=1", "ID_INPUT_TABLET=1", "ID_INPUT_WIDTH_MM=152", "ID_INPUT_HEIGHT_MM=95",
         ])
     }

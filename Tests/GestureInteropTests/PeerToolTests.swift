@@ -2,6 +2,7 @@ import Foundation
 import GestureModel
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureInterop
 
@@ -17,35 +18,37 @@ struct PeerToolTests {
     }
 
     @Test(
-        .enabled(if: PeerTools.evemuAvailable || PeerTools.isContinuousIntegration, Comment(rawValue: PeerTools.evemuSkipReason)),
+        .enabled(if: PeerTools.evemuAvailable || TestEnvironment.isContinuousIntegration, Comment(rawValue: PeerTools.evemuSkipReason)),
         arguments: cases.map(\.name))
     func evemuRewritesOurRecordingIdentically(device: String) throws {
         let frames = try #require(Self.cases.first { $0.name == device }?.frames)
         let text = EvemuWriter.recording(description: try Self.description(device), frames: frames)
-        let directory = try PeerTools.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try TemporaryFolder(prefix: "gesture-interop-tests")
+        let directory = folder.url
+        defer { withExtendedLifetime(folder) {} }
         let rewriter = try PeerTools.buildEvemuRewriter(in: directory)
         let file = directory.appendingPathComponent("\(device).evemu")
         try text.write(to: file, atomically: true, encoding: .utf8)
-        let outcome = try PeerTools.run(rewriter, [file.path])
-        #expect(outcome.status == 0, "\(outcome.error)")
+        let outcome = try ProcessRunner.run(rewriter, [file.path])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
         // evemu adds the recording machine's kernel and DMI; nothing else may differ.
-        let machineLines = outcome.output.split(separator: "\n", omittingEmptySubsequences: false)
+        let machineLines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("# Kernel: ") && !$0.hasPrefix("# DMI: ") }
         #expect(machineLines.joined(separator: "\n") == text)
     }
 
     @Test(
-        .enabled(if: PeerTools.evemuAvailable || PeerTools.isContinuousIntegration, Comment(rawValue: PeerTools.evemuSkipReason)))
+        .enabled(if: PeerTools.evemuAvailable || TestEnvironment.isContinuousIntegration, Comment(rawValue: PeerTools.evemuSkipReason)))
     func evemuReadsTheSampleAsWeDo() throws {
-        let directory = try PeerTools.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try TemporaryFolder(prefix: "gesture-interop-tests")
+        let directory = folder.url
+        defer { withExtendedLifetime(folder) {} }
         let rewriter = try PeerTools.buildEvemuRewriter(in: directory)
         let file = directory.appendingPathComponent("clickpad.evemu")
         try EvemuReaderTests.clickpadRecording.write(to: file, atomically: true, encoding: .utf8)
-        let outcome = try PeerTools.run(rewriter, [file.path])
-        #expect(outcome.status == 0, "\(outcome.error)")
-        let theirs = try EvemuReader.read(outcome.output, source: "evemu's rewrite")
+        let outcome = try ProcessRunner.run(rewriter, [file.path])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let theirs = try EvemuReader.read(outcome.standardOutput, source: "evemu's rewrite")
         let ours = try EvemuReader.read(EvemuReaderTests.clickpadRecording, source: "clickpad.evemu")
         #expect(theirs.description == ours.description)
         #expect(theirs.events == ours.events)
@@ -77,38 +80,40 @@ struct PeerToolTests {
     }
 
     @Test(
-        .enabled(if: PeerTools.replayAvailable || PeerTools.isContinuousIntegration, Comment(rawValue: PeerTools.replaySkipReason)),
+        .enabled(if: PeerTools.replayAvailable || TestEnvironment.isContinuousIntegration, Comment(rawValue: PeerTools.replaySkipReason)),
         arguments: ["touchscreen", "touchpad", "keyboard", "tablet"])
     func libinputReplayLoadsOurDocument(device: String) throws {
         let description = try Self.description(device)
         let frames = RoundTripTests.frames(count: 30)
-        let directory = try PeerTools.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try TemporaryFolder(prefix: "gesture-interop-tests")
+        let directory = folder.url
+        defer { withExtendedLifetime(folder) {} }
         let loader = directory.appendingPathComponent("load.py")
         try PeerTools.replayLoaderSource.write(to: loader, atomically: true, encoding: .utf8)
         let file = directory.appendingPathComponent("\(device).yaml")
         try LibinputRecordWriter.document(description: description, frames: frames).write(to: file, atomically: true, encoding: .utf8)
-        let outcome = try PeerTools.run(PeerTools.python, [loader.path, PeerTools.replayScript, file.path])
-        #expect(outcome.status == 0, "\(outcome.error)")
-        #expect(outcome.error == "")
-        #expect(outcome.output == Self.expectedReplayOutput(
+        let outcome = try ProcessRunner.run(PeerTools.python, [loader.path, PeerTools.replayScript, file.path])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardError == "")
+        #expect(outcome.standardOutput == Self.expectedReplayOutput(
             description, udev: LibinputRecordWriter.udevProperties(for: description),
             events: RoundTripTests.expectedEvents(frames, offset: 0)))
     }
 
     @Test(
-        .enabled(if: PeerTools.replayAvailable || PeerTools.isContinuousIntegration, Comment(rawValue: PeerTools.replaySkipReason)))
+        .enabled(if: PeerTools.replayAvailable || TestEnvironment.isContinuousIntegration, Comment(rawValue: PeerTools.replaySkipReason)))
     func libinputReplayReadsTheSampleAsWeDo() throws {
-        let directory = try PeerTools.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try TemporaryFolder(prefix: "gesture-interop-tests")
+        let directory = folder.url
+        defer { withExtendedLifetime(folder) {} }
         let loader = directory.appendingPathComponent("load.py")
         try PeerTools.replayLoaderSource.write(to: loader, atomically: true, encoding: .utf8)
         let file = directory.appendingPathComponent("touch.yaml")
         try LibinputRecordReaderTests.touchscreenRecording.write(to: file, atomically: true, encoding: .utf8)
-        let outcome = try PeerTools.run(PeerTools.python, [loader.path, PeerTools.replayScript, file.path])
-        #expect(outcome.status == 0, "\(outcome.error)")
+        let outcome = try ProcessRunner.run(PeerTools.python, [loader.path, PeerTools.replayScript, file.path])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
         let ours = try LibinputRecordReader.read(LibinputRecordReaderTests.touchscreenRecording, source: "touch.yaml")
-        #expect(outcome.output == Self.expectedReplayOutput(
+        #expect(outcome.standardOutput == Self.expectedReplayOutput(
             ours.description, udev: ours.udevProperties, events: ours.events))
     }
 }

@@ -1,12 +1,9 @@
 import Foundation
+import TestSupport
 
 /// The real peers, used to check that our files are what they write and
 /// read: evemu's own library (libevemu) and `libinput replay`'s own loader.
 enum PeerTools {
-    /// Whether the tests run under CI, where a missing peer is a failure
-    /// rather than a loud skip.
-    static let isContinuousIntegration = ProcessInfo.processInfo.environment["CI"] == "true"
-
     static let evemuLibrary = ["/usr/lib/x86_64-linux-gnu/libevemu.so.3", "/usr/lib/aarch64-linux-gnu/libevemu.so.3",
                                "/usr/lib64/libevemu.so.3", "/usr/lib/libevemu.so.3"]
         .first { FileManager.default.fileExists(atPath: $0) }
@@ -19,45 +16,13 @@ enum PeerTools {
     static let evemuAvailable = evemuLibrary != nil && compiler != nil
         && FileManager.default.fileExists(atPath: "/usr/include/linux/input.h")
     static let replayAvailable = FileManager.default.fileExists(atPath: replayScript)
-        && (try? run(python, ["-c", "import yaml, libevdev"]).status) == 0
+        && (try? ProcessRunner.run(python, ["-c", "import yaml, libevdev"]).status) == 0
 
     static let evemuSkipReason = "SKIPPED LOUDLY: libevemu or a C compiler is missing (apt-get install libevemu3 gcc linux-libc-dev)"
     static let replaySkipReason = "SKIPPED LOUDLY: libinput replay or its Python modules are missing (apt-get install libinput-tools python3-yaml python3-libevdev)"
 
-    struct Outcome {
-        var status: Int32
-        var output: String
-        var error: String
-    }
-
     struct Failure: Error, CustomStringConvertible {
         var description: String
-    }
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // The peers write little to standard error, so reading it after
-        // standard output cannot block on a full pipe.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
-    }
-
-    static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("gesture-interop-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
     }
 
     /// A C program that reads an evemu file with libevemu (`evemu_read`,
@@ -93,8 +58,8 @@ enum PeerTools {
         let source = directory.appendingPathComponent("rewrite.c")
         let binary = directory.appendingPathComponent("rewrite").path
         try evemuRewriterSource.write(to: source, atomically: true, encoding: .utf8)
-        let outcome = try run(compiler, ["-o", binary, source.path, evemuLibrary])
-        guard outcome.status == 0 else { throw Failure(description: "cc failed: \(outcome.error)") }
+        let outcome = try ProcessRunner.run(compiler, ["-o", binary, source.path, evemuLibrary])
+        guard outcome.status == 0 else { throw Failure(description: "cc failed: \(outcome.standardError)") }
         return binary
     }
 

@@ -1,6 +1,7 @@
 import GestureModel
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureInterop
 
@@ -64,9 +65,9 @@ struct RoundTripTests {
     @Test("A long recording reads back in both formats (10 000 frames)")
     func longRecording() throws {
         let frames = Self.frames(count: 10_000)
-        let evemu = try EvemuReader.read(EvemuWriter.recording(description: Fixtures.touchpad, frames: frames), source: "e")
+        let evemu = try EvemuReader.read(EvemuWriter.recording(description: TestDevices.centredClickpad, frames: frames), source: "e")
         #expect(evemu.events.count == 50_000)
-        let yaml = LibinputRecordWriter.document(description: Fixtures.touchpad, frames: frames)
+        let yaml = LibinputRecordWriter.document(description: TestDevices.centredClickpad, frames: frames)
         let libinput = try LibinputRecordReader.read(yaml, source: "l")
         #expect(libinput.events == Self.expectedEvents(frames, offset: 0))
     }

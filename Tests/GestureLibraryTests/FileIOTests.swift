@@ -1,12 +1,13 @@
 import Glibc
 import Testing
+import TestSupport
 
 @testable import GestureLibrary
 import OperatingSystem
 
 @Suite struct FileIOTests {
     @Test func writesAtomicallyAndReadsBack() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         let path = folder.path + "/a.txt"
         try FileIO.writeAtomically(Array("one".utf8), to: path)
         try FileIO.writeAtomically(Array("two".utf8), to: path)
@@ -16,7 +17,7 @@ import OperatingSystem
     }
 
     @Test func refusesToOverwriteWhenAsked() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         let path = folder.path + "/a.txt"
         try FileIO.writeAtomically(Array("one".utf8), to: path)
         #expect(throws: FileSystemError.self) {
@@ -27,7 +28,7 @@ import OperatingSystem
     }
 
     @Test func writtenFilesAreReadableByOthers() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         let path = folder.path + "/a.txt"
         try FileIO.writeAtomically([1], to: path)
         var status = stat()
@@ -46,7 +47,7 @@ import OperatingSystem
     }
 
     @Test func tooLargeFileIsRefused() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         let path = folder.path + "/big"
         try FileIO.writeAtomically([UInt8](repeating: 65, count: 11), to: path)
         do {
@@ -75,13 +76,13 @@ import OperatingSystem
     }
 
     @Test func createsNestedFolders() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         try FileIO.createDirectories(folder.path + "/x/y/z")
         #expect(FileIO.isDirectory(folder.path + "/x/y/z"))
     }
 
     @Test func refusedOverwriteSaysTheTargetExists() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         let path = folder.path + "/a.txt"
         try FileIO.writeAtomically(Array("one".utf8), to: path)
         do {
@@ -119,7 +120,7 @@ import OperatingSystem
     }
 
     @Test func listsSorted() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         for name in ["c", "a", "b"] { try FileIO.writeAtomically([1], to: folder.path + "/" + name) }
         #expect(try FileIO.contentsOfDirectory(folder.path) == ["a", "b", "c"])
         try FileIO.remove(folder.path + "/b")
@@ -127,7 +128,7 @@ import OperatingSystem
     }
 
     @Test func folderUnderAFileCannotBeCreated() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         try FileIO.writeAtomically([1], to: folder.path + "/file")
         do {
             try FileIO.createDirectories(folder.path + "/file/sub")

@@ -3,6 +3,7 @@ import GestureEngine
 import GestureModel
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureRecording
 import OperatingSystem
@@ -20,7 +21,7 @@ import OperatingSystem
         + frame(2_200, [key(.buttonTouch, 0)])
 
     @Test func sequentialStrokesAreMergedToStartTogether() throws {
-        var recorder = try StrokeRecorder(device: Devices.singleTouch)
+        var recorder = try StrokeRecorder(device: TestDevices.singleTouch)
         recorder.feed(all: Self.threeStrokes)
         let recorded = SequentialMerge.apply(to: try recorder.finish(
             RecordingDetails(name: "three", recordedAt: "2026-11-29T13:26:23Z", tool: "gesturectl 0.1.0", deviceID: "1234:5678"),
@@ -45,7 +46,7 @@ import OperatingSystem
     }
 
     @Test func withoutSequentialTheStrokesStayOneAfterAnother() throws {
-        var recorder = try StrokeRecorder(device: Devices.singleTouch)
+        var recorder = try StrokeRecorder(device: TestDevices.singleTouch)
         recorder.feed(all: Self.threeStrokes)
         let gesture = try recorder.finished().gesture
         #expect(gesture.strokes.map(\.startTime) == [ms(0), ms(500), ms(1_000)])
@@ -53,7 +54,7 @@ import OperatingSystem
     }
 
     @Test func sequentialStrokesThatOverlapStayAGroup() throws {
-        var recorder = try StrokeRecorder(device: Devices.touchscreen)
+        var recorder = try StrokeRecorder(device: TestDevices.touchscreenWithPressure)
         recorder.feed(all: frame(0, [abs(.multitouchTrackingID, 1), abs(.multitouchPositionX, 1), abs(.multitouchPositionY, 1)]))
         recorder.feed(
             all: frame(
@@ -73,7 +74,7 @@ import OperatingSystem
     }
 
     @Test func sequentialMouseStrokesBecomeSimultaneousPointerStrokes() throws {
-        var recorder = try StrokeRecorder(device: Devices.mouse)
+        var recorder = try StrokeRecorder(device: TestDevices.mouse)
         recorder.feed(all: frame(0, [key(.buttonLeft, 1)]))
         recorder.feed(all: frame(10, [rel(.relativeX, 5)]))
         recorder.feed(all: frame(20, [key(.buttonLeft, 0)]))
@@ -90,7 +91,7 @@ import OperatingSystem
     }
 
     @Test func elevenSequentialStrokesAreKeptAsDrawnWithAWarning() throws {
-        var recorder = try StrokeRecorder(device: Devices.touchscreen)
+        var recorder = try StrokeRecorder(device: TestDevices.touchscreenWithPressure)
         for index in 0..<11 {
             let start = Int64(index) * 100
             recorder.feed(
@@ -107,7 +108,7 @@ import OperatingSystem
     }
 
     @Test func openContactsEndAtTheirLastSample() throws {
-        var recorder = try StrokeRecorder(device: Devices.touchscreen)
+        var recorder = try StrokeRecorder(device: TestDevices.touchscreenWithPressure)
         recorder.feed(
             all: frame(
                 0,
@@ -135,7 +136,7 @@ import OperatingSystem
     }
 
     @Test func noContactIsAnError() throws {
-        let recorder = try StrokeRecorder(device: Devices.touchscreen)
+        let recorder = try StrokeRecorder(device: TestDevices.touchscreenWithPressure)
         #expect(throws: RecordingError.noContact) { try recorder.finished() }
         #expect(RecordingError.noContact.description == "no contact was recorded")
     }

@@ -1,6 +1,7 @@
 import GestureModel
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureRecording
 
@@ -8,7 +9,7 @@ import Testing
     /// Two fingers; slot 0 is reused by a third contact; slot 1's tracking
     /// id changes without a lift, which ends its contact and starts another.
     @Test func twoFingersSlotReuseAndTrackingIDChange() throws {
-        var recorder = try StrokeRecorder(device: Devices.touchscreen)
+        var recorder = try StrokeRecorder(device: TestDevices.touchscreenWithPressure)
         recorder.feed(
             all: frame(
                 5_000,
@@ -54,13 +55,13 @@ import Testing
         #expect(recorded.gesture.device == recorder.geometry)
         #expect(
             recorded.gesture.metadata
-                == RecordingMetadata(deviceName: "test touchscreen", droppedEvents: 0))
+                == RecordingMetadata(deviceName: "gesturectl test touchscreen", droppedEvents: 0))
         #expect(recorded.stopReason == .cancelled)
         try recorded.gesture.validate()
     }
 
     @Test func nothingBeforeTheFirstContactIsRecorded() throws {
-        var recorder = try StrokeRecorder(device: Devices.touchscreen)
+        var recorder = try StrokeRecorder(device: TestDevices.touchscreenWithPressure)
         // Position without a tracking id: state only, not a contact.
         recorder.feed(all: frame(1_000, [abs(.multitouchPositionX, 700), abs(.multitouchPositionY, 800)]))
         recorder.feed(all: frame(2_000, [abs(.multitouchPositionX, 710)]))
@@ -79,7 +80,7 @@ import Testing
         let snapshot = DeviceStateSnapshot(
             currentSlot: 1,
             slots: [0: DeviceStateSnapshot.Slot(trackingID: 4, x: 100, y: 200), 1: DeviceStateSnapshot.Slot(x: 9, y: 9)])
-        var recorder = try StrokeRecorder(device: Devices.touchscreen, initialState: snapshot)
+        var recorder = try StrokeRecorder(device: TestDevices.touchscreenWithPressure, initialState: snapshot)
         #expect(recorder.contactsDown == 0)
         // No ABS_MT_SLOT: these go to slot 1, selected in the snapshot.
         recorder.feed(all: frame(100, [abs(.multitouchTrackingID, 5), abs(.multitouchPositionX, 300)]))
@@ -95,7 +96,7 @@ import Testing
     }
 
     @Test func valuesBeyondTheAxesAreClampedAndEventsForUnknownSlotsIgnored() throws {
-        var recorder = try StrokeRecorder(device: Devices.touchscreen)
+        var recorder = try StrokeRecorder(device: TestDevices.touchscreenWithPressure)
         recorder.feed(
             all: frame(
                 0,
@@ -110,7 +111,7 @@ import Testing
     }
 
     @Test func framesGoingBackInTimeKeepSampleTimesInOrder() throws {
-        var recorder = try StrokeRecorder(device: Devices.touchscreen)
+        var recorder = try StrokeRecorder(device: TestDevices.touchscreenWithPressure)
         recorder.feed(all: frame(1_000, [abs(.multitouchTrackingID, 1), abs(.multitouchPositionX, 1), abs(.multitouchPositionY, 1)]))
         recorder.feed(all: frame(900, [abs(.multitouchPositionX, 2)]))
         recorder.feed(all: frame(1_020, [abs(.multitouchPositionX, 3)]))
@@ -123,7 +124,7 @@ import Testing
 
 @Suite struct ProtocolATests {
     @Test func contactsAreMatchedByTrackingID() throws {
-        var recorder = try StrokeRecorder(device: Devices.protocolA)
+        var recorder = try StrokeRecorder(device: TestDevices.protocolA)
         recorder.feed(
             all: frame(
                 2_000,
@@ -161,7 +162,7 @@ import Testing
     }
 
     @Test func withoutTrackingIDsContactsAreMatchedByNearestPosition() throws {
-        var recorder = try StrokeRecorder(device: Devices.protocolA)
+        var recorder = try StrokeRecorder(device: TestDevices.protocolA)
         recorder.feed(
             all: frame(
                 0,
@@ -198,7 +199,7 @@ import Testing
     }
 
     @Test func aDropDiscardsThePartialFrameAndTheNextFrameIsTheTruth() throws {
-        var recorder = try StrokeRecorder(device: Devices.protocolA)
+        var recorder = try StrokeRecorder(device: TestDevices.protocolA)
         recorder.feed(
             all: frame(0, [abs(.multitouchTrackingID, 1), abs(.multitouchPositionX, 10), abs(.multitouchPositionY, 10), mtReport]))
         recorder.feed(all: [.event(InputEvent(time: ms(5), type: .absolute, code: .multitouchPositionX, value: 3_000))])

@@ -1,14 +1,15 @@
 import GestureModel
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureRecording
 
 @Suite struct ProfileTests {
     @Test func touchscreenWithSlotsIsProtocolB() throws {
-        let profile = try RecordingDeviceProfile(device: Devices.touchscreen)
+        let profile = try RecordingDeviceProfile(device: TestDevices.touchscreenWithPressure)
         #expect(profile.inputKind == .multitouchSlots)
-        #expect(profile.deviceName == "test touchscreen")
+        #expect(profile.deviceName == "gesturectl test touchscreen")
         #expect(
             profile.geometry
                 == DeviceGeometry(
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func pointerPropertyWithoutDirectIsATouchpad() throws {
-        let profile = try RecordingDeviceProfile(device: Devices.touchpad)
+        let profile = try RecordingDeviceProfile(device: TestDevices.touchpad)
         #expect(profile.inputKind == .multitouchSlots)
         #expect(profile.geometry.kind == .touchpad)
         #expect(profile.geometry.slots == 5)
@@ -30,13 +31,13 @@ import Testing
     }
 
     @Test func toolFingerWithoutPropertiesIsATouchpad() throws {
-        var device = Devices.touchpad
+        var device = TestDevices.touchpad
         device.properties = []
         #expect(try RecordingDeviceProfile(device: device).geometry.kind == .touchpad)
     }
 
     @Test func multitouchWithoutSlotsIsProtocolA() throws {
-        let profile = try RecordingDeviceProfile(device: Devices.protocolA)
+        let profile = try RecordingDeviceProfile(device: TestDevices.protocolA)
         #expect(profile.inputKind == .multitouchProtocolA)
         #expect(profile.geometry.kind == .touchscreen)
         #expect(profile.geometry.slots == 10)
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func absoluteAxesWithTouchAreSingleTouch() throws {
-        let profile = try RecordingDeviceProfile(device: Devices.singleTouch)
+        let profile = try RecordingDeviceProfile(device: TestDevices.singleTouch)
         #expect(profile.inputKind == .singleTouch)
         #expect(
             profile.geometry
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func penToolIsATablet() throws {
-        let profile = try RecordingDeviceProfile(device: Devices.tablet)
+        let profile = try RecordingDeviceProfile(device: TestDevices.pen)
         #expect(profile.inputKind == .pen)
         #expect(profile.geometry.kind == .tablet)
         #expect(profile.geometry.pressure == AxisRange(minimum: 0, maximum: 4_095))
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func relativeMotionWithLeftButtonIsAMouseOnAVirtualScreen() throws {
-        let profile = try RecordingDeviceProfile(device: Devices.mouse)
+        let profile = try RecordingDeviceProfile(device: TestDevices.mouse)
         #expect(profile.inputKind == .relativePointer)
         #expect(
             profile.geometry
@@ -74,22 +75,25 @@ import Testing
                     kind: .mouse, x: AxisRange(minimum: 0, maximum: 1_919), y: AxisRange(minimum: 0, maximum: 1_079),
                     widthMM: 508, heightMM: 285.75, slots: 1))
         let small = try RecordingDeviceProfile(
-            device: Devices.mouse, options: RecorderOptions(virtualScreenWidth: 960, virtualScreenHeight: 96))
+            device: TestDevices.mouse, options: RecorderOptions(virtualScreenWidth: 960, virtualScreenHeight: 96))
         #expect(small.geometry.x == AxisRange(minimum: 0, maximum: 959))
         #expect(small.geometry.widthMM == 254)
         #expect(small.geometry.heightMM == 25.4)
     }
 
     @Test func kindsAreTheClassifiers() throws {
-        for device in [Devices.touchscreen, Devices.touchpad, Devices.protocolA, Devices.singleTouch, Devices.tablet, Devices.mouse] {
+        for device in [
+            TestDevices.touchscreenWithPressure, TestDevices.touchpad, TestDevices.protocolA, TestDevices.singleTouch,
+            TestDevices.pen, TestDevices.mouse,
+        ] {
             #expect(try RecordingDeviceProfile(device: device).geometry.kind == DeviceClassifier.kind(of: device))
         }
-        #expect(DeviceClassifier.kind(of: Devices.keyboard) == .keyboard)
+        #expect(DeviceClassifier.kind(of: TestDevices.buttons) == .keyboard)
     }
 
     /// Where the recorder's own rules disagreed with udev's input_id, udev decides.
     @Test func pointerPropertyWithoutFingerToolIsATouchscreen() throws {
-        var device = Devices.touchpad
+        var device = TestDevices.touchpad
         device.codes[.key] = [.buttonTouch]
         let profile = try RecordingDeviceProfile(device: device)
         #expect(profile.inputKind == .multitouchSlots)
@@ -97,7 +101,7 @@ import Testing
     }
 
     @Test func stylusWithoutPenToolIsATablet() throws {
-        var device = Devices.tablet
+        var device = TestDevices.pen
         device.codes[.key] = [.buttonStylus, .buttonTouch]
         let profile = try RecordingDeviceProfile(device: device)
         #expect(profile.inputKind == .pen)
@@ -105,7 +109,7 @@ import Testing
     }
 
     @Test func multitouchAxesWithoutTouchAreRefused() {
-        var device = Devices.protocolA
+        var device = TestDevices.protocolA
         device.properties = []
         device.codes[.key] = nil
         #expect(throws: RecordingError.unsupportedDevice(
@@ -117,7 +121,7 @@ import Testing
     }
 
     @Test func absolutePointerIsRefused() {
-        var device = Devices.singleTouch
+        var device = TestDevices.singleTouch
         device.codes[.key] = [.buttonTouch, .buttonLeft]
         #expect(throws: RecordingError.unsupportedDevice(
             deviceName: "test single touch",
@@ -136,7 +140,7 @@ import Testing
     }
 
     @Test func mouseWithAbsoluteAxesTooIsRecordedByItsRelativeMotion() throws {
-        var device = Devices.mouse
+        var device = TestDevices.mouse
         device.codes[.key]?.insert(.buttonTouch)
         device.absoluteAxes = [
             .absoluteX: AbsoluteAxisInfo(minimum: 0, maximum: 1_000), .absoluteY: AbsoluteAxisInfo(minimum: 0, maximum: 1_000),
@@ -146,11 +150,11 @@ import Testing
     }
 
     @Test func penWithoutAxesIsRefused() {
-        var device = Devices.tablet
+        var device = TestDevices.pen
         device.absoluteAxes = [:]
         device.codes[.absolute] = nil
         #expect(throws: RecordingError.unsupportedDevice(
-            deviceName: "test tablet", reason: "it is a pen device without the ABS_X and ABS_Y axes"
+            deviceName: "Wacom Intuos S Pen", reason: "it is a pen device without the ABS_X and ABS_Y axes"
         )) {
             try RecordingDeviceProfile(device: device)
         }
@@ -158,17 +162,17 @@ import Testing
 
     @Test func keyboardIsRefused() {
         #expect(throws: RecordingError.unsupportedDevice(
-            deviceName: "test keyboard",
+            deviceName: "gesturectl test buttons",
             reason: "it reports no touch (ABS_MT_POSITION_X/Y, or ABS_X/Y with BTN_TOUCH), pen (BTN_TOOL_PEN) or pointer (REL_X/Y with BTN_LEFT) input"
         )) {
-            try StrokeRecorder(device: Devices.keyboard)
+            try StrokeRecorder(device: TestDevices.buttons)
         }
         let error = RecordingError.unsupportedDevice(deviceName: "k", reason: "r")
         #expect(error.description == "cannot record from \"k\": r")
     }
 
     @Test func axisWithoutSpanIsRefused() {
-        var device = Devices.singleTouch
+        var device = TestDevices.singleTouch
         device.absoluteAxes[.absoluteX] = AbsoluteAxisInfo(minimum: 5, maximum: 5)
         #expect(throws: RecordingError.unsupportedDevice(
             deviceName: "test single touch", reason: "its axis ABS_X has minimum 5, not below maximum 5"
@@ -178,7 +182,7 @@ import Testing
     }
 
     @Test func onlyOneMultitouchAxisIsRefused() {
-        var device = Devices.protocolA
+        var device = TestDevices.protocolA
         device.absoluteAxes[.multitouchPositionY] = nil
         device.codes[.absolute]?.remove(.multitouchPositionY)
         #expect(throws: RecordingError.unsupportedDevice(
@@ -189,7 +193,7 @@ import Testing
     }
 
     @Test func absoluteAxesWithoutTouchAreRefused() {
-        var device = Devices.singleTouch
+        var device = TestDevices.singleTouch
         device.codes[.key] = []
         #expect(throws: RecordingError.unsupportedDevice(
             deviceName: "test single touch",
@@ -201,10 +205,10 @@ import Testing
 
     @Test func virtualScreenMustHaveTwoPixels() {
         #expect(throws: RecordingError.invalidOption("the virtual screen width must be 2 to 1048576 pixels, not 1")) {
-            try StrokeRecorder(device: Devices.mouse, options: RecorderOptions(virtualScreenWidth: 1))
+            try StrokeRecorder(device: TestDevices.mouse, options: RecorderOptions(virtualScreenWidth: 1))
         }
         #expect(throws: RecordingError.invalidOption("the virtual screen height must be 2 to 1048576 pixels, not -5")) {
-            try StrokeRecorder(device: Devices.mouse, options: RecorderOptions(virtualScreenHeight: -5))
+            try StrokeRecorder(device: TestDevices.mouse, options: RecorderOptions(virtualScreenHeight: -5))
         }
     }
 }

@@ -1,6 +1,7 @@
 import GestureModel
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureRecording
 
@@ -8,7 +9,7 @@ import Testing
     /// Three fingers down; events are dropped. The resync says: slot 0's
     /// touch ended in the gap, slot 1 moved, slot 2 holds a new contact.
     @Test func resyncReplacesTheState() throws {
-        var recorder = try StrokeRecorder(device: Devices.touchscreen)
+        var recorder = try StrokeRecorder(device: TestDevices.touchscreenWithPressure)
         recorder.feed(
             all: frame(
                 100,
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func aDropSeenAsAPlainEventIsCounted() throws {
-        var recorder = try StrokeRecorder(device: Devices.touchscreen)
+        var recorder = try StrokeRecorder(device: TestDevices.touchscreenWithPressure)
         let drop = InputEvent(time: ms(5), type: .synchronization, code: .synchronizationDropped, value: 0)
         #expect(recorder.feed(drop) == .eventsDropped(total: 1))
         #expect(!recorder.isResyncing)

@@ -3,6 +3,7 @@ import GestureModel
 import Glibc
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureRecording
 import OperatingSystem
@@ -18,17 +19,17 @@ import Synchronization
     ) throws -> RecordingSession {
         try RecordingSession(
             source: source,
-            recorder: StrokeRecorder(device: Devices.singleTouch),
+            recorder: StrokeRecorder(device: TestDevices.singleTouch),
             details: RecordingDetails(name: "session", tool: "gesturectl test"), options: options, clock: clock,
             cancellation: cancellation ?? CancellationSignal())
     }
 
     @Test func idleTimeoutCountsFromTheLastLift() throws {
-        let clock = ManualClock(ms(4_900))
+        let clock = ManualClock(start: ms(4_900))
         let source = FakeSource(clock: clock, outcomes: Self.tap)
         let result = try session(source, clock: clock, options: RecordingSessionOptions(idleTimeout: ms(3_000))).run()
         #expect(result.stopReason == .idleTimeout)
-        #expect(clock.current == ms(8_200))
+        #expect(clock.now() == ms(8_200))
         let recorded = try result.gesture.get()
         #expect(recorded.gesture.strokes == [Stroke(samples: [sample(0, 10, 20), sample(100, 11, 20), sample(200, 11, 20)])])
         #expect(recorded.gesture.metadata?.tool == "gesturectl test")
@@ -36,7 +37,7 @@ import Synchronization
     }
 
     @Test func aContactHeldStillIsNotIdle() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let source = FakeSource(
             clock: clock,
             steps: frame(100, [key(.buttonTouch, 1), abs(.absoluteX, 1), abs(.absoluteY, 1)]).map { .outcome($0) }
@@ -44,12 +45,12 @@ import Synchronization
                 + [.outcome(.wouldBlock), .advance(ms(5_000)), .outcome(.wouldBlock)] + frame(5_200, [key(.buttonTouch, 0)]).map { .outcome($0) })
         let result = try session(source, clock: clock, options: RecordingSessionOptions(idleTimeout: ms(1_000))).run()
         #expect(result.stopReason == .idleTimeout)
-        #expect(clock.current == ms(6_200))
+        #expect(clock.now() == ms(6_200))
         #expect(try result.gesture.get().gesture.strokes == [Stroke(samples: [sample(0, 1, 1), sample(5_100, 1, 1)])])
     }
 
     @Test func maximumDurationLeavesOutLaterEvents() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let source = FakeSource(
             clock: clock,
             outcomes: frame(5_000, [key(.buttonTouch, 1), abs(.absoluteX, 1), abs(.absoluteY, 1)])
@@ -63,25 +64,25 @@ import Synchronization
     }
 
     @Test func maximumDurationByTheClock() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let source = FakeSource(
             clock: clock, outcomes: frame(5_000, [key(.buttonTouch, 1), abs(.absoluteX, 1), abs(.absoluteY, 1)]))
         let result = try session(source, clock: clock, options: RecordingSessionOptions(idleTimeout: ms(300), maximumDuration: ms(1_000))).run()
         #expect(result.stopReason == .maximumDuration)
-        #expect(clock.current == ms(6_000))
+        #expect(clock.now() == ms(6_000))
     }
 
     @Test func noContactInTime() throws {
-        let clock = ManualClock(ms(70))
+        let clock = ManualClock(start: ms(70))
         let source = FakeSource(clock: clock, outcomes: [])
         let result = try session(source, clock: clock, options: RecordingSessionOptions(firstContactTimeout: ms(50))).run()
         #expect(result.stopReason == .noContactTimeout)
-        #expect(clock.current == ms(120))
+        #expect(clock.now() == ms(120))
         #expect(throws: RecordingError.noContact) { try result.gesture.get() }
     }
 
     @Test func deviceVanishedKeepsTheStrokes() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let vanished = SystemError(call: "libevdev_next_event", path: "/dev/input/event5", errorNumber: ENODEV, kind: .deviceVanished)
         let source = FakeSource(
             clock: clock,
@@ -96,7 +97,7 @@ import Synchronization
     }
 
     @Test func otherReadErrorsStopWithTheError() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let failure = SystemError(call: "libevdev_next_event", errorNumber: EIO)
         let source = FakeSource(clock: clock, steps: [.fail(failure)])
         let result = try session(source, clock: clock, options: RecordingSessionOptions()).run()
@@ -105,7 +106,7 @@ import Synchronization
     }
 
     @Test func cancelStopsAfterWhatIsWaitingWasRead() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let signal = CancellationSignal()
         let source = FakeSource(
             clock: clock, steps: Self.tap.prefix(4).map { .outcome($0) } + [.cancel(signal)] + Self.tap.dropFirst(4).map { .outcome($0) })
@@ -117,18 +118,18 @@ import Synchronization
     }
 
     @Test func cancelledBeforeStarting() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let signal = CancellationSignal()
         #expect(!signal.isCancelled)
         signal.cancel()
         signal.cancel()
         let result = try session(FakeSource(clock: clock, outcomes: []), clock: clock, options: RecordingSessionOptions(), cancellation: signal).run()
         #expect(result.stopReason == .cancelled)
-        #expect(clock.current == ms(10))
+        #expect(clock.now() == ms(10))
     }
 
     @Test func enterStops() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let enter = TestPipe()
         defer {
             close(enter.read)
@@ -144,7 +145,7 @@ import Synchronization
     }
 
     @Test func endOfInputOnTheEnterDescriptorDoesNotStop() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let enter = TestPipe()
         defer { close(enter.read) }
         enter.send("no line end")
@@ -154,11 +155,11 @@ import Synchronization
             options: RecordingSessionOptions(idleTimeout: ms(100), enterDescriptor: FileDescriptor(rawValue: enter.read))
         ).run()
         #expect(result.stopReason == .idleTimeout)
-        #expect(clock.current == ms(5_300))
+        #expect(clock.now() == ms(5_300))
     }
 
     @Test func statusEveryIntervalAndWarnings() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let source = FakeSource(
             clock: clock,
             outcomes: frame(250, [key(.buttonTouch, 1), abs(.absoluteX, 1), abs(.absoluteY, 1)]) + [.wouldBlock]
@@ -171,7 +172,7 @@ import Synchronization
         recordingSession.warningHandler = { warnings.append($0.description) }
         let result = recordingSession.run()
         #expect(result.stopReason == .idleTimeout)
-        #expect(clock.current == ms(600))
+        #expect(clock.now() == ms(600))
         #expect(
             statuses == [
                 "waiting for the first contact", "recording 0.0 s, 1 stroke, 1 down",
@@ -182,7 +183,7 @@ import Synchronization
     }
 
     @Test func sequentialSessionMerges() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let outcomes =
             frame(100, [key(.buttonTouch, 1), abs(.absoluteX, 1), abs(.absoluteY, 1)]) + frame(150, [key(.buttonTouch, 0)])
             + frame(900, [key(.buttonTouch, 1), abs(.absoluteX, 2)]) + frame(1_000, [key(.buttonTouch, 0)])
@@ -197,7 +198,7 @@ import Synchronization
     }
 
     @Test func durationsMustBePositive() throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         #expect(throws: RecordingError.invalidOption("the idle timeout must be positive, not 0 µs")) {
             try session(FakeSource(clock: clock, outcomes: []), clock: clock, options: RecordingSessionOptions(idleTimeout: .zero))
         }
@@ -209,7 +210,7 @@ import Synchronization
     }
 
     @Test func runsOnADedicatedThread() async throws {
-        let clock = ManualClock(.zero)
+        let clock = ManualClock(start: .zero)
         let handle = RecordingHandle()
         let recordingSession = try session(
             FakeSource(clock: clock, outcomes: Self.tap), clock: clock, options: RecordingSessionOptions(idleTimeout: ms(50)),
@@ -228,7 +229,7 @@ import Synchronization
 
 @Suite struct LimitTests {
     @Test func strokesStopAtTheLimit() throws {
-        var recorder = try StrokeRecorder(device: Devices.singleTouch)
+        var recorder = try StrokeRecorder(device: TestDevices.singleTouch)
         var notices: [RecorderNotice] = []
         for index in 0...Int64(GestureLimits.maximumStrokes) {
             notices += recorder.feed(all: frame(index * 2, [key(.buttonTouch, 1), abs(.absoluteX, 1), abs(.absoluteY, 1)]))
@@ -244,7 +245,7 @@ import Synchronization
     }
 
     @Test func timesBeyondFourHoursAreNotRecorded() throws {
-        var recorder = try StrokeRecorder(device: Devices.singleTouch)
+        var recorder = try StrokeRecorder(device: TestDevices.singleTouch)
         recorder.feed(all: frame(0, [key(.buttonTouch, 1), abs(.absoluteX, 1), abs(.absoluteY, 1)]))
         let notices = recorder.feed(all: frame(4 * 3_600 * 1_000 + 1, [abs(.absoluteX, 2)]))
         #expect(notices == [.limitReached("4 hours")])

@@ -1,12 +1,13 @@
 import GestureModel
 import InputSystem
 import Testing
+import TestSupport
 
 @testable import GestureRecording
 
 @Suite struct SingleTouchTests {
     @Test func touchDownMoveAndLiftThenASecondTap() throws {
-        var recorder = try StrokeRecorder(device: Devices.singleTouch)
+        var recorder = try StrokeRecorder(device: TestDevices.singleTouch)
         // Hovering values before the touch only set the state.
         recorder.feed(all: frame(400, [abs(.absoluteX, 10), abs(.absoluteY, 20)]))
         recorder.feed(all: frame(500, [key(.buttonTouch, 1), abs(.absolutePressure, 30)]))
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func aTouchThatEndedDuringADropEnds() throws {
-        var recorder = try StrokeRecorder(device: Devices.singleTouch)
+        var recorder = try StrokeRecorder(device: TestDevices.singleTouch)
         recorder.feed(all: frame(0, [key(.buttonTouch, 1), abs(.absoluteX, 1), abs(.absoluteY, 2)]))
         let notices = recorder.feed(all: [dropped(40)] + resyncFrame(40, [key(.buttonTouch, 0)]) + [.resyncDone])
         #expect(notices == [.eventsDropped(total: 1)])
@@ -42,7 +43,7 @@ import Testing
 
 @Suite struct PenTests {
     @Test func hoverIsNotRecordedAndContactCarriesPressure() throws {
-        var recorder = try StrokeRecorder(device: Devices.tablet)
+        var recorder = try StrokeRecorder(device: TestDevices.pen)
         recorder.feed(all: frame(1_000, [key(.buttonToolPen, 1), abs(.absoluteX, 5_000), abs(.absoluteY, 4_000)]))
         recorder.feed(all: frame(1_005, [abs(.absoluteX, 5_100)]))
         #expect(!recorder.hasStarted)
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func touchWithoutProximityIsNotAStroke() throws {
-        var recorder = try StrokeRecorder(device: Devices.tablet)
+        var recorder = try StrokeRecorder(device: TestDevices.pen)
         recorder.feed(all: frame(0, [key(.buttonTouch, 1), abs(.absoluteX, 1), abs(.absoluteY, 1)]))
         #expect(!recorder.hasStarted)
         #expect(throws: RecordingError.noContact) { try recorder.finished() }
@@ -80,7 +81,7 @@ import Testing
 @Suite struct PointerTests {
     @Test func pressDragReleaseIntegratesAndClamps() throws {
         var recorder = try StrokeRecorder(
-            device: Devices.mouse, options: RecorderOptions(virtualScreenWidth: 200, virtualScreenHeight: 100))
+            device: TestDevices.mouse, options: RecorderOptions(virtualScreenWidth: 200, virtualScreenHeight: 100))
         // Motion before the press moves the pointer from the centre (100, 50).
         recorder.feed(all: frame(3_000, [rel(.relativeX, -30), rel(.relativeY, 5)]))
         recorder.feed(all: frame(3_008, [rel(.relativeX, -20)]))
@@ -112,7 +113,7 @@ import Testing
 
     @Test func aButtonHeldAtTheStartStartsNothingUntilPressedAgain() throws {
         var recorder = try StrokeRecorder(
-            device: Devices.mouse, initialState: DeviceStateSnapshot(keysDown: [.buttonLeft]))
+            device: TestDevices.mouse, initialState: DeviceStateSnapshot(keysDown: [.buttonLeft]))
         recorder.feed(all: frame(0, [rel(.relativeX, 4)]))
         recorder.feed(all: frame(10, [key(.buttonLeft, 0)]))
         #expect(!recorder.hasStarted)

@@ -2,6 +2,7 @@ import Foundation
 import GestureModel
 import GestureRender
 import Testing
+import TestSupport
 
 @Suite("renderSVG")
 struct SVGTests {
@@ -95,7 +96,7 @@ struct SVGTests {
 
     @Test(
         .enabled(
-            if: ExternalTool.toolsAreInstalled || ExternalTool.isContinuousIntegration,
+            if: ExternalTool.toolsAreInstalled || TestEnvironment.isContinuousIntegration,
             "SKIPPED LOUDLY: xmllint and rsvg-convert are not installed (apt-get install libxml2-utils librsvg2-bin)"),
         arguments: ["mixed", "empty", "hostile", "names"])
     func validXMLThatRenders(label: String) throws {
@@ -106,8 +107,9 @@ struct SVGTests {
             "names": F.gesture([F.still(at: (0, 0), durationMilliseconds: 10)], name: "]]> <!-- & \u{00}\"'"),
         ]
         let gesture = try #require(gestures[label])
-        let directory = try ExternalTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try TemporaryFolder(prefix: "gesture-render-tests")
+        let directory = folder.url
+        defer { withExtendedLifetime(folder) {} }
         let svgFile = directory.appendingPathComponent("\(label).svg")
         let pngFile = directory.appendingPathComponent("\(label).png")
         try Data(renderSVG(gesture).utf8).write(to: svgFile)

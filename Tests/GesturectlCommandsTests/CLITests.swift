@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built binary and checks stdout, stderr and the exit status, for
 /// success and for each kind of bad input.
@@ -79,14 +80,14 @@ import Testing
     }
 
     @Test func unknownNameIsNotFound() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let result = try CLI.run(["show", "no-such-gesture"], in: scratch.path, environment: ["GESTURECTL_LIBRARY": scratch.path + "/lib"])
         #expect(result.status == 3)
         #expect(result.stderr == "gesturectl: error: no gesture named \"no-such-gesture\" in the library (see 'gesturectl list')\n")
     }
 
     @Test func newerFormatVersion() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("new.json", "{\"format\": 3, \"name\": \"x\"}\n")
         let result = try CLI.run(["show", "new.json"], in: scratch.path)
         #expect(result.status == 1)
@@ -94,7 +95,7 @@ import Testing
     }
 
     @Test func truncatedFile() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("cut.json", "{\"format\": 1,\n \"name\": \"x\",\n")
         let result = try CLI.run(["describe", "cut.json"], in: scratch.path)
         #expect(result.status == 1)
@@ -102,7 +103,7 @@ import Testing
     }
 
     @Test func garbageFile() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("junk.json", "\u{1}\u{2}not json")
         let result = try CLI.run(["validate", "junk.json"], in: scratch.path)
         #expect(result.status == 1)
@@ -110,7 +111,7 @@ import Testing
     }
 
     @Test func invalidSampleNamesStrokeAndSample() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let made = try CLI.run(["synth", "tap", "--rate", "50", "-o", "tap.json"], in: scratch.path)
         #expect(made.status == 0)
         // Make the second sample go back in time.
@@ -123,7 +124,7 @@ import Testing
     }
 
     @Test func synthWritesAValidFileAndRefusesToOverwrite() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let first = try CLI.run(["synth", "swipe", "--direction", "up", "--fingers", "3", "-o", "s.json"], in: scratch.path)
         #expect(first.status == 0)
         #expect(first.stdout == "")
@@ -152,7 +153,7 @@ import Testing
     }
 
     @Test func mergeAlignsSequentialStrokesAndRefusesTooManyFingers() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         for (name, direction) in [("a", "up"), ("b", "down"), ("c", "left")] {
             let made = try CLI.run(["synth", "swipe", "--direction", direction, "-o", "\(name).json"], in: scratch.path)
             #expect(made.status == 0)
@@ -196,7 +197,7 @@ import Testing
     }
 
     @Test func libraryLifecycle() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let environment = ["GESTURECTL_LIBRARY": scratch.path + "/lib"]
         func run(_ arguments: [String]) throws -> CLIResult {
             try CLI.run(arguments, in: scratch.path, environment: environment)
@@ -230,7 +231,7 @@ import Testing
     }
 
     @Test func saveFlagOnProducingCommands() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let environment = ["GESTURECTL_LIBRARY": scratch.path + "/lib"]
         let made = try CLI.run(["synth", "long-press", "--save", "hold"], in: scratch.path, environment: environment)
         #expect(made.status == 0)
@@ -248,7 +249,7 @@ import Testing
     }
 
     @Test func renderWritesSVGThatRsvgConverts() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let result = try CLI.run(["render", "three-finger-swipe-up", "-o", "s.svg"], in: scratch.path)
         #expect(result.status == 0)
         let svg = try scratch.read("s.svg")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The device commands' behaviour that needs no kernel: --print, export and
 /// import round trips, and clear errors where devices or uinput are missing.
@@ -20,7 +21,7 @@ import Testing
 
     @Test(arguments: ["evemu", "libinput"])
     func exportThenImportGivesTheSameGesture(format: String) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let exported = try CLI.run(["export", "three-finger-swipe-left", "--format", format, "-o", "out.txt"], in: scratch.path)
         #expect(exported.status == 0)
         let imported = try CLI.run(["import", "out.txt"], in: scratch.path)
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func importRefusesOtherFiles() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("x.txt", "hello\n")
         let result = try CLI.run(["import", "x.txt"], in: scratch.path)
         #expect(result.status == 1)

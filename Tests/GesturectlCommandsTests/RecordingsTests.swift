@@ -2,6 +2,7 @@ import Foundation
 import GestureFormat
 import GestureModel
 import Testing
+import TestSupport
 
 /// The shipped library: every file validates, every gesture the issue
 /// names is there, and the files are exactly what the generator makes.
@@ -28,15 +29,11 @@ import Testing
     }
 
     @Test func generatorReproducesTheShippedFiles() throws {
-        let scratch = try Scratch()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.checkout + "/scripts/generate-recordings")
-        process.arguments = [CLI.binary]
-        process.environment = ["PATH": "/usr/bin:/bin", "RECORDINGS_DIR": scratch.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let scratch = try TemporaryFolder()
+        let generated = try ProcessRunner.run(
+            CLI.checkout + "/scripts/generate-recordings", [CLI.binary],
+            environment: ["PATH": "/usr/bin:/bin", "RECORDINGS_DIR": scratch.path])
+        #expect(generated.status == 0, "\(generated.standardError)")
         for name in Self.expectedNames {
             let file = name + ".gesture.json"
             let made = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/" + file))

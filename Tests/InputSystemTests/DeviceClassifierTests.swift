@@ -1,5 +1,6 @@
 import GestureModel
 import Testing
+import TestSupport
 
 @testable import InputSystem
 
@@ -55,62 +56,22 @@ private let multitouch = ["ABS_MT_SLOT", "ABS_MT_POSITION_X", "ABS_MT_POSITION_Y
 
 @Suite("Device classifier")
 struct DeviceClassifierTests {
-    /// The devices the test targets describe (InputSystem's, the recorder's
-    /// and the interop fixtures; the built-in virtual profiles are checked
-    /// in GesturePlaybackTests), copied as code names.
+    /// The test devices every test target shares (TestSupport's
+    /// ``TestDevices``; the built-in virtual profiles are checked in
+    /// GesturePlaybackTests).
     static let testDevices: [ClassifierCase] = [
-        ClassifierCase(Fixtures.touchscreen, .touchscreen),
-        ClassifierCase(Fixtures.buttons, .keyboard),
-        ClassifierCase(
-            device(
-                "recorder touchscreen",
-                ["BTN_TOUCH", "ABS_X", "ABS_Y", "ABS_MT_PRESSURE", "ABS_MT_TOUCH_MAJOR"] + multitouch,
-                properties: ["INPUT_PROP_DIRECT"]), .touchscreen),
-        ClassifierCase(
-            device(
-                "recorder touchpad",
-                ["BTN_LEFT", "BTN_TOUCH", "BTN_TOOL_FINGER", "BTN_TOOL_DOUBLETAP", "ABS_X", "ABS_Y"] + multitouch,
-                properties: ["INPUT_PROP_POINTER", "INPUT_PROP_BUTTONPAD"]), .touchpad),
-        ClassifierCase(
-            device(
-                "recorder protocol A", ["BTN_TOUCH", "ABS_MT_POSITION_X", "ABS_MT_POSITION_Y", "ABS_MT_TRACKING_ID"],
-                properties: ["INPUT_PROP_DIRECT"]), .touchscreen),
-        ClassifierCase(device("recorder single touch", ["BTN_TOUCH", "ABS_X", "ABS_Y", "ABS_PRESSURE"]), .touchscreen),
-        ClassifierCase(
-            device(
-                "recorder tablet",
-                ["BTN_TOOL_PEN", "BTN_TOOL_RUBBER", "BTN_TOUCH", "BTN_STYLUS", "ABS_X", "ABS_Y", "ABS_PRESSURE"]),
-            .tablet),
-        ClassifierCase(
-            device("recorder mouse", ["BTN_LEFT", "BTN_RIGHT", "BTN_MIDDLE", "REL_X", "REL_Y", "REL_WHEEL"]), .mouse),
-        ClassifierCase(device("recorder keyboard", ["KEY_VOLUMEUP", "KEY_VOLUMEDOWN"]), .keyboard),
+        ClassifierCase(TestDevices.touchscreen, .touchscreen),
+        ClassifierCase(TestDevices.touchscreenWithPressure, .touchscreen),
+        ClassifierCase(TestDevices.twoSlotTouchscreen, .touchscreen),
+        ClassifierCase(TestDevices.protocolA, .touchscreen),
+        ClassifierCase(TestDevices.singleTouch, .touchscreen),
+        ClassifierCase(TestDevices.touchpad, .touchpad),
         // On I²C (0x18) with BTN_LEFT: a touchpad, not a pointing stick.
-        ClassifierCase(
-            device(
-                "interop touchpad",
-                [
-                    "BTN_LEFT", "BTN_TOOL_FINGER", "BTN_TOOL_QUINTTAP", "BTN_TOUCH", "BTN_TOOL_DOUBLETAP",
-                    "BTN_TOOL_TRIPLETAP", "BTN_TOOL_QUADTAP", "ABS_X", "ABS_Y", "ABS_MT_TOOL_TYPE", "ABS_MT_PRESSURE",
-                ] + multitouch,
-                properties: ["INPUT_PROP_POINTER", "INPUT_PROP_BUTTONPAD"], bus: 0x18), .touchpad),
-        ClassifierCase(
-            InputDeviceDescription(
-                name: "interop mouse", bus: 0x03,
-                codes: [
-                    .key: [.buttonLeft, .buttonRight, .buttonMiddle],
-                    .relative: [.relativeX, .relativeY, .relativeWheel, EventCode(rawValue: 0x0b)],
-                    .miscellaneous: [.miscellaneousScan],
-                ]), .mouse),
-        ClassifierCase(
-            InputDeviceDescription(
-                name: "interop keyboard", bus: 0x11,
-                codes: [.key: Set((1...120).map { EventCode(rawValue: $0) }), .miscellaneous: [.miscellaneousScan]]),
-            .keyboard),
-        ClassifierCase(
-            device(
-                "interop tablet",
-                ["BTN_TOOL_PEN", "BTN_TOOL_RUBBER", "BTN_TOUCH", "BTN_STYLUS", "ABS_X", "ABS_Y", "ABS_PRESSURE", "ABS_DISTANCE"],
-                properties: ["INPUT_PROP_POINTER"]), .tablet),
+        ClassifierCase(TestDevices.centredClickpad, .touchpad),
+        ClassifierCase(TestDevices.pen, .tablet),
+        ClassifierCase(TestDevices.mouse, .mouse),
+        ClassifierCase(TestDevices.buttons, .keyboard),
+        ClassifierCase(TestDevices.keyboard, .keyboard),
     ]
 
     /// Devices on which the old classifiers (`DeviceRole.classify`, the

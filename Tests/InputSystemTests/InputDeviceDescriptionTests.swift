@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 @testable import InputSystem
 import OperatingSystem
@@ -7,7 +8,7 @@ import OperatingSystem
 struct InputDeviceDescriptionTests {
     @Test("Absolute axes are listed as EV_ABS codes too")
     func axesBecomeCodes() {
-        let description = Fixtures.touchscreen
+        let description = TestDevices.touchscreen
         #expect(
             description.sortedCodes(of: .absolute) == [
                 .absoluteX, .absoluteY, .multitouchSlot, .multitouchPositionX, .multitouchPositionY,
@@ -18,13 +19,13 @@ struct InputDeviceDescriptionTests {
         #expect(!description.supports(.key, .buttonLeft))
         #expect(!description.supports(.relative, .relativeX))
         #expect(description.slotCount == 10)
-        #expect(Fixtures.buttons.slotCount == 0)
+        #expect(TestDevices.buttons.slotCount == 0)
     }
 
     @Test("Equality covers every field")
     func equality() {
-        let description = Fixtures.touchscreen
-        #expect(description == Fixtures.touchscreen)
+        let description = TestDevices.touchscreen
+        #expect(description == TestDevices.touchscreen)
         var renamed = description
         renamed.name = "other"
         #expect(renamed != description)
@@ -44,7 +45,7 @@ struct InputDeviceDescriptionTests {
 
     @Test("A libevdev device built from a description reads back the same, plus EV_SYN")
     func libevdevRoundTrip() throws {
-        for original in [Fixtures.touchscreen, Fixtures.buttons] {
+        for original in [TestDevices.touchscreen, TestDevices.buttons] {
             let template = try original.makeLibevdev()
             var readBack = InputDeviceDescription(libevdev: template.device)
             // libevdev always supports EV_SYN; the description need not say so.
@@ -57,7 +58,7 @@ struct InputDeviceDescriptionTests {
     @Test("Descriptions uinput would refuse are rejected with a reason")
     func validation() {
         func reason(_ change: (inout InputDeviceDescription) -> Void) -> String? {
-            var description = Fixtures.touchscreen
+            var description = TestDevices.touchscreen
             change(&description)
             do throws(SystemError) {
                 try description.validateForUinput()

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 @testable import InputSystem
 import OperatingSystem
@@ -33,7 +34,7 @@ struct KernelTests {
 
     @Test("A uinput touchscreen reads back with its description and frames")
     func touchscreenRoundTrip() throws {
-        let uinput = try UinputDevice(description: Fixtures.touchscreen)
+        let uinput = try UinputDevice(description: TestDevices.touchscreen)
         let node = try #require(uinput.devnode)
         #expect(UdevInputDevice.isEventNode(node))
         #expect(uinput.syspath?.hasPrefix("/sys/devices/virtual/input/input") == true)
@@ -42,7 +43,7 @@ struct KernelTests {
         var description = reader.description
         #expect(description.codes[.synchronization] != nil)
         description.codes[.synchronization] = nil
-        #expect(description == Fixtures.touchscreen)
+        #expect(description == TestDevices.touchscreen)
         #expect(reader.slotCount == 10)
         #expect(reader.slotValue(slot: 0, code: .multitouchTrackingID) == -1)
         #expect(try reader.nextEvent() == .wouldBlock)
@@ -78,11 +79,11 @@ struct KernelTests {
 
     @Test("A uinput button device delivers key presses")
     func buttons() throws {
-        let uinput = try UinputDevice(description: Fixtures.buttons)
+        let uinput = try UinputDevice(description: TestDevices.buttons)
         let reader = try EvdevDevice(path: try #require(uinput.devnode))
         var description = reader.description
         description.codes[.synchronization] = nil
-        #expect(description == Fixtures.buttons)
+        #expect(description == TestDevices.buttons)
         try reader.grab()
         let press: [InputEvent] = [
             InputEvent(type: .key, code: .keyVolumeUp, value: 1), .synchronizationReport(),
@@ -95,7 +96,7 @@ struct KernelTests {
 
     @Test("A destroyed device is reported as vanished")
     func vanished() throws {
-        var uinput: UinputDevice? = try UinputDevice(description: Fixtures.buttons)
+        var uinput: UinputDevice? = try UinputDevice(description: TestDevices.buttons)
         let reader = try EvdevDevice(path: try #require(uinput?.devnode))
         uinput = nil
         #expect(throws: SystemError(
@@ -110,7 +111,7 @@ struct KernelTests {
         let udev = try Udev()
         // Opened before creating, so the "add" cannot be missed.
         let monitor = try udev.monitor()
-        let uinput = try UinputDevice(description: Fixtures.touchscreen)
+        let uinput = try UinputDevice(description: TestDevices.touchscreen)
         let node = try #require(uinput.devnode)
         // Node numbers are reused; the input device's syspath is not.
         let syspath = try #require(uinput.syspath)
@@ -127,7 +128,7 @@ struct KernelTests {
         let event = try #require(added)
         #expect(event.device.node == node)
         #expect(event.device.classes.contains(.touchscreen), "\(event.device)")
-        #expect(event.device.name == Fixtures.touchscreen.name)
+        #expect(event.device.name == TestDevices.touchscreen.name)
         #expect(event.device.vendor == 0x1d6b)
         #expect(event.device.product == 0x0001)
         #expect(event.device.bus == 0x06)
@@ -135,9 +136,9 @@ struct KernelTests {
         let listed = try #require(try udev.inputDevices().first { $0.node == node })
         #expect(listed.classes.contains(.touchscreen), "\(listed)")
         // The classifier's reading of the capabilities agrees with udev's own.
-        #expect(DeviceClassifier.kind(udevClasses: listed.classes) == DeviceClassifier.kind(of: Fixtures.touchscreen))
-        #expect(DeviceClassifier.udevClasses(of: Fixtures.touchscreen).isSubset(of: listed.classes), "\(listed)")
-        #expect(listed.name == Fixtures.touchscreen.name)
+        #expect(DeviceClassifier.kind(udevClasses: listed.classes) == DeviceClassifier.kind(of: TestDevices.touchscreen))
+        #expect(DeviceClassifier.udevClasses(of: TestDevices.touchscreen).isSubset(of: listed.classes), "\(listed)")
+        #expect(listed.name == TestDevices.touchscreen.name)
         #expect(listed.syspath.hasPrefix(syspath + "/"))
     }
 }

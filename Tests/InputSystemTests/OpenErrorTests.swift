@@ -1,5 +1,6 @@
 import OperatingSystem
 import Testing
+import TestSupport
 
 @testable import InputSystem
 
@@ -29,9 +30,9 @@ struct OpenErrorTests {
     func missingUinput() {
         let path = "/nonexistent/uinput"
         #expect(throws: SystemError(call: "open", path: path, errorNumber: 2, kind: .notFound)) {
-            _ = try UinputDevice(description: Fixtures.touchscreen, uinputPath: path)
+            _ = try UinputDevice(description: TestDevices.touchscreen, uinputPath: path)
         }
-        var bad = Fixtures.touchscreen
+        var bad = TestDevices.touchscreen
         bad.absoluteAxes[.multitouchSlot]?.maximum = 100
         #expect(throws: SystemError(
             call: "uinput description", path: bad.name, errorNumber: 22,

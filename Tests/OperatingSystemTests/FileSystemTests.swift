@@ -1,22 +1,18 @@
 import Glibc
 import Testing
+import TestSupport
 
 @testable import OperatingSystem
-
-/// A fresh folder under /tmp for one test (removed by the test itself
-/// through the calls under test; leftovers are harmless).
-private func makeFolder() -> String {
-    var template = Array("/tmp/gesturectl-os-test-XXXXXX".utf8CString)
-    let result = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    precondition(result != nil, "mkdtemp failed")
-    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
 
 @Suite("File system calls")
 struct FileSystemTests {
     @Test("A temporary file is new, private, close-on-exec and named after the prefix")
     func temporaryFile() throws {
-        let folder = makeFolder()
+        // The test removes what it makes through the calls under test; the
+        // folder object removes any leftovers when released.
+        let temporary = try TemporaryFolder(prefix: "gesturectl-os-test")
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path
         let (first, firstPath) = try FileSystem.createTemporaryFile(prefix: folder + "/.a.tmp-")
         let (second, secondPath) = try FileSystem.createTemporaryFile(prefix: folder + "/.a.tmp-")
         defer {
@@ -40,7 +36,11 @@ struct FileSystemTests {
 
     @Test("rename replaces, link refuses an existing name")
     func renameAndLink() throws {
-        let folder = makeFolder()
+        // The test removes what it makes through the calls under test; the
+        // folder object removes any leftovers when released.
+        let temporary = try TemporaryFolder(prefix: "gesturectl-os-test")
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path
         for name in ["a", "b"] {
             let (descriptor, path) = try FileSystem.createTemporaryFile(prefix: folder + "/" + name)
             descriptor.close()
@@ -60,7 +60,11 @@ struct FileSystemTests {
 
     @Test("Folders: mkdir, EEXIST, listing a missing one, readlink")
     func folders() throws {
-        let folder = makeFolder()
+        // The test removes what it makes through the calls under test; the
+        // folder object removes any leftovers when released.
+        let temporary = try TemporaryFolder(prefix: "gesturectl-os-test")
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path
         try FileSystem.makeDirectory(folder + "/sub")
         #expect(try Paths.status(folder + "/sub").type == .directory)
         #expect(throws: SystemError(call: "mkdir", path: folder + "/sub", errorNumber: EEXIST)) {

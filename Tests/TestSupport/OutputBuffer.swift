@@ -1,6 +1,7 @@
 import Synchronization
+import CommandKit
 
-/// An in-memory, thread-safe collector of output, for tests:
+/// An in-memory, thread-safe collector of a command's output, for tests:
 /// `let out = OutputBuffer(); … out.writer …; #expect(out.text == "…")`.
 @available(macOS 15.0, *)
 public final class OutputBuffer: Sendable {

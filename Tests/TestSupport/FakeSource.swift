@@ -1,25 +1,15 @@
 import GestureModel
+import GestureRecording
 import Glibc
 import InputSystem
-
-@testable import GestureRecording
 import OperatingSystem
-
-/// A clock the test moves by hand.
-final class ManualClock: RecordingClock {
-    var current: Microseconds
-
-    init(_ start: Microseconds) { current = start }
-
-    func now() -> Microseconds { current }
-}
 
 /// An event source that plays a script: its descriptor (a pipe with one
 /// byte in it) is always readable, so `poll` never waits; time passes only
 /// through the script and by `idleStep` for each read after the script has
 /// run dry, so timeouts are reached without sleeping.
-final class FakeSource: EventSource {
-    enum Step {
+public final class FakeSource: EventSource {
+    public enum Step {
         /// Returned as is; an event also moves the clock to its time.
         case outcome(ReadOutcome)
         /// Moves the clock on.
@@ -30,14 +20,16 @@ final class FakeSource: EventSource {
         case cancel(CancellationSignal)
     }
 
-    let fileDescriptor: FileDescriptor
+    public let fileDescriptor: FileDescriptor
     private let writeDescriptor: FileDescriptor
     private var steps: [Step]
     private let clock: ManualClock
     private let idleStep: Microseconds
     private var dryReads = 0
 
-    init(clock: ManualClock, steps: [Step], idleStep: Microseconds = ms(10)) {
+    /// Creates a source that plays `steps`, then moves `clock` on by
+    /// `idleStep` (10 ms unless given) for each read after that.
+    public init(clock: ManualClock, steps: [Step], idleStep: Microseconds = Microseconds(10_000)) {
         let ends = try! FileDescriptor.pipe()
         try! ends.write.writeAll([1])
         fileDescriptor = ends.read
@@ -47,7 +39,8 @@ final class FakeSource: EventSource {
         self.idleStep = idleStep
     }
 
-    convenience init(clock: ManualClock, outcomes: [ReadOutcome]) {
+    /// Creates a source that returns `outcomes` in order.
+    public convenience init(clock: ManualClock, outcomes: [ReadOutcome]) {
         self.init(clock: clock, steps: outcomes.map { .outcome($0) })
     }
 
@@ -56,13 +49,13 @@ final class FakeSource: EventSource {
         writeDescriptor.close()
     }
 
-    func nextEvent() throws(SystemError) -> ReadOutcome {
+    public func nextEvent() throws(SystemError) -> ReadOutcome {
         while !steps.isEmpty {
             switch steps.removeFirst() {
             case .outcome(let outcome):
-                if case .event(let event) = outcome, event.time > clock.current { clock.current = event.time }
+                if case .event(let event) = outcome { clock.advance(to: event.time) }
                 return outcome
-            case .advance(let duration): clock.current = clock.current + duration
+            case .advance(let duration): clock.advance(by: duration)
             case .fail(let error): throw error
             case .cancel(let signal): signal.cancel()
             }
@@ -72,25 +65,26 @@ final class FakeSource: EventSource {
         if dryReads > 1_000_000 {
             throw SystemError(call: "fake read", errorNumber: EIO, detail: "the session did not stop")
         }
-        clock.current = clock.current + idleStep
+        clock.advance(by: idleStep)
         return .wouldBlock
     }
 }
 
-/// A pipe for the Enter descriptor; the test writes to `write` and closes it.
-struct TestPipe {
-    let read: Int32
-    let write: Int32
+/// A pipe standing in for a terminal (the Enter descriptor): the test
+/// writes to `write` and closes the ends itself.
+public struct TestPipe {
+    public let read: Int32
+    public let write: Int32
 
-    init() {
-        var ends: [Int32] = [-1, -1]
-        _ = pipe(&ends)
-        read = ends[0]
-        write = ends[1]
+    /// Creates a pipe (both ends close-on-exec).
+    public init() {
+        let ends = try! FileDescriptor.pipe()
+        read = ends.read.rawValue
+        write = ends.write.rawValue
     }
 
-    func send(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = Glibc.write(write, &bytes, bytes.count)
+    /// Writes `text` to the pipe.
+    public func send(_ text: String) {
+        try! FileDescriptor(rawValue: write).writeAll(Array(text.utf8))
     }
 }
