@@ -22,8 +22,10 @@ measure (inside the VM, started by benchmarks/startup through scripts/vm-run):
            so both devices are alike). The tool then gets SIGTERM; the next
            measurement waits for the node's removal and `udevadm settle`.
   Run 0 is a warm-up (the first launch after boot reads the binary and its
-  libraries through 9p); it is reported separately, not in the medians. The
-  tools are interleaved within a run, so a noisy moment hits all of them.
+  libraries through 9p; only the first binary pays for the libraries they
+  share); it is reported separately, not in the medians. The tools are
+  interleaved within a run, so a noisy moment hits all of them, and each run
+  starts with another tool.
 
 table (on the host): the Markdown table, with `ldd` of each binary filtered
 to lines mentioning Foundation or icu.
@@ -123,8 +125,10 @@ def measure(arguments):
     watch = InputWatch()
     samples = []
     for run in range(arguments.runs + 1):
+        # Each run starts with another tool, so no tool always follows the same one.
+        order = tools[run % len(tools):] + tools[:run % len(tools)]
         for kind in ("version", "node"):
-            for tool in tools:
+            for tool in order:
                 sample = measure_version(tool[kind]) if kind == "version" else measure_node(tool[kind], watch)
                 samples.append({"tool": tool["label"], "kind": kind, "run": run, **sample})
                 print(f"startup-probe: run {run} {tool['label']} {kind}:",
