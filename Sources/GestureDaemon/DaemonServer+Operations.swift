@@ -122,13 +122,6 @@ extension DaemonServer {
     // MARK: Playing
 
     private func play(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
-        let gesture: Gesture
-        switch (arguments.has("name"), arguments.has("gesture")) {
-        case (true, true): throw DaemonError(.badArgument, "play: give \"name\" or \"gesture\", not both")
-        case (false, false): throw DaemonError(.badArgument, "play: \"name\" (a gesture in the library) or \"gesture\" (inline) is missing")
-        case (true, false): gesture = try loadNamed(try arguments.requiredString("name"))
-        case (false, true): gesture = try inlineGesture(request, arguments)
-        }
         let kindName = try arguments.string("as") ?? DeviceKind.touchscreen.rawValue
         guard let kind = DeviceKind(rawValue: kindName), DaemonConfiguration.playableKinds.contains(kind) else {
             throw DaemonError(.badArgument, "play: \"as\" must be one of \(DaemonConfiguration.playableKinds.map(\.rawValue).joined(separator: ", "))")
@@ -140,6 +133,14 @@ extension DaemonServer {
         let onDisconnect = try arguments.string("on_disconnect") ?? "cancel"
         guard onDisconnect == "cancel" || onDisconnect == "finish" else {
             throw DaemonError(.badArgument, "play: \"on_disconnect\" must be \"cancel\" or \"finish\"")
+        }
+        // Arguments are checked before the gesture is looked up or read.
+        let gesture: Gesture
+        switch (arguments.has("name"), arguments.has("gesture")) {
+        case (true, true): throw DaemonError(.badArgument, "play: give \"name\" or \"gesture\", not both")
+        case (false, false): throw DaemonError(.badArgument, "play: \"name\" (a gesture in the library) or \"gesture\" (inline) is missing")
+        case (true, false): gesture = try loadNamed(try arguments.requiredString("name"))
+        case (false, true): gesture = try inlineGesture(request, arguments)
         }
         // Check the gesture against the device now, so a bad request is
         // answered at once rather than after the queue.
