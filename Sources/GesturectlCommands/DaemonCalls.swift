@@ -5,6 +5,21 @@ import GestureLibrary
 import GestureModel
 
 extension CommandContext {
+    /// A NAME from the daemon's library when `daemon` is given (files and
+    /// standard input are still read here), else as ``loadGesture(_:)``.
+    func loadGesture(_ argument: String, daemon: DaemonClient?) throws -> Gesture {
+        guard let daemon, case .library(let name) = GestureSource(argument: argument, context: self) else {
+            return try loadGesture(argument)
+        }
+        let result = try DaemonCalls.call(daemon, "show", [("name", .string(name))])
+        guard let gesture = result["gesture"] else { throw CommandFailure.failure("the daemon's show reply has no gesture") }
+        do {
+            return try GestureFileFormat.decode(Array(gesture.jsonText.utf8), source: "the daemon's \"\(name)\"")
+        } catch {
+            throw CommandFailure.failure(error.description)
+        }
+    }
+
     /// A connection to the daemon when the command line or the environment
     /// asks for one (`--socket PATH`, `--daemon`, or `$GESTURECTL_SOCKET`);
     /// `nil` to work locally.
@@ -52,6 +67,11 @@ enum DaemonCalls {
         return (rows, folder)
     }
 
+    /// A gesture as the protocol carries it inline: the file format's JSON object.
+    static func inline(_ gesture: Gesture) throws -> JSONValue {
+        try JSONLineParser.parse(GestureFileFormat.encodeUTF8(gesture))
+    }
+
     /// The gesture argument as the daemon takes it: a library NAME by name,
     /// a FILE (or standard input) read here and sent inline.
     static func gestureArgument(_ argument: String, context: CommandContext) throws -> (String, JSONValue) {
@@ -59,9 +79,7 @@ enum DaemonCalls {
         case .library(let name):
             return ("name", .string(name))
         case .standardInput, .file:
-            let gesture = try context.loadGesture(argument)
-            let value = try JSONLineParser.parse(GestureFileFormat.encodeUTF8(gesture))
-            return ("gesture", value)
+            return ("gesture", try inline(try context.loadGesture(argument)))
         }
     }
 }

@@ -68,7 +68,7 @@ enum InspectCommands {
         ]
     ) { values, context in
         let input = values.argument("gesture") ?? ""
-        let gesture = try context.loadGesture(input)
+        let gesture = try context.loadGesture(input, daemon: try context.daemonClient(values))
         if values.flag("json") {
             context.print(jsonFacts(gesture, source: input))
             return

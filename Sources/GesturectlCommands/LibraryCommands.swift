@@ -1,4 +1,5 @@
 import CommandKit
+import GestureDaemon
 import GestureLibrary
 import GestureModel
 import GestureRender
@@ -30,6 +31,14 @@ enum LibraryCommands {
         let name = values.argument("name") ?? ""
         let source = file == "-" || file.contains("/") ? file : "./" + file
         let gesture = try context.loadGesture(source)
+        if let client = try context.daemonClient(values) {
+            // The file is read here and sent inline; the daemon's library keeps it.
+            let result = try DaemonCalls.call(
+                client, "save",
+                [("name", .string(name)), ("gesture", try DaemonCalls.inline(gesture)), ("force", .bool(values.flag("force")))])
+            if case .string(let saved)? = result["name"] { context.print("saved \"\(saved)\" (in the daemon's library)") }
+            return
+        }
         let library = context.library
         let overwrite = try context.mayReplace(name, in: library, force: values.flag("force"))
         let entry = try library.save(gesture, as: name, overwrite: overwrite)
@@ -124,8 +133,20 @@ enum LibraryCommands {
         arguments: [Argument("name", help: "The gesture to delete.", arity: .oneOrMore)],
         options: [GestureOutput.forceFlag]
     ) { values, context in
-        let library = context.library
         let names = values.arguments("name")
+        if let client = try context.daemonClient(values) {
+            if !values.flag("force") {
+                let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+                _ = try context.confirmOrRefuse(
+                    "Delete \(list) from the daemon's library?", refusal: "deleting needs --force when not asked on a terminal")
+            }
+            for name in names {
+                _ = try DaemonCalls.call(client, "rm", [("name", .string(name)), ("force", .bool(true))])
+                context.print("deleted \"\(name)\"")
+            }
+            return
+        }
+        let library = context.library
         // Check every name before deleting anything.
         for name in names {
             let entry = try library.entry(named: name)
