@@ -88,7 +88,7 @@ public final class DaemonServer: Sendable {
     public func start() throws {
         let kinds = state.withLock { $0.configuration.devices }
         for kind in kinds { try startDevice(kind) }
-        try DedicatedThread.start(ThreadOptions(name: "gesturectl-io")) { [self] in
+        try DedicatedThread.start(Self.ioThread) { [self] in
             runLoop()
             finished.finish(0)
         }
@@ -155,19 +155,27 @@ public final class DaemonServer: Sendable {
         let queue = DeviceQueue()
         state.withLock { $0.queues[kind] = queue }
         broadcast("device", [("kind", .string(kind.rawValue)), ("node", session.devnode.map(JSONValue.string) ?? .null), ("state", .string("added"))])
-        try DedicatedThread.start(ThreadOptions(name: "gesturectl-q-" + Self.shortName(kind))) { [self] in
+        try DedicatedThread.start(Self.workerThread(for: kind)) { [self] in
             workerLoop(kind, queue: queue)
         }
     }
 
-    static func shortName(_ kind: DeviceKind) -> String {
+    /// The I/O thread: named `gesturectl-io`.
+    public static let ioThread = ThreadOptions(name: "gesturectl-io")
+
+    /// The worker thread of a ready device: `gesturectl-q-ts`, `-tp`, `-ms`,
+    /// `-tb` (the kernel keeps 15 bytes of a name).
+    public static func workerThread(for kind: DeviceKind) -> ThreadOptions {
+        let short: String
         switch kind {
-        case .touchscreen: "ts"
-        case .touchpad: "tp"
-        case .mouse: "ms"
-        case .tablet: "tab"
-        default: String(kind.rawValue.prefix(3))
+        case .touchscreen: short = "ts"
+        case .touchpad: short = "tp"
+        case .mouse: short = "ms"
+        case .tablet: short = "tb"
+        case .keyboard: short = "kb"
+        default: short = "ot"
         }
+        return ThreadOptions(name: "gesturectl-q-" + short)
     }
 
     func wakeWorker(_ kind: DeviceKind) {

@@ -286,6 +286,24 @@ struct DaemonProtocolTests {
         #expect(daemon.logLines.contains { $0.contains("stopped") })
     }
 
+    @Test("The daemon's threads have names the kernel keeps whole, for every device it can keep ready")
+    func threadNames() throws {
+        let names = [DaemonServer.ioThread.name] + DeviceKind.allCases.map { DaemonServer.workerThread(for: $0).name }
+        for name in names { #expect(name.utf8.count <= DedicatedThread.maximumNameLength, "\(name)") }
+        #expect(Set(names).count == names.count)
+    }
+
+    @Test("Every playable kind can be kept ready at once")
+    func allDevices() async throws {
+        let daemon = try TestDaemon(configuration: DaemonConfiguration())
+        let client = try daemon.client()
+        let ready = try client.call("devices")["ready"]
+        #expect(ready == .array(DaemonConfiguration.playableKinds.map {
+            .object([("kind", .string($0.rawValue)), ("node", .string("/dev/input/test-\($0.rawValue)"))])
+        }))
+        await daemon.stop()
+    }
+
     @Test("Who may connect: root always; others only as members of the group")
     func access() {
         let member = PeerCredentials(processID: 1, userID: 1000, groupID: 100, supplementaryGroups: [27, 990])
