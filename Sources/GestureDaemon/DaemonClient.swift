@@ -16,7 +16,8 @@ public final class DaemonClient {
         do {
             socket = try UnixSocket.connect(to: path)
         } catch {
-            throw DaemonUnreachable(path: path, reason: error.errorMessage)
+            throw DaemonUnreachable(
+                path: path, reason: error.errorMessage, isPermissionDenied: error.kind == .permissionDenied)
         }
     }
 
@@ -30,13 +31,22 @@ public final class DaemonClient {
         nextID += 1
         let id = nextID
         let line = JSONValue.object([("id", .integer(id)), ("op", .string(op))] + arguments).jsonText + "\n"
+        var writeError: SystemError?
         do {
             try socket.writeAll(Array(line.utf8), path: path)
         } catch {
-            throw DaemonUnreachable(path: path, reason: "the connection broke: \(error.errorMessage)")
+            // The daemon may have refused us and closed at once: its reply
+            // says why, and is worth more than "broken pipe".
+            writeError = error
         }
         while true {
-            let reply = try readLine()
+            let reply: [UInt8]
+            do {
+                reply = try readLine()
+            } catch {
+                if let writeError { throw DaemonUnreachable(path: path, reason: "the connection broke: \(writeError.errorMessage)") }
+                throw error
+            }
             let value: JSONValue
             do {
                 value = try JSONLineParser.parse(reply)
@@ -81,6 +91,12 @@ public struct DaemonUnreachable: Error, Hashable, Sendable, CustomStringConverti
     public var path: String
     /// Why (the system's words).
     public var reason: String
-    /// `the daemon is unreachable at PATH: REASON`.
-    public var description: String { "the daemon is unreachable at \(path): \(reason)" }
+    /// Whether the socket refused us for lack of permission (not in its group).
+    public var isPermissionDenied: Bool = false
+    /// `the daemon is unreachable at PATH: REASON`, with what to do about a
+    /// permission problem.
+    public var description: String {
+        "the daemon is unreachable at \(path): \(reason)"
+            + (isPermissionDenied ? " (its socket is for root and the group 'gesturectl': join the group)" : "")
+    }
 }

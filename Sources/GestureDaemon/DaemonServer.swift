@@ -86,6 +86,9 @@ public final class DaemonServer: Sendable {
     /// - Throws: ``OperatingSystem/SystemError`` when a device or a thread
     ///   cannot be made (no uinput, no access).
     public func start() throws {
+        // A socket handed over by socket activation is blocking: the I/O
+        // thread accepts until "would block", so it must not be.
+        try listening.setNonBlocking()
         let kinds = state.withLock { $0.configuration.devices }
         for kind in kinds { try startDevice(kind) }
         try DedicatedThread.start(Self.ioThread) { [self] in

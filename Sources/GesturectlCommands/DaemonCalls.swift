@@ -32,7 +32,7 @@ extension CommandContext {
         do {
             return try DaemonClient(path: path)
         } catch {
-            throw CommandFailure(status: .daemonUnavailable, message: error.description)
+            throw CommandFailure(status: error.isPermissionDenied ? .permissionDenied : .daemonUnavailable, message: error.description)
         }
     }
 }

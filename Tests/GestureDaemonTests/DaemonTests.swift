@@ -33,13 +33,15 @@ final class TestDaemon: Sendable {
 
     init(
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .touchpad]),
-        clockMode: ManualClock.Mode = .advancesOnWait
+        clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false
     ) throws {
         let number = Self.counter.add(1, ordering: .relaxed).newValue
         folder = "/tmp/gesturectl-daemon-test-\(getpid())-\(number)"
         try? FileSystem.makeDirectory(folder, permissions: 0o700)
         socketPath = folder + "/d.sock"
         let listening = try UnixSocket.listen(at: socketPath)
+        // systemd hands over a blocking socket.
+        if blockingListener { try listening.setNonBlocking(false) }
         let library = GestureLibrary(userDirectory: folder + "/library", builtinDirectory: nil)
         let collected = self.collected
         let provider = DeviceProvider(
@@ -137,6 +139,16 @@ struct DaemonProtocolTests {
         let result = try client.call("version")
         #expect(result["protocol"] == .integer(1))
         #expect(result["version"] == .string("test"))
+        await daemon.stop()
+    }
+
+    @Test("A blocking listening socket (as socket activation hands over) serves one client after another")
+    func blockingListener() async throws {
+        let daemon = try TestDaemon(blockingListener: true)
+        for _ in 0..<3 {
+            let client = try daemon.client()
+            #expect(try client.call("version")["protocol"] == .integer(1))
+        }
         await daemon.stop()
     }
 

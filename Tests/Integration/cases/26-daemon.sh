@@ -4,9 +4,10 @@
 #      client (`gesturectl --socket … play`) plays a two-finger tap on the
 #      ready touchscreen and libinput sees both touches go down and up; the
 #      documentation's ten-line Python client gets the protocol version;
-#   2. the peer check: with the socket opened to everyone (chmod 0666), a
-#      user outside the group gets `permission-denied` (exit 4), a member of
-#      the group is served;
+#   2. who may connect: the socket's mode (0660, group gesturectl) refuses a
+#      user outside the group (exit 4); with the socket opened to everyone
+#      (chmod 0666) the daemon's own peer check refuses them
+#      (`permission-denied`, exit 4, a log line); a member is served;
 #   3. SIGTERM mid-play: the waiting client is told its play was cancelled,
 #      libinput sees every finger lifted, the daemon exits 0 and removes its
 #      socket; STOPPING=1 and READY=1 arrive on NOTIFY_SOCKET;
@@ -17,13 +18,16 @@
 . "$INTEGRATION/gesturectl-lib.sh"
 
 ((IN_VM)) || skip "creates groups and ready devices: runs only inside the VM"
-socket=$CASE_WORK/d.sock
+# The socket's folder is open to everyone (the users below must reach it).
+socket_dir=$(mktemp -d /run/gesturectl-daemon-test.XXXXXX)
+chmod 755 "$socket_dir"
+socket=$socket_dir/d.sock
 member_uid=61011
 outsider_uid=61012
 ! getent group gesturectl > /dev/null || fail "a group 'gesturectl' exists already; this case needs a clean system"
 groupadd -r gesturectl
 gid=$(getent group gesturectl | cut -d: -f3)
-trap 'status=$?; groupdel gesturectl 2>/dev/null || true; (exit "$status"); _lib_cleanup' EXIT
+trap 'status=$?; groupdel gesturectl 2>/dev/null || true; rm -rf "$socket_dir"; (exit "$status"); _lib_cleanup' EXIT
 
 # A datagram socket that collects what the daemon tells systemd.
 python3 -c '
@@ -58,7 +62,11 @@ print(re.search(r"```python\n(.*?)```", open(sys.argv[1]).read(), re.S).group(1)
 assert_status 0
 assert_log_contains "$CASE_WORK/python-client.out" "'protocol': 1" "the documented Python client"
 
-# 2. Who may connect, with the file permissions out of the way.
+# 2. Who may connect: first the socket's mode, then the daemon's own check
+# with the file permissions out of the way.
+run_logged outsider-mode setpriv --reuid="$outsider_uid" --regid="$outsider_uid" --clear-groups "$GESTURECTL" --socket "$socket" list
+assert_status 4
+assert_log_contains "$CASE_WORK/outsider-mode.err" "join the group" "the hint when the socket's mode refuses"
 chmod 0666 "$socket"
 run_logged outsider setpriv --reuid="$outsider_uid" --regid="$outsider_uid" --clear-groups "$GESTURECTL" --socket "$socket" list
 assert_status 4
