@@ -183,12 +183,9 @@ extension GestureEditor {
     public static func place(_ gesture: Gesture, _ placement: Placement) throws(Placement.Failure) -> EditResult {
         let target = try placement.target(on: gesture.device)
         if placement.isIdentity { return EditResult(gesture: gesture) }
-        let centre: (x: Double, y: Double)
-        if let box = gesture.boundingBoxMM {
-            centre = ((box.minimumX + box.maximumX) / 2, (box.minimumY + box.maximumY) / 2)
-        } else {
-            return EditResult(gesture: gesture)
-        }
+        // The centre of scale/rotate about `.centre`; nothing to move without samples.
+        guard let box = gesture.boundingBoxMM else { return EditResult(gesture: gesture) }
+        let centre = (x: (box.minimumX + box.maximumX) / 2, y: (box.minimumY + box.maximumY) / 2)
         let destination = target ?? centre
         let factor = placement.scale
         let (sine, cosine) = Math.sineAndCosine(degrees: placement.degrees)
