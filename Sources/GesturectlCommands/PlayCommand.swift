@@ -31,7 +31,8 @@ enum PlayCommand {
             that centre first (positive degrees turn clockwise on the
             screen). Samples pushed off the surface are clipped to its edge
             with a warning, as transform does; an --at off the surface is
-            refused.
+            refused. On a mouse only movements count (the pointer starts
+            wherever it is), so --at moves nothing there.
 
             Ctrl-C, SIGTERM, SIGHUP or an error lift every finger and release
             every button in one last frame; the device then stays a moment so
