@@ -11,7 +11,7 @@ extension DaemonServer {
     static let operations: [String: Set<String>] = [
         "version": [], "devices": [], "list": [], "jobs": [],
         "show": ["name"],
-        "play": ["name", "gesture", "as", "speed", "repeat", "wait", "on_disconnect"],
+        "play": ["name", "gesture", "as", "speed", "repeat", "at", "scale", "rotate", "wait", "on_disconnect"],
         "cancel": ["job"],
         "save": ["name", "gesture", "force"],
         "rm": ["name", "force"],
@@ -129,18 +129,28 @@ extension DaemonServer {
         let options = PlaybackOptions(
             speed: try arguments.number("speed", in: 0.01...100) ?? 1,
             repeatCount: try arguments.integer("repeat", in: 1...10_000) ?? 1)
+        let placement = try Self.placement(arguments)
         let waits = try arguments.bool("wait", default: true)
         let onDisconnect = try arguments.string("on_disconnect") ?? "cancel"
         guard onDisconnect == "cancel" || onDisconnect == "finish" else {
             throw DaemonError(.badArgument, "play: \"on_disconnect\" must be \"cancel\" or \"finish\"")
         }
         // Arguments are checked before the gesture is looked up or read.
-        let gesture: Gesture
+        var gesture: Gesture
         switch (arguments.has("name"), arguments.has("gesture")) {
         case (true, true): throw DaemonError(.badArgument, "play: give \"name\" or \"gesture\", not both")
         case (false, false): throw DaemonError(.badArgument, "play: \"name\" (a gesture in the library) or \"gesture\" (inline) is missing")
         case (true, false): gesture = try loadNamed(try arguments.requiredString("name"))
         case (false, true): gesture = try inlineGesture(request, arguments)
+        }
+        if let placement {
+            do {
+                let placed = try placement.apply(to: gesture)
+                gesture = placed.gesture
+                for warning in placed.warnings { log.warning("client \(client), play: \(warning)") }
+            } catch {
+                throw DaemonError(.badArgument, "play: \"\(error.part.rawValue)\": \(error.message)")
+            }
         }
         // Check the gesture against the device now, so a bad request is
         // answered at once rather than after the queue.
@@ -167,6 +177,46 @@ extension DaemonServer {
         }
         broadcast("job", [("job", .integer(job)), ("state", .string("queued")), ("progress", .integer(0))])
         return waits ? nil : .object([("job", .integer(job)), ("state", .string("queued"))])
+    }
+
+    /// The placement a play asks for (`at`, `scale`, `rotate`), checked as
+    /// far as it can be without the gesture; `nil` when none is given.
+    private static func placement(_ arguments: Arguments) throws(DaemonError) -> PlayPlacement? {
+        guard arguments.has("at") || arguments.has("scale") || arguments.has("rotate") else { return nil }
+        var placement = PlayPlacement()
+        if arguments.has("at") {
+            let wanted = "[x, y]: numbers of mm from the top-left corner, or strings of percents of the surface such as [\"80%\", \"90%\"]"
+            guard case .array(let items)? = arguments.value("at"), items.count == 2 else {
+                throw DaemonError(.badArgument, "play: \"at\" must be \(wanted)")
+            }
+            var coordinates: [PlayPlacement.Coordinate] = []
+            for item in items {
+                switch item {
+                case .number(let text):
+                    guard let value = Double(text), value.isFinite else {
+                        throw DaemonError(.badArgument, "play: \"at\": \(text) is not a finite number")
+                    }
+                    coordinates.append(.millimetres(value))
+                case .string(let text) where text.hasSuffix("%"):
+                    guard let coordinate = PlayPlacement.Coordinate(text) else {
+                        throw DaemonError(.badArgument, "play: \"at\": \(item.jsonText) is not a percent such as \"80%\"")
+                    }
+                    coordinates.append(coordinate)
+                default:
+                    throw DaemonError(.badArgument, "play: \"at\" must be \(wanted), not \(item.jsonText) in it")
+                }
+            }
+            placement.at = PlayPlacement.Point(x: coordinates[0], y: coordinates[1])
+        }
+        let any = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+        if let scale = try arguments.number("scale", in: any) { placement.scale = scale }
+        if let degrees = try arguments.number("rotate", in: any) { placement.degrees = degrees }
+        do {
+            try placement.validate()
+        } catch {
+            throw DaemonError(.badArgument, "play: \"\(error.part.rawValue)\": \(error.message)")
+        }
+        return placement
     }
 
     /// Cancels a job: a queued one ends at once, a running one lifts

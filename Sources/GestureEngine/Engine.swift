@@ -51,6 +51,7 @@ public final class Engine: Sendable {
     /// The frames of a play, times from its first frame (no lead-in): what
     /// `play --print` and `export` write.
     public func frames(for request: PlayRequest) throws -> (profile: VirtualDeviceProfile, frames: [InputFrame]) {
+        let request = try request.resolvingPlacement().request
         let profile = try profile(for: request.target, gesture: request.gesture)
         return (profile, try FrameBuilder(target: profile, options: request.options).frames(for: request.gesture))
     }
@@ -63,8 +64,10 @@ public final class Engine: Sendable {
     /// Blocks the calling thread while the device is created and udev
     /// answers (up to the udev timeout).
     /// - Throws: ``GesturePlayback/PlaybackError`` (a gesture that cannot
-    ///   play there), ``OperatingSystem/SystemError`` (no uinput, no access).
+    ///   play there), ``OperatingSystem/SystemError`` (no uinput, no access),
+    ///   ``GestureEditing/Placement/Failure`` (a bad placement).
     public func startPlay(_ request: PlayRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
+        let request = try request.resolvingPlacement().request
         let profile = try profile(for: request.target, gesture: request.gesture)
         let keptSession = request.keepDevice ? kept.withLock { $0.sessions[profile] } : nil
         let builder = try FrameBuilder(target: profile, options: request.options)

@@ -1,3 +1,4 @@
+import GestureEditing
 import GestureModel
 import GesturePlayback
 import InputSystem
@@ -13,6 +14,11 @@ public enum PlayTarget: Hashable, Sendable {
     /// A profile made elsewhere.
     case profile(VirtualDeviceProfile)
 }
+
+/// Where a played gesture lands, how big and how turned
+/// (``GestureEditing/Placement``), by a name front ends that do not import
+/// GestureEditing (the daemon) can use.
+public typealias PlayPlacement = Placement
 
 /// Everything a play needs: what, where, how, and the moments around it.
 public struct PlayRequest: Sendable {
@@ -30,12 +36,16 @@ public struct PlayRequest: Sendable {
     /// Keep the virtual device for later plays with the same profile
     /// instead of destroying it after this one (the daemon does).
     public var keepDevice: Bool
+    /// Where the gesture lands, how big and how turned, on its own surface
+    /// (docs/EDITING.md, "place"); applied before frames are built. `nil`
+    /// (default) plays it where it is.
+    public var placement: PlayPlacement?
 
     /// Creates a request; see each property for the defaults.
     public init(
         gesture: Gesture, target: PlayTarget = .kind(.touchscreen), options: PlaybackOptions = PlaybackOptions(),
         leadIn: Microseconds = Microseconds(100_000), linger: Microseconds = PlaybackSession.defaultLinger,
-        keepDevice: Bool = false
+        keepDevice: Bool = false, placement: PlayPlacement? = nil
     ) {
         self.gesture = gesture
         self.target = target
@@ -43,6 +53,21 @@ public struct PlayRequest: Sendable {
         self.leadIn = leadIn
         self.linger = linger
         self.keepDevice = keepDevice
+        self.placement = placement
+    }
+
+    /// The request with its placement applied to the gesture (and no
+    /// placement left), and the placement's warnings (samples clipped to
+    /// the surface's edge). The engine does this before building frames; a
+    /// front end that reports warnings or checks early does it first.
+    /// - Throws: ``GestureEditing/Placement/Failure`` for a bad placement.
+    public func resolvingPlacement() throws(PlayPlacement.Failure) -> (request: PlayRequest, warnings: [String]) {
+        guard let placement else { return (self, []) }
+        let placed = try placement.apply(to: gesture)
+        var request = self
+        request.gesture = placed.gesture
+        request.placement = nil
+        return (request, placed.warnings)
     }
 }
 

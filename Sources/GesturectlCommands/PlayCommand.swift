@@ -1,5 +1,6 @@
 import CommandKit
 import GestureDaemon
+import GestureEditing
 import GestureEngine
 import GestureInterop
 import GestureModel
@@ -21,6 +22,18 @@ enum PlayCommand {
             Positions are mapped to the device by their place on the surface
             (--physical-size keeps their size in mm instead).
 
+            --at X,Y puts the gesture's centre (the centre of the box around
+            all its samples) at that point of its surface: mm from the
+            top-left corner, as transform --translate and --about take them,
+            or percents of the surface's width and height (0% left/top, 100%
+            right/bottom), so a rig taps the button it means without editing
+            files. --scale and --rotate resize and turn the gesture about
+            that centre first (positive degrees turn clockwise on the
+            screen). Samples pushed off the surface are clipped to its edge
+            with a warning, as transform does; an --at off the surface is
+            refused. On a mouse only movements count (the pointer starts
+            wherever it is), so --at moves nothing there.
+
             Ctrl-C, SIGTERM, SIGHUP or an error lift every finger and release
             every button in one last frame; the device then stays a moment so
             that readers get that frame, and the exit status is 130.
@@ -33,6 +46,8 @@ enum PlayCommand {
               gesturectl play pinch-in
               gesturectl play three-finger-swipe-left --as touchpad
               gesturectl play my-gesture --repeat 100 --speed 1.5
+              gesturectl play tap --at 80%,90%
+              gesturectl play pinch-in --at 60,40 --scale 1.5 --rotate 45
               gesturectl play tap --clone /dev/input/by-id/usb-ELAN_Touchscreen-event-if00
               gesturectl play rotate --print > rotate.evemu
             """,
@@ -45,26 +60,39 @@ enum PlayCommand {
             .option("repeat", valueName: "n", help: "Play the gesture N times.", type: .integer(in: 1...100_000), default: "1"),
             .option("repeat-gap", valueName: "time", help: "Pause between repeats.", type: .duration, default: "500ms"),
             .flag("physical-size", help: "Keep the gesture's size in mm instead of its place on the surface."),
+            .option("at", valueName: "x,y", help: "Put the gesture's centre here: mm from the top-left corner, or percents of the surface (80%,90%)."),
+            .option("scale", valueName: "factor", help: "Make the gesture larger (2) or smaller (0.5) about its centre.", type: .double),
+            .option("rotate", valueName: "degrees", help: "Turn the gesture about its centre (clockwise positive).", type: .double),
             .option("lead-in", valueName: "time", help: "Wait this long after the device is ready before the first frame (lets readers open it).", type: .duration(in: 0...60_000_000), default: "100ms"),
             .option("linger", valueName: "time", help: "Keep the device this long after the last frame so readers receive it.", type: .duration(in: 0...60_000_000), default: "200ms"),
             .flag("print", help: "Write evemu text (description and events) instead of playing."),
             .flag("json", help: "After playing, print the outcome and timing (lateness of frames) as JSON."),
         ]
     ) { values, context in
+        let placement = try placement(values)
         if !values.flag("print"), let client = try context.daemonClient(values) {
-            try await playThroughDaemon(client, values: values, context: context)
+            try await playThroughDaemon(client, values: values, placement: placement, context: context)
             return
         }
         let gesture = try context.loadGesture(values.argument("gesture") ?? "")
         let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
-        let request = PlayRequest(
+        let unplaced = PlayRequest(
             gesture: gesture,
             target: values.string("clone").map { .clone(device: $0, as: values.isGiven("as") ? kind : nil) } ?? .kind(kind),
             options: PlaybackOptions(
                 physicalSize: values.flag("physical-size"), speed: values.double("speed") ?? 1,
                 repeatCount: values.integer("repeat") ?? 1, repeatGap: Microseconds(values.duration("repeat-gap") ?? 500_000)),
             leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
-            linger: Microseconds(values.duration("linger") ?? 200_000))
+            linger: Microseconds(values.duration("linger") ?? 200_000), placement: placement)
+        // Placed here rather than in the engine, so that its warnings are told.
+        let request: PlayRequest
+        do throws(Placement.Failure) {
+            let resolved = try unplaced.resolvingPlacement()
+            request = resolved.request
+            for warning in resolved.warnings { context.warn(warning) }
+        } catch {
+            throw usage(error)
+        }
         if values.flag("print") {
             let (profile, frames) = try context.engine.frames(for: request)
             context.standardOutput.write(EvemuWriter.recording(description: profile.description, frames: frames))
@@ -89,8 +117,40 @@ enum PlayCommand {
         }
     }
 
+    /// The placement the options ask for (`nil` without --at, --scale or
+    /// --rotate), checked as far as it can be without the gesture.
+    static func placement(_ values: ParsedValues) throws -> Placement? {
+        guard values.isGiven("at") || values.isGiven("scale") || values.isGiven("rotate") else { return nil }
+        var placement = Placement()
+        do {
+            if let text = values.string("at") { placement.at = try Placement.Point(parsing: text) }
+            if let scale = values.double("scale") { placement.scale = scale }
+            if let degrees = values.double("rotate") { placement.degrees = degrees }
+            try placement.validate()
+        } catch {
+            throw usage(error)
+        }
+        return placement
+    }
+
+    /// A placement's failure as a usage error naming the option.
+    private static func usage(_ failure: Placement.Failure) -> CommandFailure {
+        CommandFailure.usage("--\(failure.part.rawValue): \(failure.message)")
+    }
+
+    /// A placement's `at` coordinate as the daemon takes it: a number of
+    /// mm, or a string `N%`.
+    private static func json(_ coordinate: Placement.Coordinate) -> JSONValue {
+        switch coordinate {
+        case .millimetres(let value): .decimal(value)
+        case .percent(let value): .string("\(JSONValue.decimal(value).jsonText)%")
+        }
+    }
+
     /// `play` through the daemon, on its ready device of the kind asked for.
-    private static func playThroughDaemon(_ client: DaemonClient, values: ParsedValues, context: CommandContext) async throws {
+    private static func playThroughDaemon(
+        _ client: DaemonClient, values: ParsedValues, placement: Placement?, context: CommandContext
+    ) async throws {
         for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger"] where values.isGiven(option) {
             throw CommandFailure.usage("--\(option) is not available through the daemon (it plays on its ready devices)")
         }
@@ -98,6 +158,9 @@ enum PlayCommand {
         arguments.append(("as", .string(values.string("as") ?? "touchscreen")))
         if let speed = values.double("speed") { arguments.append(("speed", .decimal(speed))) }
         if let count = values.integer("repeat") { arguments.append(("repeat", .integer(count))) }
+        if let at = placement?.at { arguments.append(("at", .array([json(at.x), json(at.y)]))) }
+        if values.isGiven("scale"), let scale = placement?.scale { arguments.append(("scale", .decimal(scale))) }
+        if values.isGiven("rotate"), let degrees = placement?.degrees { arguments.append(("rotate", .decimal(degrees))) }
         context.note("playing through the daemon at \(client.path)")
         let result = try DaemonCalls.call(client, "play", arguments)
         if values.flag("json") {
