@@ -16,8 +16,12 @@ enum PressCommand {
             it up, and taps the key: down, held --hold (50 ms), up. The keyboard
             has only the keys it may send, nothing else.
 
-            Buttons: \(VirtualKeyboard.buttons.map { "\($0.name) (\($0.kernelName))" }.joined(separator: ", ")).
-            Other keys, by their kernel name: \(VirtualKeyboard.extraKeys.map(\.kernelName).joined(separator: ", ")).
+            Buttons (a KEY_* name works too):
+            \(buttonTable)
+
+            Other keys, by their kernel name:
+            \(extraKeyLines)
+
             Any other KEY_* is refused: no letters, modifiers, or keys that
             suspend, hibernate or reboot.
 
@@ -99,6 +103,19 @@ enum PressCommand {
         case .failed(let error, _):
             throw CommandFailure.failure("pressing \(key.name) failed: \(error); every key released")
         }
+    }
+
+    /// The named buttons, one a line: `  volume-up     KEY_VOLUMEUP`.
+    static var buttonTable: String {
+        VirtualKeyboard.buttons.map { "  " + $0.name + String(repeating: " ", count: max(1, 14 - $0.name.count)) + $0.kernelName }
+            .joined(separator: "\n")
+    }
+
+    /// The other keys, a few a line.
+    static var extraKeyLines: String {
+        let names = VirtualKeyboard.extraKeys.map(\.kernelName)
+        return stride(from: 0, to: names.count, by: 4).map { "  " + names[$0..<min($0 + 4, names.count)].joined(separator: ", ") }
+            .joined(separator: "\n")
     }
 
     /// Tap (the default), down or up, from the flags.

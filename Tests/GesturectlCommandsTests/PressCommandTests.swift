@@ -11,7 +11,7 @@ import TestSupport
         let result = try CLI.run(["help", "press"])
         #expect(result.status == 0)
         for text in [
-            "volume-up (KEY_VOLUMEUP)", "lock (KEY_SCREENLOCK)", "screenshot (KEY_SYSRQ)", "power (KEY_POWER)", "KEY_PLAYPAUSE",
+            "  volume-up     KEY_VOLUMEUP\n", "  lock          KEY_SCREENLOCK\n", "  screenshot    KEY_SYSRQ\n", "  power         KEY_POWER\n", "KEY_PLAYPAUSE",
             "--hold <time>", "--down", "--up", "--force", "gesturectl press volume-up", "gesturectl --daemon press home --down",
         ] {
             #expect(result.stdout.contains(text), "help press shows \(text)")
