@@ -28,12 +28,13 @@ enum PressCommand {
             power needs --force: it can switch the machine off (logind's
             HandlePowerKey).
 
-            --down presses and keeps the key pressed, --up releases it: only
-            through the daemon (--socket, --daemon or $GESTURECTL_SOCKET), whose
-            keyboard outlives this command. A local keyboard disappears when
-            gesturectl exits, which releases every key. The daemon releases
-            keys held with --down when it stops and when the connection that
-            pressed them closes.
+            --down presses the key and holds it until Ctrl-C or SIGTERM (then
+            releases it; exit status 130), --up releases a key held down: only
+            through the daemon (--socket, --daemon or $GESTURECTL_SOCKET). The
+            daemon holds a key only while the connection that pressed it is
+            open, and releases every key when it stops. Locally --down and --up
+            are refused: a local keyboard is destroyed when gesturectl exits,
+            which releases every key.
 
             Ctrl-C, SIGTERM or SIGHUP mid-press release the key; the exit
             status is then 130.
@@ -43,8 +44,8 @@ enum PressCommand {
               gesturectl press screenshot --hold 200ms
               gesturectl press KEY_PLAYPAUSE
               gesturectl press power --force
-              gesturectl --daemon press home --down     # ... later:
-              gesturectl --daemon press home --up
+              gesturectl --daemon press home --down &   # held until killed
+              kill $!
             """,
         section: DevicesCommand.section,
         arguments: [Argument("button", help: "The button (volume-up, …) or KEY_* name to press.")],
@@ -52,8 +53,8 @@ enum PressCommand {
             .option(
                 "hold", valueName: "time", help: "How long a tap holds the key down.",
                 type: .duration(in: KeyPress.minimumHold.rawValue...KeyPress.maximumHold.rawValue), default: "50ms"),
-            .flag("down", help: "Press the key and keep it pressed (through the daemon only)."),
-            .flag("up", help: "Release a key pressed with --down (through the daemon only)."),
+            .flag("down", help: "Press the key and hold it until Ctrl-C or SIGTERM (through the daemon only)."),
+            .flag("up", help: "Release a key held with --down (through the daemon only)."),
             .flag("force", help: "Allow power, which can switch the machine off."),
             .option(
                 "lead-in", valueName: "time", help: "Wait this long after the keyboard is ready before pressing (lets readers open it).",
@@ -66,7 +67,7 @@ enum PressCommand {
         let name = values.argument("button") ?? ""
         let action = try action(values)
         if let client = try context.daemonClient(values) {
-            try pressThroughDaemon(client, name: name, action: action, values: values, context: context)
+            try await pressThroughDaemon(client, name: name, action: action, values: values, context: context)
             return
         }
         if action != .tap {
@@ -134,7 +135,7 @@ enum PressCommand {
     /// `press` through the daemon, on its ready keyboard.
     private static func pressThroughDaemon(
         _ client: DaemonClient, name: String, action: KeyPress.Action, values: ParsedValues, context: CommandContext
-    ) throws {
+    ) async throws {
         for option in ["lead-in", "linger"] where values.isGiven(option) {
             throw CommandFailure.usage("--\(option) is not available through the daemon (it presses on its ready keyboard)")
         }
@@ -143,5 +144,16 @@ enum PressCommand {
         if values.flag("force") { arguments.append(("force", .bool(true))) }
         context.note("pressing \(name) through the daemon at \(client.path)")
         _ = try DaemonCalls.call(client, "press", arguments)
+        guard action == .down else { return }
+        // The daemon releases a key when the connection that pressed it
+        // closes, so the key stays down while this command runs.
+        let signalled = JobHandle<Int32, Never>()
+        let subscription = Gesturectl.signals.subscribe { signalled.finish($0) }
+        context.note("holding \(name) down; Ctrl-C or SIGTERM releases it (or 'press \(name) --up' from elsewhere)")
+        _ = await signalled.finished()
+        subscription.cancel()
+        _ = try? DaemonCalls.call(client, "press", [("key", .string(name)), ("action", .string("up"))])
+        context.note("released \(name)")
+        throw CommandFailure.exit(.interrupted)
     }
 }
