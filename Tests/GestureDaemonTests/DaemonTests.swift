@@ -293,12 +293,12 @@ struct DaemonProtocolTests {
         #expect(Set(names).count == names.count)
     }
 
-    @Test("Every playable kind can be kept ready at once")
+    @Test("Every kind the daemon keeps ready (the playable ones and the keyboard) can be kept ready at once")
     func allDevices() async throws {
         let daemon = try TestDaemon(configuration: DaemonConfiguration())
         let client = try daemon.client()
         let ready = try client.call("devices")["ready"]
-        #expect(ready == .array(DaemonConfiguration.playableKinds.map {
+        #expect(ready == .array(DaemonConfiguration.readyKinds.map {
             .object([("kind", .string($0.rawValue)), ("node", .string("/dev/input/test-\($0.rawValue)"))])
         }))
         await daemon.stop()
