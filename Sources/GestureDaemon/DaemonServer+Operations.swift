@@ -234,7 +234,7 @@ extension DaemonServer {
             DaemonError(.internal, "the \(record.kind.rawValue) vanished twice"), state: DeviceState(description: profile.description))
     }
 
-    private func recreate(_ profile: VirtualDeviceProfile, after error: SystemError) {
+    func recreate(_ profile: VirtualDeviceProfile, after error: SystemError) {
         log.warning("the \(profile.kind.rawValue) vanished (\(error)); making it again")
         devices.forget(profile)
         let node = (try? devices.ready(profile))?.devnode

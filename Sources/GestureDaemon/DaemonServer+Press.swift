@@ -97,13 +97,27 @@ extension DaemonServer {
     /// record of held keys: a completed `down` is held by its client, or
     /// released at once when that client has gone meanwhile.
     func pressNow(_ record: JobRecord, _ press: KeyPress, profile: VirtualDeviceProfile) -> PlaybackResult {
-        let result: PlaybackResult
-        do {
-            let session = try devices.ready(profile)
-            state.withLock { $0.jobs[record.id]?.devnode = session.devnode }
-            result = try engine.startPress(press, on: session, handle: record.handle, closesSession: false).wait()
-        } catch {
-            return PlaybackResult.failedBeforeStart(error, state: DeviceState(description: profile.description))
+        var outcome: PlaybackResult?
+        // A keyboard that vanished is made again once, as for plays.
+        for attempt in 0..<2 where outcome == nil {
+            do {
+                let session = try devices.ready(profile)
+                state.withLock { $0.jobs[record.id]?.devnode = session.devnode }
+                let played = try engine.startPress(press, on: session, handle: record.handle, closesSession: false).wait()
+                if case .failed(let error as SystemError, _) = played.outcome, error.kind == .deviceVanished, attempt == 0 {
+                    recreate(profile, after: error)
+                    continue
+                }
+                outcome = played
+            } catch let error as SystemError where error.kind == .deviceVanished && attempt == 0 {
+                recreate(profile, after: error)
+            } catch {
+                return PlaybackResult.failedBeforeStart(error, state: DeviceState(description: profile.description))
+            }
+        }
+        guard let result = outcome else {
+            return PlaybackResult.failedBeforeStart(
+                DaemonError(.internal, "the keyboard vanished twice"), state: DeviceState(description: profile.description))
         }
         var completed = false
         if case .completed = result.outcome { completed = true }
