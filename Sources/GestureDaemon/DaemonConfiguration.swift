@@ -10,15 +10,18 @@ import OperatingSystem
 ///
 /// - `group`: who may connect besides root (default `gesturectl`).
 /// - `devices`: the virtual devices kept ready (default: touchscreen,
-///   touchpad, mouse, tablet).
+///   touchpad, mouse, tablet, keyboard; the keyboard is for `press`).
 /// - `library`: the folder of named gestures (default: the system service's
 ///   `/var/lib/gesturectl/gestures`, or the user's library for a user instance).
 /// - `queue_limit`: requests waiting per device before `busy` (default 64).
 ///
 /// The daemon never writes this file.
 public struct DaemonConfiguration: Hashable, Sendable {
-    /// The kinds of virtual device the daemon can keep ready.
+    /// The kinds of virtual device that play gestures (`play`'s `as`).
     public static let playableKinds: [DeviceKind] = [.touchscreen, .touchpad, .mouse, .tablet]
+    /// The kinds of virtual device the daemon can keep ready: the playable
+    /// ones and the keyboard that `press` uses.
+    public static let readyKinds: [DeviceKind] = playableKinds + [.keyboard]
 
     /// The group whose members may connect (root always may).
     public var group: String
@@ -31,7 +34,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
 
     /// The defaults.
     public init(
-        group: String = "gesturectl", devices: [DeviceKind] = DaemonConfiguration.playableKinds, library: String? = nil,
+        group: String = "gesturectl", devices: [DeviceKind] = DaemonConfiguration.readyKinds, library: String? = nil,
         queueLimit: Int = 64
     ) {
         self.group = group
@@ -65,11 +68,11 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 var kinds: [DeviceKind] = []
                 for item in items {
                     guard case .string(let name) = item, let kind = DeviceKind(rawValue: name),
-                        playableKinds.contains(kind)
+                        readyKinds.contains(kind)
                     else {
                         throw DaemonError(
                             .badArgument,
-                            "\(path): \"devices\": \(item.jsonText) is not one of \(playableKinds.map(\.rawValue).joined(separator: ", "))")
+                            "\(path): \"devices\": \(item.jsonText) is not one of \(readyKinds.map(\.rawValue).joined(separator: ", "))")
                     }
                     if !kinds.contains(kind) { kinds.append(kind) }
                 }

@@ -181,6 +181,7 @@ extension DaemonServer {
         guard let client else { return }
         client.socket.close()
         for handle in cancelled { handle.cancel() }
+        releaseHeldKeys(of: id)
         log.info("client \(id) disconnected (\(reason))" + (cancelled.isEmpty ? "" : "; \(cancelled.count) job(s) cancelled"))
     }
 }

@@ -15,6 +15,7 @@ extension DaemonServer {
         "cancel": ["job"],
         "save": ["name", "gesture", "force"],
         "rm": ["name", "force"],
+        "press": ["key", "action", "hold_ms", "force"],
         "subscribe": ["events"],
     ]
 
@@ -75,6 +76,8 @@ extension DaemonServer {
             return .object([("name", .string(name)), ("summary", .string(describe(gesture))), ("gesture", try gestureJSON(gesture))])
         case "play":
             return try play(request, arguments, client: client)
+        case "press":
+            return try press(request, arguments, client: client)
         case "cancel":
             let job = try arguments.integer("job", in: 1...Int.max) ?? { throw DaemonError(.badArgument, "cancel: \"job\" is missing") }()
             try cancel(job)
@@ -253,7 +256,7 @@ extension DaemonServer {
             }
             state.withLock { $0.jobs[job]?.state = .running }
             broadcast("job", [("job", .integer(job)), ("state", .string("running")), ("progress", .integer(0))])
-            finish(job, playNow(record, profile: profile))
+            finish(job, record.press.map { pressNow(record, $0, profile: profile) } ?? playNow(record, profile: profile))
         }
     }
 
@@ -281,7 +284,7 @@ extension DaemonServer {
             DaemonError(.internal, "the \(record.kind.rawValue) vanished twice"), state: DeviceState(description: profile.description))
     }
 
-    private func recreate(_ profile: VirtualDeviceProfile, after error: SystemError) {
+    func recreate(_ profile: VirtualDeviceProfile, after error: SystemError) {
         log.warning("the \(profile.kind.rawValue) vanished (\(error)); making it again")
         devices.forget(profile)
         let node = (try? devices.ready(profile))?.devnode
@@ -295,6 +298,7 @@ extension DaemonServer {
         let written: Int
         let state: JobRecord.State
         var error: DaemonError?
+        let released = record.press == nil ? "every finger lifted" : "every key released"
         switch result.outcome {
         case .completed:
             state = .done
@@ -302,16 +306,24 @@ extension DaemonServer {
         case .cancelled(let frames):
             state = .cancelled
             written = frames
-            error = DaemonError(.cancelled, "job \(job) was cancelled after \(frames) frames; every finger lifted")
+            error = DaemonError(.cancelled, "job \(job) was cancelled after \(frames) frames; \(released)")
         case .failed(let failure, let frames):
             state = .failed
             written = frames
-            error = (failure as? DaemonError) ?? DaemonError(.internal, "playing failed after \(frames) frames: \(failure); every finger lifted")
+            error = (failure as? DaemonError) ?? DaemonError(.internal, "playing failed after \(frames) frames: \(failure); \(released)")
         }
         broadcast("job", [("job", .integer(job)), ("state", .string(state.rawValue)), ("progress", .integer(written))])
         guard record.waits else { return }
         if let error {
             reply(record.clientID, DaemonReply.failure(id: record.requestID, error: error))
+        } else if let press = record.press {
+            reply(
+                record.clientID,
+                DaemonReply.success(
+                    id: record.requestID,
+                    result: .object(
+                        [("job", .integer(job)), ("state", .string(state.rawValue)), ("device", record.devnode.map(JSONValue.string) ?? .null),
+                         ("frames", .integer(written))] + Self.pressFields(press, result))))
         } else {
             reply(
                 record.clientID,

@@ -115,6 +115,7 @@ public final class DaemonServer: Sendable {
         for handle in running { handle.cancel() }
         for kind in workers { wakeWorker(kind) }
         for handle in running { _ = handle.wait() }
+        releaseAllHeldKeys()
         devices.closeAll()
         wake.signal()
     }
@@ -142,12 +143,13 @@ public final class DaemonServer: Sendable {
     // MARK: Devices and their workers
 
     /// The ready device of a kind (the configuration and `play`'s "as" only
-    /// let the four playable kinds through).
+    /// let the four playable kinds and the keyboard through).
     static func profile(for kind: DeviceKind) -> VirtualDeviceProfile {
         switch kind {
         case .touchpad: .touchpad()
         case .mouse: .mouse()
         case .tablet: .tablet()
+        case .keyboard: .keyboard()
         default: .touchscreen()
         }
     }
@@ -248,6 +250,9 @@ struct JobRecord: Sendable {
     let handle: JobHandle<PlaybackResult, PlaybackProgress>
     let gesture: Gesture
     let options: PlaybackOptions
+    /// A press of a key on the keyboard instead of a play (`gesture` is
+    /// then empty and unused): DaemonServer+Press.swift.
+    var press: KeyPress? = nil
     var state: State = .queued
     /// The node of the device it played on, once it runs.
     var devnode: String?
@@ -295,4 +300,6 @@ struct ServerState: Sendable {
     var nextClientID = 0
     var nextJobID = 0
     var stopping = false
+    /// The keys each client holds down with `press` `down`.
+    var heldKeys = HeldKeys()
 }

@@ -21,8 +21,8 @@ public final class Engine: Sendable {
     }
 
     private let kept = Mutex(Kept())
-    private let uinputPath: String
-    private let udevTimeout: Microseconds
+    let uinputPath: String
+    let udevTimeout: Microseconds
 
     /// Creates an engine. `uinputPath` and `udevTimeout` are for tests and
     /// unusual systems.

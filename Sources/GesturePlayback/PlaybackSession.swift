@@ -100,9 +100,13 @@ public final class PlaybackSession: Sendable {
     /// - Throws: ``PlaybackError/sessionBusy`` while another play runs,
     ///   ``PlaybackError/sessionClosed`` after ``close()``,
     ///   ``PlaybackError/cannotStart(_:)`` when the thread cannot be started.
-    public func start(_ frames: [InputFrame], handle: PlaybackHandle = PlaybackHandle()) throws(PlaybackError)
-        -> PlaybackHandle
-    {
+    ///
+    /// `releasesAtEnd: false` leaves down what the frames leave down when
+    /// they all play (a key pressed with `down`): it stays down, in
+    /// ``state``, until a later play releases it or ``close()`` does.
+    public func start(
+        _ frames: [InputFrame], handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true
+    ) throws(PlaybackError) -> PlaybackHandle {
         let claimed: Result<(any FrameSink & Sendable, DeviceState), PlaybackError> = guarded.withLock { current in
             if current.closing { return .failure(.sessionClosed) }
             if current.busy { return .failure(.sessionBusy) }
@@ -113,7 +117,9 @@ public final class PlaybackSession: Sendable {
         }
         let (sink, initial) = try claimed.get()
         do throws(SystemError) {
-            return try Player(clock: clock).start(frames, on: sink, state: initial, handle: handle) { [self] result in
+            return try Player(clock: clock).start(
+                frames, on: sink, state: initial, handle: handle, releasesAtEnd: releasesAtEnd
+            ) { [self] result in
                 guarded.withLock { current in
                     current.state = result.finalState
                     current.busy = false
@@ -129,6 +135,25 @@ public final class PlaybackSession: Sendable {
         }
     }
 
+    /// Writes the frame that releases what is down between plays (keys a
+    /// `down` press left down), when no play runs; the playing thread does
+    /// it otherwise. A failed write is left to the device's destruction,
+    /// which releases every key too.
+    private func releaseHeld() {
+        let claimed: (any FrameSink & Sendable, InputFrame)? = guarded.withLock { current in
+            guard !current.busy, let sink = current.sink, let frame = current.state.liftAllFrame() else { return nil }
+            current.busy = true
+            return (sink, frame)
+        }
+        guard let (sink, frame) = claimed else { return }
+        var written = true
+        do { try sink.write(frame) } catch { written = false }
+        guarded.withLock { current in
+            if written { current.state.apply(frame) }
+            current.busy = false
+        }
+    }
+
     /// Builds and plays `gesture`, blocking until the play ends.
     /// - Throws: ``PlaybackError`` before anything is played.
     public func play(
@@ -138,9 +163,10 @@ public final class PlaybackSession: Sendable {
         return try start(frames, handle: handle).wait()
     }
 
-    /// Cancels a running play and waits for it (it lifts everything), keeps
-    /// the device ``linger`` longer so that readers receive the last frames,
-    /// then destroys it. Any thread may call it, any number of times: the
+    /// Cancels a running play and waits for it (it lifts everything),
+    /// releases what is still down between plays (keys held by a `down`
+    /// press) in one frame, keeps the device ``linger`` longer so that
+    /// readers receive the last frames, then destroys it. Any thread may call it, any number of times: the
     /// first call does this, later ones wait until it is done.
     public func close() {
         let first: (isFirst: Bool, running: PlaybackHandle?) = guarded.withLock { current in
@@ -157,6 +183,7 @@ public final class PlaybackSession: Sendable {
             running.cancel()
             _ = running.wait()
         }
+        releaseHeld()
         _ = try? clock.wait(until: clock.now() + linger, cancellation: .never)
         guarded.withLock { $0.sink = nil }
         closed.signal()

@@ -19,8 +19,12 @@ import OperatingSystem
 ///
 /// Nothing is left pressed: when the play is cancelled, when a write fails,
 /// or when the frames end with something still down, the player writes the
-/// one frame that lifts every contact and releases every button
-/// (``DeviceState/liftAllFrame(time:)``) before returning. It does not keep
+/// one frame that lifts every contact and releases every button and key
+/// (``DeviceState/liftAllFrame(time:)``) before returning. The one
+/// exception is asked for: `releasesAtEnd: false` leaves down what the
+/// frames left down when they all played (a key pressed with
+/// `gesturectl press --down`, ``KeyPress``); a cancel or a failed write
+/// still releases everything. It does not keep
 /// the device afterwards: whoever destroys the device waits a moment first
 /// (``PlaybackSession/close()``).
 public struct Player: Sendable {
@@ -42,10 +46,12 @@ public struct Player: Sendable {
     ///   - state: what readers know of the device before the play.
     ///   - cancellation: stops the play at the next wait.
     ///   - progress: called on the playing thread after each frame written.
+    ///   - releasesAtEnd: whether a play that completes releases what its
+    ///     frames left down (default true; see the type's notes).
     public func play(
         _ frames: [InputFrame], on sink: some FrameSink, state: DeviceState,
         cancellation: CancellationSignal = CancellationSignal(),
-        progress: (@Sendable (PlaybackProgress) -> Void)? = nil
+        progress: (@Sendable (PlaybackProgress) -> Void)? = nil, releasesAtEnd: Bool = true
     ) -> PlaybackResult {
         var state = state
         var latenesses: [Microseconds] = []
@@ -56,7 +62,9 @@ public struct Player: Sendable {
             var lifted = liftState
             var liftFrame: InputFrame?
             var liftError: (any Error)?
-            if let frame = lifted.liftAllFrame(time: clock.now() - start) {
+            var releases = true
+            if case .completed = outcome { releases = releasesAtEnd }
+            if releases, let frame = lifted.liftAllFrame(time: clock.now() - start) {
                 do {
                     try sink.write(frame)
                     lifted.apply(frame)
@@ -115,7 +123,7 @@ public struct Player: Sendable {
     ///   started or set up; nothing was played then.
     public func start(
         _ frames: [InputFrame], on sink: sending any FrameSink, state: DeviceState,
-        handle: PlaybackHandle = PlaybackHandle(),
+        handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true,
         completion: (@Sendable (PlaybackResult) -> Void)? = nil
     ) throws(SystemError) -> PlaybackHandle {
         let transfer = SinkTransfer(sink: sink)
@@ -123,7 +131,7 @@ public struct Player: Sendable {
         try DedicatedThread.start(Self.threadOptions) {
             let result = player.play(
                 frames, on: transfer.sink, state: state, cancellation: handle.cancellation,
-                progress: { handle.report($0) })
+                progress: { handle.report($0) }, releasesAtEnd: releasesAtEnd)
             completion?(result)
             handle.finish(result)
         }

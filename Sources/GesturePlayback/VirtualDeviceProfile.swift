@@ -13,6 +13,10 @@ import InputSystem
 /// | touchpad    | `gesturectl virtual touchpad`      | 0x06 | 0x4753 | 0x0002  |
 /// | mouse       | `gesturectl virtual mouse`         | 0x06 | 0x4753 | 0x0003  |
 /// | tablet      | `gesturectl virtual tablet`        | 0x06 | 0x4753 | 0x0004  |
+/// | keyboard    | `gesturectl virtual keyboard`      | 0x06 | 0x4753 | 0x0005  |
+///
+/// The keyboard (``keyboard()``, ``VirtualKeyboard``) plays no gestures:
+/// it presses buttons (`gesturectl press`).
 ///
 /// Bus 0x06 is `BUS_VIRTUAL`; vendor 0x4753 ("GS") is not assigned to any
 /// USB or Bluetooth vendor we know of, and on `BUS_VIRTUAL` no hardware
@@ -40,15 +44,16 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
     /// The range of `ABS_MT_TRACKING_ID`: 0…65535, as the kernel's own ids.
     public static let trackingIDRange = AbsoluteAxisInfo(minimum: 0, maximum: 65_535)
 
-    /// The product id of the built-in profile of `kind`; `nil` for a
-    /// keyboard or other device, which have none.
+    /// The product id of the built-in profile of `kind`; `nil` for an
+    /// other device, which has none.
     public static func product(for kind: DeviceKind) -> UInt16? {
         switch kind {
         case .touchscreen: 0x0001
         case .touchpad: 0x0002
         case .mouse: 0x0003
         case .tablet: 0x0004
-        case .keyboard, .other: nil
+        case .keyboard: VirtualKeyboard.product
+        case .other: nil
         }
     }
 
@@ -79,7 +84,7 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
     /// `geometry` (see the kind's own function).
     /// - Throws: ``PlaybackError/cannotClassify(device:)`` for a keyboard or
     ///   other device: only the four ``GestureModel/DeviceKind/gestureKinds``
-    ///   play gestures.
+    ///   play gestures (the keyboard's profile is ``keyboard()``).
     public static func profile(
         for kind: DeviceKind, fitting geometry: DeviceGeometry? = nil
     ) throws(PlaybackError) -> VirtualDeviceProfile {

@@ -305,12 +305,12 @@ struct DaemonProtocolTests {
         #expect(Set(names).count == names.count)
     }
 
-    @Test("Every playable kind can be kept ready at once")
+    @Test("Every kind the daemon keeps ready (the playable ones and the keyboard) can be kept ready at once")
     func allDevices() async throws {
         let daemon = try TestDaemon(configuration: DaemonConfiguration())
         let client = try daemon.client()
         let ready = try client.call("devices")["ready"]
-        #expect(ready == .array(DaemonConfiguration.playableKinds.map {
+        #expect(ready == .array(DaemonConfiguration.readyKinds.map {
             .object([("kind", .string($0.rawValue)), ("node", .string("/dev/input/test-\($0.rawValue)"))])
         }))
         await daemon.stop()
@@ -344,7 +344,7 @@ struct DaemonProtocolTests {
         let parsed = try DaemonConfiguration.parse(
             Array("{\"group\": \"rig\", \"devices\": [\"mouse\"], \"queue_limit\": 3}".utf8), path: "c.json")
         #expect(parsed == DaemonConfiguration(group: "rig", devices: [.mouse], queueLimit: 3))
-        for bad in ["[]", "{\"devices\": [\"keyboard\"]}", "{\"queue_limit\": 0}", "{\"colour\": 1}", "{\"library\": \"relative\"}"] {
+        for bad in ["[]", "{\"devices\": [\"other\"]}", "{\"queue_limit\": 0}", "{\"colour\": 1}", "{\"library\": \"relative\"}"] {
             #expect(throws: DaemonError.self) { try DaemonConfiguration.parse(Array(bad.utf8), path: "c.json") }
         }
     }

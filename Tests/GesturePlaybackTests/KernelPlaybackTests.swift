@@ -32,4 +32,28 @@ struct KernelPlaybackTests {
         }
         #expect(session.state.lastTrackingID == 3)
     }
+
+    @Test("The virtual keyboard has exactly its keys, is a key device, and a kept down reads back until its up")
+    func keyboardReadsBack() throws {
+        let session = try PlaybackSession(profile: .keyboard(), linger: .zero)
+        defer { session.close() }
+        let reader = try EvdevDevice(path: try #require(session.devnode))
+        #expect(reader.description.codes[.key] == Set(VirtualKeyboard.keys.map(\.code)))
+        #expect(DeviceClassifier.kind(of: reader.description) == .keyboard)
+        func readAll() throws -> [String] {
+            var read: [String] = []
+            while case .event(let event) = try reader.nextEvent() {
+                read.append("\(event.code.nameOrNumber(type: event.type)) \(event.value)")
+            }
+            return read
+        }
+        let down = KeyPress(key: .keyVolumeUp, action: .down).frames(from: session.state)
+        #expect(try session.start(down, releasesAtEnd: false).wait().isCompleted)
+        #expect(try readAll() == ["KEY_VOLUMEUP 1", "SYN_REPORT 0"])
+        #expect(session.state.pressedKeys == [.keyVolumeUp])
+        let up = KeyPress(key: .keyVolumeUp, action: .up).frames(from: session.state)
+        #expect(try session.start(up, releasesAtEnd: false).wait().isCompleted)
+        #expect(try readAll() == ["KEY_VOLUMEUP 0", "SYN_REPORT 0"])
+        #expect(session.state.isReleased)
+    }
 }

@@ -1,0 +1,73 @@
+import GestureModel
+import GesturePlayback
+import InputSystem
+import OperatingSystem
+
+/// Everything a press of a button needs: which key, how, and the moments
+/// around it (as ``PlayRequest``'s).
+public struct PressRequest: Sendable {
+    /// The key, the action and the hold.
+    public var press: KeyPress
+    /// Time between the keyboard being ready and the first frame, so
+    /// readers can open it (default 100 ms).
+    public var leadIn: Microseconds
+    /// Time the keyboard is kept after the last frame so readers get it (default 200 ms).
+    public var linger: Microseconds
+    /// Keep the keyboard for later presses instead of destroying it after
+    /// this one. A `down` press is possible only on a kept keyboard: a
+    /// keyboard that is destroyed releases every key.
+    public var keepDevice: Bool
+
+    /// Creates a request; see each property for the defaults.
+    public init(
+        press: KeyPress, leadIn: Microseconds = Microseconds(100_000),
+        linger: Microseconds = PlaybackSession.defaultLinger, keepDevice: Bool = false
+    ) {
+        self.press = press
+        self.leadIn = leadIn
+        self.linger = linger
+        self.keepDevice = keepDevice
+    }
+}
+
+extension Engine {
+    /// Starts a press on the virtual keyboard (``GesturePlayback/VirtualKeyboard``):
+    /// the kept one when `keepDevice` (made when missing), else a new one
+    /// that lingers and is destroyed once the press ends. A press is a play
+    /// of its frames (``GesturePlayback/KeyPress/frames(from:start:)``) on
+    /// the keyboard's session, on the play's dedicated thread.
+    ///
+    /// Blocks the calling thread while the keyboard is created and udev
+    /// answers (up to the udev timeout).
+    /// - Throws: ``OperatingSystem/SystemError`` (no uinput, no access),
+    ///   ``GesturePlayback/PlaybackError`` (the kept keyboard is busy).
+    public func startPress(_ request: PressRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
+        let profile = VirtualDeviceProfile.keyboard()
+        let session =
+            request.keepDevice
+            ? try readyDevice(profile, linger: request.linger)
+            : try PlaybackSession(profile: profile, linger: request.linger, udevTimeout: udevTimeout, uinputPath: uinputPath)
+        return try startPress(
+            request.press, on: session, leadIn: request.leadIn, handle: handle, closesSession: !request.keepDevice)
+    }
+
+    /// Starts a press on a keyboard session the caller holds (the daemon's
+    /// ready keyboard, or a test double), from what the session's readers
+    /// know: a `down` leaves its key down (the play does not release it at
+    /// its end), anything cancelled releases every key.
+    public func startPress(
+        _ press: KeyPress, on session: PlaybackSession, leadIn: Microseconds = .zero,
+        handle: PlaybackHandle = PlaybackHandle(), closesSession: Bool
+    ) throws -> PlayJob {
+        let frames = press.frames(from: session.state, start: leadIn)
+        do {
+            // A session that is closed once this press ends releases
+            // everything anyway; a kept one keeps what `down` pressed.
+            _ = try session.start(frames, handle: handle, releasesAtEnd: closesSession)
+        } catch {
+            if closesSession { session.close() }
+            throw error
+        }
+        return PlayJob(handle: handle, session: session, frameCount: frames.count, closesSession: closesSession)
+    }
+}

@@ -1,0 +1,159 @@
+import CommandKit
+import GestureDaemon
+import GestureEngine
+import GestureModel
+import GesturePlayback
+import OperatingSystem
+
+/// `press`: a button (volume, lock, screenshot, home, …) through a virtual
+/// keyboard, locally or through the daemon.
+enum PressCommand {
+    static let command = Command(
+        name: "press", abstract: "Press a button (volume, mute, lock, screenshot, home, back, menu, power) on a virtual keyboard.",
+        discussion: """
+            Creates a virtual keyboard through uinput ("gesturectl virtual
+            keyboard", vendor 0x4753, product 0x0005), waits until udev has set
+            it up, and taps the key: down, held --hold (50 ms), up. The keyboard
+            has only the keys it may send, nothing else.
+
+            Buttons (a KEY_* name works too):
+            \(buttonTable)
+
+            Other keys, by their kernel name:
+            \(extraKeyLines)
+
+            Any other KEY_* is refused: no letters, modifiers, or keys that
+            suspend, hibernate or reboot.
+
+            power needs --force: it can switch the machine off (logind's
+            HandlePowerKey).
+
+            --down presses the key and holds it until Ctrl-C or SIGTERM (then
+            releases it; exit status 130), --up releases a key held down: only
+            through the daemon (--socket, --daemon or $GESTURECTL_SOCKET). The
+            daemon holds a key only while the connection that pressed it is
+            open, and releases every key when it stops. Locally --down and --up
+            are refused: a local keyboard is destroyed when gesturectl exits,
+            which releases every key.
+
+            Ctrl-C, SIGTERM or SIGHUP mid-press release the key; the exit
+            status is then 130.
+
+            Examples:
+              gesturectl press volume-up
+              gesturectl press screenshot --hold 200ms
+              gesturectl press KEY_PLAYPAUSE
+              gesturectl press power --force
+              gesturectl --daemon press home --down &   # held until killed
+              kill $!
+            """,
+        section: DevicesCommand.section,
+        arguments: [Argument("button", help: "The button (volume-up, …) or KEY_* name to press.")],
+        options: [
+            .option(
+                "hold", valueName: "time", help: "How long a tap holds the key down.",
+                type: .duration(in: KeyPress.minimumHold.rawValue...KeyPress.maximumHold.rawValue), default: "50ms"),
+            .flag("down", help: "Press the key and hold it until Ctrl-C or SIGTERM (through the daemon only)."),
+            .flag("up", help: "Release a key held with --down (through the daemon only)."),
+            .flag("force", help: "Allow power, which can switch the machine off."),
+            .option(
+                "lead-in", valueName: "time", help: "Wait this long after the keyboard is ready before pressing (lets readers open it).",
+                type: .duration(in: 0...60_000_000), default: "100ms"),
+            .option(
+                "linger", valueName: "time", help: "Keep the keyboard this long after the release so readers receive it.",
+                type: .duration(in: 0...60_000_000), default: "200ms"),
+        ]
+    ) { values, context in
+        let name = values.argument("button") ?? ""
+        let action = try action(values)
+        if let client = try context.daemonClient(values) {
+            try await pressThroughDaemon(client, name: name, action: action, values: values, context: context)
+            return
+        }
+        if action != .tap {
+            throw CommandFailure.usage(
+                "--\(action.rawValue) needs the daemon (gesturectl --daemon press \(name) --\(action.rawValue)): "
+                    + "a local keyboard is destroyed when gesturectl exits, which releases every key")
+        }
+        let key: VirtualKeyboard.Key
+        do throws(KeyNameError) {
+            key = try VirtualKeyboard.key(named: name)
+        } catch {
+            throw CommandFailure.usage(error.description)
+        }
+        if VirtualKeyboard.needsForce.contains(key.code) && !values.flag("force") {
+            throw CommandFailure.usage(
+                "\(key.name) (\(key.kernelName)) can switch the machine off (logind's HandlePowerKey); add --force to press it")
+        }
+        let request = PressRequest(
+            press: KeyPress(key: key.code, action: .tap, hold: Microseconds(values.duration("hold") ?? KeyPress.defaultHold.rawValue)),
+            leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
+            linger: Microseconds(values.duration("linger") ?? 200_000))
+        let job = try context.engine.startPress(request)
+        if !job.session.isInitialisedByUdev {
+            context.warn("udev did not announce \(job.devnode ?? "the keyboard") in time; pressing anyway")
+        }
+        context.note("pressing \(key.name) (\(key.kernelName)) on \(job.devnode ?? "?") (\(job.session.profile.description.name))")
+        let result = await context.untilFinished(job)
+        switch result.outcome {
+        case .completed:
+            return
+        case .cancelled:
+            context.note("interrupted; \(key.kernelName) released")
+            throw CommandFailure.exit(.interrupted)
+        case .failed(let error, _):
+            throw CommandFailure.failure("pressing \(key.name) failed: \(error); every key released")
+        }
+    }
+
+    /// The named buttons, one a line: `  volume-up     KEY_VOLUMEUP`.
+    static var buttonTable: String {
+        VirtualKeyboard.buttons.map { "  " + $0.name + String(repeating: " ", count: max(1, 14 - $0.name.count)) + $0.kernelName }
+            .joined(separator: "\n")
+    }
+
+    /// The other keys, a few a line.
+    static var extraKeyLines: String {
+        let names = VirtualKeyboard.extraKeys.map(\.kernelName)
+        return stride(from: 0, to: names.count, by: 4).map { "  " + names[$0..<min($0 + 4, names.count)].joined(separator: ", ") }
+            .joined(separator: "\n")
+    }
+
+    /// Tap (the default), down or up, from the flags.
+    static func action(_ values: ParsedValues) throws -> KeyPress.Action {
+        switch (values.flag("down"), values.flag("up")) {
+        case (true, true): throw CommandFailure.usage("--down and --up exclude each other")
+        case (true, false), (false, true):
+            if values.isGiven("hold") {
+                throw CommandFailure.usage("--hold is for a tap; with --down the key stays down until --up")
+            }
+            return values.flag("down") ? .down : .up
+        case (false, false): return .tap
+        }
+    }
+
+    /// `press` through the daemon, on its ready keyboard.
+    private static func pressThroughDaemon(
+        _ client: DaemonClient, name: String, action: KeyPress.Action, values: ParsedValues, context: CommandContext
+    ) async throws {
+        for option in ["lead-in", "linger"] where values.isGiven(option) {
+            throw CommandFailure.usage("--\(option) is not available through the daemon (it presses on its ready keyboard)")
+        }
+        var arguments: [(String, JSONValue)] = [("key", .string(name)), ("action", .string(action.rawValue))]
+        if let hold = values.duration("hold"), values.isGiven("hold") { arguments.append(("hold_ms", .decimal(Double(hold) / 1_000))) }
+        if values.flag("force") { arguments.append(("force", .bool(true))) }
+        context.note("pressing \(name) through the daemon at \(client.path)")
+        _ = try DaemonCalls.call(client, "press", arguments)
+        guard action == .down else { return }
+        // The daemon releases a key when the connection that pressed it
+        // closes, so the key stays down while this command runs.
+        let signalled = JobHandle<Int32, Never>()
+        let subscription = Gesturectl.signals.subscribe { signalled.finish($0) }
+        context.note("holding \(name) down; Ctrl-C or SIGTERM releases it (or 'press \(name) --up' from elsewhere)")
+        _ = await signalled.finished()
+        subscription.cancel()
+        _ = try? DaemonCalls.call(client, "press", [("key", .string(name)), ("action", .string("up"))])
+        context.note("released \(name)")
+        throw CommandFailure.exit(.interrupted)
+    }
+}
