@@ -21,7 +21,7 @@ enum EditCommands {
         do {
             return try operation()
         } catch {
-            throw CommandFailure.failure("\(input): \(error.description)")
+            throw CommandFailure.failure("\(shown(input)): \(error.description)")
         }
     }
 
@@ -94,7 +94,7 @@ enum EditCommands {
         // message speaks the user's numbers.
         if let stroke = values.integer("stroke"), stroke > gesture.strokes.count {
             throw CommandFailure.usage(
-                "--stroke \(stroke): \(input) has \(gesture.strokes.count) stroke\(gesture.strokes.count == 1 ? "" : "s") (--stroke counts from 1)")
+                "--stroke \(stroke): \(shown(input)) has \(Plural.count(gesture.strokes.count, "stroke")) (--stroke counts from 1)")
         }
         let result = try edit(input) { () throws(EditError) in
             try GestureEditor.fingers(
@@ -147,7 +147,7 @@ enum EditCommands {
         var fitRatio: AspectRatio?
         if let text = values.string("fit") {
             guard let ratio = AspectRatio(text) else {
-                throw CommandFailure.usage("--fit: \"\(text)\" is not an aspect ratio like 16:9")
+                throw CommandFailure.usage("--fit: \"\(shown(text))\" is not an aspect ratio like 16:9")
             }
             fitRatio = ratio
         }
