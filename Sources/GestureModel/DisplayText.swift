@@ -98,3 +98,19 @@ public enum Plural {
         count == 1 ? singular : (plural ?? singular + "s")
     }
 }
+
+extension Plural {
+    /// `count` contacts named by what `strokes` are: "3 fingers", "1 pointer"
+    /// (mouse strokes are never fingers), "2 pens", or "2 contacts" for a mix.
+    public static func contacts(_ count: Int, of strokes: [Stroke]) -> String {
+        let kinds = Set(strokes.map(\.kind))
+        let noun: String =
+            switch kinds.count == 1 ? kinds.first : nil {
+            case .finger?: "finger"
+            case .pointer?: "pointer"
+            case .pen?: "pen"
+            case nil: "contact"
+            }
+        return Self.count(count, noun)
+    }
+}

@@ -55,6 +55,7 @@ enum GestureOutput {
             context.standardOutput.write(text)
             return
         }
+        try checkOutputPath(output, context: context)
         let path = context.resolve(output)
         var overwrite = force
         if !force && FileIO.exists(path) {
@@ -65,6 +66,20 @@ enum GestureOutput {
             try FileIO.writeAtomically(Array(text.utf8), to: path, overwrite: overwrite)
         } catch {
             throw FileSystemError(kind: error.kind, path: output, operation: error.operation, reason: error.reason)
+        }
+    }
+
+    /// Refuses an output path that can never be written as a file, saying
+    /// why in the user's terms: an empty name, or a folder (where no
+    /// `--force` could help).
+    static func checkOutputPath(_ output: String, context: CommandContext) throws {
+        if output.isEmpty {
+            throw CommandFailure.usage("-o/--output: the file name is empty; give a file name, or '-' for standard output")
+        }
+        if FileIO.isDirectory(context.resolve(output)) {
+            throw CommandFailure.failure(
+                "-o/--output: \(shown(output)) is a folder; give the name of a file to write"
+                    + " (e.g. \(shown(output.hasSuffix("/") ? output : output + "/"))NAME), or '-' for standard output")
         }
     }
 }

@@ -40,6 +40,9 @@ enum LibraryCommands {
             return
         }
         let library = context.library
+        if let problem = context.libraryFolderProblem {
+            throw CommandFailure.failure(problem + "; set GESTURECTL_LIBRARY to a folder (it is created if missing)")
+        }
         let overwrite = try context.mayReplace(name, in: library, force: values.flag("force"))
         let entry = try library.save(gesture, as: name, overwrite: overwrite)
         context.print("saved \"\(shown(name))\" (\(shown(entry.path)))")
@@ -69,7 +72,19 @@ enum LibraryCommands {
         } else {
             let library = context.library
             folder = library.userDirectory
-            rows = try library.list().map { entry in
+            var entries: [LibraryEntry]
+            if let problem = context.libraryFolderProblem {
+                // The built-ins are still there; only the user's gestures are not.
+                context.warn(problem + "; listing the built-in gestures only")
+                entries = []
+                if let builtins = library.builtinDirectory {
+                    entries = try GestureLibrary(userDirectory: builtins, builtinDirectory: nil).list()
+                        .map { LibraryEntry(name: $0.name, path: $0.path, source: .builtin) }
+                }
+            } else {
+                entries = try library.list()
+            }
+            rows = entries.map { entry in
                 let summary: String
                 do {
                     summary = GestureRender.describe(try GestureFile.load(path: entry.path))
@@ -137,7 +152,7 @@ enum LibraryCommands {
         let names = values.arguments("name")
         if let client = try context.daemonClient(values) {
             if !values.flag("force") {
-                let list = names.map { "\"\(shown($0))\"" }.joined(separator: ", ")
+                let list = listed(names, quoted: true)
                 _ = try context.confirmOrRefuse(
                     "Delete \(list) from the daemon's library?", refusal: "deleting needs --force when not asked on a terminal")
             }
@@ -156,7 +171,7 @@ enum LibraryCommands {
             }
         }
         if !values.flag("force") {
-            let list = names.map { "\"\(shown($0))\"" }.joined(separator: ", ")
+            let list = listed(names, quoted: true)
             _ = try context.confirmOrRefuse(
                 "Delete \(list)?", refusal: "deleting needs --force when not asked on a terminal")
         }
