@@ -75,7 +75,8 @@ enum InspectCommands {
         }
         let device = gesture.device
         context.print(shown(gesture.name))
-        if let description = gesture.description { context.print(shown(description)) }
+        // A description may have several lines (docs/FORMAT.md); they stay lines.
+        if let description = gesture.description { context.print(DisplayText.escaped(description, keepingLineBreaks: true)) }
         context.print(describe(gesture))
         context.print(
             "\(Plural.count(gesture.strokes.count, "stroke")), \(Plural.count(gesture.sampleCount, "sample")); "

@@ -38,10 +38,11 @@ struct EscapingTests {
         }.map { DisplayText.codePoint($0) }
     }
 
-    /// JSON output (for programs) escapes control characters by RFC 8259
-    /// and leaves every other character as it is.
+    /// JSON output (for programs) escapes control characters as RFC 8259
+    /// requires (U+0000–U+001F; the writer does U+007F too) and leaves
+    /// every other character as it is.
     static func expectJSONWithoutControls(_ result: CLIResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let controls = result.stdout.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
+        let controls = result.stdout.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F }
         #expect(controls.isEmpty, "\(what): \(result.stdout.debugDescription)", sourceLocation: sourceLocation)
     }
 
@@ -57,6 +58,12 @@ struct EscapingTests {
         #expect(result.status == 0, "\(result.stderr)")
         Self.expectSafe(result, "show")
         #expect(result.stdout.hasPrefix(Self.shownName + "\nbefore" + Self.shownHostile + "after\n"))
+        // The lines of a description stay lines; other controls do not.
+        try scratch.write(
+            "lines.gesture.json",
+            try Self.hostileGesture().replacingOccurrences(of: "before", with: #"line 1\nline 2\r\t"#))
+        let lines = try CLI.run(["show", "lines.gesture.json"], in: scratch.path)
+        #expect(lines.stdout.contains("\nline 1\nline 2\\r\\t" + Self.shownHostile + "after\n"), "\(lines.stdout)")
         // The JSON form stays JSON, with JSON's own escapes.
         let json = try CLI.run(["show", "evil.gesture.json", "--json"], in: scratch.path)
         Self.expectJSONWithoutControls(json, "show --json")
