@@ -18,7 +18,9 @@ struct MessageTests {
     @Test func anOutputThatIsAFolderIsNamedAsSuch() throws {
         let scratch = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: scratch.path + "/out", withIntermediateDirectories: true)
-        for arguments in [["synth", "tap", "-o", "out"], ["render", "tap", "-o", "out", "--force"], ["export", "tap", "--format", "evemu", "-o", "out/"]] {
+        for arguments in [["synth", "tap", "-o", "out"], ["render", "tap", "-o", "out", "--force"], ["export", "tap", "--format", "evemu", "-o", "out/"],
+            // Refused before recording, not after the user has drawn.
+            ["record", "-o", "out", "--device", "/dev/null"]] {
             let result = try CLI.run(arguments, in: scratch.path)
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stderr.contains("is a folder; give the name of a file to write"), "\(arguments): \(result.stderr)")
