@@ -28,8 +28,9 @@ let package = Package(
         .target(name: "GestureRender", dependencies: ["GestureModel"]),
         // Named gestures on disk, atomic writes.
         .target(name: "GestureLibrary", dependencies: ["GestureModel", "GestureFormat", "OperatingSystem"]),
-        // A small declarative command-line layer (no outside dependencies).
-        .target(name: "CommandKit", dependencies: ["OperatingSystem"]),
+        // A small declarative command-line layer; GestureModel only for
+        // DisplayText, the one escaping of text shown to people.
+        .target(name: "CommandKit", dependencies: ["GestureModel", "OperatingSystem"]),
         // The gesturectl commands: parse, call the engine or a library, print.
         .target(
             name: "GesturectlCommands",

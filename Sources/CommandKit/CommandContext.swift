@@ -1,3 +1,5 @@
+import GestureModel
+
 /// Everything a command may use from its process, injected so that tests
 /// can run commands in-process: output streams, environment, current
 /// directory, whether the standard streams are terminals, and standard input.
@@ -59,11 +61,24 @@ public struct CommandContext: Sendable {
     /// Writes `text` and a newline to standard output.
     public func print(_ text: String = "") { standardOutput.writeLine(text) }
 
-    /// Writes `TOOL: warning: MESSAGE` to standard error.
-    public func warn(_ message: String) { standardError.writeLine(prefix + "warning: " + message) }
+    /// Writes `TOOL: warning: MESSAGE` to standard error, control and
+    /// invisible characters escaped (``DisplayText``).
+    public func warn(_ message: String) { standardError.writeLine(prefix + "warning: " + Self.display(message)) }
 
-    /// Writes `TOOL: note: MESSAGE` to standard error (progress, hints).
-    public func note(_ message: String) { standardError.writeLine(prefix + "note: " + message) }
+    /// Writes `TOOL: note: MESSAGE` to standard error (progress, hints),
+    /// control and invisible characters escaped (``DisplayText``).
+    public func note(_ message: String) { standardError.writeLine(prefix + "note: " + Self.display(message)) }
+
+    /// Writes `TOOL: error: MESSAGE` to standard error, escaped as ``warn(_:)``.
+    public func error(_ message: String) { standardError.writeLine(prefix + "error: " + Self.display(message)) }
+
+    /// A message for standard error: its lines stay lines, every other
+    /// control or invisible character is shown escaped. The last line of
+    /// defence: code that quotes a file or an argument escapes it itself
+    /// (with ``DisplayText/escaped(_:keepingLineBreaks:)``, line breaks too).
+    public static func display(_ message: String) -> String {
+        DisplayText.escaped(message, keepingLineBreaks: true)
+    }
 
     private var prefix: String { toolName.isEmpty ? "" : toolName + ": " }
 }

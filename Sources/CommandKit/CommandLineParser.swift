@@ -157,13 +157,27 @@ struct OptionState {
     }
 
     /// The token after an option as its value, unless there is none or it
-    /// is itself an option.
+    /// is itself an option. For a number, a token that starts with `-` but
+    /// names no short option of this command (`-inf`, `-x`) is the value, so that
+    /// its own message says what is wrong with it ("is not a number")
+    /// rather than "missing value".
     private func takeValue(for option: Option, _ tokens: [String], _ index: inout Int) throws(UsageError) -> String {
-        guard index < tokens.count, !isOptionLike(tokens[index]) else {
+        guard index < tokens.count, !isOptionLike(tokens[index]) || takesAsNumber(tokens[index], for: option) else {
             throw UsageError(message: "missing value for \(option.longName)", path: path)
         }
         index += 1
         return tokens[index - 1]
+    }
+
+    private func takesAsNumber(_ token: String, for option: Option) -> Bool {
+        switch option.type?.kind {
+        case .integer?, .double?, .duration?, .list(.integer)?, .list(.double)?, .list(.duration)?: break
+        default: return false
+        }
+        // `--word` is always an option (an unknown one is reported as such).
+        if token.hasPrefix("--") { return false }
+        guard let letter = token.dropFirst().first else { return false }
+        return !(options.contains { $0.short == letter } || letter == "h")
     }
 
     private mutating func setFlag(_ option: Option) {

@@ -1,3 +1,5 @@
+import GestureModel
+
 /// One value read from the command line, already checked against its
 /// ``ValueType``.
 public enum ParsedValue: Sendable, Hashable {
@@ -27,15 +29,31 @@ extension ValueType.Kind {
         case .string:
             return .string(text)
         case .integer(let minimum, let maximum):
-            guard let value = Int(text) else { throw ValueError(message: "\(quoted(text)) is not an integer") }
+            guard let value = Int(text) else {
+                // Digits that do not fit: say so, with the range that applies.
+                let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+                if !digits.isEmpty, digits.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
+                    let negative = text.first == "-"
+                    let range = rangeDetail(minimum, maximum) { String($0) }
+                    throw ValueError(
+                        message: "\(quoted(text)) is too \(negative ? "small" : "large")"
+                            + (range.map { " (allowed: \($0))" } ?? " for an integer (\(Int.min) to \(Int.max))"))
+                }
+                throw ValueError(message: "\(quoted(text)) is not an integer")
+            }
             try checkRange(value, minimum: minimum, maximum: maximum, text: text) { String($0) }
             return .integer(value)
-        case .double(let minimum, let maximum):
+        case .double(let minimum, let maximum, let minimumIncluded):
             // Only plain decimal notation: Double(_:) would also take
             // "inf", "nan" and hexadecimal.
             let allowed = text.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ".eE+-".unicodeScalars.contains($0) }
             guard allowed, let value = Double(text) else { throw ValueError(message: "\(quoted(text)) is not a number") }
             guard value.isFinite else { throw ValueError(message: "\(quoted(text)) is too large") }
+            if !minimumIncluded, let minimum, value <= minimum {
+                throw ValueError(
+                    message: maximum.map { "\(quoted(text)) must be more than \(formatNumber(minimum)) and at most \(formatNumber($0))" }
+                        ?? "\(quoted(text)) must be more than \(formatNumber(minimum))")
+            }
             try checkRange(value, minimum: minimum, maximum: maximum, text: text) { formatNumber($0) }
             return .double(value)
         case .choice(let values):
@@ -78,7 +96,10 @@ extension ValueType.Kind {
         case .string: nil
         case .choice(let values): "values: " + values.joined(separator: ", ")
         case .integer(let minimum, let maximum): rangeDetail(minimum, maximum) { String($0) }
-        case .double(let minimum, let maximum): rangeDetail(minimum, maximum) { formatNumber($0) }
+        case .double(let minimum, let maximum, true): rangeDetail(minimum, maximum) { formatNumber($0) }
+        case .double(let minimum?, let maximum, false):
+            "more than \(formatNumber(minimum))" + (maximum.map { ", at most \(formatNumber($0))" } ?? "")
+        case .double(nil, let maximum, false): rangeDetail(nil, maximum) { formatNumber($0) }
         case .duration(let minimum, let maximum):
             rangeDetail(minimum == 0 ? nil : minimum, maximum) {
                 DurationText.format(microseconds: $0)
@@ -103,18 +124,19 @@ private func checkRange<Value: Comparable>(
 ) throws(ValueError) {
     switch (minimum, maximum) {
     case (let minimum?, let maximum?) where value < minimum || value > maximum:
-        throw ValueError(message: "\(text) must be between \(format(minimum)) and \(format(maximum))")
+        throw ValueError(message: "\(DisplayText.escaped(text)) must be between \(format(minimum)) and \(format(maximum))")
     case (let minimum?, nil) where value < minimum:
-        throw ValueError(message: "\(text) must be at least \(format(minimum))")
+        throw ValueError(message: "\(DisplayText.escaped(text)) must be at least \(format(minimum))")
     case (nil, let maximum?) where value > maximum:
-        throw ValueError(message: "\(text) must be at most \(format(maximum))")
+        throw ValueError(message: "\(DisplayText.escaped(text)) must be at most \(format(maximum))")
     default:
         return
     }
 }
 
-/// `text` in double quotes, as error messages show what the user typed.
-func quoted(_ text: String) -> String { "\"" + text + "\"" }
+/// `text` in double quotes, as error messages show what the user typed,
+/// control and invisible characters escaped (GestureModel's `DisplayText`).
+func quoted(_ text: String) -> String { "\"" + DisplayText.escaped(text) + "\"" }
 
 /// A number as people write it: `100` rather than `100.0`.
 func formatNumber(_ value: Double) -> String {

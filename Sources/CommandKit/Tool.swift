@@ -83,7 +83,7 @@ public struct Tool: Sendable {
                 if failure.status == .usageError, let message = failure.message {
                     reportUsageError(message, path: path, context: context, formatter: formatter)
                 } else if let message = failure.message {
-                    context.standardError.writeLine("\(name): error: \(message)")
+                    context.standardError.writeLine("\(name): error: \(CommandContext.display(message))")
                 }
                 return failure.status.rawValue
             }
@@ -187,7 +187,7 @@ public struct Tool: Sendable {
 
     private func reportUsageError(_ message: String, path: [Command], context: CommandContext, formatter: HelpFormatter) {
         context.standardError.write(
-            "\(name): error: \(message)\n\(formatter.usage(path))\n\(formatter.helpPointer(path))\n"
+            "\(name): error: \(CommandContext.display(message))\n\(formatter.usage(path))\n\(formatter.helpPointer(path))\n"
         )
     }
 }

@@ -7,7 +7,7 @@ public struct ValueType: Sendable, Hashable {
     indirect enum Kind: Sendable, Hashable {
         case string
         case integer(minimum: Int?, maximum: Int?)
-        case double(minimum: Double?, maximum: Double?)
+        case double(minimum: Double?, maximum: Double?, minimumIncluded: Bool = true)
         case choice([String])
         case duration(minimum: Int64?, maximum: Int64?)
         case list(Kind)
@@ -37,6 +37,13 @@ public struct ValueType: Sendable, Hashable {
     /// A finite decimal number within optional bounds (both included).
     public static func double(minimum: Double? = nil, maximum: Double? = nil) -> ValueType {
         ValueType(kind: .double(minimum: minimum, maximum: maximum))
+    }
+
+    /// A finite decimal number greater than `minimum` (which is refused):
+    /// `.double(above: 0)` for a length that must not be 0. The help says
+    /// "more than 0", never "at least 0".
+    public static func double(above minimum: Double, maximum: Double? = nil) -> ValueType {
+        ValueType(kind: .double(minimum: minimum, maximum: maximum, minimumIncluded: false))
     }
 
     /// A finite decimal number within `range`.

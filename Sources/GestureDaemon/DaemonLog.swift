@@ -1,3 +1,4 @@
+import GestureModel
 import OperatingSystem
 import Synchronization
 
@@ -54,22 +55,10 @@ public final class DaemonLog: Sendable {
     public func info(_ message: String) { log(.info, message) }
     public func debug(_ message: String) { log(.debug, message) }
 
-    /// `message` with control characters shown as `\n`, `\u{1b}` and so on.
+    /// `message` on one line, with control and invisible characters shown
+    /// escaped by the rule every human-readable output follows
+    /// (GestureModel's `DisplayText`: `\n`, `\t`, `<U+001B>`, `<U+FEFF>`).
     static func oneLine(_ message: String) -> String {
-        var result = ""
-        for scalar in message.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
-                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
+        DisplayText.escaped(message)
     }
 }

@@ -86,7 +86,7 @@ extension GestureEditor {
         let contacts = result.maximumSimultaneousContacts
         if contacts > gesture.device.slots {
             throw EditError(
-                "\(count) fingers give \(contacts) contacts at once; the device tracks at most \(gesture.device.slots)")
+                "\(Plural.count(count, "finger")) give \(Plural.count(contacts, "contact")) at once; the device tracks at most \(gesture.device.slots)")
         }
         try ResultChecks.checkLimits(result, "the fingers give")
         return EditResult(gesture: result, warnings: warnings)

@@ -73,7 +73,7 @@ extension GestureEditor {
         let contacts = gesture.maximumSimultaneousContacts
         if contacts > target.slots {
             throw EditError(
-                "the gesture has \(contacts) fingers at once; the target device tracks at most \(target.slots)")
+                "the gesture has \(Plural.contacts(contacts, of: gesture.strokes)) at once; the target device tracks at most \(target.slots)")
         }
         guard let box = gesture.boundingBoxMM else {
             var result = gesture

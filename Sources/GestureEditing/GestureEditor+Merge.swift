@@ -95,10 +95,11 @@ extension GestureEditor {
 
         let contacts = result.maximumSimultaneousContacts
         if contacts > maximumFingers, maximumFingers <= target.slots {
-            throw EditError("merging gives \(contacts) fingers at once; the most allowed is \(maximumFingers)")
+            throw EditError("merging gives \(Plural.contacts(contacts, of: result.strokes)) at once; the most allowed is \(maximumFingers)")
         }
         if contacts > target.slots {
-            throw EditError("merging gives \(contacts) fingers at once; the device tracks at most \(target.slots)")
+            throw EditError(
+                "merging gives \(Plural.contacts(contacts, of: result.strokes)) at once; the device tracks at most \(target.slots)")
         }
         try ResultChecks.checkLimits(result, "merging gives")
         return EditResult(gesture: result, warnings: warnings)

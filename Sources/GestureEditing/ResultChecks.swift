@@ -9,11 +9,11 @@ enum ResultChecks {
     static func checkLimits(_ gesture: Gesture, _ what: String) throws(EditError) {
         if gesture.strokes.count > GestureLimits.maximumStrokes {
             throw EditError(
-                "\(what) \(gesture.strokes.count) strokes; the most allowed is \(GestureLimits.maximumStrokes)")
+                "\(what) \(Plural.count(gesture.strokes.count, "stroke")); the most allowed is \(GestureLimits.maximumStrokes)")
         }
         let samples = gesture.strokes.reduce(0) { $0 &+ $1.samples.count }
         if samples > GestureLimits.maximumSamples {
-            throw EditError("\(what) \(samples) samples; the most allowed is \(GestureLimits.maximumSamples)")
+            throw EditError("\(what) \(Plural.count(samples, "sample")); the most allowed is \(GestureLimits.maximumSamples)")
         }
         if gesture.endTime > GestureLimits.maximumDuration {
             throw EditError(

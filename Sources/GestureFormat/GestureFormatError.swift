@@ -1,3 +1,5 @@
+import GestureModel
+
 /// Why a gesture file could not be read, and where.
 ///
 /// ``description`` is what a person sees: `SOURCE:LINE:COLUMN: message` for
@@ -33,7 +35,9 @@ public struct GestureFormatError: Error, CustomStringConvertible, Hashable, Send
     public var line: Int?
     /// The 1-based column (in Unicode scalars) of the problem, when it has one.
     public var column: Int?
-    /// What is wrong, without the source and position.
+    /// What is wrong, without the source and position. Whatever it quotes
+    /// from the file is shown escaped (GestureModel's `DisplayText`): no
+    /// control or invisible character of the input reaches a terminal.
     public var message: String
 
     /// Creates an error.
@@ -42,12 +46,13 @@ public struct GestureFormatError: Error, CustomStringConvertible, Hashable, Send
         self.source = source
         self.line = line
         self.column = column
-        self.message = message
+        self.message = DisplayText.escaped(message)
     }
 
     /// `SOURCE:LINE:COLUMN: message`, `SOURCE:LINE: message` or `SOURCE: message`.
     public var description: String {
-        switch (line, column) {
+        let source = DisplayText.escaped(source)
+        return switch (line, column) {
         case let (line?, column?): "\(source):\(line):\(column): \(message)"
         case let (line?, nil): "\(source):\(line): \(message)"
         default: "\(source): \(message)"

@@ -350,9 +350,11 @@ extension EvemuReader {
         }
 
         /// The start of a line for messages, at most 60 characters.
+        /// At most 60 characters of `content`, control and invisible
+        /// characters escaped (`DisplayText`).
         func preview(_ content: ArraySlice<UInt8>) -> String {
             let text = content.text
-            return text.count > 60 ? String(text.prefix(60)) + "…" : text
+            return text.count > 60 ? DisplayText.escaped(String(text.prefix(60))) + "…" : DisplayText.escaped(text)
         }
     }
 }

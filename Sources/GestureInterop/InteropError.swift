@@ -1,3 +1,5 @@
+import GestureModel
+
 /// Why an evemu or `libinput record` file could not be read, and where.
 ///
 /// ``description`` is what a person sees: `SOURCE:LINE: message` for a
@@ -28,7 +30,9 @@ public struct InteropError: Error, CustomStringConvertible, Hashable, Sendable {
     public var source: String
     /// The 1-based line of the problem, when it has one.
     public var line: Int?
-    /// What is wrong, without the source and line.
+    /// What is wrong, without the source and line. Whatever it quotes
+    /// from the file is shown escaped (GestureModel's `DisplayText`): no
+    /// control or invisible character of the input reaches a terminal.
     public var message: String
 
     /// Creates an error.
@@ -36,11 +40,12 @@ public struct InteropError: Error, CustomStringConvertible, Hashable, Sendable {
         self.kind = kind
         self.source = source
         self.line = line
-        self.message = message
+        self.message = DisplayText.escaped(message)
     }
 
     /// `SOURCE:LINE: message`, or `SOURCE: message` without a line.
     public var description: String {
+        let source = DisplayText.escaped(source)
         if let line { return "\(source):\(line): \(message)" }
         return "\(source): \(message)"
     }

@@ -1,3 +1,5 @@
+import GestureModel
+
 /// One value of the YAML subset that `libinput record` writes, with the line
 /// it starts on.
 struct YAMLNode {
@@ -148,9 +150,11 @@ struct YAMLSubsetParser {
         return text[start...]
     }
 
+    /// At most 60 characters of `text`, control and invisible characters
+    /// escaped (`DisplayText`).
     private static func preview(_ text: ArraySlice<UInt8>) -> String {
         let string = text.text
-        return string.count > 60 ? String(string.prefix(60)) + "…" : string
+        return string.count > 60 ? DisplayText.escaped(String(string.prefix(60))) + "…" : DisplayText.escaped(string)
     }
 
     private static func isSequenceItem(_ text: ArraySlice<UInt8>) -> Bool {
@@ -163,7 +167,9 @@ struct YAMLSubsetParser {
 
     private mutating func parseBlock(parentIndent: Int, depth: Int) throws(InteropError) -> YAMLNode {
         guard index < lines.count, lines[index].indent > parentIndent else {
-            return YAMLNode(content: .null, line: index < lines.count ? lines[index].number : 0)
+            // An empty value: past the last line it belongs to that line (the
+            // key or '-' it follows), never to a line 0 no file has.
+            return YAMLNode(content: .null, line: index < lines.count ? lines[index].number : (lines.last?.number ?? 1))
         }
         let line = lines[index]
         if depth >= Self.maximumDepth { throw error(line.number, "nesting deeper than \(Self.maximumDepth) levels", kind: .tooLarge) }

@@ -50,7 +50,7 @@ public enum PlaybackError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .oneContactOnly(kind, contacts):
             kind == .tablet
                 ? "a tablet has one pen; this gesture has \(contacts) contacts at once"
-                : "a mouse has one pointer; this gesture has \(contacts) fingers at once"
+                : "a mouse has one pointer; this gesture has \(contacts) pointers at once"
         case let .frameTooLarge(events, time):
             "the frame at \(Self.seconds(time)) s needs \(events) events; libinput drops frames over 64"
         case let .tooManyEvents(limit):

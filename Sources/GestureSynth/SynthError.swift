@@ -42,7 +42,7 @@ public enum SynthError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .fingersOutOfRange(shape, fingers, allowed):
             return "--fingers must be \(allowed.lowerBound) to \(allowed.upperBound) for a \(shape) (got \(fingers))"
         case let .moreFingersThanSlots(fingers, slots):
-            return "the device tracks at most \(slots) contacts at once, too few for \(fingers) fingers"
+            return "the device tracks at most \(Plural.count(slots, "contact")) at once, too few for \(Plural.count(fingers, "finger"))"
         case let .sampleRateOutOfRange(rate):
             return "--rate must be \(SynthDefaults.sampleRateRange.lowerBound) to "
                 + "\(SynthDefaults.sampleRateRange.upperBound) Hz (got \(rate))"

@@ -44,7 +44,7 @@ enum DevicesCommand {
 
     /// Several lines of text about one device.
     static func text(_ device: DeviceInfo) -> String {
-        var lines = ["\(device.node)  \(device.kind.listingName)  \(device.name)"]
+        var lines = ["\(shown(device.node))  \(device.kind.listingName)  \(shown(device.name))"]
         var facts: [String] = []
         if let slots = device.slots, device.kind.isGestureKind { facts.append(slots == 1 ? "1 slot" : "\(slots) slots") }
         if let (x, y) = device.positionAxes {
@@ -56,8 +56,8 @@ enum DevicesCommand {
         }
         if let id = device.vendorProduct { facts.append(id) }
         if !facts.isEmpty { lines.append("    " + facts.joined(separator: " · ")) }
-        for link in device.links.filter({ $0.hasPrefix("/dev/input/by-id/") }) { lines.append("    \(link)") }
-        if let problem = device.openProblem { lines.append("    \(problem)") }
+        for link in device.links.filter({ $0.hasPrefix("/dev/input/by-id/") }) { lines.append("    \(shown(link))") }
+        if let problem = device.openProblem { lines.append("    \(shown(problem))") }
         return lines.joined(separator: "\n")
     }
 

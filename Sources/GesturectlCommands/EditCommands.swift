@@ -17,6 +17,7 @@ enum EditCommands {
 
     /// Runs an editing operation, turning its errors into failures that
     /// name the input.
+    /// `input` is as it should be shown (``shown(_:)`` or ``listed(_:limit:quoted:)``).
     private static func edit(_ input: String, _ operation: () throws(EditError) -> EditResult) throws -> EditResult {
         do {
             return try operation()
@@ -57,7 +58,7 @@ enum EditCommands {
             if values.isGiven("align") { throw CommandFailure.usage("--stagger and --align cannot be used together") }
             alignment = .stagger(values.durations("stagger").map { Microseconds($0) })
         }
-        let result = try edit(inputs.joined(separator: ", ")) { () throws(EditError) in
+        let result = try edit(listed(inputs)) { () throws(EditError) in
             try GestureEditor.merge(gestures, alignment: alignment, maximumFingers: values.integer("max-fingers") ?? 10)
         }
         try finish(result, values: values, context: context)
@@ -81,7 +82,7 @@ enum EditCommands {
             Argument("count", help: "How many fingers (2–10).", type: .integer(in: 2...10)),
         ],
         options: [
-            .option("spacing", valueName: "mm", help: "Distance between neighbouring fingers.", type: .double(minimum: 0), default: "18"),
+            .option("spacing", valueName: "mm", help: "Distance between neighbouring fingers.", type: .double(above: 0), default: "18"),
             .option("layout", valueName: "layout", help: "Fingers in a straight row or on an arc.", type: .choice(FingerLayout.allCases.map(\.rawValue)), default: "row"),
             .option("delay", valueName: "time", help: "Each finger starts this long after the previous one.", type: .duration, default: "0"),
             .option("stroke", valueName: "n", help: "Which stroke to copy (1 = first) when there are several.", type: .integer(minimum: 1)),
@@ -94,9 +95,9 @@ enum EditCommands {
         // message speaks the user's numbers.
         if let stroke = values.integer("stroke"), stroke > gesture.strokes.count {
             throw CommandFailure.usage(
-                "--stroke \(stroke): \(input) has \(gesture.strokes.count) stroke\(gesture.strokes.count == 1 ? "" : "s") (--stroke counts from 1)")
+                "--stroke \(stroke): \(shown(input)) has \(Plural.count(gesture.strokes.count, "stroke")) (--stroke counts from 1)")
         }
-        let result = try edit(input) { () throws(EditError) in
+        let result = try edit(shown(input)) { () throws(EditError) in
             try GestureEditor.fingers(
                 gesture, count: values.integer("count") ?? 2, spacingMM: values.double("spacing") ?? 18,
                 layout: FingerLayout(rawValue: values.string("layout") ?? "") ?? .row,
@@ -147,7 +148,7 @@ enum EditCommands {
         var fitRatio: AspectRatio?
         if let text = values.string("fit") {
             guard let ratio = AspectRatio(text) else {
-                throw CommandFailure.usage("--fit: \"\(text)\" is not an aspect ratio like 16:9")
+                throw CommandFailure.usage("--fit: \"\(shown(text))\" is not an aspect ratio like 16:9")
             }
             fitRatio = ratio
         }
@@ -157,7 +158,7 @@ enum EditCommands {
         }
         // Each step keeps the warnings of the steps before it.
         func apply(_ step: (Gesture) throws(EditError) -> EditResult) throws {
-            let next = try edit(input) { () throws(EditError) in try step(result.gesture) }
+            let next = try edit(shown(input)) { () throws(EditError) in try step(result.gesture) }
             result = EditResult(gesture: next.gesture, warnings: result.warnings + next.warnings)
         }
         var changed = false

@@ -1,4 +1,6 @@
 import CommandKit
+import Glibc
+import GestureModel
 import DeviceDiscovery
 import GestureInterop
 import GesturePlayback
@@ -35,7 +37,9 @@ enum ErrorMapping {
                 }
                 return .notFound(error.description)
             case .permissionDenied: return .permissionDenied(Self.permissionHint(error))
-            case .deviceVanished, .other: return .failure(error.description)
+            case .deviceVanished, .other:
+                if let notInput = Self.notAnInputDevice(error) { return .failure(notInput) }
+                return .failure(error.description)
             }
         case let error as DeviceSelectionError:
             return error.kind == .notFound ? .notFound(error.message) : .usage(error.message)
@@ -50,6 +54,18 @@ enum ErrorMapping {
         default:
             return nil
         }
+    }
+
+    /// libevdev refuses a file that is not an evdev node (`--clone
+    /// /dev/zero`, `--device /dev/null`) with ENOTTY; say that in the
+    /// user's terms rather than as an ioctl's errno.
+    static func notAnInputDevice(_ error: SystemError) -> String? {
+        guard error.call == "libevdev_new_from_fd", error.errorNumber == ENOTTY else {
+            return nil
+        }
+        let path = DisplayText.escaped(error.path ?? "the device")
+        return "\(path) is not an input device (no evdev interface); give an event node such as /dev/input/event5,"
+            + " a stable link, a device name or vendor:product (see 'gesturectl devices')"
     }
 
     /// A permission error with what to do about it, by what the thrower

@@ -32,7 +32,7 @@ enum GestureOutput {
             let library = context.library
             let overwrite = try context.mayReplace(name, in: library, force: force)
             let entry = try library.save(gesture, as: name, overwrite: overwrite)
-            context.note("saved \"\(name)\" (\(entry.path))")
+            context.note("saved \"\(shown(name))\" (\(shown(entry.path)))")
             if values.string("output") == nil { return }
         }
         try writeGesture(gesture, to: values.string("output") ?? "-", force: force, context: context)
@@ -55,16 +55,31 @@ enum GestureOutput {
             context.standardOutput.write(text)
             return
         }
+        try checkOutputPath(output, context: context)
         let path = context.resolve(output)
         var overwrite = force
         if !force && FileIO.exists(path) {
             overwrite = try context.confirmOrRefuse(
-                "Replace \(output)?", refusal: "\(output) already exists (use --force to replace it)")
+                "Replace \(shown(output))?", refusal: "\(shown(output)) already exists (use --force to replace it)")
         }
         do {
             try FileIO.writeAtomically(Array(text.utf8), to: path, overwrite: overwrite)
         } catch {
             throw FileSystemError(kind: error.kind, path: output, operation: error.operation, reason: error.reason)
+        }
+    }
+
+    /// Refuses an output path that can never be written as a file, saying
+    /// why in the user's terms: an empty name, or a folder (where no
+    /// `--force` could help).
+    static func checkOutputPath(_ output: String, context: CommandContext) throws {
+        if output.isEmpty {
+            throw CommandFailure.usage("-o/--output: the file name is empty; give a file name, or '-' for standard output")
+        }
+        if FileIO.isDirectory(context.resolve(output)) {
+            throw CommandFailure.failure(
+                "-o/--output: \(shown(output)) is a folder; give the name of a file to write"
+                    + " (e.g. \(shown(output.hasSuffix("/") ? output : output + "/"))NAME), or '-' for standard output")
         }
     }
 }
@@ -76,8 +91,8 @@ extension CommandContext {
     func mayReplace(_ name: String, in library: GestureLibrary, force: Bool) throws -> Bool {
         guard !force, (try? library.entry(named: name))?.source == .user else { return force }
         return try confirmOrRefuse(
-            "Replace the gesture \"\(name)\" in the library?",
-            refusal: "a gesture named \"\(name)\" already exists (use --force to replace it)")
+            "Replace the gesture \"\(shown(name))\" in the library?",
+            refusal: "a gesture named \"\(shown(name))\" already exists (use --force to replace it)")
     }
 
     /// Asks a yes/no question on the terminal; without a terminal on
@@ -85,7 +100,7 @@ extension CommandContext {
     /// never block and never destroy data by accident.
     func confirmOrRefuse(_ question: String, refusal: String) throws -> Bool {
         guard isStandardInputTerminal else { throw CommandFailure.failure(refusal) }
-        standardError.write("\(question) [y/N] ")
+        standardError.write("\(CommandContext.display(question)) [y/N] ")
         let answer = Self.readTerminalLine().lowercased()
         guard answer == "y" || answer == "yes" else { throw CommandFailure.failure("cancelled; nothing changed") }
         return true

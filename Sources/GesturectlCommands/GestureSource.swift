@@ -60,7 +60,26 @@ extension CommandContext {
         case .file(let path):
             return try GestureFileFormat.decode(try readFile(path), source: path)
         case .library(let name):
-            return try library.load(named: name)
+            let library = self.library
+            guard let entry = try? library.entry(named: name) else {
+                if GestureName.problem(with: name) == nil {
+                    // Neither reading is there: say both, in the user's terms.
+                    throw CommandFailure.notFound(
+                        "\"\(shown(name))\" is neither a file (none in \(shown(currentDirectory))) nor a gesture in the library"
+                            + " (see 'gesturectl list')")
+                }
+                return try library.load(named: name)
+            }
+            return try GestureFile.load(path: entry.path)
         }
+    }
+
+    /// Why the user's library folder cannot be used, when something other
+    /// than a folder is at its path (`GESTURECTL_LIBRARY` set to a file).
+    var libraryFolderProblem: String? {
+        let folder = library.userDirectory
+        guard FileIO.exists(folder), !FileIO.isDirectory(folder) else { return nil }
+        let origin = (environment["GESTURECTL_LIBRARY"] ?? "").isEmpty ? "" : " (from GESTURECTL_LIBRARY)"
+        return "the library folder \(shown(folder))\(origin) is not a folder"
     }
 }

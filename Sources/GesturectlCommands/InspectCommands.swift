@@ -45,7 +45,7 @@ enum InspectCommands {
             if values.flag("json") {
                 objects.append(jsonFacts(gesture, source: input))
             } else {
-                context.print(inputs.count > 1 ? "\(input): \(describe(gesture))" : describe(gesture))
+                context.print(inputs.count > 1 ? "\(shown(input)): \(describe(gesture))" : describe(gesture))
             }
         }
         if values.flag("json") { context.print(inputs.count == 1 ? objects[0] : JSONText.array(objects)) }
@@ -74,11 +74,12 @@ enum InspectCommands {
             return
         }
         let device = gesture.device
-        context.print(gesture.name)
-        if let description = gesture.description { context.print(description) }
+        context.print(shown(gesture.name))
+        // A description may have several lines (docs/FORMAT.md); they stay lines.
+        if let description = gesture.description { context.print(DisplayText.escaped(description, keepingLineBreaks: true)) }
         context.print(describe(gesture))
         context.print(
-            "\(gesture.strokes.count) strokes, \(gesture.sampleCount) samples; "
+            "\(Plural.count(gesture.strokes.count, "stroke")), \(Plural.count(gesture.sampleCount, "sample")); "
                 + "\(device.kind.rawValue) \(JSONText.number(device.widthMM)) × \(JSONText.number(device.heightMM)) mm")
         let colour = context.isStandardOutputTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
         context.standardOutput.write(
@@ -128,10 +129,10 @@ enum InspectCommands {
         for input in values.arguments("gestures") {
             do {
                 let gesture = try context.loadGesture(input)
-                context.print("\(input): ok (\(describe(gesture)))")
+                context.print("\(shown(input)): ok (\(describe(gesture)))")
             } catch {
                 let failure = ErrorMapping.failure(for: error) ?? (error as? CommandFailure) ?? .failure("\(error)")
-                context.standardError.writeLine("gesturectl: error: \(failure.description)")
+                context.error(failure.description)
                 if worst == .success || failure.status == .notFound { worst = failure.status }
             }
         }

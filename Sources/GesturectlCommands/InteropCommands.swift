@@ -36,7 +36,7 @@ enum InteropCommands {
         let recording = try InteropReader.read(String(decoding: bytes, as: UTF8.self), source: source)
         let screen = values.string("screen") ?? "1920x1080"
         let size = screen.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard size.count == 2 else { throw CommandFailure.usage("--screen: \"\(screen)\" is not a screen size like 1920x1080") }
+        guard size.count == 2 else { throw CommandFailure.usage("--screen: \"\(shown(screen))\" is not a screen size like 1920x1080") }
         var baseName = FileIO.baseName(source)
         if let dot = baseName.lastIndex(of: "."), dot != baseName.startIndex { baseName = String(baseName[..<dot]) }
         let handle = try context.engine.startImport(
@@ -49,7 +49,7 @@ enum InteropCommands {
             for warning in recorded.warnings { context.warn(warning) }
             try GestureOutput.write(recorded.gesture, values: values, context: context)
         case .failure(let error):
-            throw CommandFailure.failure("\(source): \(error)")
+            throw CommandFailure.failure("\(shown(source)): \(error)")
         }
     }
 

@@ -36,13 +36,16 @@ enum LibraryCommands {
             let result = try DaemonCalls.call(
                 client, "save",
                 [("name", .string(name)), ("gesture", try DaemonCalls.inline(gesture)), ("force", .bool(values.flag("force")))])
-            if case .string(let saved)? = result["name"] { context.print("saved \"\(saved)\" (in the daemon's library)") }
+            if case .string(let saved)? = result["name"] { context.print("saved \"\(shown(saved))\" (in the daemon's library)") }
             return
         }
         let library = context.library
+        if let problem = context.libraryFolderProblem {
+            throw CommandFailure.failure(problem + "; set GESTURECTL_LIBRARY to a folder (it is created if missing)")
+        }
         let overwrite = try context.mayReplace(name, in: library, force: values.flag("force"))
         let entry = try library.save(gesture, as: name, overwrite: overwrite)
-        context.print("saved \"\(name)\" (\(entry.path))")
+        context.print("saved \"\(shown(name))\" (\(shown(entry.path)))")
     }
 
     static let list = Command(
@@ -69,12 +72,24 @@ enum LibraryCommands {
         } else {
             let library = context.library
             folder = library.userDirectory
-            rows = try library.list().map { entry in
+            var entries: [LibraryEntry]
+            if let problem = context.libraryFolderProblem {
+                // The built-ins are still there; only the user's gestures are not.
+                context.warn(problem + "; listing the built-in gestures only")
+                entries = []
+                if let builtins = library.builtinDirectory {
+                    entries = try GestureLibrary(userDirectory: builtins, builtinDirectory: nil).list()
+                        .map { LibraryEntry(name: $0.name, path: $0.path, source: .builtin) }
+                }
+            } else {
+                entries = try library.list()
+            }
+            rows = entries.map { entry in
                 let summary: String
                 do {
                     summary = GestureRender.describe(try GestureFile.load(path: entry.path))
                 } catch {
-                    summary = "unreadable: \(error)"
+                    summary = "unreadable: \(shown("\(error)"))"
                 }
                 return (entry, summary)
             }
@@ -90,12 +105,13 @@ enum LibraryCommands {
             return
         }
         if rows.isEmpty {
-            context.print("No gestures yet. Library folder: \(folder)")
+            context.print("No gestures yet. Library folder: \(shown(folder))")
             return
         }
-        let width = rows.map { $0.0.name.count }.max() ?? 0
-        for (entry, summary) in rows {
-            let padded = entry.name + String(repeating: " ", count: width - entry.name.count)
+        let names = rows.map { shown($0.0.name) }
+        let width = names.map(\.count).max() ?? 0
+        for ((entry, summary), name) in zip(rows, names) {
+            let padded = name + String(repeating: " ", count: width - name.count)
             let source = entry.source == .builtin ? "built-in" : "user    "
             context.print("\(padded)  \(source)  \(summary)")
         }
@@ -120,7 +136,7 @@ enum LibraryCommands {
         let library = context.library
         let overwrite = try name == newName || context.mayReplace(newName, in: library, force: values.flag("force"))
         try library.rename(name, to: newName, overwrite: overwrite)
-        context.print("renamed \"\(name)\" to \"\(newName)\"")
+        context.print("renamed \"\(shown(name))\" to \"\(shown(newName))\"")
     }
 
     static let remove = Command(
@@ -136,13 +152,13 @@ enum LibraryCommands {
         let names = values.arguments("name")
         if let client = try context.daemonClient(values) {
             if !values.flag("force") {
-                let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+                let list = listed(names, quoted: true)
                 _ = try context.confirmOrRefuse(
                     "Delete \(list) from the daemon's library?", refusal: "deleting needs --force when not asked on a terminal")
             }
             for name in names {
                 _ = try DaemonCalls.call(client, "rm", [("name", .string(name)), ("force", .bool(true))])
-                context.print("deleted \"\(name)\"")
+                context.print("deleted \"\(shown(name))\"")
             }
             return
         }
@@ -151,17 +167,17 @@ enum LibraryCommands {
         for name in names {
             let entry = try library.entry(named: name)
             if entry.source == .builtin {
-                throw CommandFailure.failure("\"\(name)\" is a built-in gesture and cannot be deleted")
+                throw CommandFailure.failure("\"\(shown(name))\" is a built-in gesture and cannot be deleted")
             }
         }
         if !values.flag("force") {
-            let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            let list = listed(names, quoted: true)
             _ = try context.confirmOrRefuse(
                 "Delete \(list)?", refusal: "deleting needs --force when not asked on a terminal")
         }
         for name in names {
             try library.remove(name)
-            context.print("deleted \"\(name)\"")
+            context.print("deleted \"\(shown(name))\"")
         }
     }
 }

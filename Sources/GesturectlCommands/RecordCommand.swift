@@ -55,6 +55,8 @@ enum RecordCommand {
         if let name = values.string("save"), let problem = GestureName.problem(with: name) {
             throw CommandFailure.usage(problem)
         }
+        // And an output that can never be a file (empty, a folder).
+        if let output = values.string("output"), output != "-" { try GestureOutput.checkOutputPath(output, context: context) }
         let sequential = values.flag("sequential")
         let idle = values.duration("idle-timeout").map { Microseconds($0) } ?? (sequential ? Microseconds(3_000_000) : nil)
         let fileName = "gesture-" + Timestamp.compact() + GestureName.fileSuffix

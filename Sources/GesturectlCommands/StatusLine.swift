@@ -11,6 +11,7 @@ final class StatusLine: Sendable {
 
     /// Shows `text` (called from the recording thread).
     func update(_ text: String) {
+        let text = shown(text)
         last.withLock { previous in
             if context.isStandardErrorTerminal {
                 context.standardError.write("\r\u{1B}[K" + text)

@@ -23,7 +23,7 @@ enum SynthCommand {
     }
     private static let spacing = Option.option(
         "spacing", valueName: "mm", help: "Distance between neighbouring fingers in the row.",
-        type: .double(minimum: 0), default: number(SynthDefaults.spacingMM))
+        type: .double(above: 0), default: number(SynthDefaults.spacingMM))
     private static let centre = Option.option(
         "centre", valueName: "x,y",
         help: "Where the gesture is centred, in mm from the top-left corner (default: the middle).",
@@ -126,7 +126,7 @@ enum SynthCommand {
                 options: [
                     .option("direction", valueName: "dir", help: "Which way the fingers move.", type: .choice(SwipeDirection.allCases.map(\.rawValue)), required: true),
                     fingers(1...10, default: 1),
-                    .option("distance", valueName: "mm", help: "How far the fingers move.", type: .double(minimum: 0), default: number(SynthDefaults.swipeDistanceMM)),
+                    .option("distance", valueName: "mm", help: "How far the fingers move.", type: .double(above: 0), default: number(SynthDefaults.swipeDistanceMM)),
                     duration(SynthDefaults.swipeDuration, help: "How long the motion takes"), spacing, centre,
                 ]
             ) { values in
@@ -146,9 +146,9 @@ enum SynthCommand {
                 options: [
                     .option("direction", valueName: "dir", help: "in: fingers close; out: fingers open.", type: .choice(PinchDirection.allCases.map(\.rawValue)), required: true),
                     fingers(2...10, default: 2),
-                    .option("start-radius", valueName: "mm", help: "Radius at the start.", type: .double(minimum: 0)),
-                    .option("end-radius", valueName: "mm", help: "Radius at the end.", type: .double(minimum: 0)),
-                    .option("distance", valueName: "mm", help: "How far each finger moves.", type: .double(minimum: 0)),
+                    .option("start-radius", valueName: "mm", help: "Radius at the start.", type: .double(above: 0)),
+                    .option("end-radius", valueName: "mm", help: "Radius at the end.", type: .double(above: 0)),
+                    .option("distance", valueName: "mm", help: "How far each finger moves.", type: .double(above: 0)),
                     duration(SynthDefaults.pinchDuration, help: "How long the motion takes"), centre,
                 ]
             ) { values in
@@ -164,7 +164,7 @@ enum SynthCommand {
                 options: [
                     .option("degrees", valueName: "deg", help: "How far to turn (clockwise positive).", type: .double(in: -SynthDefaults.maximumRotateDegrees...SynthDefaults.maximumRotateDegrees), default: number(SynthDefaults.rotateDegrees)),
                     fingers(2...10, default: 2),
-                    .option("radius", valueName: "mm", help: "Radius of the circle.", type: .double(minimum: 0), default: number(SynthDefaults.rotateRadiusMM)),
+                    .option("radius", valueName: "mm", help: "Radius of the circle.", type: .double(above: 0), default: number(SynthDefaults.rotateRadiusMM)),
                     duration(SynthDefaults.rotateDuration, help: "How long the motion takes"), centre,
                 ]
             ) { values in
@@ -183,7 +183,7 @@ enum SynthCommand {
                 options: [
                     .option("from", valueName: "edge", help: "The edge to start on.", type: .choice(SurfaceEdge.allCases.map(\.rawValue)), required: true),
                     fingers(1...10, default: 1),
-                    .option("distance", valueName: "mm", help: "How far the fingers move inward.", type: .double(minimum: 0), default: number(SynthDefaults.edgeSwipeDistanceMM)),
+                    .option("distance", valueName: "mm", help: "How far the fingers move inward.", type: .double(above: 0), default: number(SynthDefaults.edgeSwipeDistanceMM)),
                     duration(SynthDefaults.edgeSwipeDuration, help: "How long the motion takes"),
                     .option("along", valueName: "mm", help: "Position along the edge (default: its middle).", type: .double),
                     spacing,

@@ -60,6 +60,26 @@ import CommandKit
         #expect(await run("fingers", "x", "--speed", "1", "--speed=2") == usageError("--speed given more than once", command: "fingers"))
     }
 
+    @Test func aNegativeWordAfterANumberOptionIsItsValue() async {
+        // Not "missing value": the value is there, and it is not a number.
+        #expect(await run("fingers", "x", "--speed", "-inf") == usageError("--speed: \"-inf\" is not a number", command: "fingers"))
+        #expect(await run("fingers", "x", "--speed", "-NaN") == usageError("--speed: \"-NaN\" is not a number", command: "fingers"))
+        #expect(await run("fingers", "x", "-n", "-x") == usageError("--count: \"-x\" is not an integer", command: "fingers"))
+        // A real option after it is still an option.
+        #expect(await run("fingers", "x", "--speed", "-n", "3") == usageError("missing value for --speed", command: "fingers"))
+        #expect(await run("fingers", "x", "--speed", "--count") == usageError("missing value for --speed", command: "fingers"))
+        #expect(await run("fingers", "x", "--speed") == usageError("missing value for --speed", command: "fingers"))
+    }
+
+    @Test func quotedValuesAreEscaped() async {
+        #expect(
+            await run("fingers", "x", "--speed", "\u{1B}[2J\u{202E}")
+                == usageError("--speed: \"<U+001B>[2J<U+202E>\" is not a number", command: "fingers"))
+        #expect(
+            await run("merge", "a", "--align", "\u{7}")
+                == usageError("--align: \"<U+0007>\" is not one of start, end", command: "merge"))
+    }
+
     @Test func reportsValuesOfTheWrongType() async {
         #expect(await run("fingers", "x", "--speed", "fast") == usageError("--speed: \"fast\" is not a number", command: "fingers"))
         #expect(await run("fingers", "x", "--speed", "inf") == usageError("--speed: \"inf\" is not a number", command: "fingers"))
@@ -67,7 +87,8 @@ import CommandKit
         #expect(await run("fingers", "x", "--speed", "0x10") == usageError("--speed: \"0x10\" is not a number", command: "fingers"))
         #expect(await run("fingers", "x", "--speed", "1e400") == usageError("--speed: \"1e400\" is too large", command: "fingers"))
         #expect(await run("fingers", "x", "-n", "two") == usageError("--count: \"two\" is not an integer", command: "fingers"))
-        #expect(await run("fingers", "x", "-n", "99999999999999999999") == usageError("--count: \"99999999999999999999\" is not an integer", command: "fingers"))
+        #expect(await run("fingers", "x", "-n", "99999999999999999999") == usageError("--count: \"99999999999999999999\" is too large (allowed: 2 to 10)", command: "fingers"))
+        #expect(await run("fingers", "x", "-n", "-99999999999999999999") == usageError("--count: \"-99999999999999999999\" is too small (allowed: 2 to 10)", command: "fingers"))
         #expect(
             await run("merge", "a.g", "--stagger", "0,fast")
                 == usageError("--stagger: \"fast\" is not a duration (e.g. 0.25, 250ms, 2s, 100us)", command: "merge"))

@@ -172,6 +172,11 @@ import Testing
         #expect(throws: EditError("merging gives 3 fingers at once; the device tracks at most 2")) {
             try GestureEditor.merge([twoSlots])
         }
+        // Mouse strokes are pointers, never fingers.
+        let pointers = F.gesture((0..<3).map { F.stroke([(0, 50 * $0, 0), (100, 50 * $0, 10)], kind: .pointer) })
+        #expect(throws: EditError("merging gives 3 pointers at once; the most allowed is 2")) {
+            try GestureEditor.merge([pointers], maximumFingers: 2)
+        }
         // Staggered far enough apart, the 11 taps never touch at once.
         #expect(throws: Never.self) { try GestureEditor.merge([eleven], alignment: .stagger([F.ms(1)])) }
     }

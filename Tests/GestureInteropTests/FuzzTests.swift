@@ -30,7 +30,7 @@ struct FuzzTests {
     }
 
     static func hasControlCharacters(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f }
+        text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 
     /// The lines a reader numbers in `text`: split at "\n", a final line
@@ -44,7 +44,7 @@ struct FuzzTests {
     /// a message that is not empty, and a line that exists in `text`, or no
     /// line only for a problem of the whole file (not in a known format, or
     /// nothing in it). Two faults the sources are known to have are
-    /// collected in `findings` instead, for ``expect(_:lineZeroIsKnown:)``.
+    /// collected in `findings` instead, for ``expect(_:)``.
     static func expectClearRejection(
         _ error: InteropError, source: String, text: String, findings: inout Findings,
         _ context: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation
@@ -77,31 +77,16 @@ struct FuzzTests {
         var lineZero: [String] = []
     }
 
-    /// No message may carry raw control characters, and no error may be on
-    /// line 0.
-    ///
-    /// Known bugs, left in the sources for their owners: the readers quote
-    /// the offending text as it is (`preview` in EvemuReader.swift and
-    /// YAMLSubset.swift), and an empty value after the last line of a
-    /// libinput file gets line 0 (YAMLSubset.swift, the `.null` node made
-    /// past the end). Once fixed, the known issue stops occurring, Swift
-    /// Testing reports that, and the wrapper goes.
-    static func expect(
-        _ findings: Findings, lineZeroIsKnown: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        withKnownIssue("interop errors quote the offending input raw, control characters included") {
-            #expect(
-                findings.echoed.isEmpty,
-                "\(findings.echoed.count) messages with raw control characters, e.g. \(findings.echoed.prefix(3))",
-                sourceLocation: sourceLocation)
-        }
-        if lineZeroIsKnown {
-            withKnownIssue("an empty value at the end of a libinput record file is reported on line 0") {
-                #expect(findings.lineZero.isEmpty, "\(findings.lineZero)", sourceLocation: sourceLocation)
-            }
-        } else {
-            #expect(findings.lineZero.isEmpty, "\(findings.lineZero)", sourceLocation: sourceLocation)
-        }
+    /// No message may carry raw control characters (the readers quote the
+    /// offending text escaped, by GestureModel's `DisplayText`), and no
+    /// error may be on line 0 (an empty value after the last line of a
+    /// libinput file belongs to that last line).
+    static func expect(_ findings: Findings, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(
+            findings.echoed.isEmpty,
+            "\(findings.echoed.count) messages with raw control characters, e.g. \(findings.echoed.prefix(3))",
+            sourceLocation: sourceLocation)
+        #expect(findings.lineZero.isEmpty, "\(findings.lineZero)", sourceLocation: sourceLocation)
     }
 
     /// The name a description has after the evemu writer and reader, by
@@ -185,7 +170,7 @@ struct FuzzTests {
         }
         #expect(read > 200)
         #expect(rejected > 200)
-        Self.expect(findings, lineZeroIsKnown: true)
+        Self.expect(findings)
     }
 
     @Test("2,000 random byte strings in either format's clothing: every rejection is a clear error")

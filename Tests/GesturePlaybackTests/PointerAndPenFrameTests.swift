@@ -36,7 +36,7 @@ struct PointerAndPenFrameTests {
         }
         #expect(
             PlaybackError.oneContactOnly(kind: .mouse, contacts: 3).description
-                == "a mouse has one pointer; this gesture has 3 fingers at once")
+                == "a mouse has one pointer; this gesture has 3 pointers at once")
     }
 
     @Test("Tablet: proximity and touch with pressure, default pressure, pressure 0 and both off at the lift")

@@ -14,6 +14,15 @@ func synthError(_ body: () throws(SynthError) -> Gesture) -> SynthError? {
 
 /// Bad input: every case is a thrown error with a clear message, never a trap.
 struct SynthErrorTests {
+    @Test func countsAgreeInNumber() {
+        #expect(
+            SynthError.moreFingersThanSlots(fingers: 2, slots: 1).description
+                == "the device tracks at most 1 contact at once, too few for 2 fingers")
+        #expect(
+            SynthError.moreFingersThanSlots(fingers: 5, slots: 2).description
+                == "the device tracks at most 2 contacts at once, too few for 5 fingers")
+    }
+
     @Test func fingerCounts() {
         let error = synthError { () throws(SynthError) in try GestureSynthesizer.swipe(direction: .up, fingers: 11) }
         #expect(error == .fingersOutOfRange(shape: "swipe", fingers: 11, allowed: 1...10))

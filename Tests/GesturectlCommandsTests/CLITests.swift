@@ -83,7 +83,9 @@ import TestSupport
         let scratch = try TemporaryFolder()
         let result = try CLI.run(["show", "no-such-gesture"], in: scratch.path, environment: ["GESTURECTL_LIBRARY": scratch.path + "/lib"])
         #expect(result.status == 3)
-        #expect(result.stderr == "gesturectl: error: no gesture named \"no-such-gesture\" in the library (see 'gesturectl list')\n")
+        #expect(
+            result.stderr == "gesturectl: error: \"no-such-gesture\" is neither a file (none in \(scratch.path))"
+                + " nor a gesture in the library (see 'gesturectl list')\n")
     }
 
     @Test func newerFormatVersion() throws {
