@@ -11,7 +11,7 @@ enum DaemonCommand {
     static let command = Command(
         name: "daemon", abstract: "Run the service: ready virtual devices and a socket that plays gestures on request.",
         discussion: """
-            Keeps a virtual touchscreen, touchpad, mouse and tablet ready and
+            Keeps a virtual touchscreen, touchpad, mouse, tablet and keyboard ready and
             answers requests on a Unix socket (newline-delimited JSON,
             docs/PROTOCOL.md) from test rigs, scripts in any language, and
             'gesturectl --socket PATH COMMAND'. Plays on one device run one
