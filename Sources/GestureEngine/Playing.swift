@@ -81,8 +81,8 @@ public final class PlayJob: Sendable {
     public let handle: PlaybackHandle
     /// The device played on.
     public let session: PlaybackSession
-    /// How many frames the play has (lead-in excluded from none: the first
-    /// frame is due after the lead-in).
+    /// How many frames the play has (the lead-in adds none: it only delays
+    /// the first one).
     public let frameCount: Int
     private let closesSession: Bool
 
