@@ -61,4 +61,13 @@ public final class DaemonLog: Sendable {
     static func oneLine(_ message: String) -> String {
         DisplayText.escaped(message)
     }
+
+    /// A name from a request for a message, on one line and cut to about
+    /// `limit` characters (a client may send a key a megabyte long; the
+    /// reply and the log need only its start).
+    static func excerpt(_ text: String, limit: Int = 64) -> String {
+        let count = text.count
+        guard count > limit else { return oneLine(text) }
+        return oneLine(String(text.prefix(limit))) + "…(\(text.utf8.count) bytes)"
+    }
 }

@@ -115,7 +115,7 @@ public struct Arguments: Sendable {
                 let known = allowed.sorted().joined(separator: ", ")
                 throw DaemonError(
                     .badArgument,
-                    "\(request.op): unknown argument \"\(key)\"" + (known.isEmpty ? " (it takes none)" : " (it takes: \(known))"))
+                    "\(request.op): unknown argument \"\(DaemonLog.excerpt(key))\"" + (known.isEmpty ? " (it takes none)" : " (it takes: \(known))"))
             }
             members[key] = value
         }

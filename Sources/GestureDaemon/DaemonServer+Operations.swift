@@ -36,7 +36,7 @@ extension DaemonServer {
             guard let allowed = Self.operations[request.op] else {
                 throw DaemonError(
                     .unknownOp,
-                    "unknown operation \"\(DaemonLog.oneLine(request.op))\"; known: \(Self.operations.keys.sorted().joined(separator: ", "))")
+                    "unknown operation \"\(DaemonLog.excerpt(request.op))\"; known: \(Self.operations.keys.sorted().joined(separator: ", "))")
             }
             let arguments = try Arguments(request, allowed: allowed)
             if let result = try perform(request, arguments, client: id) {
