@@ -17,7 +17,15 @@ extension DaemonServer {
             log.notice("stopped")
         }
         while true {
-            let (stopping, clients) = state.withLock { ($0.stopping, Array($0.clients.values)) }
+            // A light view of each client: a copy of its state would share
+            // its buffers and make every append below copy them whole.
+            let (stopping, clients, overBudget) = state.withLock {
+                ($0.stopping, $0.clients.values.map(ClientView.init), $0.bufferedInput >= limits.inputBudgetBytes)
+            }
+            // A client whose replies went over the limit is cut off now: it
+            // does not read, so "close once written" would never come.
+            let readers = clients.filter { !$0.overflowed }
+            for client in clients where client.overflowed { disconnect(client.id, reason: "did not read its replies") }
             if stopping {
                 // Stop listening at once; let replies already queued go out.
                 if listeningOpen {
@@ -25,12 +33,21 @@ extension DaemonServer {
                     listeningOpen = false
                     if let path = createdSocketPath { try? FileSystem.unlink(path) }
                 }
-                if clients.allSatisfy({ $0.output.isEmpty }) { return }
+                if readers.allSatisfy({ $0.pendingOutput == 0 }) { return }
             }
             var requests: [(FileDescriptor, Poll.Events)] = [(wake.fileDescriptor, .readable)]
             if listeningOpen { requests.append((listening, .readable)) }
-            for client in clients {
-                requests.append((client.socket, client.output.isEmpty ? .readable : [.readable, .writable]))
+            // Over the input budget, a client with a long incomplete line
+            // waits (its writes stay in the kernel) until others' complete;
+            // the one with the longest goes on, so that one always completes
+            // (or goes over the line limit) and frees its share.
+            let favoured = overBudget
+                ? readers.filter { $0.inputCount >= limits.freeInputBytes }.max { ($0.inputCount, -$0.id) < ($1.inputCount, -$1.id) }?.id
+                : nil
+            for client in readers {
+                let waits = overBudget && client.inputCount >= limits.freeInputBytes && client.id != favoured
+                let reads: Poll.Events = waits ? [] : .readable
+                requests.append((client.socket, client.pendingOutput == 0 ? reads : reads.union(.writable)))
             }
             let ready: [Poll.Events]
             do {
@@ -44,11 +61,11 @@ extension DaemonServer {
             if !ready[0].isEmpty { wake.drain() }
             if listeningOpen && !ready[1].isEmpty { acceptClients() }
             let offset = listeningOpen ? 2 : 1
-            for (index, client) in clients.enumerated() {
+            for (index, client) in readers.enumerated() {
                 let events = ready[offset + index]
                 if events.isEmpty { continue }
                 if events.contains(.readable) || !events.isDisjoint(with: [.hangUp, .error]) {
-                    if !readFrom(client.id) { continue }
+                    if !readFrom(client.id, favoured: client.id == favoured) { continue }
                 }
                 if events.contains(.writable) { writeTo(client.id) }
             }
@@ -100,7 +117,7 @@ extension DaemonServer {
 
     /// Reads what the client sent and handles its complete lines; false when
     /// the client is gone.
-    private func readFrom(_ id: Int) -> Bool {
+    private func readFrom(_ id: Int, favoured: Bool) -> Bool {
         guard let socket = state.withLock({ $0.clients[id]?.socket }) else { return false }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         for _ in 0..<64 {
@@ -118,63 +135,70 @@ extension DaemonServer {
                 disconnect(id, reason: "closed the connection")
                 return false
             }
-            let closing = state.withLock { $0.clients[id]?.closing ?? true }
-            if closing { continue }  // refused or cut off: ignore what it sends
-            var lines: [[UInt8]] = []
-            var tooLarge = false
-            state.withLock { current in
-                guard var client = current.clients[id] else { return }
-                client.input.append(contentsOf: chunk[0..<count])
-                while let newline = client.input.firstIndex(of: 0x0A) {
-                    lines.append(Array(client.input[..<newline]))
-                    client.input.removeSubrange(...newline)
-                }
-                if client.input.count > DaemonRequest.maximumLineBytes {
-                    tooLarge = true
-                    client.input = []
-                }
-                current.clients[id] = client
+            let lineLimit = limits.lineBytes
+            // Everything under the lock happens in place: appending to a copy
+            // of the client would copy its whole input for every chunk.
+            let (closing, lines, tooLarge, waits) = state.withLock { current -> (Bool, [[UInt8]], Bool, Bool) in
+                guard let closing = current.clients[id]?.closing else { return (true, [], false, false) }
+                if closing { return (true, [], false, false) }  // refused or cut off: ignore what it sends
+                let before = current.clients[id]?.input.count ?? 0
+                let taken = current.clients[id]?.takeLines(chunk[0..<count], limit: lineLimit) ?? (lines: [], tooLarge: false)
+                let after = current.clients[id]?.input.count ?? 0
+                current.bufferedInput += after - before
+                let waits = !favoured && after >= limits.freeInputBytes && current.bufferedInput >= limits.inputBudgetBytes
+                return (false, taken.lines, taken.tooLarge, waits)
             }
+            if closing { continue }
             for line in lines where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
                 handleLine(line, from: id)
             }
-            if tooLarge || lines.contains(where: { $0.count > DaemonRequest.maximumLineBytes }) {
+            if tooLarge {
                 reply(
                     id,
                     DaemonReply.failure(
                         id: .null,
-                        error: DaemonError(.tooLarge, "a request line is longer than \(DaemonRequest.maximumLineBytes >> 20) MiB; the connection is closed")))
+                        error: DaemonError(.tooLarge, "a request line is longer than \(Self.describeBytes(lineLimit)); the connection is closed")))
                 state.withLock { $0.clients[id]?.closing = true }
                 log.warning("client \(id) sent a line over the limit; closing")
             }
+            if waits { return true }  // over the input budget: read it again when others' lines complete
         }
         return true
     }
 
+    /// `64 MiB`, `1 KiB`, `100 bytes`.
+    static func describeBytes(_ count: Int) -> String {
+        if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
+        if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
+        return "\(count) bytes"
+    }
+
     private func writeTo(_ id: Int) {
-        guard let client = state.withLock({ $0.clients[id] }), !client.output.isEmpty else { return }
-        let sent: Int
-        do {
-            sent = try client.output.withUnsafeBytes { bytes throws(SystemError) in
-                try UnixSocket.sendAvailable(client.socket, bytes)
+        // Sent under the lock (a non-blocking send), in place: the output is
+        // never copied, and the workers' replies append to it meanwhile.
+        let outcome = state.withLock { current -> Result<Bool, any Error> in
+            guard current.clients[id] != nil else { return .success(false) }
+            do {
+                try current.clients[id]?.sendOutput()
+            } catch {
+                return .failure(error)
             }
-        } catch {
-            disconnect(id, reason: "\(error)")
-            return
+            // A client that read again hears how many events it missed.
+            current.clients[id]?.flushDropped(limit: limits.eventBufferBytes)
+            return .success(current.clients[id].map { $0.pendingOutput == 0 && $0.closing } ?? false)
         }
-        let done = state.withLock { current -> Bool in
-            guard var updated = current.clients[id] else { return false }
-            updated.output.removeFirst(min(sent, updated.output.count))
-            current.clients[id] = updated
-            return updated.output.isEmpty && updated.closing
+        switch outcome {
+        case .failure(let error): disconnect(id, reason: "\(error)")
+        case .success(true): disconnect(id, reason: "done")
+        case .success(false): break
         }
-        if done { disconnect(id, reason: "done") }
     }
 
     /// Forgets a client and applies its jobs' `on_disconnect`.
     func disconnect(_ id: Int, reason: String) {
         let (client, cancelled) = state.withLock { current -> (ClientState?, [JobHandle<PlaybackResult, PlaybackProgress>]) in
             let client = current.clients.removeValue(forKey: id)
+            current.bufferedInput -= client?.input.count ?? 0
             let jobs = current.jobs.values.filter { $0.clientID == id && $0.cancelOnDisconnect }.map(\.handle)
             return (client, jobs)
         }
@@ -183,5 +207,22 @@ extension DaemonServer {
         for handle in cancelled { handle.cancel() }
         releaseHeldKeys(of: id)
         log.info("client \(id) disconnected (\(reason))" + (cancelled.isEmpty ? "" : "; \(cancelled.count) job(s) cancelled"))
+    }
+}
+
+/// What the I/O loop needs to know of a client for one poll.
+struct ClientView {
+    let id: Int
+    let socket: FileDescriptor
+    let pendingOutput: Int
+    let inputCount: Int
+    let overflowed: Bool
+
+    init(_ client: ClientState) {
+        id = client.id
+        socket = client.socket
+        pendingOutput = client.pendingOutput
+        inputCount = client.input.count
+        overflowed = client.overflowed
     }
 }

@@ -33,27 +33,62 @@ public final class DaemonServer: Sendable {
         public var configuration: DaemonConfiguration
         /// The group id allowed to connect (`nil`: root only).
         public var allowedGroup: UInt32?
+        /// How much the daemon buffers for its clients.
+        public var limits: Limits
 
         /// Creates a set-up.
         public init(
             listening: FileDescriptor, createdSocketPath: String?, library: GestureLibrary,
-            configuration: DaemonConfiguration, allowedGroup: UInt32?
+            configuration: DaemonConfiguration, allowedGroup: UInt32?, limits: Limits = Limits()
         ) {
             self.listening = listening
             self.createdSocketPath = createdSocketPath
             self.library = library
             self.configuration = configuration
             self.allowedGroup = allowedGroup
+            self.limits = limits
+        }
+    }
+
+    /// The daemon's bounds on what it holds for its clients (docs/PROTOCOL.md,
+    /// "Limits"). The defaults are the protocol's; tests make them small.
+    public struct Limits: Sendable, Hashable {
+        /// The longest request line (without its newline): a longer one is
+        /// answered `too-large` and the connection closed.
+        public var lineBytes: Int
+        /// Pushed events are dropped (and counted) for a client whose unread
+        /// output exceeds this.
+        public var eventBufferBytes: Int
+        /// A client whose unread replies exceed this is disconnected (its
+        /// output discarded).
+        public var replyBufferBytes: Int
+        /// Unread input (an incomplete line) each client may have buffered
+        /// whatever the others hold.
+        public var freeInputBytes: Int
+        /// All clients' unread input together: beyond it, of the clients whose
+        /// incomplete line is over `freeInputBytes` only the one with the
+        /// longest is read (the others' writes wait in the kernel) until it
+        /// completes. With 100 clients sending 64 MiB lines at once, the
+        /// daemon holds at most this + one line + `freeInputBytes` (and a
+        /// 64 KiB read) per client — 128 + 64 + 100 × 1 MiB ≈ 300 MiB with
+        /// the defaults — not 6.4 GB.
+        public var inputBudgetBytes: Int
+
+        /// Creates limits; the defaults are the daemon's.
+        public init(
+            lineBytes: Int = DaemonRequest.maximumLineBytes, eventBufferBytes: Int = 1 << 20,
+            replyBufferBytes: Int = 256 << 20, freeInputBytes: Int = 1 << 20, inputBudgetBytes: Int = 128 << 20
+        ) {
+            self.lineBytes = lineBytes
+            self.eventBufferBytes = eventBufferBytes
+            self.replyBufferBytes = replyBufferBytes
+            self.freeInputBytes = freeInputBytes
+            self.inputBudgetBytes = inputBudgetBytes
         }
     }
 
     /// The daemon's protocol version (`version`'s `protocol`).
     public static let protocolVersion = 1
-    /// Pushed events are dropped for a client whose unread output exceeds this.
-    static let eventBufferLimit = 1 << 20
-    /// A client whose unread replies exceed this is disconnected.
-    static let replyBufferLimit = 256 << 20
-
     let engine: Engine
     let devices: DeviceProvider
     let log: DaemonLog
@@ -62,6 +97,7 @@ public final class DaemonServer: Sendable {
     let wake: EventCounter
     let listening: FileDescriptor
     let createdSocketPath: String?
+    let limits: Limits
     let finished = JobHandle<Int32, Never>()
 
     /// Creates the server; nothing runs until ``start()``. Devices come from
@@ -75,6 +111,7 @@ public final class DaemonServer: Sendable {
         self.version = version
         listening = setup.listening
         createdSocketPath = setup.createdSocketPath
+        limits = setup.limits
         wake = try EventCounter()
         state = Mutex(
             ServerState(
@@ -96,6 +133,11 @@ public final class DaemonServer: Sendable {
             finished.finish(0)
         }
     }
+
+    /// The unread input the daemon holds for all its clients (incomplete
+    /// lines), in bytes: bounded by ``Limits/inputBudgetBytes`` plus
+    /// ``Limits/freeInputBytes`` per client.
+    public var bufferedInputBytes: Int { state.withLock { $0.bufferedInput } }
 
     /// Waits until the server has stopped (after ``stop()``).
     public func stopped() async -> Int32 { await finished.finished() }
@@ -191,14 +233,20 @@ public final class DaemonServer: Sendable {
     // MARK: Output to clients
 
     /// Queues `line` for a client (a reply: never dropped; a client that lets
-    /// replies pile up past the limit is disconnected).
+    /// replies pile up past the limit is disconnected, its output discarded).
     func reply(_ clientID: Int, _ line: String) {
-        state.withLock { current in
-            guard var client = current.clients[clientID] else { return }
-            client.output.append(contentsOf: line.utf8)
-            if client.output.count > Self.replyBufferLimit { client.closing = true }
-            current.clients[clientID] = client
+        let cutOff = state.withLock { current -> Bool in
+            // In place (through the dictionary's subscript): a copy of the
+            // client would copy its whole output for every reply.
+            current.clients[clientID]?.appendOutput(line.utf8)
+            guard let pending = current.clients[clientID]?.pendingOutput, pending > limits.replyBufferBytes,
+                current.clients[clientID]?.overflowed == false
+            else { return false }
+            current.clients[clientID]?.overflowed = true
+            current.clients[clientID]?.discardOutput()
+            return true
         }
+        if cutOff { log.warning("client \(clientID) does not read its replies (over \(limits.replyBufferBytes) bytes unread); disconnecting") }
         wake.signal()
     }
 
@@ -206,35 +254,121 @@ public final class DaemonServer: Sendable {
     /// unread output is over the limit loses it (counted).
     func broadcast(_ name: String, _ fields: [(String, JSONValue)]) {
         let line = Array(DaemonReply.event(name, fields).utf8)
-        state.withLock { current in
-            for (id, var client) in current.clients where client.subscriptions.contains(name) {
-                if client.output.count > Self.eventBufferLimit {
-                    client.droppedEvents += 1
-                } else {
-                    if client.droppedEvents > 0 {
-                        client.output.append(contentsOf: DaemonReply.event("dropped", [("count", .integer(client.droppedEvents))]).utf8)
-                        client.droppedEvents = 0
-                    }
-                    client.output.append(contentsOf: line)
-                }
-                current.clients[id] = client
+        let limit = limits.eventBufferBytes
+        let startedDropping = state.withLock { current -> [Int] in
+            var started: [Int] = []
+            for id in current.clients.keys where current.clients[id]?.subscriptions.contains(name) == true {
+                if current.clients[id]?.pushEvent(line, limit: limit) == true { started.append(id) }
             }
+            return started
+        }
+        for id in startedDropping {
+            log.warning("client \(id) does not read: over \(limit) bytes wait for it; its events are dropped (and counted) until it reads")
         }
         wake.signal()
     }
 }
 
 /// One connected client, as the I/O thread and the workers share it.
+/// Mutated in place in ``ServerState/clients`` (never copied out and back:
+/// its buffers can be megabytes).
 struct ClientState: Sendable {
     let id: Int
     let socket: FileDescriptor
     let peer: PeerCredentials
+    /// Unread input: an incomplete line, without a newline in it.
     var input: [UInt8] = []
+    /// Output; the bytes before `outputStart` are sent.
     var output: [UInt8] = []
+    var outputStart = 0
     /// Close once the output is written (refused peers, oversize lines).
     var closing = false
+    /// Its replies went over the limit: disconnect it now.
+    var overflowed = false
     var subscriptions: Set<String> = []
     var droppedEvents = 0
+
+    /// Bytes queued and not yet sent.
+    var pendingOutput: Int { output.count - outputStart }
+
+    mutating func appendOutput<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        guard !overflowed else { return }
+        output.append(contentsOf: bytes)
+    }
+
+    mutating func discardOutput() {
+        output = []
+        outputStart = 0
+    }
+
+    /// Sends what the socket takes now (non-blocking).
+    mutating func sendOutput() throws {
+        guard pendingOutput > 0 else { return }
+        let start = outputStart
+        let socket = socket
+        let sent = try output.withUnsafeBytes { bytes in
+            try UnixSocket.sendAvailable(socket, UnsafeRawBufferPointer(rebasing: bytes[start...]))
+        }
+        consumeOutput(sent)
+    }
+
+    /// Marks `count` more bytes sent, and frees the sent part now and then.
+    mutating func consumeOutput(_ count: Int) {
+        outputStart = min(output.count, outputStart + count)
+        if outputStart == output.count {
+            output.removeAll(keepingCapacity: output.capacity <= 1 << 16)
+            outputStart = 0
+        } else if outputStart >= 1 << 20 && outputStart * 2 >= output.count {
+            output.removeFirst(outputStart)
+            outputStart = 0
+        }
+    }
+
+    /// Queues a pushed event, or counts it as dropped when more than
+    /// `limit` bytes wait; true when this starts a run of drops.
+    mutating func pushEvent(_ line: [UInt8], limit: Int) -> Bool {
+        if pendingOutput > limit {
+            droppedEvents += 1
+            return droppedEvents == 1
+        }
+        flushDropped(limit: limit)
+        appendOutput(line)
+        return false
+    }
+
+    /// Adds `bytes` to the input and takes the complete lines out (without
+    /// their newlines). A line longer than `limit` (complete or not) stops
+    /// it: the lines before it are returned, nothing after, and the input is
+    /// emptied. Only the new bytes are searched for newlines.
+    mutating func takeLines(_ bytes: ArraySlice<UInt8>, limit: Int) -> (lines: [[UInt8]], tooLarge: Bool) {
+        var lines: [[UInt8]] = []
+        var lineStart = 0  // in input
+        let searchFrom = input.count
+        input.append(contentsOf: bytes)
+        var index = searchFrom
+        while let newline = input[index...].firstIndex(of: 0x0A) {
+            if newline - lineStart > limit {
+                input = []
+                return (lines, true)
+            }
+            lines.append(Array(input[lineStart..<newline]))
+            lineStart = newline + 1
+            index = lineStart
+        }
+        if input.count - lineStart > limit {
+            input = []
+            return (lines, true)
+        }
+        if lineStart > 0 { input.removeFirst(lineStart) }
+        return (lines, false)
+    }
+
+    /// Queues the `dropped` event once the output is back under `limit`.
+    mutating func flushDropped(limit: Int) {
+        guard droppedEvents > 0, pendingOutput <= limit else { return }
+        appendOutput(DaemonReply.event("dropped", [("count", .integer(droppedEvents))]).utf8)
+        droppedEvents = 0
+    }
 }
 
 /// A play, from the request to its end.
@@ -300,6 +434,8 @@ struct ServerState: Sendable {
     var nextClientID = 0
     var nextJobID = 0
     var stopping = false
+    /// The unread input of all clients together (their `input`s' sizes).
+    var bufferedInput = 0
     /// The keys each client holds down with `press` `down`.
     var heldKeys = HeldKeys()
 }

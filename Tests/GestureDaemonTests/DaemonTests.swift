@@ -33,7 +33,8 @@ final class TestDaemon: Sendable {
 
     init(
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .touchpad]),
-        clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false
+        clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false,
+        limits: DaemonServer.Limits = DaemonServer.Limits()
     ) throws {
         let number = Self.counter.add(1, ordering: .relaxed).newValue
         folder = "/tmp/gesturectl-daemon-test-\(getpid())-\(number)"
@@ -61,7 +62,7 @@ final class TestDaemon: Sendable {
         server = try DaemonServer(
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
-                allowedGroup: nil),
+                allowedGroup: nil, limits: limits),
             engine: Engine(), devices: provider,
             log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
             version: "test")
