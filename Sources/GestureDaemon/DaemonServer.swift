@@ -257,7 +257,9 @@ public final class DaemonServer: Sendable {
         let limit = limits.eventBufferBytes
         let startedDropping = state.withLock { current -> [Int] in
             var started: [Int] = []
-            for id in current.clients.keys where current.clients[id]?.subscriptions.contains(name) == true {
+            // The ids copied first: iterating the dictionary itself while
+            // changing its clients would copy it, and every client's output.
+            for id in Array(current.clients.keys) where current.clients[id]?.subscriptions.contains(name) == true {
                 if current.clients[id]?.pushEvent(line, limit: limit) == true { started.append(id) }
             }
             return started
