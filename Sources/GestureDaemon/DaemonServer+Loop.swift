@@ -63,6 +63,13 @@ extension DaemonServer {
             let offset = listeningOpen ? 2 : 1
             for (index, client) in readers.enumerated() {
                 let events = ready[offset + index]
+                // Over a limit and not writable (a Unix socket is writable
+                // only while three quarters of its buffer are free): a write
+                // says whether the kernel still takes anything, so that only
+                // a client whose socket is full (writeBlocked) loses events.
+                if client.pendingOutput > min(limits.eventBufferBytes, limits.replyBufferBytes) && !events.contains(.writable) {
+                    writeTo(client.id)
+                }
                 if events.isEmpty { continue }
                 if events.contains(.readable) || !events.isDisjoint(with: [.hangUp, .error]) {
                     if !readFrom(client.id, favoured: client.id == favoured) { continue }
@@ -120,7 +127,9 @@ extension DaemonServer {
     private func readFrom(_ id: Int, favoured: Bool) -> Bool {
         guard let socket = state.withLock({ $0.clients[id]?.socket }) else { return false }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        for _ in 0..<64 {
+        // At most 1 MiB per client per turn: handling the lines of a big
+        // read takes the I/O thread from the other clients.
+        for _ in 0..<16 {
             let count: Int?
             do {
                 count = try chunk.withUnsafeMutableBytes { buffer throws(SystemError) in
@@ -161,6 +170,11 @@ extension DaemonServer {
                 state.withLock { $0.clients[id]?.closing = true }
                 log.warning("client \(id) sent a line over the limit; closing")
             }
+            // Replies go out as they are made, not after the whole read: a
+            // client that pipelines many requests gets them sooner, and one
+            // that does not read is seen to be blocked (writeBlocked) before
+            // its replies pile up.
+            if !writeTo(id) { return false }
             if waits { return true }  // over the input budget: read it again when others' lines complete
         }
         return true
@@ -173,7 +187,10 @@ extension DaemonServer {
         return "\(count) bytes"
     }
 
-    private func writeTo(_ id: Int) {
+    /// Writes what the socket takes of the client's output; false when the
+    /// client is gone (disconnected here, or before).
+    @discardableResult
+    private func writeTo(_ id: Int) -> Bool {
         // Sent under the lock (a non-blocking send), in place: the output is
         // never copied, and the workers' replies append to it meanwhile.
         let outcome = state.withLock { current -> Result<Bool, any Error> in
@@ -188,9 +205,14 @@ extension DaemonServer {
             return .success(current.clients[id].map { $0.pendingOutput == 0 && $0.closing } ?? false)
         }
         switch outcome {
-        case .failure(let error): disconnect(id, reason: "\(error)")
-        case .success(true): disconnect(id, reason: "done")
-        case .success(false): break
+        case .failure(let error):
+            disconnect(id, reason: "\(error)")
+            return false
+        case .success(true):
+            disconnect(id, reason: "done")
+            return false
+        case .success(false):
+            return state.withLock { $0.clients[id] != nil }
         }
     }
 

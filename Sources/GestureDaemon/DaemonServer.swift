@@ -240,7 +240,7 @@ public final class DaemonServer: Sendable {
             // client would copy its whole output for every reply.
             current.clients[clientID]?.appendOutput(line.utf8)
             guard let pending = current.clients[clientID]?.pendingOutput, pending > limits.replyBufferBytes,
-                current.clients[clientID]?.overflowed == false
+                current.clients[clientID]?.writeBlocked == true, current.clients[clientID]?.overflowed == false
             else { return false }
             current.clients[clientID]?.overflowed = true
             current.clients[clientID]?.discardOutput()
@@ -289,6 +289,11 @@ struct ClientState: Sendable {
     var overflowed = false
     var subscriptions: Set<String> = []
     var droppedEvents = 0
+    /// The socket refused part of the last write: its buffer is full, the
+    /// client is not reading. Only then do the output limits apply, so that
+    /// the replies and events queued between two writes (a burst of
+    /// pipelined requests) are not taken for a client that does not read.
+    var writeBlocked = false
 
     /// Bytes queued and not yet sent.
     var pendingOutput: Int { output.count - outputStart }
@@ -311,6 +316,7 @@ struct ClientState: Sendable {
         let sent = try output.withUnsafeBytes { bytes in
             try UnixSocket.sendAvailable(socket, UnsafeRawBufferPointer(rebasing: bytes[start...]))
         }
+        writeBlocked = sent < output.count - start
         consumeOutput(sent)
     }
 
@@ -329,7 +335,7 @@ struct ClientState: Sendable {
     /// Queues a pushed event, or counts it as dropped when more than
     /// `limit` bytes wait; true when this starts a run of drops.
     mutating func pushEvent(_ line: [UInt8], limit: Int) -> Bool {
-        if pendingOutput > limit {
+        if pendingOutput > limit && writeBlocked {
             droppedEvents += 1
             return droppedEvents == 1
         }
@@ -365,9 +371,10 @@ struct ClientState: Sendable {
         return (lines, false)
     }
 
-    /// Queues the `dropped` event once the output is back under `limit`.
+    /// Queues the `dropped` event once the output is back under `limit`
+    /// (or the socket took all it was given).
     mutating func flushDropped(limit: Int) {
-        guard droppedEvents > 0, pendingOutput <= limit else { return }
+        guard droppedEvents > 0, pendingOutput <= limit || !writeBlocked else { return }
         appendOutput(DaemonReply.event("dropped", [("count", .integer(droppedEvents))]).utf8)
         droppedEvents = 0
     }

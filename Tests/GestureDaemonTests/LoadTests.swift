@@ -269,6 +269,41 @@ struct DaemonLoadTests {
         await daemon.stop()
     }
 
+    @Test("A burst of replies and events over the event limit, which the socket takes whole, loses no event")
+    func burstUnderSocketBuffer() async throws {
+        let daemon = try TestDaemon(
+            configuration: DaemonConfiguration(devices: [.touchscreen], queueLimit: 1_000),
+            limits: DaemonServer.Limits(eventBufferBytes: 1_024))
+        let client = try TimedConnection(path: daemon.socketPath)
+        var events: [JSONValue] = []
+        try client.request(.integer(0), "save", [("name", .string("t")), ("gesture", try inline(try GestureSynthesizer.tap()))])
+        #expect(try client.reply(events: &events)?["ok"] == .bool(true))
+        try client.request(.integer(0), "subscribe", [("events", .array([.string("job")]))])
+        #expect(try client.reply(events: &events)?["ok"] == .bool(true))
+        // 20 plays in one write: one read, whose replies and "queued" events
+        // (over 1 KiB) are queued before the next write to the socket, which
+        // has room for all of them and what follows.
+        let count = 20
+        try client.send((1...count).map { "{\"id\": \($0), \"op\": \"play\", \"name\": \"t\", \"wait\": false}\n" }.joined())
+        var replies = 0
+        var jobEvents = 0
+        var dropped = 0
+        while replies < count || jobEvents + dropped < 3 * count {
+            guard let line = try client.receive(within: 20) else { break }
+            if line["event"] == .string("dropped") {
+                if case .number(let text)? = line["count"], let n = Int(text) { dropped += n }
+            } else if line["event"] == .string("job") {
+                jobEvents += 1
+            } else {
+                replies += 1
+            }
+        }
+        #expect(replies == count)
+        #expect(dropped == 0)
+        #expect(jobEvents == 3 * count)
+        await daemon.stop()
+    }
+
     @Test("A client that never reads its replies is disconnected once they pass the limit; others are served")
     func replyOverflow() async throws {
         let daemon = try TestDaemon(configuration: DaemonConfiguration(devices: [.touchscreen]), limits: DaemonServer.Limits(replyBufferBytes: 16_384))
