@@ -19,7 +19,9 @@ measure (inside the VM, started by benchmarks/daemon through scripts/vm-run):
             request is sent → the kernel timestamp of the play's first event
             (its first frame, written by the device's worker thread). The
             first 5 plays are a warm-up, reported apart.
-  rate      the same N plays back to back: plays per second (the tap's own
+            Then N plays of the same tap sent inline (`show`'s gesture as
+            "gesture"): no library file read.
+  rate      the first N plays back to back: plays per second (the tap's own
             duration bounds it), and the same with 50 requests sent at once
             ("wait": true, pipelined).
   cli       `gesturectl play tap` (its own device, default lead-in): launch
@@ -152,13 +154,13 @@ def start_daemon(binary, folder):
     return daemon, socket_path, (time.monotonic() - started) * 1000
 
 
-def measure_requests(connection, node, plays):
+def measure_requests(connection, node, plays, request):
     latencies, durations = [], []
     started = time.monotonic()
     for _ in range(plays + WARM_UP):
         drain(node)
         sent = now_us()
-        connection.send({"op": "play", "name": "tap", "wait": True})
+        connection.send(request)
         first = first_event_us(node)
         reply = connection.reply()
         if not reply.get("ok"):
@@ -248,9 +250,16 @@ def measure(arguments):
         node_path = next(item["node"] for item in ready if item["kind"] == "touchscreen")
         node = open_node(node_path)
         print(f"daemon-probe: daemon ready in {ready_ms:.0f} ms, touchscreen {node_path}", flush=True)
-        warm_up, latencies, durations, sequential_rate = measure_requests(connection, node, arguments.plays)
+        tap = {"op": "play", "name": "tap", "wait": True}
+        warm_up, latencies, durations, sequential_rate = measure_requests(connection, node, arguments.plays, tap)
         print(f"daemon-probe: request → first event p50 {statistics.median(latencies):.3f} ms, "
               f"p99 {percentile(latencies, 0.99):.3f} ms; {sequential_rate:.1f} plays/s", flush=True)
+        # The same tap inline: no library file read (through 9p in the VM).
+        shown = connection.call({"op": "show", "name": "tap"})["gesture"]
+        inline = {"op": "play", "gesture": shown, "wait": True}
+        _, inline_latencies, _, _ = measure_requests(connection, node, arguments.plays, inline)
+        print(f"daemon-probe: inline: request → first event p50 {statistics.median(inline_latencies):.3f} ms, "
+              f"p99 {percentile(inline_latencies, 0.99):.3f} ms", flush=True)
         pipelined_rate = measure_pipelined(connection, 50)
         print(f"daemon-probe: pipelined {pipelined_rate:.1f} plays/s", flush=True)
         # The floor: the same wait for a request that writes nothing.
@@ -275,6 +284,7 @@ def measure(arguments):
     result = {"environment": environment,
               "request_to_first_event_ms": {**summary(latencies), "warm_up": warm_up},
               "request_to_reply_ms": summary(durations),
+              "inline_request_to_first_event_ms": summary(inline_latencies),
               "version_round_trip_ms": summary(round_trips),
               "plays_per_second": {"sequential": sequential_rate, "pipelined_50": pipelined_rate},
               "cli_local_first_event_ms": summary([s["first_event_ms"] for s in cli_local]),
@@ -298,6 +308,7 @@ def table(result_file):
         print(f"| {label} | {data['p50']:.2f} | {data['p99']:.2f} | {data['min']:.2f} | {data['max']:.2f} |")
 
     row("daemon: request sent → first event (kernel timestamp)", "request_to_first_event_ms")
+    row("daemon: the same, the tap sent inline (no library read)", "inline_request_to_first_event_ms")
     row("daemon: `version` round trip (the socket's floor)", "version_round_trip_ms")
     row("daemon: request sent → reply of the play (`wait`)", "request_to_reply_ms")
     row("CLI through the daemon: launch → first event", "cli_daemon_first_event_ms")
