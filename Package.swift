@@ -130,7 +130,10 @@ let package = Package(
             name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel", "TestSupport"]),
         .testTarget(
             name: "GesturectlCommandsTests",
-            dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport"]
+            dependencies: [
+                "GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport", "GestureDaemon",
+                "GestureEngine", "GestureLibrary", "GestureRecording", "InputSystem", "DeviceDiscovery",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
