@@ -54,9 +54,10 @@ extension DaemonServer {
         let sequential = try arguments.bool("sequential", default: false)
         let grab = try arguments.bool("grab", default: false)
         let longest = Double(GestureLimits.maximumDuration.rawValue) / 1_000
-        let idle = try arguments.number("idle_timeout_ms", in: 1...longest).map(Self.microseconds)
+        // From 1 µs, as the command line's --idle-timeout and --max-duration.
+        let idle = try arguments.number("idle_timeout_ms", in: 0.001...longest).map(Self.microseconds)
             ?? (sequential ? Microseconds(3_000_000) : nil)
-        let maximum = try arguments.number("max_duration_ms", in: 1...longest).map(Self.microseconds)
+        let maximum = try arguments.number("max_duration_ms", in: 0.001...longest).map(Self.microseconds)
         let named = arguments.has("name")
         let name = try arguments.string("name") ?? "recording"
         if let problem = GestureName.problem(with: name) {
