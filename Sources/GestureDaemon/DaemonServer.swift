@@ -56,6 +56,7 @@ public final class DaemonServer: Sendable {
 
     let engine: Engine
     let devices: DeviceProvider
+    let recordings: RecordingProvider
     let log: DaemonLog
     let version: String
     let state: Mutex<ServerState>
@@ -65,12 +66,15 @@ public final class DaemonServer: Sendable {
     let finished = JobHandle<Int32, Never>()
 
     /// Creates the server; nothing runs until ``start()``. Devices come from
-    /// `devices` (by default the engine's kept uinput devices).
+    /// `devices` (by default the engine's kept uinput devices), recordings
+    /// from `recordings` (by default the engine reading input devices).
     public init(
-        setup: Setup, engine: Engine, devices: DeviceProvider? = nil, log: DaemonLog, version: String
+        setup: Setup, engine: Engine, devices: DeviceProvider? = nil, recordings: RecordingProvider? = nil,
+        log: DaemonLog, version: String
     ) throws(SystemError) {
         self.engine = engine
         self.devices = devices ?? .engine(engine)
+        self.recordings = recordings ?? .engine(engine)
         self.log = log
         self.version = version
         listening = setup.listening
@@ -115,6 +119,7 @@ public final class DaemonServer: Sendable {
         for handle in running { handle.cancel() }
         for kind in workers { wakeWorker(kind) }
         for handle in running { _ = handle.wait() }
+        stopRecordingForShutdown()
         releaseAllHeldKeys()
         devices.closeAll()
         wake.signal()
@@ -302,4 +307,6 @@ struct ServerState: Sendable {
     var stopping = false
     /// The keys each client holds down with `press` `down`.
     var heldKeys = HeldKeys()
+    /// The one recording, until collected: DaemonServer+Record.swift.
+    var recording: RecordingRecord?
 }
