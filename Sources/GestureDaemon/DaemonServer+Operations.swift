@@ -17,10 +17,11 @@ extension DaemonServer {
         "rm": ["name", "force"],
         "press": ["key", "action", "hold_ms", "force"],
         "subscribe": ["events"],
+        "bind": ["trigger", "action"], "unbind": ["trigger"], "bindings": ["reset"],
     ]
 
     /// The events a client may subscribe to.
-    static let eventNames: Set<String> = ["job", "device"]
+    static let eventNames: Set<String> = ["job", "device", "trigger"]
 
     /// Handles one request line from client `id`: answers at once, or (a
     /// play that waits) when the play ends.
@@ -78,6 +79,12 @@ extension DaemonServer {
             return try play(request, arguments, client: client)
         case "press":
             return try press(request, arguments, client: client)
+        case "bind":
+            return try bind(arguments, client: client)
+        case "unbind":
+            return try unbind(arguments, client: client)
+        case "bindings":
+            return try bindingsOperation(arguments, client: client)
         case "cancel":
             let job = try arguments.integer("job", in: 1...Int.max) ?? { throw DaemonError(.badArgument, "cancel: \"job\" is missing") }()
             try cancel(job)

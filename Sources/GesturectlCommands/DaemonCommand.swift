@@ -30,6 +30,14 @@ enum DaemonCommand {
             previous one kept). Under systemd it reports readiness with
             sd_notify (Type=notify) and takes a socket-activated socket.
 
+            Custom actions: a key or switch on an input device (by a by-id
+            link, its name or vendor:product) bound to a gesture or a button
+            for a single, double or long press, in the configuration's
+            "bindings" or with 'bind' over the socket (saved in
+            /var/lib/gesturectl/bindings.json, for a user instance in
+            ~/.local/share/gesturectl/bindings.json). Holding a trigger 3 s
+            is the emergency stop: every job cancelled, every key released.
+
             Example:
               gesturectl daemon --socket /tmp/g.sock &
               gesturectl --socket /tmp/g.sock play pinch-in
@@ -70,7 +78,8 @@ enum DaemonCommand {
         let server = try DaemonServer(
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: createdPath, library: library, configuration: configuration,
-                allowedGroup: try UserGroups.groupID(named: configuration.group)),
+                allowedGroup: try UserGroups.groupID(named: configuration.group),
+                bindingsPath: systemInstance ? DaemonPaths.systemBindings : DaemonPaths.userBindings(environment: environment)),
             engine: context.engine, log: log, version: Gesturectl.version)
         do {
             try server.start()
