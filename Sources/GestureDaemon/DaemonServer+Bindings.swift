@@ -148,7 +148,10 @@ extension DaemonServer {
     /// watches of keys no longer bound; all of them anew when the timings
     /// or the grab changed (a reload).
     func syncTriggerWatches() {
-        let (toStart, toCancel, timings, grab) = state.withLock { current -> ([WatchedKey], [TriggerHandle], PressTimings, Bool) in
+        // Decided and recorded under one lock, so that two changes at once
+        // (a bind and a SIGHUP) never start two watches of one key.
+        let (toStart, toCancel, timings, grab) = state.withLock {
+            current -> ([(WatchedKey, TriggerHandle)], [TriggerHandle], PressTimings, Bool) in
             if current.stopping { return ([], [], current.configuration.pressTimings, false) }
             let wanted = Set(currentBindings(current).map(\.trigger.watched))
             let configuration = current.configuration
@@ -163,26 +166,21 @@ extension DaemonServer {
                 cancel.append(watch.handle)
                 current.triggers.watches[key] = nil
             }
-            let start = wanted.filter { current.triggers.watches[$0] == nil }.sorted()
+            let start = wanted.filter { current.triggers.watches[$0] == nil }.sorted().map { ($0, TriggerHandle()) }
+            for (key, handle) in start { current.triggers.watches[key] = TriggerState.Watch(handle: handle) }
             return (start, cancel, configuration.pressTimings, configuration.grab)
         }
         for handle in toCancel { handle.cancel() }
-        for key in toStart {
-            let request: TriggerRequest
+        for (key, handle) in toStart {
             do {
-                request = try TriggerRequest(device: key.device, key: key.key, timings: timings, grab: grab)
-            } catch {
-                log.error("cannot watch \(key.key) on \(key.device): \(error)")
-                continue
-            }
-            let handle = TriggerHandle()
-            handle.observeProgress { [self] event in triggerEvent(event, on: key) }
-            state.withLock { $0.triggers.watches[key] = TriggerState.Watch(handle: handle) }
-            do {
+                let request = try TriggerRequest(device: key.device, key: key.key, timings: timings, grab: grab)
+                handle.observeProgress { [self] event in triggerEvent(event, on: key, from: handle) }
                 try triggers.start(request, handle)
                 log.info("watching \(key.key) on \(key.device)")
             } catch {
-                state.withLock { $0.triggers.watches[key] = nil }
+                state.withLock { current in
+                    if current.triggers.watches[key]?.handle === handle { current.triggers.watches[key] = nil }
+                }
                 log.error("cannot watch \(key.key) on \(key.device): \(error)")
             }
         }
@@ -197,8 +195,10 @@ extension DaemonServer {
         for handle in handles { handle.cancel() }
     }
 
-    /// What a watch reported (on its thread).
-    private func triggerEvent(_ event: TriggerEvent, on key: WatchedKey) {
+    /// What a watch reported (on its thread). A watch that was replaced or
+    /// cancelled meanwhile is not listened to any more.
+    private func triggerEvent(_ event: TriggerEvent, on key: WatchedKey, from handle: TriggerHandle) {
+        guard state.withLock({ $0.triggers.watches[key]?.handle === handle }) else { return }
         switch event {
         case .connected(let node, let name):
             state.withLock { current in

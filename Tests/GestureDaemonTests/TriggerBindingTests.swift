@@ -300,6 +300,29 @@ struct TriggerBindingTests {
         #expect(second.liveWatches.isEmpty)
     }
 
+    @Test("A reload that changes the timings restarts the watches; the old watch is no longer heard")
+    func reloadRestartsWatches() async throws {
+        let daemon = try TriggerDaemon()
+        let client = try daemon.client()
+        _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("mute"))]))])
+        let old = try #require(daemon.watch(device, "BTN_0"))
+        var configuration = DaemonConfiguration(devices: [.touchscreen, .keyboard])
+        configuration.pressTimings.doubleInterval = Microseconds(400_000)
+        daemon.server.reload(
+            configuration, allowedGroup: nil, library: GestureLibrary(userDirectory: daemon.folder + "/library", builtinDirectory: nil))
+        #expect(old.isCancelled)
+        let new = try #require(daemon.watch(device, "BTN_0"))
+        #expect(new.isCancelled == false)
+        #expect(daemon.liveWatches.first?.request.timings.doubleInterval == Microseconds(400_000))
+        // A press the old watch still reports does nothing; the new one's does.
+        old.report(.press(.single, time: .zero))
+        new.report(.press(.single, time: .zero))
+        #expect(try eventually { daemon.sink(.keyboard)?.frames.count == 2 })
+        _ = try Poll.wait([], timeoutMilliseconds: 50)
+        #expect(daemon.sink(.keyboard)?.frames.count == 2)
+        await daemon.stop()
+    }
+
     @Test("The configuration's custom-action keys are checked")
     func configurationErrors() {
         func fails(_ text: String) -> Bool {
