@@ -141,6 +141,24 @@ struct TriggerWatchTests {
         #expect(presses(events) == [.single])
     }
 
+    @Test("Through udev: a device that is not there is reported as waited for, and the watch ends when cancelled")
+    func realDeviceMissing() throws {
+        let request = try TriggerRequest(device: "ffff:fffe", key: "KEY_F13")
+        let handle = TriggerHandle()
+        let first = Mutex<TriggerEvent?>(nil)
+        let reported = CancellationSignal()
+        handle.observeProgress { event in
+            first.withLock { if $0 == nil { $0 = event } }
+            reported.cancel()
+        }
+        // Without udev (some containers) there is nothing to watch with.
+        guard (try? Engine().startWatchingTrigger(request, handle: handle)) != nil else { return }
+        _ = try Poll.wait([(try reported.fileDescriptor, .readable)], timeoutMilliseconds: 10_000)
+        if case .disconnected = first.withLock({ $0 }) {} else { Issue.record("first report: \(String(describing: first.withLock { $0 }))") }
+        handle.cancel()
+        #expect(handle.wait() == nil)
+    }
+
     @Test("Event nodes, non-keys and impossible timings are refused; links, names and ids are not")
     func requests() throws {
         #expect(throws: TriggerError.self) { try TriggerRequest(device: "/dev/input/event3", key: "KEY_F13") }
