@@ -182,6 +182,7 @@ extension DaemonServer {
         client.socket.close()
         for handle in cancelled { handle.cancel() }
         releaseHeldKeys(of: id)
+        recordingClientLeft(id)
         log.info("client \(id) disconnected (\(reason))" + (cancelled.isEmpty ? "" : "; \(cancelled.count) job(s) cancelled"))
     }
 }

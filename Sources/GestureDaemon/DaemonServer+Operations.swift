@@ -16,12 +16,14 @@ extension DaemonServer {
         "save": ["name", "gesture", "force"],
         "rm": ["name", "force"],
         "press": ["key", "action", "hold_ms", "force"],
+        "record-start": ["device", "sequential", "idle_timeout_ms", "max_duration_ms", "grab", "name"],
+        "record-stop": ["save", "force", "wait"],
         "subscribe": ["events"],
         "bind": ["trigger", "action"], "unbind": ["trigger"], "bindings": ["reset"],
     ]
 
     /// The events a client may subscribe to.
-    static let eventNames: Set<String> = ["job", "device", "trigger"]
+    static let eventNames: Set<String> = ["job", "device", "record", "trigger"]
 
     /// Handles one request line from client `id`: answers at once, or (a
     /// play that waits) when the play ends.
@@ -85,6 +87,10 @@ extension DaemonServer {
             return try unbind(arguments, client: client)
         case "bindings":
             return try bindingsOperation(arguments, client: client)
+        case "record-start":
+            return try recordStart(request, arguments, client: client)
+        case "record-stop":
+            return try recordStop(request, arguments, client: client)
         case "cancel":
             let job = try arguments.integer("job", in: 1...Int.max) ?? { throw DaemonError(.badArgument, "cancel: \"job\" is missing") }()
             try cancel(job)
@@ -232,6 +238,7 @@ extension DaemonServer {
     /// Cancels a job: a queued one ends at once, a running one lifts
     /// everything and ends.
     private func cancel(_ job: Int) throws(DaemonError) {
+        if cancelRecording(job) { return }
         let record = state.withLock { current in current.jobs[job] }
         guard let record else { throw DaemonError(.notFound, "no job \(job) (finished jobs are forgotten)") }
         record.handle.cancel()
@@ -378,12 +385,12 @@ extension DaemonServer {
         }
     }
 
-    private func gestureJSON(_ gesture: Gesture) throws -> JSONValue {
+    func gestureJSON(_ gesture: Gesture) throws -> JSONValue {
         let bytes = GestureFileFormat.encodeUTF8(gesture)
         return try JSONLineParser.parse(bytes)
     }
 
-    private func libraryCall<Result>(_ body: () throws(LibraryError) -> Result) throws(DaemonError) -> Result {
+    func libraryCall<Result>(_ body: () throws(LibraryError) -> Result) throws(DaemonError) -> Result {
         do {
             return try body()
         } catch {

@@ -61,6 +61,7 @@ public final class DaemonServer: Sendable {
 
     let engine: Engine
     let devices: DeviceProvider
+    let recordings: RecordingProvider
     let log: DaemonLog
     let version: String
     let state: Mutex<ServerState>
@@ -72,14 +73,16 @@ public final class DaemonServer: Sendable {
     let finished = JobHandle<Int32, Never>()
 
     /// Creates the server; nothing runs until ``start()``. Devices come from
-    /// `devices` (by default the engine's kept uinput devices), trigger
-    /// watches from `triggers` (by default the engine's, on real devices).
+    /// `devices` (by default the engine's kept uinput devices), recordings
+    /// from `recordings` (by default the engine reading input devices),
+    /// trigger watches from `triggers` (by default the engine's, on real devices).
     public init(
-        setup: Setup, engine: Engine, devices: DeviceProvider? = nil, triggers: TriggerWatcher? = nil, log: DaemonLog,
-        version: String
+        setup: Setup, engine: Engine, devices: DeviceProvider? = nil, recordings: RecordingProvider? = nil,
+        triggers: TriggerWatcher? = nil, log: DaemonLog, version: String
     ) throws(SystemError) {
         self.engine = engine
         self.devices = devices ?? .engine(engine)
+        self.recordings = recordings ?? .engine(engine)
         self.triggers = triggers ?? .engine(engine)
         bindingsPath = setup.bindingsPath
         self.log = log
@@ -128,6 +131,7 @@ public final class DaemonServer: Sendable {
         for handle in running { handle.cancel() }
         for kind in workers { wakeWorker(kind) }
         for handle in running { _ = handle.wait() }
+        stopRecordingForShutdown()
         releaseAllHeldKeys()
         devices.closeAll()
         wake.signal()
@@ -318,4 +322,6 @@ struct ServerState: Sendable {
     var heldKeys = HeldKeys()
     /// The custom actions: saved bindings and trigger watches (DaemonServer+Bindings.swift).
     var triggers = TriggerState()
+    /// The one recording, until collected: DaemonServer+Record.swift.
+    var recording: RecordingRecord?
 }

@@ -33,7 +33,8 @@ final class TestDaemon: Sendable {
 
     init(
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .touchpad]),
-        clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false
+        clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false,
+        recordings: RecordingProvider? = nil
     ) throws {
         let number = Self.counter.add(1, ordering: .relaxed).newValue
         folder = "/tmp/gesturectl-daemon-test-\(getpid())-\(number)"
@@ -62,7 +63,7 @@ final class TestDaemon: Sendable {
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
                 allowedGroup: nil),
-            engine: Engine(), devices: provider,
+            engine: Engine(), devices: provider, recordings: recordings,
             log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
             version: "test")
         try server.start()
