@@ -280,16 +280,18 @@ extension DaemonServer {
     }
 
     /// The emergency stop: cancels every job (running plays lift every
-    /// finger, queued ones never start), forgets which clients hold keys,
-    /// and queues a release of every key down on the keyboard. The daemon
-    /// keeps running and the bindings stay.
+    /// finger, queued ones never start, a recording stops as on a `cancel`
+    /// of its job, its result kept for `record-stop`), forgets which
+    /// clients hold keys, and queues a release of every key down on the
+    /// keyboard. The daemon keeps running and the bindings stay.
     func emergencyStop(because reason: String) {
-        let (handles, hasKeyboard) = state.withLock { current in
+        let (handles, recordingJob, hasKeyboard) = state.withLock { current in
             current.heldKeys = HeldKeys()
-            return (current.jobs.values.map(\.handle), current.queues[.keyboard] != nil)
+            return (current.jobs.values.map(\.handle), current.recording?.job, current.queues[.keyboard] != nil)
         }
-        log.warning("emergency stop (\(reason)): cancelling \(handles.count) job(s), releasing every key")
+        log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
         for handle in handles { handle.cancel() }
+        if let recordingJob { _ = cancelRecording(recordingJob) }
         guard hasKeyboard, let session = try? devices.ready(Self.profile(for: .keyboard)) else { return }
         // Queued behind the cancelled jobs, so each finds the keyboard free;
         // a key that is up by then costs no frame.

@@ -33,7 +33,7 @@ private final class TriggerDaemon: Sendable {
 
     init(
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .keyboard]),
-        clockMode: ManualClock.Mode = .advancesOnWait, folder existing: String? = nil
+        clockMode: ManualClock.Mode = .advancesOnWait, folder existing: String? = nil, recordings: RecordingProvider? = nil
     ) throws {
         let number = Self.counter.add(1, ordering: .relaxed).newValue
         folder = existing ?? "/tmp/gesturectl-trigger-test-\(getpid())-\(number)"
@@ -61,7 +61,7 @@ private final class TriggerDaemon: Sendable {
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
                 allowedGroup: nil, bindingsPath: bindingsPath),
-            engine: Engine(), devices: provider, triggers: watcher,
+            engine: Engine(), devices: provider, recordings: recordings, triggers: watcher,
             log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
             version: "test")
         try server.start()
@@ -259,6 +259,28 @@ struct TriggerBindingTests {
         // Still serving, and the bindings stay.
         #expect(try client.call("version")["protocol"] == .integer(1))
         #expect(daemon.liveWatches.count == 1)
+        await daemon.stop()
+    }
+
+    @Test("The emergency stop also stops a recording; its result waits for record-stop")
+    func emergencyStopsRecording() async throws {
+        let recordings = TestRecordings()
+        let daemon = try TriggerDaemon(recordings: recordings.provider())
+        let client = try daemon.client()
+        _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("mute"))]))])
+        let watcher = try RawConnection(path: daemon.socketPath)
+        try watcher.send("{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"record\"]}\n")
+        #expect(try watcher.receive()["ok"] == .bool(true))
+        let started = try client.call("record-start")
+        let source = try #require(recordings.latest)
+        source.stroke(id: 1, x: 1_000, y: 2_000)
+        // The stroke is recorded before the stop.
+        #expect(try watcher.receive()["event"] == .string("record"))
+        try #require(daemon.watch(device, "BTN_0")).report(.press(.emergencyStop, time: .zero))
+        let stopped = try client.call("record-stop", [("wait", .bool(true))])
+        #expect(stopped["job"] == started["job"])
+        #expect(stopped["stop_reason"] == .string("stopped"))
+        #expect(stopped["gesture"] != .null)
         await daemon.stop()
     }
 
