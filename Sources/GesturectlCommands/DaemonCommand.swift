@@ -46,6 +46,7 @@ enum DaemonCommand {
         options: [
             .option("config", valueName: "file", help: "The configuration file (default: /etc/gesturectl/daemon.json as root; it may be missing)."),
             .option("library", valueName: "folder", help: "The folder of named gestures (default: the configuration's, else /var/lib/gesturectl/gestures for the system service, else your library)."),
+            .option("bindings", valueName: "file", help: "Where bindings changed over the socket are saved (default: /var/lib/gesturectl/bindings.json for the system service, else ~/.local/share/gesturectl/bindings.json)."),
         ]
     ) { values, context in
         let environment = context.environment
@@ -79,7 +80,8 @@ enum DaemonCommand {
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: createdPath, library: library, configuration: configuration,
                 allowedGroup: try UserGroups.groupID(named: configuration.group),
-                bindingsPath: systemInstance ? DaemonPaths.systemBindings : DaemonPaths.userBindings(environment: environment)),
+                bindingsPath: values.string("bindings")
+                    ?? (systemInstance ? DaemonPaths.systemBindings : DaemonPaths.userBindings(environment: environment))),
             engine: context.engine, log: log, version: Gesturectl.version)
         do {
             try server.start()

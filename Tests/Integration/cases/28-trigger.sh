@@ -51,16 +51,15 @@ switch_pid=$DEVICE_PID
 note "switch: $switch"
 
 # The double interval is generous: each evemu-event is a process start in a
-# loaded VM. The bindings file is the case's own (a root daemon would
-# otherwise use /var/lib/gesturectl/bindings.json; nothing here binds over
-# the socket, so it is only read).
+# loaded VM. The saved bindings are the case's own file (--bindings; a root
+# daemon would otherwise use /var/lib/gesturectl/bindings.json).
 cat > "$CASE_WORK/daemon.json" <<EOF
 {"devices": ["touchscreen"], "double_press_ms": 1000, "long_press_ms": 1500, "emergency_stop_ms": 3000,
  "bindings": [{"trigger": {"device": "$SWITCH_NAME", "key": "KEY_F13", "press": "double"}, "action": {"play": "tap"}}]}
 EOF
-[[ ! -e /var/lib/gesturectl/bindings.json ]] || fail "/var/lib/gesturectl/bindings.json exists: it would override this case's bindings"
 socket=$CASE_WORK/d.sock
-start_background daemon.log "$GESTURECTL" daemon --socket "$socket" --config "$CASE_WORK/daemon.json" --library "$CASE_WORK/library"
+start_background daemon.log "$GESTURECTL" daemon --socket "$socket" --config "$CASE_WORK/daemon.json" \
+    --library "$CASE_WORK/library" --bindings "$CASE_WORK/bindings.json"
 daemon_pid=$BACKGROUND_PID
 wait_for_log "$CASE_WORK/daemon.log" 'ready: listening on'
 wait_for_log "$CASE_WORK/daemon.log" "trigger KEY_F13 on $SWITCH_NAME: $SWITCH_NAME at /dev/input/event[0-9]+" 20
