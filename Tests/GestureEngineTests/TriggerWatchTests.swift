@@ -20,11 +20,9 @@ private final class ScriptedTriggerDevices: TriggerDevices {
 
     private var entries: [Entry]
     private let pipe = TestPipe()
-    let opens: Mutex<Int>
 
     init(_ entries: [Entry]) {
         self.entries = entries
-        opens = Mutex(0)
         pipe.send("x")
     }
 
@@ -37,7 +35,6 @@ private final class ScriptedTriggerDevices: TriggerDevices {
     func hotplugAdded() -> Bool { true }
 
     func open() throws -> (source: any EventSource, node: String, name: String)? {
-        opens.withLock { $0 += 1 }
         guard !entries.isEmpty else { return nil }
         switch entries.removeFirst() {
         case .present(let source): return (source, "/dev/input/event42", "test switch")
