@@ -17,15 +17,16 @@ extension DaemonServer {
             log.notice("stopped")
         }
         while true {
-            let (stopping, clients) = state.withLock { ($0.stopping, Array($0.clients.values)) }
+            let (stopping, drained, clients) = state.withLock { ($0.stopping, $0.drained, Array($0.clients.values)) }
             if stopping {
-                // Stop listening at once; let replies already queued go out.
+                // Stop listening at once; let the replies of the jobs being
+                // cancelled be queued (stop() says when) and written.
                 if listeningOpen {
                     listening.close()
                     listeningOpen = false
                     if let path = createdSocketPath { try? FileSystem.unlink(path) }
                 }
-                if clients.allSatisfy({ $0.output.isEmpty }) { return }
+                if drained && clients.allSatisfy({ $0.output.isEmpty }) { return }
             }
             var requests: [(FileDescriptor, Poll.Events)] = [(wake.fileDescriptor, .readable)]
             if listeningOpen { requests.append((listening, .readable)) }
@@ -34,13 +35,13 @@ extension DaemonServer {
             }
             let ready: [Poll.Events]
             do {
-                // While stopping, give slow readers at most a second.
-                ready = try Poll.wait(requests, timeoutMilliseconds: stopping ? 1_000 : nil)
+                // Once drained, give slow readers at most a second.
+                ready = try Poll.wait(requests, timeoutMilliseconds: drained ? 1_000 : nil)
             } catch {
                 log.error("poll failed: \(error); stopping")
                 return
             }
-            if stopping && ready.allSatisfy(\.isEmpty) { return }
+            if drained && ready.allSatisfy(\.isEmpty) { return }
             if !ready[0].isEmpty { wake.drain() }
             if listeningOpen && !ready[1].isEmpty { acceptClients() }
             let offset = listeningOpen ? 2 : 1

@@ -307,7 +307,10 @@ extension DaemonServer {
 
     /// Ends a job: its reply (if its client waits) and its event.
     private func finish(_ job: Int, _ result: PlaybackResult) {
-        guard let record = state.withLock({ $0.jobs.removeValue(forKey: job) }) else { return }
+        guard let record = state.withLock({ $0.jobs[job] }) else { return }
+        // The record goes only after its reply is queued: stop() waits for
+        // the last record to go, then lets the I/O thread end.
+        defer { forgetJob(job) }
         record.handle.finish(result)
         let written: Int
         let state: JobRecord.State
@@ -402,5 +405,16 @@ extension DaemonServer {
             default: throw DaemonError(.internal, error.message)
             }
         }
+    }
+}
+
+extension DaemonServer {
+    /// Removes an ended job; the last one to go while stopping wakes `stop()`.
+    func forgetJob(_ job: Int) {
+        let lastWhileStopping = state.withLock { current in
+            guard current.jobs.removeValue(forKey: job) != nil else { return false }
+            return current.stopping && current.jobs.isEmpty
+        }
+        if lastWhileStopping { jobsEnded.signal() }
     }
 }

@@ -71,6 +71,8 @@ public final class DaemonServer: Sendable {
     let bindingsPath: String?
     let triggers: TriggerWatcher
     let finished = JobHandle<Int32, Never>()
+    /// Signalled when the last job ends while stopping.
+    let jobsEnded = DispatchSemaphore(value: 0)
 
     /// Creates the server; nothing runs until ``start()``. Devices come from
     /// `devices` (by default the engine's kept uinput devices), recordings
@@ -130,10 +132,15 @@ public final class DaemonServer: Sendable {
         log.notice("stopping: cancelling \(running.count) job(s)")
         for handle in running { handle.cancel() }
         for kind in workers { wakeWorker(kind) }
-        for handle in running { _ = handle.wait() }
+        // Wait until every job has ended and queued its reply (not only
+        // until the players stopped: the replies come after).
+        if state.withLock({ !$0.jobs.isEmpty }) { jobsEnded.wait() }
         stopRecordingForShutdown()
         releaseAllHeldKeys()
         devices.closeAll()
+        // Every reply of the cancelled jobs is queued by now: the I/O thread
+        // may finish once they are written.
+        state.withLock { $0.drained = true }
         wake.signal()
     }
 
@@ -318,6 +325,8 @@ struct ServerState: Sendable {
     var nextClientID = 0
     var nextJobID = 0
     var stopping = false
+    /// Set by `stop()` once every job has ended and queued its reply.
+    var drained = false
     /// The keys each client holds down with `press` `down`.
     var heldKeys = HeldKeys()
     /// The custom actions: saved bindings and trigger watches (DaemonServer+Bindings.swift).

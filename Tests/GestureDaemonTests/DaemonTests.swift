@@ -288,6 +288,21 @@ struct DaemonProtocolTests {
         await daemon.stop()
     }
 
+    @Test("A client waiting for a play when the daemon stops gets its cancelled reply before the daemon goes")
+    func stopRepliesFirst() async throws {
+        let daemon = try TestDaemon(clockMode: .waitsForAdvance)
+        let gesture = try inline(try GestureSynthesizer.longPress())
+        let outcome = JobHandle<DaemonErrorCode?, Never>()
+        let path = daemon.socketPath
+        try DedicatedThread.start(ThreadOptions(name: "test-client")) {
+            let client = try? DaemonClient(path: path)
+            outcome.finish(errorCode { try client?.call("play", [("gesture", gesture)]) as Any })
+        }
+        #expect(daemon.clock(.touchscreen)?.nextWaitingDeadline() != nil)  // it plays
+        await daemon.stop()
+        #expect(await outcome.finished() == .cancelled)
+    }
+
     @Test("Stopping cancels every job and removes the socket it made")
     func stop() async throws {
         let daemon = try TestDaemon(clockMode: .waitsForAdvance)
