@@ -19,10 +19,11 @@ extension DaemonServer {
         "record-start": ["device", "sequential", "idle_timeout_ms", "max_duration_ms", "grab", "name"],
         "record-stop": ["save", "force", "wait"],
         "subscribe": ["events"],
+        "bind": ["trigger", "action"], "unbind": ["trigger"], "bindings": ["reset"],
     ]
 
     /// The events a client may subscribe to.
-    static let eventNames: Set<String> = ["job", "device", "record"]
+    static let eventNames: Set<String> = ["job", "device", "record", "trigger"]
 
     /// Handles one request line from client `id`: answers at once, or (a
     /// play that waits) when the play ends.
@@ -80,6 +81,12 @@ extension DaemonServer {
             return try play(request, arguments, client: client)
         case "press":
             return try press(request, arguments, client: client)
+        case "bind":
+            return try bind(arguments, client: client)
+        case "unbind":
+            return try unbind(arguments, client: client)
+        case "bindings":
+            return try bindingsOperation(arguments, client: client)
         case "record-start":
             return try recordStart(request, arguments, client: client)
         case "record-stop":

@@ -33,17 +33,22 @@ public final class DaemonServer: Sendable {
         public var configuration: DaemonConfiguration
         /// The group id allowed to connect (`nil`: root only).
         public var allowedGroup: UInt32?
+        /// Where bindings changed over the socket are saved
+        /// (`/var/lib/gesturectl/bindings.json` for the system service);
+        /// `nil`: they last until the daemon stops.
+        public var bindingsPath: String?
 
         /// Creates a set-up.
         public init(
             listening: FileDescriptor, createdSocketPath: String?, library: GestureLibrary,
-            configuration: DaemonConfiguration, allowedGroup: UInt32?
+            configuration: DaemonConfiguration, allowedGroup: UInt32?, bindingsPath: String? = nil
         ) {
             self.listening = listening
             self.createdSocketPath = createdSocketPath
             self.library = library
             self.configuration = configuration
             self.allowedGroup = allowedGroup
+            self.bindingsPath = bindingsPath
         }
     }
 
@@ -63,20 +68,25 @@ public final class DaemonServer: Sendable {
     let wake: EventCounter
     let listening: FileDescriptor
     let createdSocketPath: String?
+    let bindingsPath: String?
+    let triggers: TriggerWatcher
     let finished = JobHandle<Int32, Never>()
     /// Signalled when the last job ends while stopping.
     let jobsEnded = DispatchSemaphore(value: 0)
 
     /// Creates the server; nothing runs until ``start()``. Devices come from
     /// `devices` (by default the engine's kept uinput devices), recordings
-    /// from `recordings` (by default the engine reading input devices).
+    /// from `recordings` (by default the engine reading input devices),
+    /// trigger watches from `triggers` (by default the engine's, on real devices).
     public init(
         setup: Setup, engine: Engine, devices: DeviceProvider? = nil, recordings: RecordingProvider? = nil,
-        log: DaemonLog, version: String
+        triggers: TriggerWatcher? = nil, log: DaemonLog, version: String
     ) throws(SystemError) {
         self.engine = engine
         self.devices = devices ?? .engine(engine)
         self.recordings = recordings ?? .engine(engine)
+        self.triggers = triggers ?? .engine(engine)
+        bindingsPath = setup.bindingsPath
         self.log = log
         self.version = version
         listening = setup.listening
@@ -101,6 +111,7 @@ public final class DaemonServer: Sendable {
             runLoop()
             finished.finish(0)
         }
+        startTriggers()
     }
 
     /// Waits until the server has stopped (after ``stop()``).
@@ -117,6 +128,7 @@ public final class DaemonServer: Sendable {
             return (true, current.jobs.values.map(\.handle), Array(current.queues.keys))
         }
         guard first else { return }
+        cancelTriggerWatches()
         log.notice("stopping: cancelling \(running.count) job(s)")
         for handle in running { handle.cancel() }
         for kind in workers { wakeWorker(kind) }
@@ -149,6 +161,7 @@ public final class DaemonServer: Sendable {
             state.withLock { $0.queues[kind]?.retired = true }
             wakeWorker(kind)
         }
+        syncTriggerWatches()
         log.notice("configuration reloaded: devices \(configuration.devices.map(\.rawValue).joined(separator: ", "))")
     }
 
@@ -316,6 +329,8 @@ struct ServerState: Sendable {
     var drained = false
     /// The keys each client holds down with `press` `down`.
     var heldKeys = HeldKeys()
+    /// The custom actions: saved bindings and trigger watches (DaemonServer+Bindings.swift).
+    var triggers = TriggerState()
     /// The one recording, until collected: DaemonServer+Record.swift.
     var recording: RecordingRecord?
 }
