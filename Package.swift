@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(
             name: "GestureDaemonTests",
             dependencies: [
-                "GestureDaemon", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
+                "GestureDaemon", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
                 "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport", "GestureRecording", "DeviceDiscovery",
             ]),
         .testTarget(

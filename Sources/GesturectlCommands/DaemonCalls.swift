@@ -51,6 +51,20 @@ enum DaemonCalls {
         }
     }
 
+    /// `devices` through the daemon: the input devices it sees.
+    static func devices(_ client: DaemonClient) throws -> [DeviceFacts] {
+        let result = try call(client, "devices")
+        guard case .array(let items)? = result["devices"] else {
+            throw CommandFailure.failure("the daemon's devices reply lacks \"devices\"")
+        }
+        return try items.map { item in
+            guard let facts = DeviceFacts(json: item) else {
+                throw CommandFailure.failure("the daemon described a device this gesturectl cannot read: \(item.jsonText)")
+            }
+            return facts
+        }
+    }
+
     /// `list` through the daemon: the entries with their summaries, and the library folder.
     static func list(_ client: DaemonClient) throws -> ([(LibraryEntry, String)], String) {
         let result = try call(client, "list")

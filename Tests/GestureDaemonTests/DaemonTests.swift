@@ -1,3 +1,4 @@
+import DeviceDiscovery
 import GestureDaemon
 import GestureEngine
 import GestureFormat
@@ -330,6 +331,23 @@ struct DaemonProtocolTests {
             .object([("kind", .string($0.rawValue)), ("node", .string("/dev/input/test-\($0.rawValue)"))])
         }))
         await daemon.stop()
+    }
+
+    @Test("A device's facts survive the trip through the protocol's JSON, so both listings print the same")
+    func deviceFactsRoundTrip() throws {
+        let touchscreen = DeviceInfo(
+            node: "/dev/input/event5", name: "ELAN \u{1b}Touch", kind: .touchscreen,
+            links: ["/dev/input/by-id/usb-ELAN-event-if00"], vendor: 0x04f3, product: 0x2a1c,
+            description: TestDevices.touchscreen)
+        let keyboard = DeviceInfo(node: "/dev/input/event1", name: "Power Button", kind: .keyboard, openProblem: "no access")
+        for info in [touchscreen, keyboard] {
+            let facts = DeviceFacts(info)
+            let line = facts.json.jsonText
+            #expect(DeviceFacts(json: try JSONLineParser.parse(Array(line.utf8))) == facts)
+        }
+        #expect(DeviceFacts(touchscreen).slots != nil)
+        #expect(DeviceFacts(keyboard).slots == nil)
+        #expect(DeviceFacts(json: .object([("node", .string("x"))])) == nil)
     }
 
     @Test("Who may connect: root always; others only as members of the group")
