@@ -40,6 +40,16 @@ extension CommandContext {
 /// Commands' requests to the daemon, with its answers turned into what the
 /// local commands print.
 enum DaemonCalls {
+    /// A daemon call's failure as the command failure a local command would throw.
+    static func failure(for error: DaemonCallError) -> CommandFailure {
+        switch error {
+        case .daemon(let error): DaemonFailure.failure(for: error)
+        case .unreachable(let error):
+            CommandFailure(status: error.isPermissionDenied ? .permissionDenied : .daemonUnavailable, message: error.description)
+        case .other(let message): .failure(message)
+        }
+    }
+
     /// Runs a request; daemon errors become the local exit statuses.
     static func call(_ client: DaemonClient, _ op: String, _ arguments: [(String, JSONValue)] = []) throws -> JSONValue {
         do {

@@ -107,13 +107,6 @@ enum RecordCommand {
     }
 
     /// What a `record-stop` through the daemon came back with.
-    private struct RemoteOutcome: Sendable {
-        /// The reply, or why there is none.
-        var reply: Result<JSONValue, CommandFailure>
-        /// Why `--save` failed (the result then came without saving).
-        var saveFailure: CommandFailure?
-    }
-
     /// `record` through the daemon: record-start with the options, then a
     /// `record-stop` that waits until the recording stops by itself, while
     /// Ctrl-C (or Enter) stops it through a second connection (`cancel`);
@@ -147,25 +140,18 @@ enum RecordCommand {
         let node: String = if case .string(let text)? = started["device"] { text } else { "?" }
         let name: String = if case .string(let text)? = started["name"] { text } else { "?" }
 
-        var stopArguments: [(String, JSONValue)] = [("wait", .bool(true))]
+        var stopArguments: [(String, JSONValue)] = []
         if let save = values.string("save") { stopArguments.append(("save", .string(save))) }
         if values.flag("force") { stopArguments.append(("force", .bool(true))) }
-        let remote = JobHandle<RemoteOutcome, Never>()
-        try DedicatedThread.start(ThreadOptions(name: "gesturectl-recw")) {
-            remote.finish(collect(client, stopArguments))
-        }
         let watchEnter = context.isStandardInputTerminal
-        try DedicatedThread.start(ThreadOptions(name: "gesturectl-recs")) {
-            stopWhenAsked(remote, job: job, stopper: stopper, watchEnter: watchEnter)
-        }
-        // Wakes the stopper when the recording ends by itself.
-        remote.onCompletion { _ in remote.cancel() }
+        let remote = try RemoteRecording.follow(
+            job: job, waiting: client, stopper: stopper, stopArguments: stopArguments, watchEnter: watchEnter)
         var ways = ["Ctrl-C"]
         if watchEnter { ways.append("Enter") }
         if let idle { ways.append("\(DurationText.format(microseconds: idle.rawValue)) without contact") }
         context.note("recording through the daemon at \(socketPath) from \(node) (\(name)); stop with " + ways.joined(separator: ", "))
         let outcome = await context.untilFinished(remote)
-        let result = try outcome.reply.get()
+        let result = try outcome.reply.mapError(DaemonCalls.failure(for:)).get()
 
         let stopped: String = if case .string(let text)? = result["stopped"] { text } else { "?" }
         let reason: String = if case .string(let text)? = result["stop_reason"] { text } else { "" }
@@ -184,57 +170,13 @@ enum RecordCommand {
         if case .array(let warnings)? = result["warnings"] {
             for case .string(let warning) in warnings { context.warn(warning) }
         }
-        let path = try writeRemote(gesture, result: result, saveFailure: outcome.saveFailure, values: values, defaultFile: defaultFile, context: context)
+        let path = try writeRemote(gesture, result: result, saveFailure: outcome.saveFailure.map(DaemonCalls.failure(for:)), values: values, defaultFile: defaultFile, context: context)
         if path != "-" { context.print(path) }
         context.note("\(describe(gesture)) (stopped: \(stopped))")
         if reason == "device-vanished" {
             throw CommandFailure.failure("the device vanished while recording (\(stopped)); what was recorded is in \(path)")
         }
         if failed { throw CommandFailure.failure("recording stopped: \(stopped); what was recorded is in \(path)") }
-    }
-
-    /// On the waiting thread: the record-stop that waits; when saving is
-    /// refused (a name taken without --force), the result is collected
-    /// again without saving, so that it is never lost.
-    private static func collect(_ client: DaemonClient, _ arguments: [(String, JSONValue)]) -> RemoteOutcome {
-        do {
-            return RemoteOutcome(reply: .success(try DaemonCalls.call(client, "record-stop", arguments)))
-        } catch let failure as CommandFailure {
-            guard arguments.contains(where: { $0.0 == "save" }) else { return RemoteOutcome(reply: .failure(failure)) }
-            do {
-                return RemoteOutcome(reply: .success(try DaemonCalls.call(client, "record-stop")), saveFailure: failure)
-            } catch {
-                return RemoteOutcome(reply: .failure(failure))
-            }
-        } catch {
-            return RemoteOutcome(reply: .failure(.failure("\(error)")))
-        }
-    }
-
-    /// On the stopping thread: waits for Ctrl-C (the handle cancelled by
-    /// the signal), Enter, or the end; stops the recording unless it has
-    /// ended already.
-    private static func stopWhenAsked(
-        _ remote: JobHandle<RemoteOutcome, Never>, job: JSONValue, stopper: DaemonClient, watchEnter: Bool
-    ) {
-        var watchEnter = watchEnter
-        while remote.result == nil, !remote.isCancelled {
-            guard let cancelled = try? remote.cancellation.fileDescriptor else { break }
-            var descriptors: [(FileDescriptor, Poll.Events)] = [(cancelled, .readable)]
-            if watchEnter { descriptors.append((.standardInput, .readable)) }
-            guard let ready = try? Poll.wait(descriptors, timeoutMilliseconds: nil) else { break }
-            if ready.count > 1, !ready[1].isEmpty {
-                do {
-                    if let bytes = try FileDescriptor.standardInput.read(upTo: 256) {
-                        if bytes.isEmpty { watchEnter = false }
-                        if bytes.contains(where: { $0 == 10 || $0 == 13 }) { break }
-                    }
-                } catch {
-                    watchEnter = false
-                }
-            }
-        }
-        if remote.result == nil { _ = try? stopper.call("cancel", [("job", job)]) }
     }
 
     /// Writes a recording that came through the daemon as ``write(_:values:defaultFile:context:)``

@@ -317,7 +317,8 @@ struct DaemonProtocolTests {
 
     @Test("The daemon's threads have names the kernel keeps whole, for every device it can keep ready")
     func threadNames() throws {
-        let names = [DaemonServer.ioThread.name] + DeviceKind.allCases.map { DaemonServer.workerThread(for: $0).name }
+        let names = [DaemonServer.ioThread.name, RemoteRecording.waitingThread.name, RemoteRecording.stoppingThread.name]
+            + DeviceKind.allCases.map { DaemonServer.workerThread(for: $0).name }
         for name in names { #expect(name.utf8.count <= DedicatedThread.maximumNameLength, "\(name)") }
         #expect(Set(names).count == names.count)
     }
