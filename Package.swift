@@ -82,7 +82,7 @@ let package = Package(
             name: "GestureDaemon",
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureLibrary", "GestureRender", "InputSystem", "OperatingSystem",
-                "DeviceDiscovery", "GesturePlayback", "GestureEngine",
+                "DeviceDiscovery", "GesturePlayback", "GestureRecording", "GestureEngine",
             ]
         ),
         // Test doubles, shared device fixtures and helpers; only test targets use it.
@@ -117,8 +117,8 @@ let package = Package(
         .testTarget(
             name: "GestureDaemonTests",
             dependencies: [
-                "GestureDaemon", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
-                "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport",
+                "GestureDaemon", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
+                "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport", "GestureRecording", "DeviceDiscovery",
             ]),
         .testTarget(
             name: "GestureEngineTests",
@@ -130,7 +130,10 @@ let package = Package(
             name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel", "TestSupport"]),
         .testTarget(
             name: "GesturectlCommandsTests",
-            dependencies: ["GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport"]
+            dependencies: [
+                "GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport", "GestureDaemon",
+                "GestureEngine", "GestureLibrary", "GestureRecording", "InputSystem", "DeviceDiscovery",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -8,14 +8,16 @@ enum SystemIO {
     /// ends the process as SIGPIPE's default action would, which the
     /// process ignores so that a closed pipe cannot kill it with a finger
     /// down: `gesturectl list | head -1` stops writing and the shell sees
-    /// status 141. Other errors drop the rest silently.
-    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+    /// status 141.
+    /// - Throws: ``OperatingSystem/SystemError`` for any other failure.
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(SystemError) {
         do throws(SystemError) {
-            try FileDescriptor(rawValue: descriptor).writeAll(bytes)
+            try FileDescriptor(rawValue: descriptor).writeAll(bytes, path: descriptor == 1 ? "standard output" : "standard error")
         } catch {
             if error.errorNumber == ErrorNumber.brokenPipe && descriptor == FileDescriptor.standardOutput.rawValue {
                 SignalMask.terminateAsIfByBrokenPipe()
             }
+            throw error
         }
     }
 

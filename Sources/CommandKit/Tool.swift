@@ -1,3 +1,5 @@
+import OperatingSystem
+
 /// A command-line tool: a name, a version, its commands, and the entry
 /// point that parses a command line, runs the command and reports errors.
 ///
@@ -55,6 +57,24 @@ public struct Tool: Sendable {
     public func main(arguments: [String], context: CommandContext) async -> Int32 {
         var context = context
         context.toolName = name
+        let status = await run(arguments: arguments, context: context)
+        // A failed write of standard output is never success.
+        if let failure = context.standardOutput.failure {
+            context.standardError.writeLine("\(name): error: cannot write standard output: \(Self.describe(failure))")
+            return status == ExitStatus.success.rawValue ? ExitStatus.failure.rawValue : status
+        }
+        return status
+    }
+
+    /// The reason of a write failure, without the call's name when it is a
+    /// system error (`No space left on device (errno 28)`).
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? SystemError { return error.reason }
+        return String(describing: error)
+    }
+
+    private func run(arguments: [String], context: CommandContext) async -> Int32 {
+        let context = context
         let formatter = HelpFormatter(tool: self)
         let outcome: CommandLineParser.Outcome
         do {

@@ -1,3 +1,4 @@
+import GestureEngine
 import GestureModel
 import OperatingSystem
 
@@ -14,6 +15,12 @@ import OperatingSystem
 /// - `library`: the folder of named gestures (default: the system service's
 ///   `/var/lib/gesturectl/gestures`, or the user's library for a user instance).
 /// - `queue_limit`: requests waiting per device before `busy` (default 64).
+/// - `bindings`: custom actions, a list of ``TriggerBinding``s (default
+///   none); the bindings saved over the socket (`bindings.json`) override them.
+/// - `double_press_ms`, `long_press_ms`, `emergency_stop_ms`: the press
+///   recogniser's timings (defaults 300, 800, 3000; see ``GestureEngine/PressRecognizer``).
+/// - `grab`: trigger devices are grabbed (default false: a key on a shared
+///   keyboard must not take the keyboard away).
 ///
 /// The daemon never writes this file.
 public struct DaemonConfiguration: Hashable, Sendable {
@@ -31,16 +38,25 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var library: String?
     /// Requests waiting per device before the daemon answers `busy`.
     public var queueLimit: Int
+    /// The custom actions the configuration defines.
+    public var bindings: [TriggerBinding]
+    /// The press recogniser's timings.
+    public var pressTimings: PressTimings
+    /// Whether trigger devices are grabbed.
+    public var grab: Bool
 
     /// The defaults.
     public init(
         group: String = "gesturectl", devices: [DeviceKind] = DaemonConfiguration.readyKinds, library: String? = nil,
-        queueLimit: Int = 64
+        queueLimit: Int = 64, bindings: [TriggerBinding] = [], pressTimings: PressTimings = PressTimings(), grab: Bool = false
     ) {
         self.group = group
         self.devices = devices
         self.library = library
         self.queueLimit = queueLimit
+        self.bindings = bindings
+        self.pressTimings = pressTimings
+        self.grab = grab
     }
 
     /// Reads a configuration from the bytes of a file named `path`.
@@ -87,11 +103,28 @@ public struct DaemonConfiguration: Hashable, Sendable {
                     throw DaemonError(.badArgument, "\(path): \"queue_limit\" must be a whole number from 1 to 10000")
                 }
                 configuration.queueLimit = limit
+            case "bindings":
+                configuration.bindings = try TriggerBinding.parseList(member, what: "\(path): \"bindings\"")
+            case "double_press_ms", "long_press_ms", "emergency_stop_ms":
+                guard case .number(let text) = member, let milliseconds = Int(text), (1...600_000).contains(milliseconds) else {
+                    throw DaemonError(.badArgument, "\(path): \"\(key)\" must be a whole number of milliseconds from 1 to 600000")
+                }
+                let time = Microseconds(Int64(milliseconds) * 1_000)
+                switch key {
+                case "double_press_ms": configuration.pressTimings.doubleInterval = time
+                case "long_press_ms": configuration.pressTimings.longPress = time
+                default: configuration.pressTimings.emergencyStop = time
+                }
+            case "grab":
+                guard case .bool(let grab) = member else { throw DaemonError(.badArgument, "\(path): \"grab\" must be true or false") }
+                configuration.grab = grab
             default:
                 throw DaemonError(
-                    .badArgument, "\(path): unknown key \"\(DaemonLog.oneLine(key))\" (known: group, devices, library, queue_limit)")
+                    .badArgument,
+                    "\(path): unknown key \"\(DaemonLog.oneLine(key))\" (known: group, devices, library, queue_limit, bindings, double_press_ms, long_press_ms, emergency_stop_ms, grab)")
             }
         }
+        if let problem = configuration.pressTimings.problem { throw DaemonError(.badArgument, "\(path): \(problem)") }
         return configuration
     }
 }

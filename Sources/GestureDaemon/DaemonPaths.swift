@@ -9,6 +9,18 @@ public enum DaemonPaths {
     public static let systemConfiguration = "/etc/gesturectl/daemon.json"
     /// The system service's library of gestures.
     public static let systemLibrary = "/var/lib/gesturectl/gestures"
+    /// The system service's bindings changed over the socket (they
+    /// override the configuration's; `bindings` with `"reset": true` deletes the file).
+    public static let systemBindings = "/var/lib/gesturectl/bindings.json"
+
+    /// A user instance's saved bindings: `$XDG_DATA_HOME/gesturectl/bindings.json`,
+    /// else `~/.local/share/gesturectl/bindings.json` (beside the user's library);
+    /// `nil` without a home.
+    public static func userBindings(environment: [String: String]) -> String? {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/gesturectl/bindings.json" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/share/gesturectl/bindings.json" }
+        return nil
+    }
 
     /// The socket the daemon listens on: `--socket`, else
     /// `$GESTURECTL_SOCKET`, else the system socket when started as root or

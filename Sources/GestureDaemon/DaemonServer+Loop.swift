@@ -19,21 +19,22 @@ extension DaemonServer {
         while true {
             // A light view of each client: a copy of its state would share
             // its buffers and make every append below copy them whole.
-            let (stopping, clients, overBudget) = state.withLock {
-                ($0.stopping, $0.clients.values.map(ClientView.init), $0.bufferedInput >= limits.inputBudgetBytes)
+            let (stopping, drained, clients, overBudget) = state.withLock {
+                ($0.stopping, $0.drained, $0.clients.values.map(ClientView.init), $0.bufferedInput >= limits.inputBudgetBytes)
             }
             // A client whose replies went over the limit is cut off now: it
             // does not read, so "close once written" would never come.
             let readers = clients.filter { !$0.overflowed }
             for client in clients where client.overflowed { disconnect(client.id, reason: "did not read its replies") }
             if stopping {
-                // Stop listening at once; let replies already queued go out.
+                // Stop listening at once; let the replies of the jobs being
+                // cancelled be queued (stop() says when) and written.
                 if listeningOpen {
                     listening.close()
                     listeningOpen = false
                     if let path = createdSocketPath { try? FileSystem.unlink(path) }
                 }
-                if readers.allSatisfy({ $0.pendingOutput == 0 }) { return }
+                if drained && readers.allSatisfy({ $0.pendingOutput == 0 }) { return }
             }
             var requests: [(FileDescriptor, Poll.Events)] = [(wake.fileDescriptor, .readable)]
             if listeningOpen { requests.append((listening, .readable)) }
@@ -51,13 +52,13 @@ extension DaemonServer {
             }
             let ready: [Poll.Events]
             do {
-                // While stopping, give slow readers at most a second.
-                ready = try Poll.wait(requests, timeoutMilliseconds: stopping ? 1_000 : nil)
+                // Once drained, give slow readers at most a second.
+                ready = try Poll.wait(requests, timeoutMilliseconds: drained ? 1_000 : nil)
             } catch {
                 log.error("poll failed: \(error); stopping")
                 return
             }
-            if stopping && ready.allSatisfy(\.isEmpty) { return }
+            if drained && ready.allSatisfy(\.isEmpty) { return }
             if !ready[0].isEmpty { wake.drain() }
             if listeningOpen && !ready[1].isEmpty { acceptClients() }
             let offset = listeningOpen ? 2 : 1
@@ -228,6 +229,7 @@ extension DaemonServer {
         client.socket.close()
         for handle in cancelled { handle.cancel() }
         releaseHeldKeys(of: id)
+        recordingClientLeft(id)
         log.info("client \(id) disconnected (\(reason))" + (cancelled.isEmpty ? "" : "; \(cancelled.count) job(s) cancelled"))
     }
 }

@@ -16,11 +16,14 @@ extension DaemonServer {
         "save": ["name", "gesture", "force"],
         "rm": ["name", "force"],
         "press": ["key", "action", "hold_ms", "force"],
+        "record-start": ["device", "sequential", "idle_timeout_ms", "max_duration_ms", "grab", "name"],
+        "record-stop": ["save", "force", "wait"],
         "subscribe": ["events"],
+        "bind": ["trigger", "action"], "unbind": ["trigger"], "bindings": ["reset"],
     ]
 
     /// The events a client may subscribe to.
-    static let eventNames: Set<String> = ["job", "device"]
+    static let eventNames: Set<String> = ["job", "device", "record", "trigger"]
 
     /// Handles one request line from client `id`: answers at once, or (a
     /// play that waits) when the play ends.
@@ -78,6 +81,16 @@ extension DaemonServer {
             return try play(request, arguments, client: client)
         case "press":
             return try press(request, arguments, client: client)
+        case "bind":
+            return try bind(arguments, client: client)
+        case "unbind":
+            return try unbind(arguments, client: client)
+        case "bindings":
+            return try bindingsOperation(arguments, client: client)
+        case "record-start":
+            return try recordStart(request, arguments, client: client)
+        case "record-stop":
+            return try recordStop(request, arguments, client: client)
         case "cancel":
             let job = try arguments.integer("job", in: 1...Int.max) ?? { throw DaemonError(.badArgument, "cancel: \"job\" is missing") }()
             try cancel(job)
@@ -225,6 +238,7 @@ extension DaemonServer {
     /// Cancels a job: a queued one ends at once, a running one lifts
     /// everything and ends.
     private func cancel(_ job: Int) throws(DaemonError) {
+        if cancelRecording(job) { return }
         let record = state.withLock { current in current.jobs[job] }
         guard let record else { throw DaemonError(.notFound, "no job \(job) (finished jobs are forgotten)") }
         record.handle.cancel()
@@ -293,7 +307,10 @@ extension DaemonServer {
 
     /// Ends a job: its reply (if its client waits) and its event.
     private func finish(_ job: Int, _ result: PlaybackResult) {
-        guard let record = state.withLock({ $0.jobs.removeValue(forKey: job) }) else { return }
+        guard let record = state.withLock({ $0.jobs[job] }) else { return }
+        // The record goes only after its reply is queued: stop() waits for
+        // the last record to go, then lets the I/O thread end.
+        defer { forgetJob(job) }
         record.handle.finish(result)
         let written: Int
         let state: JobRecord.State
@@ -371,12 +388,12 @@ extension DaemonServer {
         }
     }
 
-    private func gestureJSON(_ gesture: Gesture) throws -> JSONValue {
+    func gestureJSON(_ gesture: Gesture) throws -> JSONValue {
         let bytes = GestureFileFormat.encodeUTF8(gesture)
         return try JSONLineParser.parse(bytes)
     }
 
-    private func libraryCall<Result>(_ body: () throws(LibraryError) -> Result) throws(DaemonError) -> Result {
+    func libraryCall<Result>(_ body: () throws(LibraryError) -> Result) throws(DaemonError) -> Result {
         do {
             return try body()
         } catch {
@@ -388,5 +405,16 @@ extension DaemonServer {
             default: throw DaemonError(.internal, error.message)
             }
         }
+    }
+}
+
+extension DaemonServer {
+    /// Removes an ended job; the last one to go while stopping wakes `stop()`.
+    func forgetJob(_ job: Int) {
+        let lastWhileStopping = state.withLock { current in
+            guard current.jobs.removeValue(forKey: job) != nil else { return false }
+            return current.stopping && current.jobs.isEmpty
+        }
+        if lastWhileStopping { jobsEnded.signal() }
     }
 }

@@ -35,17 +35,22 @@ public final class DaemonServer: Sendable {
         public var allowedGroup: UInt32?
         /// How much the daemon buffers for its clients.
         public var limits: Limits
+        /// Where bindings changed over the socket are saved
+        /// (`/var/lib/gesturectl/bindings.json` for the system service);
+        /// `nil`: they last until the daemon stops.
+        public var bindingsPath: String?
 
         /// Creates a set-up.
         public init(
             listening: FileDescriptor, createdSocketPath: String?, library: GestureLibrary,
-            configuration: DaemonConfiguration, allowedGroup: UInt32?, limits: Limits = Limits()
+            configuration: DaemonConfiguration, allowedGroup: UInt32?, bindingsPath: String? = nil, limits: Limits = Limits()
         ) {
             self.listening = listening
             self.createdSocketPath = createdSocketPath
             self.library = library
             self.configuration = configuration
             self.allowedGroup = allowedGroup
+            self.bindingsPath = bindingsPath
             self.limits = limits
         }
     }
@@ -91,6 +96,7 @@ public final class DaemonServer: Sendable {
     public static let protocolVersion = 1
     let engine: Engine
     let devices: DeviceProvider
+    let recordings: RecordingProvider
     let log: DaemonLog
     let version: String
     let state: Mutex<ServerState>
@@ -98,15 +104,25 @@ public final class DaemonServer: Sendable {
     let listening: FileDescriptor
     let createdSocketPath: String?
     let limits: Limits
+    let bindingsPath: String?
+    let triggers: TriggerWatcher
     let finished = JobHandle<Int32, Never>()
+    /// Signalled when the last job ends while stopping.
+    let jobsEnded = DispatchSemaphore(value: 0)
 
     /// Creates the server; nothing runs until ``start()``. Devices come from
-    /// `devices` (by default the engine's kept uinput devices).
+    /// `devices` (by default the engine's kept uinput devices), recordings
+    /// from `recordings` (by default the engine reading input devices),
+    /// trigger watches from `triggers` (by default the engine's, on real devices).
     public init(
-        setup: Setup, engine: Engine, devices: DeviceProvider? = nil, log: DaemonLog, version: String
+        setup: Setup, engine: Engine, devices: DeviceProvider? = nil, recordings: RecordingProvider? = nil,
+        triggers: TriggerWatcher? = nil, log: DaemonLog, version: String
     ) throws(SystemError) {
         self.engine = engine
         self.devices = devices ?? .engine(engine)
+        self.recordings = recordings ?? .engine(engine)
+        self.triggers = triggers ?? .engine(engine)
+        bindingsPath = setup.bindingsPath
         self.log = log
         self.version = version
         listening = setup.listening
@@ -132,6 +148,7 @@ public final class DaemonServer: Sendable {
             runLoop()
             finished.finish(0)
         }
+        startTriggers()
     }
 
     /// The unread input the daemon holds for all its clients (incomplete
@@ -153,12 +170,19 @@ public final class DaemonServer: Sendable {
             return (true, current.jobs.values.map(\.handle), Array(current.queues.keys))
         }
         guard first else { return }
+        cancelTriggerWatches()
         log.notice("stopping: cancelling \(running.count) job(s)")
         for handle in running { handle.cancel() }
         for kind in workers { wakeWorker(kind) }
-        for handle in running { _ = handle.wait() }
+        // Wait until every job has ended and queued its reply (not only
+        // until the players stopped: the replies come after).
+        if state.withLock({ !$0.jobs.isEmpty }) { jobsEnded.wait() }
+        stopRecordingForShutdown()
         releaseAllHeldKeys()
         devices.closeAll()
+        // Every reply of the cancelled jobs is queued by now: the I/O thread
+        // may finish once they are written.
+        state.withLock { $0.drained = true }
         wake.signal()
     }
 
@@ -179,6 +203,7 @@ public final class DaemonServer: Sendable {
             state.withLock { $0.queues[kind]?.retired = true }
             wakeWorker(kind)
         }
+        syncTriggerWatches()
         log.notice("configuration reloaded: devices \(configuration.devices.map(\.rawValue).joined(separator: ", "))")
     }
 
@@ -445,6 +470,12 @@ struct ServerState: Sendable {
     var stopping = false
     /// The unread input of all clients together (their `input`s' sizes).
     var bufferedInput = 0
+    /// Set by `stop()` once every job has ended and queued its reply.
+    var drained = false
     /// The keys each client holds down with `press` `down`.
     var heldKeys = HeldKeys()
+    /// The custom actions: saved bindings and trigger watches (DaemonServer+Bindings.swift).
+    var triggers = TriggerState()
+    /// The one recording, until collected: DaemonServer+Record.swift.
+    var recording: RecordingRecord?
 }

@@ -80,27 +80,47 @@ extension Engine {
     ///   for the grab, ``GestureRecording/RecordingError`` for a device that
     ///   records nothing (a keyboard) or bad options.
     public func startRecording(
-        _ request: RecordRequest, notices: (@Sendable (RecorderNotice) -> Void)? = nil
+        _ request: RecordRequest, notices: (@Sendable (RecorderNotice) -> Void)? = nil,
+        strokes: (@Sendable (Stroke) -> Void)? = nil
     ) throws -> RecordJob {
         let device = try InputDevices.open(request.device)
         // The grab ends when the session's device is released.
         if request.grab { try device.evdev.grab() }
+        let snapshot = device.evdev.recordingSnapshot()
+        return try startRecording(
+            request, source: device.evdev, description: device.evdev.description, device: device.info,
+            stableID: device.stableID, initialState: snapshot, notices: notices, strokes: strokes)
+    }
+
+    /// Records from a source the caller opened (another kind of input, or
+    /// a test double) as ``startRecording(_:notices:strokes:)`` does from a
+    /// device: `request.device` and `request.grab` are not used.
+    ///
+    /// - Parameters:
+    ///   - description: What the source is (it decides the recorder's geometry).
+    ///   - device, stableID: What the job reports as its device.
+    ///   - clock: The sources' clock (CLOCK_MONOTONIC for a real device).
+    ///   - strokes: called on the recording thread with each stroke as its
+    ///     contact lifts, as drawn (before any sequential merge).
+    public func startRecording(
+        _ request: RecordRequest, source: sending any EventSource, description: InputDeviceDescription,
+        device info: DeviceInfo, stableID: String?, initialState: DeviceStateSnapshot = DeviceStateSnapshot(),
+        clock: sending any RecordingClock = SystemClock(),
+        notices: (@Sendable (RecorderNotice) -> Void)? = nil, strokes: (@Sendable (Stroke) -> Void)? = nil
+    ) throws -> RecordJob {
         let recorder = try StrokeRecorder(
-            device: device.evdev.description, options: request.recorderOptions,
-            initialState: device.evdev.recordingSnapshot())
-        // Taken out before the device goes to the recording thread.
-        let info = device.info
-        let stableID = device.stableID
+            device: description, options: request.recorderOptions, initialState: initialState)
         var details = request.details
         if details.deviceID == nil { details.deviceID = stableID }
         let handle = JobHandle<RecordingOutcome, RecordingStatus>()
         let session = try RecordingSession(
-            source: device.evdev, recorder: recorder, details: details, options: request.sessionOptions,
+            source: source, recorder: recorder, details: details, options: request.sessionOptions, clock: clock,
             cancellation: handle.cancellation)
         let sequential = request.sequential
         try DedicatedThread.start(RecordingSession.threadOptions) {
             session.statusHandler = { handle.report($0) }
             session.warningHandler = notices
+            session.strokeHandler = strokes
             let result = session.run()
             handle.finish(
                 RecordingOutcome(

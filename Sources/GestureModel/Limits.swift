@@ -16,4 +16,8 @@ public enum GestureLimits {
     public static let maximumDescriptionBytes = 4_096
     /// Largest absolute value of any coordinate or axis bound.
     public static let maximumCoordinate = 1 << 31
+    /// Largest physical width or height of a surface: 100 000 mm (100 m,
+    /// several times the largest interactive wall). Beyond it a size is not
+    /// physical, and its thousandths would no longer be written exactly.
+    public static let maximumSurfaceMillimetres = 100_000.0
 }

@@ -170,6 +170,11 @@ extension Gesture {
             throw GestureValidationError(
                 field: field, message: "device \(lengthName) \(Self.plainNumber(value)) mm is negative")
         }
+        if value > GestureLimits.maximumSurfaceMillimetres {
+            throw GestureValidationError(
+                field: field,
+                message: "device \(lengthName) \(Self.plainNumber(value)) mm is larger than \(Self.plainNumber(GestureLimits.maximumSurfaceMillimetres)) mm (100 m): no surface is that large")
+        }
     }
 
     private func validateStrokes() throws(GestureValidationError) {

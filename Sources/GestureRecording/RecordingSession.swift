@@ -36,6 +36,10 @@ public final class RecordingSession {
     public var statusHandler: ((RecordingStatus) -> Void)?
     /// Called with each ``RecorderNotice`` (dropped events, a limit reached).
     public var warningHandler: ((RecorderNotice) -> Void)?
+    /// Called with each stroke as its contact lifts (see
+    /// ``StrokeRecorder/takeFinishedStrokes()``); strokes still down when
+    /// the session stops are only in the result.
+    public var strokeHandler: ((Stroke) -> Void)?
 
     /// The most outcomes read after one wake-up before timeouts are checked again.
     public static let maximumOutcomesPerWakeup = 256
@@ -158,6 +162,9 @@ public final class RecordingSession {
                 return .maximumDuration
             }
             if let notice = recorder.feed(outcome) { warningHandler?(notice) }
+            if let strokeHandler {
+                for stroke in recorder.takeFinishedStrokes() { strokeHandler(stroke) }
+            }
             if recorder.limitReached { return .limitReached }
         }
         return nil

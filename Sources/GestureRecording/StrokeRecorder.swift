@@ -45,6 +45,9 @@ public struct StrokeRecorder: Sendable {
     /// The stroke (index into `strokes`) of each contact down.
     private var openStrokes: [ContactKey: Int] = [:]
     private var strokes: [Stroke] = []
+    /// Strokes (indices into `strokes`) whose contact lifted since the
+    /// last ``takeFinishedStrokes()``.
+    private var finishedSinceTaken: [Int] = []
     private var sampleCount = 0
 
     /// Kernel time of the frame in which the first contact came down;
@@ -122,6 +125,16 @@ public struct StrokeRecorder: Sendable {
             droppedEvents: droppedEventCount)
     }
 
+    /// The strokes whose contact lifted since the last call, in the order
+    /// they lifted, each with its lift sample: for a caller that reports
+    /// strokes as they are drawn (the daemon's `record` event). Strokes
+    /// still down are not in it. Times are from the first contact, as in
+    /// the finished gesture.
+    public mutating func takeFinishedStrokes() -> [Stroke] {
+        defer { finishedSinceTaken = [] }
+        return finishedSinceTaken.map { strokes[$0] }
+    }
+
     /// Applies one read outcome.
     ///
     /// - Returns: a notice for the caller to show (events dropped, a limit
@@ -178,6 +191,7 @@ public struct StrokeRecorder: Sendable {
             guard let index = openStrokes.removeValue(forKey: key) else { continue }
             active = true
             endStroke(index, at: frameTime)
+            finishedSinceTaken.append(index)
         }
         for key in contacts.keys.sorted() where !ignoredContacts.contains(key) {
             guard let point = contacts[key] else { continue }

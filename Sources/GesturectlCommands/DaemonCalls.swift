@@ -40,6 +40,16 @@ extension CommandContext {
 /// Commands' requests to the daemon, with its answers turned into what the
 /// local commands print.
 enum DaemonCalls {
+    /// A daemon call's failure as the command failure a local command would throw.
+    static func failure(for error: DaemonCallError) -> CommandFailure {
+        switch error {
+        case .daemon(let error): DaemonFailure.failure(for: error)
+        case .unreachable(let error):
+            CommandFailure(status: error.isPermissionDenied ? .permissionDenied : .daemonUnavailable, message: error.description)
+        case .other(let message): .failure(message)
+        }
+    }
+
     /// Runs a request; daemon errors become the local exit statuses.
     static func call(_ client: DaemonClient, _ op: String, _ arguments: [(String, JSONValue)] = []) throws -> JSONValue {
         do {
@@ -48,6 +58,20 @@ enum DaemonCalls {
             throw DaemonFailure.failure(for: error)
         } catch let error as DaemonUnreachable {
             throw CommandFailure(status: .daemonUnavailable, message: error.description)
+        }
+    }
+
+    /// `devices` through the daemon: the input devices it sees.
+    static func devices(_ client: DaemonClient) throws -> [DeviceFacts] {
+        let result = try call(client, "devices")
+        guard case .array(let items)? = result["devices"] else {
+            throw CommandFailure.failure("the daemon's devices reply lacks \"devices\"")
+        }
+        return try items.map { item in
+            guard let facts = DeviceFacts(json: item) else {
+                throw CommandFailure.failure("the daemon described a device this gesturectl cannot read: \(item.jsonText)")
+            }
+            return facts
         }
     }
 

@@ -30,6 +30,14 @@ enum DaemonCommand {
             previous one kept). Under systemd it reports readiness with
             sd_notify (Type=notify) and takes a socket-activated socket.
 
+            Custom actions: a key or switch on an input device (by a by-id
+            link, its name or vendor:product) bound to a gesture or a button
+            for a single, double or long press, in the configuration's
+            "bindings" or with 'bind' over the socket (saved in
+            /var/lib/gesturectl/bindings.json, for a user instance in
+            ~/.local/share/gesturectl/bindings.json). Holding a trigger 3 s
+            is the emergency stop: every job cancelled, every key released.
+
             Example:
               gesturectl daemon --socket /tmp/g.sock &
               gesturectl --socket /tmp/g.sock play pinch-in
@@ -38,6 +46,7 @@ enum DaemonCommand {
         options: [
             .option("config", valueName: "file", help: "The configuration file (default: /etc/gesturectl/daemon.json as root; it may be missing)."),
             .option("library", valueName: "folder", help: "The folder of named gestures (default: the configuration's, else /var/lib/gesturectl/gestures for the system service, else your library)."),
+            .option("bindings", valueName: "file", help: "Where bindings changed over the socket are saved (default: /var/lib/gesturectl/bindings.json for the system service, else ~/.local/share/gesturectl/bindings.json)."),
         ]
     ) { values, context in
         let environment = context.environment
@@ -70,7 +79,9 @@ enum DaemonCommand {
         let server = try DaemonServer(
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: createdPath, library: library, configuration: configuration,
-                allowedGroup: try UserGroups.groupID(named: configuration.group)),
+                allowedGroup: try UserGroups.groupID(named: configuration.group),
+                bindingsPath: values.string("bindings")
+                    ?? (systemInstance ? DaemonPaths.systemBindings : DaemonPaths.userBindings(environment: environment))),
             engine: context.engine, log: log, version: Gesturectl.version)
         do {
             try server.start()

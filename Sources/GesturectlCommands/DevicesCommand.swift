@@ -1,5 +1,6 @@
 import CommandKit
 import DeviceDiscovery
+import GestureDaemon
 import GestureEngine
 import GestureModel
 import InputSystem
@@ -10,54 +11,24 @@ enum DevicesCommand {
     static let section = "Devices, recording and playing"
 
     /// The facts `devices --json` prints about one device.
-    static func json(_ device: DeviceInfo) -> String {
-        var members: [(String, String)] = [
-            ("node", JSONText.string(device.node)), ("name", JSONText.string(device.name)),
-            ("kind", JSONText.string(device.kind.listingName)),
-            ("links", "[" + device.links.map(JSONText.string).joined(separator: ", ") + "]"),
-            ("vendor_product", device.vendorProduct.map(JSONText.string) ?? "null"),
-            ("slots", device.kind.isGestureKind ? device.slots.map { String($0) } ?? "null" : "null"),
-        ]
-        if let (x, y) = device.positionAxes {
-            members.append(("x", axisJSON(x)))
-            members.append(("y", axisJSON(y)))
-        } else {
-            members.append(("x", "null"))
-            members.append(("y", "null"))
-        }
-        if let size = device.sizeMM {
-            members.append(("width_mm", JSONText.number((size.width * 10).rounded() / 10)))
-            members.append(("height_mm", JSONText.number((size.height * 10).rounded() / 10)))
-        } else {
-            members.append(("width_mm", "null"))
-            members.append(("height_mm", "null"))
-        }
-        members.append(("problem", device.openProblem.map(JSONText.string) ?? "null"))
-        return JSONText.object(members)
-    }
-
-    private static func axisJSON(_ axis: AbsoluteAxisInfo) -> String {
-        JSONText.object([
-            ("min", String(axis.minimum)), ("max", String(axis.maximum)), ("resolution", String(axis.resolution)),
-        ])
-    }
+    static func json(_ device: DeviceFacts) -> String { device.json.jsonText }
 
     /// Several lines of text about one device.
-    static func text(_ device: DeviceInfo) -> String {
-        var lines = ["\(shown(device.node))  \(device.kind.listingName)  \(shown(device.name))"]
+    static func text(_ device: DeviceFacts) -> String {
+        var lines = ["\(shown(device.node))  \(device.kind)  \(shown(device.name))"]
         var facts: [String] = []
-        if let slots = device.slots, device.kind.isGestureKind { facts.append(slots == 1 ? "1 slot" : "\(slots) slots") }
-        if let (x, y) = device.positionAxes {
+        if let slots = device.slots { facts.append(slots == 1 ? "1 slot" : "\(slots) slots") }
+        if let x = device.x, let y = device.y {
             facts.append("x \(x.minimum)…\(x.maximum), y \(y.minimum)…\(y.maximum)")
             if x.resolution > 0 || y.resolution > 0 { facts.append("\(x.resolution)×\(y.resolution) units/mm") }
         }
-        if let size = device.sizeMM {
-            facts.append("\(JSONText.number((size.width * 10).rounded() / 10)) × \(JSONText.number((size.height * 10).rounded() / 10)) mm")
+        if let width = device.widthMM, let height = device.heightMM {
+            facts.append("\(JSONText.number(width)) × \(JSONText.number(height)) mm")
         }
         if let id = device.vendorProduct { facts.append(id) }
         if !facts.isEmpty { lines.append("    " + facts.joined(separator: " · ")) }
         for link in device.links.filter({ $0.hasPrefix("/dev/input/by-id/") }) { lines.append("    \(shown(link))") }
-        if let problem = device.openProblem { lines.append("    \(shown(problem))") }
+        if let problem = device.problem { lines.append("    \(shown(problem))") }
         return lines.joined(separator: "\n")
     }
 
@@ -80,7 +51,15 @@ enum DevicesCommand {
             .flag("watch", help: "Keep running and report devices as they come and go."),
         ]
     ) { values, context in
-        let devices = try InputDevices.list()
+        let devices: [DeviceFacts]
+        if let client = try context.daemonClient(values) {
+            if values.flag("watch") {
+                throw CommandFailure.usage("--watch is not available through the daemon (it lists the input devices it sees once)")
+            }
+            devices = try DaemonCalls.devices(client)
+        } else {
+            devices = try InputDevices.list().map(DeviceFacts.init)
+        }
         let asJSON = values.flag("json")
         if asJSON {
             context.print(JSONText.array(devices.map(json)))
@@ -99,9 +78,9 @@ enum DevicesCommand {
         if !asJSON { context.note("watching for devices (Ctrl-C to stop)") }
         handle.observeProgress { event in
             if asJSON {
-                context.print(JSONText.object([("event", JSONText.string(event.change.rawValue)), ("device", json(event.device))]))
+                context.print(JSONText.object([("event", JSONText.string(event.change.rawValue)), ("device", json(DeviceFacts(event.device)))]))
             } else {
-                context.print("\(event.change.rawValue): " + text(event.device))
+                context.print("\(event.change.rawValue): " + text(DeviceFacts(event.device)))
             }
         }
         if let error = await context.untilFinished(handle) { throw error }

@@ -48,17 +48,39 @@ enum GestureOutput {
         try writeText(GestureFileFormat.encode(gesture), to: output, force: force, context: context)
     }
 
-    /// Writes text to a file atomically, or to standard output for `-`;
-    /// an existing file is replaced only with `force` or after asking.
+    /// Writes text where `-o` points (`-`: standard output), by what is there:
+    /// - nothing, or a regular file: atomically (a temporary file, fsync,
+    ///   rename); an existing file only with `force` or after asking;
+    /// - a symbolic link: followed, and its target written by these rules
+    ///   (the link itself is never replaced by a file);
+    /// - a character device or a FIFO (`/dev/null`, `/dev/stdout` on a
+    ///   terminal, a named pipe): written into directly, no temporary file,
+    ///   no rename, no `--force` needed — never replaced by a file;
+    /// - a folder, a socket, a block device or an empty name: refused, saying so.
     static func writeText(_ text: String, to output: String, force: Bool, context: CommandContext) throws {
-        if output == "-" {
+        if output == "-" || Self.isStandardOutput(output) {
             context.standardOutput.write(text)
             return
         }
         try checkOutputPath(output, context: context)
-        let path = context.resolve(output)
+        let resolved = context.resolve(output)
+        // stat follows links, /proc/self/fd's included (/dev/stdout).
+        let followed = (try? Paths.status(resolved))?.type
+        // An open descriptor named by path (/dev/stderr, /dev/fd/N) is
+        // written into as it is, whatever it leads to; so are devices and FIFOs.
+        if followed == .characterDevice || followed == .fifo || Self.namesOpenDescriptor(output) {
+            do throws(SystemError) {
+                let file = try FileDescriptor.open(resolved, [.writeOnly, .append])
+                defer { file.close() }
+                try file.writeAll(Array(text.utf8), path: output)
+            } catch {
+                throw FileSystemError(error, path: output, operation: "cannot write")
+            }
+            return
+        }
+        let path = try target(of: resolved, shownAs: output)
         var overwrite = force
-        if !force && FileIO.exists(path) {
+        if !force && followed != nil {
             overwrite = try context.confirmOrRefuse(
                 "Replace \(shown(output))?", refusal: "\(shown(output)) already exists (use --force to replace it)")
         }
@@ -69,17 +91,59 @@ enum GestureOutput {
         }
     }
 
+    /// Whether `output` names standard output by path (`/dev/stdout`,
+    /// `/dev/fd/1`, `/proc/self/fd/1`): written as `-` is.
+    static func isStandardOutput(_ output: String) -> Bool {
+        ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(output)
+    }
+
+    /// Whether `output` names a descriptor the process has open
+    /// (`/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`).
+    static func namesOpenDescriptor(_ output: String) -> Bool {
+        if output == "/dev/stderr" || output == "/dev/stdin" { return true }
+        for prefix in ["/dev/fd/", "/proc/self/fd/"] where output.hasPrefix(prefix) {
+            let number = output.dropFirst(prefix.count)
+            return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber }
+        }
+        return false
+    }
+
+    /// The path to write for `path`: itself, or, for a symbolic link, what it
+    /// finally points to (also when that does not exist yet).
+    private static func target(of path: String, shownAs output: String) throws -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard (try? Paths.status(current, followLinks: false))?.type == .symbolicLink else { return current }
+            let link: String
+            do {
+                link = try FileSystem.linkTarget(current)
+            } catch {
+                throw FileSystemError(error, path: output, operation: "cannot follow the link")
+            }
+            current = link.hasPrefix("/") ? link : FileIO.directoryName(current) + "/" + link
+        }
+        throw CommandFailure.failure("-o/--output: \(shown(output)) is a chain of more than 40 links (a loop?)")
+    }
+
     /// Refuses an output path that can never be written as a file, saying
-    /// why in the user's terms: an empty name, or a folder (where no
-    /// `--force` could help).
+    /// why in the user's terms: an empty name, a folder, a socket or a block
+    /// device (where no `--force` could help).
     static func checkOutputPath(_ output: String, context: CommandContext) throws {
         if output.isEmpty {
             throw CommandFailure.usage("-o/--output: the file name is empty; give a file name, or '-' for standard output")
         }
-        if FileIO.isDirectory(context.resolve(output)) {
+        switch (try? Paths.status(context.resolve(output)))?.type {
+        case .directory?:
             throw CommandFailure.failure(
                 "-o/--output: \(shown(output)) is a folder; give the name of a file to write"
                     + " (e.g. \(shown(output.hasSuffix("/") ? output : output + "/"))NAME), or '-' for standard output")
+        case .socket?:
+            throw CommandFailure.failure("-o/--output: \(shown(output)) is a socket, not a file; give the name of a file to write")
+        case .blockDevice?:
+            throw CommandFailure.failure(
+                "-o/--output: \(shown(output)) is a block device (a disk); gesturectl does not write onto disks")
+        default:
+            return
         }
     }
 }

@@ -1,4 +1,5 @@
 import CommandKit
+import GestureDaemon
 import GestureEngine
 import GestureFormat
 import GestureLibrary
@@ -27,7 +28,9 @@ enum RecordCommand {
             Without --output or --save, the gesture goes to
             gesture-YYYYMMDD-HHMMSS.gesture.json in the current folder, and
             the path is printed. Reading a device needs membership in the
-            'input' group. Times are the kernel's (CLOCK_MONOTONIC); events
+            'input' group. Through the daemon (--socket, --daemon or
+            $GESTURECTL_SOCKET) the daemon reads the device, --save goes to
+            its library, and the file is written here. Times are the kernel's (CLOCK_MONOTONIC); events
             the kernel dropped are resynchronised, counted and stored.
 
             Examples:
@@ -60,6 +63,10 @@ enum RecordCommand {
         let sequential = values.flag("sequential")
         let idle = values.duration("idle-timeout").map { Microseconds($0) } ?? (sequential ? Microseconds(3_000_000) : nil)
         let fileName = "gesture-" + Timestamp.compact() + GestureName.fileSuffix
+        if let client = try context.daemonClient(values) {
+            try await recordThroughDaemon(client, values: values, idle: idle, defaultFile: fileName, context: context)
+            return
+        }
         let live = StatusLine(context: context)
         let job = try context.engine.startRecording(
             RecordRequest(
@@ -97,6 +104,110 @@ enum RecordCommand {
         if outcome.stopReason.isFailure {
             throw CommandFailure.failure("recording stopped: \(outcome.stopReason); what was recorded is in \(path)")
         }
+    }
+
+    /// What a `record-stop` through the daemon came back with.
+    /// `record` through the daemon: record-start with the options, then a
+    /// `record-stop` that waits until the recording stops by itself, while
+    /// Ctrl-C (or Enter) stops it through a second connection (`cancel`);
+    /// the result is written here exactly as a local recording's.
+    private static func recordThroughDaemon(
+        _ client: sending DaemonClient, values: ParsedValues, idle: Microseconds?, defaultFile: String, context: CommandContext
+    ) async throws {
+        let socketPath = client.path
+        if values.isGiven("screen") {
+            throw CommandFailure.usage("--screen is not available through the daemon (it records on its own virtual screen of 1920x1080)")
+        }
+        var arguments: [(String, JSONValue)] = [
+            ("name", .string(values.string("name") ?? values.string("save") ?? String(defaultFile.dropLast(GestureName.fileSuffix.count))))
+        ]
+        if let device = values.string("device") { arguments.append(("device", .string(device))) }
+        if values.flag("sequential") { arguments.append(("sequential", .bool(true))) }
+        if values.flag("grab") { arguments.append(("grab", .bool(true))) }
+        if let idle { arguments.append(("idle_timeout_ms", .decimal(Double(idle.rawValue) / 1_000))) }
+        if let maximum = values.duration("max-duration") { arguments.append(("max_duration_ms", .decimal(Double(maximum) / 1_000))) }
+        // The second connection stops the recording on Ctrl-C or Enter while
+        // the first waits for the result; made first, so that a daemon that
+        // refuses it refuses before anything is recorded.
+        let stopper: DaemonClient
+        do {
+            stopper = try DaemonClient(path: socketPath)
+        } catch {
+            throw CommandFailure(status: error.isPermissionDenied ? .permissionDenied : .daemonUnavailable, message: error.description)
+        }
+        let started = try DaemonCalls.call(client, "record-start", arguments)
+        guard let job = started["job"] else { throw CommandFailure.failure("the daemon's record-start reply has no job") }
+        let node: String = if case .string(let text)? = started["device"] { text } else { "?" }
+        let name: String = if case .string(let text)? = started["name"] { text } else { "?" }
+
+        var stopArguments: [(String, JSONValue)] = []
+        if let save = values.string("save") { stopArguments.append(("save", .string(save))) }
+        if values.flag("force") { stopArguments.append(("force", .bool(true))) }
+        let watchEnter = context.isStandardInputTerminal
+        let remote = try RemoteRecording.follow(
+            job: job, waiting: client, stopper: stopper, stopArguments: stopArguments, watchEnter: watchEnter)
+        var ways = ["Ctrl-C"]
+        if watchEnter { ways.append("Enter") }
+        if let idle { ways.append("\(DurationText.format(microseconds: idle.rawValue)) without contact") }
+        context.note("recording through the daemon at \(socketPath) from \(node) (\(name)); stop with " + ways.joined(separator: ", "))
+        let outcome = await context.untilFinished(remote)
+        let result = try outcome.reply.mapError(DaemonCalls.failure(for:)).get()
+
+        let stopped: String = if case .string(let text)? = result["stopped"] { text } else { "?" }
+        let reason: String = if case .string(let text)? = result["stop_reason"] { text } else { "" }
+        let failed = reason == "device-vanished" || reason == "read-failed"
+        guard let inline = result["gesture"], inline != .null else {
+            let message: String = if case .string(let text)? = result["message"] { text } else { "no contact was recorded" }
+            if failed { throw CommandFailure.failure("\(stopped); \(message)") }
+            throw CommandFailure.failure("\(message); nothing was written")
+        }
+        let gesture: Gesture
+        do {
+            gesture = try GestureFileFormat.decode(Array(inline.jsonText.utf8), source: "the daemon's recording")
+        } catch {
+            throw CommandFailure.failure(error.description)
+        }
+        if case .array(let warnings)? = result["warnings"] {
+            for case .string(let warning) in warnings { context.warn(warning) }
+        }
+        let path = try writeRemote(gesture, result: result, saveFailure: outcome.saveFailure.map(DaemonCalls.failure(for:)), values: values, defaultFile: defaultFile, context: context)
+        if path != "-" { context.print(path) }
+        context.note("\(describe(gesture)) (stopped: \(stopped))")
+        if reason == "device-vanished" {
+            throw CommandFailure.failure("the device vanished while recording (\(stopped)); what was recorded is in \(path)")
+        }
+        if failed { throw CommandFailure.failure("recording stopped: \(stopped); what was recorded is in \(path)") }
+    }
+
+    /// Writes a recording that came through the daemon as ``write(_:values:defaultFile:context:)``
+    /// does a local one: the daemon saved it (`--save`), this writes `-o`;
+    /// what cannot be written where asked goes to the default file.
+    private static func writeRemote(
+        _ gesture: Gesture, result: JSONValue, saveFailure: CommandFailure?, values: ParsedValues, defaultFile: String,
+        context: CommandContext
+    ) throws -> String {
+        let force = values.flag("force")
+        do {
+            if let saveFailure { throw saveFailure }
+            if values.string("save") != nil {
+                guard case .string(let path)? = result["saved"]?["path"] else {
+                    throw CommandFailure.failure("the daemon's record-stop reply does not say where it saved the gesture")
+                }
+                if let output = values.string("output") {
+                    try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
+                }
+                return path
+            }
+            if let output = values.string("output") {
+                try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
+                return output
+            }
+        } catch {
+            let failure = ErrorMapping.failure(for: error) ?? (error as? CommandFailure) ?? .failure("\(error)")
+            context.warn("\(failure.description); writing the recording to \(defaultFile) instead")
+        }
+        try GestureOutput.writeGesture(gesture, to: defaultFile, force: false, context: context)
+        return defaultFile
     }
 
     private static func stopHint(context: CommandContext, idle: Microseconds?) -> String {

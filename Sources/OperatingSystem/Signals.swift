@@ -38,6 +38,8 @@ public enum SignalMask {
     /// restores the default action, unblocks the signal in the calling
     /// thread and raises it. Exits with 128 + the number should it survive.
     public static func terminate(asIfBy signalNumber: Int32) -> Never {
+        // Nothing half-written is left behind.
+        TemporaryFiles.shared.removeAll()
         _ = signal(signalNumber, SIG_DFL)
         _ = gesturectl_thread_signal_mask(0, [signalNumber], 1)
         _ = raise(signalNumber)

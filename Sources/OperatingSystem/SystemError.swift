@@ -91,6 +91,10 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The C library's text for the errno, e.g. "No such file or directory".
+    /// The errno's text and number, without the call: `No space left on
+    /// device (errno 28)`.
+    public var reason: String { "\(errorMessage) (errno \(errorNumber))" }
+
     public var errorMessage: String { SystemError.message(for: errorNumber) }
 
     /// A one-line message, e.g.

@@ -1,3 +1,4 @@
+import DeviceDiscovery
 import GestureDaemon
 import GestureEngine
 import GestureFormat
@@ -34,7 +35,7 @@ final class TestDaemon: Sendable {
     init(
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .touchpad]),
         clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false,
-        limits: DaemonServer.Limits = DaemonServer.Limits()
+        recordings: RecordingProvider? = nil, limits: DaemonServer.Limits = DaemonServer.Limits()
     ) throws {
         let number = Self.counter.add(1, ordering: .relaxed).newValue
         folder = "/tmp/gesturectl-daemon-test-\(getpid())-\(number)"
@@ -63,7 +64,7 @@ final class TestDaemon: Sendable {
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
                 allowedGroup: nil, limits: limits),
-            engine: Engine(), devices: provider,
+            engine: Engine(), devices: provider, recordings: recordings,
             log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
             version: "test")
         try server.start()
@@ -288,6 +289,21 @@ struct DaemonProtocolTests {
         await daemon.stop()
     }
 
+    @Test("A client waiting for a play when the daemon stops gets its cancelled reply before the daemon goes")
+    func stopRepliesFirst() async throws {
+        let daemon = try TestDaemon(clockMode: .waitsForAdvance)
+        let gesture = try inline(try GestureSynthesizer.longPress())
+        let outcome = JobHandle<DaemonErrorCode?, Never>()
+        let path = daemon.socketPath
+        try DedicatedThread.start(ThreadOptions(name: "test-client")) {
+            let client = try? DaemonClient(path: path)
+            outcome.finish(errorCode { try client?.call("play", [("gesture", gesture)]) as Any })
+        }
+        #expect(daemon.clock(.touchscreen)?.nextWaitingDeadline() != nil)  // it plays
+        await daemon.stop()
+        #expect(await outcome.finished() == .cancelled)
+    }
+
     @Test("Stopping cancels every job and removes the socket it made")
     func stop() async throws {
         let daemon = try TestDaemon(clockMode: .waitsForAdvance)
@@ -301,7 +317,8 @@ struct DaemonProtocolTests {
 
     @Test("The daemon's threads have names the kernel keeps whole, for every device it can keep ready")
     func threadNames() throws {
-        let names = [DaemonServer.ioThread.name] + DeviceKind.allCases.map { DaemonServer.workerThread(for: $0).name }
+        let names = [DaemonServer.ioThread.name, RemoteRecording.waitingThread.name, RemoteRecording.stoppingThread.name]
+            + DeviceKind.allCases.map { DaemonServer.workerThread(for: $0).name }
         for name in names { #expect(name.utf8.count <= DedicatedThread.maximumNameLength, "\(name)") }
         #expect(Set(names).count == names.count)
     }
@@ -315,6 +332,23 @@ struct DaemonProtocolTests {
             .object([("kind", .string($0.rawValue)), ("node", .string("/dev/input/test-\($0.rawValue)"))])
         }))
         await daemon.stop()
+    }
+
+    @Test("A device's facts survive the trip through the protocol's JSON, so both listings print the same")
+    func deviceFactsRoundTrip() throws {
+        let touchscreen = DeviceInfo(
+            node: "/dev/input/event5", name: "ELAN \u{1b}Touch", kind: .touchscreen,
+            links: ["/dev/input/by-id/usb-ELAN-event-if00"], vendor: 0x04f3, product: 0x2a1c,
+            description: TestDevices.touchscreen)
+        let keyboard = DeviceInfo(node: "/dev/input/event1", name: "Power Button", kind: .keyboard, openProblem: "no access")
+        for info in [touchscreen, keyboard] {
+            let facts = DeviceFacts(info)
+            let line = facts.json.jsonText
+            #expect(DeviceFacts(json: try JSONLineParser.parse(Array(line.utf8))) == facts)
+        }
+        #expect(DeviceFacts(touchscreen).slots != nil)
+        #expect(DeviceFacts(keyboard).slots == nil)
+        #expect(DeviceFacts(json: .object([("node", .string("x"))])) == nil)
     }
 
     @Test("Who may connect: root always; others only as members of the group")

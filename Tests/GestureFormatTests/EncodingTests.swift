@@ -1,4 +1,5 @@
 @testable import GestureFormat
+import TestSupport
 import GestureModel
 import Testing
 
@@ -90,5 +91,31 @@ import Testing
         #expect(
             GestureFileFormat.encode(gesture).hasSuffix(
                 "  \"strokes\": [\n    {\n      \"kind\": \"pen\",\n      \"samples\": []\n    }\n  ]\n}\n"))
+    }
+}
+
+@Suite("Millimetres as the writer writes them")
+struct MillimetreTextTests {
+    @Test("Every size validation accepts is written as a plain decimal: no exponent, no trailing .0, no -0")
+    func everyAcceptedSize() {
+        var generator = SplitMix64(seed: 20_261_130)
+        var values: [Double] = [0, 0.001, 0.0004, 0.0005, 1, 216, 67.5, 99_999.999, 100_000, 1e-9, 12_150, 0.1 + 0.2]
+        for _ in 0..<20_000 { values.append(Double(generator.next() % 100_000_001) / 1000 + Double(generator.next() % 1000) / 1e7) }
+        for value in values where value <= GestureLimits.maximumSurfaceMillimetres {
+            let text = Millimetres.text(value)
+            #expect(!text.contains("e") && !text.contains("E"), "\(value) → \(text)")
+            #expect(!text.hasSuffix(".0") && !(text.contains(".") && text.hasSuffix("0")), "\(value) → \(text)")
+            #expect(text != "-0", "\(value)")
+            #expect(Double(text).map { abs($0 - Millimetres.rounded(value)) < 1e-9 } == true, "\(value) → \(text)")
+        }
+    }
+
+    @Test("Sizes beyond 100 m are refused by validation, so the writer never meets them")
+    func tooLarge() throws {
+        var gesture = Fixtures.minimal
+        gesture.device.widthMM = 1e16
+        #expect(throws: GestureValidationError.self) { try gesture.validate() }
+        gesture.device.widthMM = GestureLimits.maximumSurfaceMillimetres
+        #expect(throws: Never.self) { try gesture.validate() }
     }
 }

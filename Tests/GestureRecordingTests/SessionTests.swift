@@ -217,7 +217,7 @@ import Synchronization
             cancellation: handle.cancellation)
         let threadName = ThreadName()
         recordingSession.statusHandler = { _ in threadName.record() }
-        let result = await try RecordingSession.start(recordingSession, handle: handle).finished()
+        let result = try await RecordingSession.start(recordingSession, handle: handle).finished()
         // The status handler ran on the session's own thread, named as the
         // kernel shows it (not the test's thread or the cooperative pool).
         #expect(threadName.names.allSatisfy { $0 == "gesturectl-rec" })

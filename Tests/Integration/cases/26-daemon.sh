@@ -4,6 +4,7 @@
 #      client (`gesturectl --socket … play`) plays a two-finger tap on the
 #      ready touchscreen and libinput sees both touches go down and up; the
 #      documentation's ten-line Python client gets the protocol version;
+#      100 clients at once all get their replies;
 #   2. who may connect: the socket's mode (0660, group gesturectl) refuses a
 #      user outside the group (exit 4); with the socket opened to everyone
 #      (chmod 0666) the daemon's own peer check refuses them
@@ -61,6 +62,34 @@ import re, sys
 print(re.search(r"```python\n(.*?)```", open(sys.argv[1]).read(), re.S).group(1))' "$REPO_ROOT/docs/PROTOCOL.md")"
 assert_status 0
 assert_log_contains "$CASE_WORK/python-client.out" "'protocol': 1" "the documented Python client"
+
+# 1b. 100 clients at once (one Python process, a thread each): every one
+# gets its own replies, matched by id, and a play on the touchpad each
+# tenth client runs one after another with the others.
+run_logged hundred-clients python3 -c '
+import json, socket, sys, threading
+path, errors = sys.argv[1], []
+def client(n):
+    try:
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(120)
+            s.connect(path)
+            lines = s.makefile("rw", encoding="utf-8", newline="\n")
+            requests = [{"op": "version"}, {"op": "list"}]
+            if n % 10 == 0: requests.append({"op": "play", "name": "tap", "as": "touchpad"})
+            for i, request in enumerate(requests):
+                lines.write(json.dumps({"id": f"{n}-{i}", **request}) + "\n"); lines.flush()
+                reply = json.loads(lines.readline())
+                if reply.get("id") != f"{n}-{i}" or not reply.get("ok"): errors.append((n, i, reply))
+    except Exception as error:
+        errors.append((n, repr(error)))
+threads = [threading.Thread(target=client, args=(n,)) for n in range(100)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(f"{100 - len({e[0] for e in errors})} of 100 clients served; errors: {errors[:3]}")
+sys.exit(1 if errors else 0)' "$socket"
+assert_status 0
+note "$(cat "$CASE_WORK/hundred-clients.out")"
 
 # 2. Who may connect: first the socket's mode, then the daemon's own check
 # with the file permissions out of the way.

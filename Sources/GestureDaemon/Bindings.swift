@@ -1,0 +1,249 @@
+import GestureEngine
+import GestureLibrary
+import GestureModel
+import GesturePlayback
+import InputSystem
+import OperatingSystem
+
+/// A custom action: a press of a trigger (a key or button on an input
+/// device) bound to playing a gesture or pressing a button.
+///
+/// As JSON (the `bind` request, the configuration's `bindings`, and
+/// `bindings.json`):
+///
+/// ```json
+/// {"trigger": {"device": "/dev/input/by-id/usb-Switch-event-kbd", "key": "BTN_0", "press": "double"},
+///  "action": {"play": "three-finger-swipe-up", "as": "touchpad"}}
+/// {"trigger": {"device": "046d:c52b", "key": "KEY_F13", "press": "single"}, "action": {"press": "volume-up"}}
+/// ```
+public struct TriggerBinding: Hashable, Sendable {
+    /// Which key on which device, pressed how.
+    public struct Trigger: Hashable, Sendable {
+        /// The device's stable identity (never `eventN`).
+        public var device: String
+        /// The `KEY_*` or `BTN_*` name.
+        public var key: String
+        /// `single`, `double` or `long` (the emergency stop is not bindable).
+        public var press: TriggerPress
+
+        /// Creates a trigger (unchecked: ``parse(_:what:)`` checks).
+        public init(device: String, key: String, press: TriggerPress) {
+            self.device = device
+            self.key = key
+            self.press = press
+        }
+
+        /// The device and key, which one watch serves.
+        var watched: WatchedKey { WatchedKey(device: device, key: key) }
+
+        var json: JSONValue {
+            .object([("device", .string(device)), ("key", .string(key)), ("press", .string(press.rawValue))])
+        }
+
+        /// The presses a binding may name.
+        static let bindable: [TriggerPress] = [.single, .double, .long]
+
+        /// Reads `{"device": …, "key": …, "press": …}`; `what` names it in errors.
+        static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> Trigger {
+            guard case .object(let members, _) = value else {
+                throw DaemonError(.badArgument, "\(what) must be an object such as {\"device\": \"046d:c52b\", \"key\": \"KEY_F13\", \"press\": \"single\"}")
+            }
+            var device: String?
+            var key: String?
+            var press: TriggerPress?
+            for (name, member) in members {
+                switch (name, member) {
+                case ("device", .string(let text)): device = text
+                case ("key", .string(let text)): key = text
+                case ("press", .string(let text)):
+                    guard let kind = TriggerPress(rawValue: text), bindable.contains(kind) else {
+                        throw DaemonError(.badArgument, "\(what): \"press\" must be \"single\", \"double\" or \"long\"")
+                    }
+                    press = kind
+                case ("device", _), ("key", _), ("press", _):
+                    throw DaemonError(.badArgument, "\(what): \"\(name)\" must be a string")
+                default:
+                    throw DaemonError(.badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(name))\" (known: device, key, press)")
+                }
+            }
+            guard let device else { throw DaemonError(.badArgument, "\(what): \"device\" is missing") }
+            guard let key else { throw DaemonError(.badArgument, "\(what): \"key\" is missing") }
+            guard let press else { throw DaemonError(.badArgument, "\(what): \"press\" is missing") }
+            do throws(TriggerError) {
+                try TriggerRequest.checkIdentity(device)
+                _ = try TriggerRequest.keyCode(named: key)
+            } catch {
+                throw DaemonError(.badArgument, "\(what): \(error.message)")
+            }
+            return Trigger(device: device, key: key, press: press)
+        }
+    }
+
+    /// What a press of the trigger does.
+    public enum Action: Hashable, Sendable {
+        /// Plays a gesture of the library on a ready device.
+        case play(name: String, on: DeviceKind)
+        /// Taps a button on the ready keyboard (`force`: the binding may press `power`).
+        case press(key: String, force: Bool)
+
+        var json: JSONValue {
+            switch self {
+            case .play(let name, let kind): .object([("play", .string(name)), ("as", .string(kind.rawValue))])
+            case .press(let key, let force):
+                .object([("press", .string(key))] + (force ? [("force", .bool(true))] : []))
+            }
+        }
+
+        /// Reads `{"play": NAME, "as": KIND}` or `{"press": KEY, "force": BOOL}`.
+        static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> Action {
+            guard case .object(let members, _) = value else {
+                throw DaemonError(.badArgument, "\(what) must be {\"play\": NAME} or {\"press\": KEY}")
+            }
+            let keys = Set(members.map(\.key))
+            if keys.contains("create") {
+                throw DaemonError(.badArgument, "\(what): \"create\" (the guided create flow) is not in this version yet")
+            }
+            if keys.contains("play") == keys.contains("press") {
+                throw DaemonError(.badArgument, "\(what) must have one of \"play\" (a gesture's name) or \"press\" (a button)")
+            }
+            let allowed: Set<String> = keys.contains("play") ? ["play", "as"] : ["press", "force"]
+            if let unknown = keys.subtracting(allowed).sorted().first {
+                throw DaemonError(
+                    .badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(unknown))\" (known: \(allowed.sorted().joined(separator: ", ")))")
+            }
+            if case .string(let name)? = value["play"] {
+                if let problem = GestureName.problem(with: name) {
+                    throw DaemonError(.badArgument, "\(what): \"play\": \(problem)")
+                }
+                var kind = DeviceKind.touchscreen
+                if let member = value["as"] {
+                    guard case .string(let text) = member, let named = DeviceKind(rawValue: text),
+                        DaemonConfiguration.playableKinds.contains(named)
+                    else {
+                        throw DaemonError(
+                            .badArgument, "\(what): \"as\" must be one of \(DaemonConfiguration.playableKinds.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    kind = named
+                }
+                return .play(name: name, on: kind)
+            }
+            guard case .string(let keyName)? = value["press"] else {
+                throw DaemonError(.badArgument, "\(what): \"\(keys.contains("play") ? "play" : "press")\" must be a string")
+            }
+            var force = false
+            if let member = value["force"] {
+                guard case .bool(let flag) = member else { throw DaemonError(.badArgument, "\(what): \"force\" must be true or false") }
+                force = flag
+            }
+            let key: VirtualKeyboard.Key
+            do throws(KeyNameError) {
+                key = try VirtualKeyboard.key(named: keyName)
+            } catch {
+                throw DaemonError(.badArgument, "\(what): \"press\": \(error)")
+            }
+            if VirtualKeyboard.needsForce.contains(key.code) && !force {
+                throw DaemonError(
+                    .badArgument, "\(what): \(key.name) (\(key.kernelName)) can switch the machine off; add \"force\": true to bind it")
+            }
+            return .press(key: keyName, force: force)
+        }
+    }
+
+    /// The trigger.
+    public var trigger: Trigger
+    /// The action.
+    public var action: Action
+
+    /// Creates a binding.
+    public init(trigger: Trigger, action: Action) {
+        self.trigger = trigger
+        self.action = action
+    }
+
+    var json: JSONValue { .object([("trigger", trigger.json), ("action", action.json)]) }
+
+    /// Reads `{"trigger": {...}, "action": {...}}`.
+    static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> TriggerBinding {
+        guard case .object(let members, _) = value else {
+            throw DaemonError(.badArgument, "\(what) must be an object {\"trigger\": {...}, \"action\": {...}}")
+        }
+        if let unknown = members.map(\.key).first(where: { $0 != "trigger" && $0 != "action" }) {
+            throw DaemonError(.badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(unknown))\" (known: trigger, action)")
+        }
+        guard let trigger = value["trigger"] else { throw DaemonError(.badArgument, "\(what): \"trigger\" is missing") }
+        guard let action = value["action"] else { throw DaemonError(.badArgument, "\(what): \"action\" is missing") }
+        return TriggerBinding(
+            trigger: try Trigger.parse(trigger, what: "\(what): \"trigger\""), action: try Action.parse(action, what: "\(what): \"action\""))
+    }
+
+    /// Reads a list of bindings; a trigger bound twice is an error.
+    static func parseList(_ value: JSONValue, what: String) throws(DaemonError) -> [TriggerBinding] {
+        guard case .array(let items) = value else { throw DaemonError(.badArgument, "\(what) must be a list of bindings") }
+        var bindings: [TriggerBinding] = []
+        for (index, item) in items.enumerated() {
+            let binding = try parse(item, what: "\(what)[\(index)]")
+            if bindings.contains(where: { $0.trigger == binding.trigger }) {
+                throw DaemonError(.badArgument, "\(what)[\(index)]: this trigger is bound already")
+            }
+            bindings.append(binding)
+        }
+        return bindings
+    }
+}
+
+/// One watched key on one device: the presses of every binding of that
+/// key are recognised by one watch.
+struct WatchedKey: Hashable, Sendable, Comparable {
+    var device: String
+    var key: String
+
+    static func < (lhs: WatchedKey, rhs: WatchedKey) -> Bool { (lhs.device, lhs.key) < (rhs.device, rhs.key) }
+}
+
+/// The bindings changed over the socket, in their file (`bindings.json`):
+/// `{"bindings": [...]}`, written atomically, overriding the
+/// configuration's bindings while it exists.
+enum BindingsFile {
+    /// The bindings saved at `path`, or `nil` when there is no file.
+    /// - Throws: ``DaemonError`` naming the file when it cannot be read or has errors.
+    static func load(_ path: String) throws(DaemonError) -> [TriggerBinding]? {
+        guard FileIO.exists(path) else { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(path: path, limit: 16 << 20)
+        } catch {
+            throw DaemonError(.internal, "\(path): \(error)")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONLineParser.parse(bytes)
+        } catch {
+            throw DaemonError(.badArgument, "\(path): not JSON: \(error)")
+        }
+        guard case .object(let members, _) = value, members.count == 1, let list = value["bindings"] else {
+            throw DaemonError(.badArgument, "\(path): must be {\"bindings\": [...]}")
+        }
+        return try TriggerBinding.parseList(list, what: "\(path): \"bindings\"")
+    }
+
+    /// Writes `bindings` to `path` atomically (making its folder if needed).
+    static func save(_ bindings: [TriggerBinding], to path: String) throws(DaemonError) {
+        let text = JSONValue.object([("bindings", .array(bindings.map(\.json)))]).jsonText + "\n"
+        do {
+            try FileIO.createDirectories(FileIO.directoryName(path))
+            try FileIO.writeAtomically(Array(text.utf8), to: path, permissions: 0o640)
+        } catch {
+            throw DaemonError(.internal, "cannot save the bindings: \(error)")
+        }
+    }
+
+    /// Deletes the file; a missing file is no error.
+    static func remove(_ path: String) throws(DaemonError) {
+        guard FileIO.exists(path) else { return }
+        do {
+            try FileIO.remove(path)
+        } catch {
+            throw DaemonError(.internal, "cannot delete the saved bindings: \(error)")
+        }
+    }
+}

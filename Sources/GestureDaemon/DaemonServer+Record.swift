@@ -1,0 +1,268 @@
+import DeviceDiscovery
+import GestureEngine
+import GestureFormat
+import GestureLibrary
+import GestureModel
+import GestureRecording
+import InputSystem
+import OperatingSystem
+
+/// Where the daemon's recordings come from: the engine reading a real
+/// input device, or (in tests) the engine over a test-double source.
+public struct RecordingProvider: Sendable {
+    /// Starts a recording; `strokes` is called on the recording thread with
+    /// each stroke as its contact lifts.
+    public var start: @Sendable (RecordRequest, _ strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob
+
+    /// Creates a provider.
+    public init(start: @escaping @Sendable (RecordRequest, _ strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob) {
+        self.start = start
+    }
+
+    /// The engine opening the input device the request names.
+    public static func engine(_ engine: Engine) -> RecordingProvider {
+        RecordingProvider { request, strokes in try engine.startRecording(request, strokes: strokes) }
+    }
+}
+
+/// The daemon's one recording, from `record-start` until a `record-stop`
+/// collects its result (or the client that started it goes away).
+struct RecordingRecord: Sendable {
+    /// A `record-stop` waiting for the recording to end.
+    struct Waiter: Sendable {
+        let clientID: Int
+        let requestID: JSONValue
+        let save: String?
+        let force: Bool
+    }
+
+    let job: Int
+    let clientID: Int
+    let recording: RecordJob
+    /// Whether record-start named the gesture (else a save names it).
+    let named: Bool
+    /// Set once the recording has stopped; kept until collected.
+    var outcome: RecordingOutcome?
+    var waiter: Waiter?
+}
+
+extension DaemonServer {
+    /// `record-start` {device, sequential, idle_timeout_ms, max_duration_ms,
+    /// grab, name}: starts the daemon's one recording.
+    func recordStart(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue {
+        let device = try arguments.string("device")
+        let sequential = try arguments.bool("sequential", default: false)
+        let grab = try arguments.bool("grab", default: false)
+        let longest = Double(GestureLimits.maximumDuration.rawValue) / 1_000
+        // From 1 µs, as the command line's --idle-timeout and --max-duration.
+        let idle = try arguments.number("idle_timeout_ms", in: 0.001...longest).map(Self.microseconds)
+            ?? (sequential ? Microseconds(3_000_000) : nil)
+        let maximum = try arguments.number("max_duration_ms", in: 0.001...longest).map(Self.microseconds)
+        let named = arguments.has("name")
+        let name = try arguments.string("name") ?? "recording"
+        if let problem = GestureName.problem(with: name) {
+            throw DaemonError(.badArgument, "record-start: \"name\": \(problem)")
+        }
+        let busy: String? = state.withLock { current in
+            if current.stopping { return "the daemon is stopping" }
+            guard let recording = current.recording else { return nil }
+            return recording.outcome == nil
+                ? "recording \(recording.job) is running; one recording at a time (record-stop it first)"
+                : "recording \(recording.job) has stopped and waits for a record-stop to collect it"
+        }
+        if let busy { throw DaemonError(.busy, busy) }
+        let recordRequest = RecordRequest(
+            device: device, grab: grab, sequential: sequential,
+            sessionOptions: RecordingSessionOptions(idleTimeout: idle, maximumDuration: maximum),
+            details: RecordingDetails(name: name, recordedAt: WallClock.utc("%Y-%m-%dT%H:%M:%SZ"), tool: "gesturectl \(version)"))
+        let job = state.withLock { current -> Int in
+            current.nextJobID += 1
+            return current.nextJobID
+        }
+        let recording: RecordJob
+        do {
+            recording = try recordings.start(recordRequest) { [self] stroke in
+                broadcast("record", [("job", .integer(job)), ("stroke", Self.strokeJSON(stroke))])
+            }
+        } catch {
+            throw Self.recordStartError(error)
+        }
+        // Only the I/O thread starts recordings, so the slot is still free.
+        state.withLock { $0.recording = RecordingRecord(job: job, clientID: client, recording: recording, named: named) }
+        recording.handle.onCompletion { [self] outcome in recordingStopped(job, outcome) }
+        log.info("client \(client) records from \(recording.device.node) (\(DaemonLog.oneLine(recording.device.name))), job \(job)")
+        return .object([
+            ("job", .integer(job)), ("device", .string(recording.device.node)), ("name", .string(recording.device.name)),
+            ("state", .string("recording")),
+        ])
+    }
+
+    /// `record-stop` {save, force, wait}: stops the recording (or, with
+    /// `wait`, waits until it stops by itself) and answers with the result.
+    func recordStop(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
+        let save = try arguments.string("save")
+        if let save, let problem = GestureName.problem(with: save) {
+            throw DaemonError(.badArgument, "record-stop: \"save\": \(problem)")
+        }
+        let force = try arguments.bool("force", default: false)
+        let wait = try arguments.bool("wait", default: false)
+        let waiter = RecordingRecord.Waiter(clientID: client, requestID: request.id, save: save, force: force)
+        enum Next { case collect(RecordingRecord), stop(RecordJob), later }
+        let next: Next = try state.withLock { current throws(DaemonError) -> Next in
+            guard var recording = current.recording else {
+                throw DaemonError(.notFound, "no recording (start one with record-start)")
+            }
+            if recording.outcome != nil { return .collect(recording) }
+            if let other = recording.waiter {
+                throw DaemonError(.busy, "a record-stop (from client \(other.clientID)) already waits for recording \(recording.job)")
+            }
+            recording.waiter = waiter
+            current.recording = recording
+            return wait ? .later : .stop(recording.recording)
+        }
+        switch next {
+        case .collect(let recording):
+            return try collect(recording, save: save, force: force)
+        case .stop(let job):
+            // The reply comes from recordingStopped, once the thread has finished.
+            job.cancel()
+            return nil
+        case .later:
+            return nil
+        }
+    }
+
+    /// Stops the recording `job` for a `cancel`; false when `job` is not
+    /// the recording. Its result waits for a `record-stop`.
+    func cancelRecording(_ job: Int) -> Bool {
+        let recording = state.withLock { current in current.recording?.job == job ? current.recording?.recording : nil }
+        recording?.cancel()
+        return recording != nil
+    }
+
+    /// The client that started the recording went away: the recording is
+    /// stopped and its result dropped. A client that only waited for it
+    /// just stops waiting.
+    func recordingClientLeft(_ client: Int) {
+        let dropped: RecordingRecord? = state.withLock { current in
+            guard var recording = current.recording else { return nil }
+            if recording.clientID == client {
+                current.recording = nil
+                return recording
+            }
+            if recording.waiter?.clientID == client {
+                recording.waiter = nil
+                current.recording = recording
+            }
+            return nil
+        }
+        guard let dropped else { return }
+        dropped.recording.cancel()
+        log.info("recording \(dropped.job) dropped: client \(client), which started it, disconnected")
+    }
+
+    /// Stops the recording when the daemon stops (a waiting record-stop is
+    /// answered with what was recorded).
+    func stopRecordingForShutdown() {
+        let recording = state.withLock { $0.recording?.recording }
+        recording?.cancel()
+        _ = recording?.handle.wait()
+    }
+
+    /// The recording thread ended: keep the outcome, and answer a waiting
+    /// record-stop.
+    private func recordingStopped(_ job: Int, _ outcome: RecordingOutcome) {
+        let waiting: (RecordingRecord, RecordingRecord.Waiter)? = state.withLock { current in
+            guard var recording = current.recording, recording.job == job else { return nil }
+            recording.outcome = outcome
+            current.recording = recording
+            guard let waiter = recording.waiter else { return nil }
+            recording.waiter = nil
+            current.recording = recording
+            return (recording, waiter)
+        }
+        log.info("recording \(job) stopped: \(outcome.stopReason)")
+        guard let (recording, waiter) = waiting else { return }
+        do {
+            let result = try collect(recording, save: waiter.save, force: waiter.force)
+            reply(waiter.clientID, DaemonReply.success(id: waiter.requestID, result: result))
+        } catch let error as DaemonError {
+            reply(waiter.clientID, DaemonReply.failure(id: waiter.requestID, error: error))
+        } catch {
+            reply(waiter.clientID, DaemonReply.failure(id: waiter.requestID, error: DaemonError(.internal, "\(error)")))
+        }
+    }
+
+    /// The reply to a record-stop of a stopped recording; the recording is
+    /// forgotten unless saving failed (then it can be collected again).
+    private func collect(_ recording: RecordingRecord, save: String?, force: Bool) throws -> JSONValue {
+        guard let outcome = recording.outcome else { throw DaemonError(.internal, "the recording has not stopped") }
+        var fields: [(String, JSONValue)] = [
+            ("job", .integer(recording.job)), ("device", .string(recording.recording.device.node)),
+            ("stop_reason", .string(Self.reasonCode(outcome.stopReason))), ("stopped", .string(outcome.stopReason.description)),
+        ]
+        switch outcome.gesture {
+        case .failure(let error):
+            fields += [("gesture", .null), ("message", .string(error.description)), ("warnings", .array([]))]
+        case .success(let recorded):
+            var gesture = recorded.gesture
+            if let save, !recording.named { gesture.name = save }
+            fields += [
+                ("gesture", try gestureJSON(gesture)), ("warnings", .array(recorded.warnings.map(JSONValue.string))),
+            ]
+            if let save {
+                let library = state.withLock { $0.library }
+                let entry = try libraryCall { () throws(LibraryError) in try library.save(gesture, as: save, overwrite: force) }
+                fields.append(("saved", .object([("name", .string(entry.name)), ("path", .string(entry.path))])))
+                log.info("recording \(recording.job) saved as \(save)")
+            }
+        }
+        state.withLock { current in
+            if current.recording?.job == recording.job { current.recording = nil }
+        }
+        return .object(fields)
+    }
+
+    /// A stroke as the file format writes it (its JSON object).
+    static func strokeJSON(_ stroke: Stroke) -> JSONValue {
+        let bytes = GestureFileFormat.encodeUTF8(Gesture(name: "stroke", device: .synthDefault, strokes: [stroke]))
+        guard let gesture = try? JSONLineParser.parse(bytes), case .array(let strokes)? = gesture["strokes"], let first = strokes.first else {
+            return .null
+        }
+        return first
+    }
+
+    /// `idle-timeout`, `device-vanished`, …: a stop reason for programs.
+    static func reasonCode(_ reason: RecordingStopReason) -> String {
+        switch reason {
+        case .cancelled: "stopped"
+        case .enterPressed: "enter"
+        case .idleTimeout: "idle-timeout"
+        case .maximumDuration: "max-duration"
+        case .noContactTimeout: "no-contact-timeout"
+        case .limitReached: "limit"
+        case .deviceVanished: "device-vanished"
+        case .readFailed: "read-failed"
+        }
+    }
+
+    private static func microseconds(_ milliseconds: Double) -> Microseconds {
+        Microseconds(Int64((milliseconds * 1_000).rounded()))
+    }
+
+    /// A device that cannot be found, opened or recorded from, as a protocol error.
+    private static func recordStartError(_ error: any Error) -> DaemonError {
+        switch error {
+        case let error as DeviceSelectionError:
+            return DaemonError(error.kind == .notFound ? .notFound : .badArgument, "record-start: \"device\": \(error)")
+        case let error as RecordingError:
+            return DaemonError(.badArgument, "record-start: \(error)")
+        case let error as SystemError where error.kind == .permissionDenied:
+            return DaemonError(.permissionDenied, "record-start: the daemon may not read the device: \(error)")
+        case let error as SystemError where error.kind == .notFound || error.kind == .deviceVanished:
+            return DaemonError(.notFound, "record-start: \"device\": \(error)")
+        default:
+            return DaemonError(.internal, "record-start: \(error)")
+        }
+    }
+}

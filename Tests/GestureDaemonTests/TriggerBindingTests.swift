@@ -1,0 +1,362 @@
+import GestureDaemon
+import GestureEngine
+import GestureLibrary
+import GestureModel
+import GesturePlayback
+import GestureSynth
+import Glibc
+import InputSystem
+import OperatingSystem
+import Synchronization
+import Testing
+import TestSupport
+
+/// A daemon on a real socket whose ready devices are test doubles (as
+/// ``TestDaemon``'s) and whose trigger watches are handles the test
+/// reports presses on, with its bindings file in the test's folder.
+private final class TriggerDaemon: Sendable {
+    final class Collected: Sendable {
+        let sessions = Mutex<[DeviceKind: PlaybackSession]>([:])
+        let sinks = Mutex<[DeviceKind: RecordingSink]>([:])
+        let clocks = Mutex<[DeviceKind: ManualClock]>([:])
+        let watches = Mutex<[(request: TriggerRequest, handle: TriggerHandle)]>([])
+        let logLines = Mutex<[String]>([])
+    }
+
+    let folder: String
+    let socketPath: String
+    let bindingsPath: String
+    let server: DaemonServer
+    let collected = Collected()
+
+    private static let counter = Atomic<Int>(0)
+
+    init(
+        configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .keyboard]),
+        clockMode: ManualClock.Mode = .advancesOnWait, folder existing: String? = nil, recordings: RecordingProvider? = nil
+    ) throws {
+        let number = Self.counter.add(1, ordering: .relaxed).newValue
+        folder = existing ?? "/tmp/gesturectl-trigger-test-\(getpid())-\(number)"
+        try? FileSystem.makeDirectory(folder, permissions: 0o700)
+        socketPath = folder + "/d.sock"
+        bindingsPath = folder + "/state/bindings.json"
+        try? FileSystem.unlink(socketPath)
+        let listening = try UnixSocket.listen(at: socketPath)
+        let library = GestureLibrary(userDirectory: folder + "/library", builtinDirectory: nil)
+        let collected = self.collected
+        let provider = DeviceProvider(
+            ready: { profile in
+                if let session = collected.sessions.withLock({ $0[profile.kind] }), !session.isClosed { return session }
+                let sink = RecordingSink()
+                let clock = ManualClock(mode: clockMode)
+                collected.sinks.withLock { $0[profile.kind] = sink }
+                collected.clocks.withLock { $0[profile.kind] = clock }
+                let session = PlaybackSession(
+                    profile: profile, sink: sink, devnode: "/dev/input/test-\(profile.kind.rawValue)", linger: .zero, clock: clock)
+                collected.sessions.withLock { $0[profile.kind] = session }
+                return session
+            }, forget: { _ in }, closeAll: {})
+        let watcher = TriggerWatcher { request, handle in collected.watches.withLock { $0.append((request, handle)) } }
+        server = try DaemonServer(
+            setup: DaemonServer.Setup(
+                listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
+                allowedGroup: nil, bindingsPath: bindingsPath),
+            engine: Engine(), devices: provider, recordings: recordings, triggers: watcher,
+            log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
+            version: "test")
+        try server.start()
+    }
+
+    func client() throws -> DaemonClient { try DaemonClient(path: socketPath) }
+    func sink(_ kind: DeviceKind) -> RecordingSink? { collected.sinks.withLock { $0[kind] } }
+    func clock(_ kind: DeviceKind) -> ManualClock? { collected.clocks.withLock { $0[kind] } }
+
+    /// The watches started and not cancelled.
+    var liveWatches: [(request: TriggerRequest, handle: TriggerHandle)] {
+        collected.watches.withLock { $0.filter { !$0.handle.isCancelled } }
+    }
+
+    /// The live watch of `key` on `device`.
+    func watch(_ device: String, _ key: String) -> TriggerHandle? {
+        liveWatches.first { $0.request.device == device && $0.request.keyName == key }?.handle
+    }
+
+    func stop() async {
+        server.stop()
+        _ = await server.stopped()
+    }
+}
+
+private func eventually(_ condition: () -> Bool) throws -> Bool {
+    for _ in 0..<2_000 {
+        if condition() { return true }
+        _ = try Poll.wait([], timeoutMilliseconds: 2)
+    }
+    return condition()
+}
+
+private func trigger(_ device: String = "/dev/input/by-id/usb-Switch-event-kbd", key: String = "BTN_0", press: String) -> JSONValue {
+    .object([("device", .string(device)), ("key", .string(key)), ("press", .string(press))])
+}
+
+private func keyEvents(_ code: EventCode, _ value: Int32) -> [InputEvent] {
+    [InputEvent(type: .key, code: code, value: value), .synchronizationReport()]
+}
+
+@Suite("The daemon's custom actions", .serialized)
+struct TriggerBindingTests {
+    private let device = "/dev/input/by-id/usb-Switch-event-kbd"
+
+    private func saveTap(_ client: DaemonClient) throws {
+        _ = try client.call("save", [("name", .string("my-tap")), ("gesture", try inline(try GestureSynthesizer.tap()))])
+    }
+
+    @Test("bind, bindings, unbind: one watch per device and key, saved in bindings.json")
+    func bindAndUnbind() async throws {
+        let daemon = try TriggerDaemon()
+        let client = try daemon.client()
+        try saveTap(client)
+        var result = try client.call(
+            "bind", [("trigger", trigger(press: "double")), ("action", .object([("play", .string("my-tap"))]))])
+        #expect(result["replaced"] == .bool(false))
+        #expect(result["action"] == .object([("play", .string("my-tap")), ("as", .string("touchscreen"))]))
+        result = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("volume-up"))]))])
+        result = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("mute"))]))])
+        #expect(result["replaced"] == .bool(true))
+        // Two presses of one key: one watch, with the configuration's timings.
+        #expect(daemon.liveWatches.count == 1)
+        let request = try #require(daemon.liveWatches.first?.request)
+        #expect(request.device == device)
+        #expect(request.key == EventCode.lookUp(codeName: "BTN_0")!.code)
+        #expect(request.timings == PressTimings())
+        #expect(!request.grab)
+
+        result = try client.call("bindings")
+        #expect(result["source"] == .string("saved"))
+        #expect(result["file"] == .string(daemon.bindingsPath))
+        guard case .array(let bindings)? = result["bindings"] else { Issue.record("no bindings"); return }
+        #expect(bindings.count == 2)
+        #expect(bindings.last?["action"] == .object([("press", .string("mute"))]))
+        #expect(result["triggers"]?.jsonText.contains("\"state\": \"waiting\"") == true)
+        let file = try FileIO.read(path: daemon.bindingsPath, limit: 1 << 20)
+        #expect(String(decoding: file, as: UTF8.self).contains("\"mute\""))
+
+        // The watch reports the device: bindings says so.
+        daemon.watch(device, "BTN_0")?.report(.connected(node: "/dev/input/event9", name: "Switch"))
+        result = try client.call("bindings")
+        #expect(result["triggers"]?.jsonText.contains("\"state\": \"connected\"") == true)
+
+        _ = try client.call("unbind", [("trigger", trigger(press: "double"))])
+        #expect(daemon.liveWatches.count == 1)
+        _ = try client.call("unbind", [("trigger", trigger(press: "single"))])
+        #expect(daemon.liveWatches.isEmpty)
+        #expect(errorCode { try client.call("unbind", [("trigger", trigger(press: "single"))]) } == .notFound)
+        await daemon.stop()
+    }
+
+    @Test("Bad bindings are refused, naming what is wrong")
+    func badBindings() async throws {
+        let daemon = try TriggerDaemon()
+        let client = try daemon.client()
+        try saveTap(client)
+        let play = JSONValue.object([("play", .string("my-tap"))])
+        func code(_ trigger: JSONValue, _ action: JSONValue) -> DaemonErrorCode? {
+            errorCode { try client.call("bind", [("trigger", trigger), ("action", action)]) }
+        }
+        #expect(code(trigger("/dev/input/event5", press: "single"), play) == .badArgument)
+        #expect(code(trigger("event5", press: "single"), play) == .badArgument)
+        #expect(code(trigger(key: "ABS_X", press: "single"), play) == .badArgument)
+        #expect(code(trigger(press: "emergency-stop"), play) == .badArgument)
+        #expect(code(trigger(press: "triple"), play) == .badArgument)
+        #expect(code(.object([("device", .string(device)), ("key", .string("BTN_0"))]), play) == .badArgument)
+        #expect(code(trigger(press: "single"), .object([("play", .string("nope"))])) == .notFound)
+        #expect(code(trigger(press: "single"), .object([("play", .string("my-tap")), ("press", .string("mute"))])) == .badArgument)
+        #expect(code(trigger(press: "single"), .object([("press", .string("power"))])) == .badArgument)
+        #expect(code(trigger(press: "single"), .object([("press", .string("KEY_A"))])) == .badArgument)
+        #expect(code(trigger(press: "single"), .object([("play", .string("my-tap")), ("as", .string("keyboard"))])) == .badArgument)
+        #expect(code(trigger(press: "single"), .object([("create", .object([("device", .string("x"))]))])) == .badArgument)
+        #expect(errorCode { try client.call("bind", [("trigger", trigger(press: "single"))]) } == .badArgument)
+        #expect(errorCode { try client.call("bindings", [("reset", .string("yes"))]) } == .badArgument)
+        // Power may be bound with force.
+        _ = try client.call("bind", [("trigger", trigger(press: "long")), ("action", .object([("press", .string("power")), ("force", .bool(true))]))])
+        #expect(daemon.liveWatches.count == 1)
+        await daemon.stop()
+    }
+
+    @Test("A double press plays the bound gesture, a single taps the bound button; subscribers see trigger events")
+    func pressesRunActions() async throws {
+        let daemon = try TriggerDaemon()
+        let client = try daemon.client()
+        try saveTap(client)
+        _ = try client.call("bind", [("trigger", trigger(press: "double")), ("action", .object([("play", .string("my-tap"))]))])
+        _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("volume-up"))]))])
+        let raw = try RawConnection(path: daemon.socketPath)
+        try raw.send("{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"trigger\"]}\n")
+        #expect(try raw.receive()["result"] == .object([("events", .array([.string("trigger")]))]))
+        let watch = try #require(daemon.watch(device, "BTN_0"))
+
+        watch.report(.press(.double, time: .zero))
+        let event = try raw.receive()
+        #expect(event["event"] == .string("trigger"))
+        #expect(event["trigger"] == .object([("device", .string(device)), ("key", .string("BTN_0"))]))
+        #expect(event["press"] == .string("double"))
+        #expect(try eventually { (daemon.sink(.touchscreen)?.frames.count ?? 0) >= 2 })
+
+        watch.report(.press(.single, time: .zero))
+        #expect(try raw.receive()["press"] == .string("single"))
+        #expect(try eventually { daemon.sink(.keyboard)?.frames.count == 2 })
+        #expect(daemon.sink(.keyboard)?.frames.map(\.events) == [keyEvents(.keyVolumeUp, 1), keyEvents(.keyVolumeUp, 0)])
+
+        // A long press is not bound: reported, nothing played.
+        watch.report(.press(.long, time: .zero))
+        #expect(try raw.receive()["press"] == .string("long"))
+        #expect(daemon.sink(.keyboard)?.frames.count == 2)
+        await daemon.stop()
+    }
+
+    @Test("The emergency stop cancels every job, releases held keys, and the daemon keeps serving")
+    func emergencyStop() async throws {
+        let daemon = try TriggerDaemon(clockMode: .waitsForAdvance)
+        let client = try daemon.client()
+        try saveTap(client)
+        _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("play", .string("my-tap"))]))])
+        let watch = try #require(daemon.watch(device, "BTN_0"))
+        // A play that waits for the clock, and a key held down by a client.
+        let player = try daemon.client()
+        let played = Mutex<JSONValue?>(nil)
+        let failed = Mutex<DaemonErrorCode?>(nil)
+        let thread = Mutex(false)
+        try DedicatedThread.start(ThreadOptions(name: "test-play")) {
+            do {
+                let result = try player.call("play", [("name", .string("my-tap")), ("on_disconnect", .string("finish"))])
+                played.withLock { $0 = result }
+            } catch let error as DaemonError {
+                failed.withLock { $0 = error.code }
+            } catch {
+                failed.withLock { $0 = .internal }
+            }
+            thread.withLock { $0 = true }
+        }
+        #expect(try eventually { daemon.clock(.touchscreen) != nil })
+        let clock = try #require(daemon.clock(.touchscreen))
+        // The play puts its finger down, then waits for the clock.
+        if let first = clock.nextWaitingDeadline(), (daemon.sink(.touchscreen)?.frames.count ?? 0) == 0 { clock.advance(to: first) }
+        #expect(try eventually { (daemon.sink(.touchscreen)?.frames.count ?? 0) >= 1 })
+        _ = clock.nextWaitingDeadline()
+        // A key held down by a client (one frame at once: no wait for the clock).
+        let holder = try daemon.client()
+        _ = try holder.call("press", [("key", .string("home")), ("action", .string("down"))])
+        #expect(daemon.collected.sessions.withLock { $0[.keyboard]?.state.pressedKeys } == [.keyHomePage])
+
+        watch.report(.press(.emergencyStop, time: .zero))
+        #expect(try eventually { thread.withLock { $0 } })
+        #expect(failed.withLock { $0 } == .cancelled)
+        #expect(played.withLock { $0 } == nil)
+        #expect(try eventually { daemon.collected.sessions.withLock { $0[.keyboard]?.state.pressedKeys.isEmpty } == true })
+        // Every finger lifted on the touchscreen: the down, then the cancel's lift.
+        #expect(daemon.sink(.touchscreen)?.frames.count == 2)
+        #expect(daemon.collected.sessions.withLock { $0[.touchscreen]?.state.isReleased } == true)
+        // Still serving, and the bindings stay.
+        #expect(try client.call("version")["protocol"] == .integer(1))
+        #expect(daemon.liveWatches.count == 1)
+        await daemon.stop()
+    }
+
+    @Test("The emergency stop also stops a recording; its result waits for record-stop")
+    func emergencyStopsRecording() async throws {
+        let recordings = TestRecordings()
+        let daemon = try TriggerDaemon(recordings: recordings.provider())
+        let client = try daemon.client()
+        _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("mute"))]))])
+        let watcher = try RawConnection(path: daemon.socketPath)
+        try watcher.send("{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"record\"]}\n")
+        #expect(try watcher.receive()["ok"] == .bool(true))
+        let started = try client.call("record-start")
+        let source = try #require(recordings.latest)
+        source.stroke(id: 1, x: 1_000, y: 2_000)
+        // The stroke is recorded before the stop.
+        #expect(try watcher.receive()["event"] == .string("record"))
+        try #require(daemon.watch(device, "BTN_0")).report(.press(.emergencyStop, time: .zero))
+        let stopped = try client.call("record-stop", [("wait", .bool(true))])
+        #expect(stopped["job"] == started["job"])
+        #expect(stopped["stop_reason"] == .string("stopped"))
+        #expect(stopped["gesture"] != .null)
+        await daemon.stop()
+    }
+
+    @Test("Saved bindings override the configuration's across restarts; a reset deletes them")
+    func persistence() async throws {
+        let configured = try DaemonConfiguration.parse(
+            Array(
+                """
+                {"devices": ["touchscreen", "keyboard"], "double_press_ms": 250, "long_press_ms": 600, "emergency_stop_ms": 2000,
+                 "grab": true, "bindings": [{"trigger": {"device": "046d:c52b", "key": "KEY_F13", "press": "single"},
+                 "action": {"press": "mute"}}]}
+                """.utf8), path: "daemon.json")
+        #expect(configured.grab)
+        #expect(configured.pressTimings == PressTimings(doubleInterval: Microseconds(250_000), longPress: Microseconds(600_000), emergencyStop: Microseconds(2_000_000)))
+        let first = try TriggerDaemon(configuration: configured)
+        #expect(first.liveWatches.map(\.request.device) == ["046d:c52b"])
+        #expect(first.liveWatches.first?.request.grab == true)
+        #expect(first.liveWatches.first?.request.timings == configured.pressTimings)
+        var result = try first.client().call("bindings")
+        #expect(result["source"] == .string("configuration"))
+        _ = try first.client().call(
+            "bind", [("trigger", trigger(press: "long")), ("action", .object([("press", .string("back"))]))])
+        await first.stop()
+
+        // Restarted: the saved bindings (the configuration's one plus the new one).
+        let second = try TriggerDaemon(configuration: configured, folder: first.folder)
+        result = try second.client().call("bindings")
+        #expect(result["source"] == .string("saved"))
+        guard case .array(let saved)? = result["bindings"] else { Issue.record("no bindings"); return }
+        #expect(saved.count == 2)
+        #expect(Set(second.liveWatches.map(\.request.device)) == ["046d:c52b", device])
+
+        result = try second.client().call("bindings", [("reset", .bool(true))])
+        #expect(result["source"] == .string("configuration"))
+        #expect(!FileIO.exists(second.bindingsPath))
+        #expect(second.liveWatches.map(\.request.device) == ["046d:c52b"])
+        await second.stop()
+        // Stopping cancels every watch.
+        #expect(second.liveWatches.isEmpty)
+    }
+
+    @Test("A reload that changes the timings restarts the watches; the old watch is no longer heard")
+    func reloadRestartsWatches() async throws {
+        let daemon = try TriggerDaemon()
+        let client = try daemon.client()
+        _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("mute"))]))])
+        let old = try #require(daemon.watch(device, "BTN_0"))
+        var configuration = DaemonConfiguration(devices: [.touchscreen, .keyboard])
+        configuration.pressTimings.doubleInterval = Microseconds(400_000)
+        daemon.server.reload(
+            configuration, allowedGroup: nil, library: GestureLibrary(userDirectory: daemon.folder + "/library", builtinDirectory: nil))
+        #expect(old.isCancelled)
+        let new = try #require(daemon.watch(device, "BTN_0"))
+        #expect(new.isCancelled == false)
+        #expect(daemon.liveWatches.first?.request.timings.doubleInterval == Microseconds(400_000))
+        // A press the old watch still reports does nothing; the new one's does.
+        old.report(.press(.single, time: .zero))
+        new.report(.press(.single, time: .zero))
+        #expect(try eventually { daemon.sink(.keyboard)?.frames.count == 2 })
+        _ = try Poll.wait([], timeoutMilliseconds: 50)
+        #expect(daemon.sink(.keyboard)?.frames.count == 2)
+        await daemon.stop()
+    }
+
+    @Test("The configuration's custom-action keys are checked")
+    func configurationErrors() {
+        func fails(_ text: String) -> Bool {
+            (try? DaemonConfiguration.parse(Array(text.utf8), path: "c.json")) == nil
+        }
+        #expect(fails("{\"long_press_ms\": 3000}"))  // not shorter than the emergency stop
+        #expect(fails("{\"double_press_ms\": 0}"))
+        #expect(fails("{\"grab\": 1}"))
+        #expect(fails("{\"bindings\": {}}"))
+        #expect(fails("{\"bindings\": [{\"trigger\": {\"device\": \"event3\", \"key\": \"KEY_F13\", \"press\": \"single\"}, \"action\": {\"press\": \"mute\"}}]}"))
+        let twice = "{\"trigger\": {\"device\": \"a\", \"key\": \"KEY_F13\", \"press\": \"single\"}, \"action\": {\"press\": \"mute\"}}"
+        #expect(fails("{\"bindings\": [\(twice), \(twice)]}"))
+        #expect(!fails("{\"bindings\": [\(twice)], \"long_press_ms\": 1000, \"emergency_stop_ms\": 5000}"))
+    }
+}

@@ -1,0 +1,71 @@
+import Glibc
+import OperatingSystem
+import Testing
+import TestSupport
+
+@testable import GestureLibrary
+
+/// Interrupted writes leave nothing behind: temporary names fit the file
+/// system whenever the final name does, a signal removes the temporary file,
+/// and abandoned ones (SIGKILL) are swept by the next writer unless in use.
+@Suite struct TemporaryFileTests {
+    @Test("A 250-byte name (and a 255-byte one) is written: its temporary name is shortened to fit")
+    func longNames() throws {
+        let folder = try TemporaryFolder()
+        for length in [250, 255] {
+            let name = String(repeating: "é", count: (length - 5) / 2) + ((length - 5) % 2 == 1 ? "x" : "") + ".json"
+            #expect(name.utf8.count == length)
+            try FileIO.writeAtomically(Array("{}".utf8), to: folder.file(name))
+            #expect(try FileIO.read(path: folder.file(name), limit: 10) == Array("{}".utf8))
+            let prefix = FileIO.temporaryPrefix(for: name)
+            #expect(prefix.utf8.count + 6 <= 255)
+            #expect(FileIO.isTemporaryName(prefix + "aB3dE9"))
+        }
+        #expect(try FileIO.contentsOfDirectory(folder.path).count == 2)
+    }
+
+    @Test("Our temporary names are recognised, and nothing else is")
+    func names() {
+        #expect(FileIO.isTemporaryName(".tap.gesture.json.tmp-Ab12Cd"))
+        #expect(!FileIO.isTemporaryName("tap.gesture.json.tmp-Ab12Cd"))
+        #expect(!FileIO.isTemporaryName(".tap.gesture.json.tmp-Ab12C"))
+        #expect(!FileIO.isTemporaryName(".tap.gesture.json.tmp-Ab12C!"))
+        #expect(!FileIO.isTemporaryName(".bashrc"))
+    }
+
+    /// Sets a file's modification time `seconds` into the past.
+    private func age(_ path: String, by seconds: Int) {
+        var times = [timeval(tv_sec: time(nil) - seconds, tv_usec: 0), timeval(tv_sec: time(nil) - seconds, tv_usec: 0)]
+        _ = utimes(path, &times)
+    }
+
+    @Test("The next write sweeps abandoned temporary files: old and unlocked only, and only ours")
+    func sweep() throws {
+        let folder = try TemporaryFolder()
+        for name in [".a.json.tmp-Old111", ".b.json.tmp-Held22", ".c.json.tmp-New333", "keep.json.tmp-Old444", ".notes"] {
+            try folder.write(name, "x")
+        }
+        for name in [".a.json.tmp-Old111", ".b.json.tmp-Held22", "keep.json.tmp-Old444", ".notes"] {
+            age(folder.file(name), by: 11 * 60)
+        }
+        // A writer that is alive (slow) holds its lock.
+        let held = try FileDescriptor.open(folder.file(".b.json.tmp-Held22"))
+        defer { held.close() }
+        #expect(try held.lock(exclusive: true, wait: false))
+        try FileIO.writeAtomically(Array("{}".utf8), to: folder.file("d.json"))
+        #expect(try FileIO.contentsOfDirectory(folder.path) == [".b.json.tmp-Held22", ".c.json.tmp-New333", ".notes", "d.json", "keep.json.tmp-Old444"])
+    }
+
+    @Test("A signal's way out removes the temporary files being written")
+    func registry() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(".x.json.tmp-Abc123", "partial")
+        // A registry of the test's own: the process's is in use by other tests.
+        let registry = TemporaryFiles()
+        registry.register(folder.file(".x.json.tmp-Abc123"))
+        #expect(registry.current.contains(folder.file(".x.json.tmp-Abc123")))
+        registry.removeAll()
+        #expect(!folder.exists(".x.json.tmp-Abc123"))
+        #expect(registry.current.isEmpty)
+    }
+}

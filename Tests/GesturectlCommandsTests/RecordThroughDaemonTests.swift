@@ -1,0 +1,164 @@
+import DeviceDiscovery
+import Foundation
+import GestureDaemon
+import GestureEngine
+import GestureFormat
+import GestureLibrary
+import GestureModel
+import GestureRecording
+import InputSystem
+import OperatingSystem
+import Synchronization
+import Testing
+import TestSupport
+
+/// `gesturectl --socket PATH record …` against a daemon in this process
+/// whose recordings read test sources instead of input devices.
+@Suite("record through the daemon", .serialized)
+struct RecordThroughDaemonTests {
+    /// What each recording's source does as soon as it starts.
+    enum Script: Sendable { case stroke, strokeThenVanish, vanish, nothing }
+
+    final class Rig: Sendable {
+        let scratch: TemporaryFolder
+        let socketPath: String
+        let server: DaemonServer
+        final class Shared: Sendable {
+            let script = Mutex<Script>(.stroke)
+            let sources = Mutex<[PipeSource]>([])
+        }
+        let shared = Shared()
+
+        init() throws {
+            scratch = try TemporaryFolder()
+            socketPath = scratch.path + "/d.sock"
+            let listening = try UnixSocket.listen(at: socketPath)
+            let library = GestureLibrary(userDirectory: scratch.path + "/daemon-library", builtinDirectory: nil)
+            let engine = Engine()
+            let shared = self.shared
+            let recordings = RecordingProvider { request, strokes in
+                let source = try PipeSource()
+                shared.sources.withLock { $0.append(source) }
+                switch shared.script.withLock({ $0 }) {
+                case .stroke: source.stroke(id: 1, x: 1_000, y: 2_000)
+                case .strokeThenVanish:
+                    source.stroke(id: 1, x: 1_000, y: 2_000)
+                    source.vanish()
+                case .vanish: source.vanish()
+                case .nothing: break
+                }
+                return try engine.startRecording(
+                    request, source: source, description: TestDevices.touchscreen,
+                    device: DeviceInfo(node: "/dev/input/test-recording", name: "gesturectl test touchscreen", kind: .touchscreen),
+                    stableID: "1d6b:0001", strokes: strokes)
+            }
+            let devices = DeviceProvider(
+                ready: { _ in throw DaemonError(.notFound, "no ready devices in this test") }, forget: { _ in }, closeAll: {})
+            server = try DaemonServer(
+                setup: DaemonServer.Setup(
+                    listening: listening, createdSocketPath: socketPath, library: library,
+                    configuration: DaemonConfiguration(devices: []), allowedGroup: nil),
+                engine: engine, devices: devices, recordings: recordings,
+                log: DaemonLog(journal: false, minimum: .debug, write: { _ in }), version: "test")
+            try server.start()
+        }
+
+        func stop() async {
+            server.stop()
+            _ = await server.stopped()
+        }
+
+        func record(_ arguments: [String]) throws -> CLIResult {
+            try CLI.run(["--socket", socketPath, "record"] + arguments, in: scratch.path)
+        }
+    }
+
+    @Test func idleTimeoutWritesTheFileAndPrintsItsPath() async throws {
+        let rig = try Rig()
+        let result = try rig.record(["--idle-timeout", "0.2", "-o", "out.gesture.json", "--name", "drawn"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "out.gesture.json\n")
+        #expect(result.stderr.contains("recording through the daemon at \(rig.socketPath) from /dev/input/test-recording"))
+        #expect(result.stderr.contains("stopped: idle timeout"))
+        let gesture = try GestureFileFormat.decode(Array(try Data(contentsOf: URL(fileURLWithPath: rig.scratch.path + "/out.gesture.json"))), source: "out")
+        #expect(gesture.strokes.count == 1)
+        #expect(gesture.name == "drawn")
+        #expect(gesture.metadata?.deviceID == "1d6b:0001")
+        await rig.stop()
+    }
+
+    @Test func saveGoesToTheDaemonsLibraryAndATakenNameFallsBackToTheDefaultFile() async throws {
+        let rig = try Rig()
+        let saved = try rig.record(["--idle-timeout", "0.2", "--save", "mine", "--sequential"])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stdout == rig.scratch.path + "/daemon-library/mine.gesture.json\n")
+        #expect(FileManager.default.fileExists(atPath: rig.scratch.path + "/daemon-library/mine.gesture.json"))
+        let taken = try rig.record(["--idle-timeout", "0.2", "--save", "mine"])
+        #expect(taken.status == 0, "\(taken.stderr)")
+        #expect(taken.stderr.contains("already exists"))
+        #expect(taken.stdout.hasPrefix("gesture-") && taken.stdout.hasSuffix(".gesture.json\n"))
+        let file = rig.scratch.path + "/" + taken.stdout.dropLast()
+        #expect(FileManager.default.fileExists(atPath: file))
+        let forced = try rig.record(["--idle-timeout", "0.2", "--save", "mine", "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stdout.hasSuffix("/mine.gesture.json\n"))
+        await rig.stop()
+    }
+
+    @Test func aVanishedDeviceWritesWhatWasRecordedAndExits1() async throws {
+        let rig = try Rig()
+        rig.shared.script.withLock { $0 = .strokeThenVanish }
+        let result = try rig.record(["-o", "partial.gesture.json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout == "partial.gesture.json\n")
+        #expect(result.stderr.contains("the device vanished while recording"))
+        rig.shared.script.withLock { $0 = .vanish }
+        let nothing = try rig.record(["-o", "none.gesture.json"])
+        #expect(nothing.status == 1)
+        #expect(nothing.stderr.contains("no contact was recorded"))
+        #expect(!FileManager.default.fileExists(atPath: rig.scratch.path + "/none.gesture.json"))
+        await rig.stop()
+    }
+
+    @Test func optionsOnlyALocalRecordingHasAreRefused() async throws {
+        let rig = try Rig()
+        let result = try rig.record(["--screen", "800x600"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--screen"))
+        #expect(rig.shared.sources.withLock { $0.isEmpty })
+        await rig.stop()
+    }
+
+    @Test func ctrlCStopsTheRecordingAndWritesIt() async throws {
+        let rig = try Rig()
+        let errors = try FileDescriptor.pipe()
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(
+                path: CLI.binary,
+                arguments: ["--socket", rig.socketPath, "record", "-o", rig.scratch.path + "/c.gesture.json"],
+                environment: ["PATH=/usr/bin:/bin", "HOME=\(rig.scratch.path)"], standardOutput: nil, standardError: errors.write)
+        } catch {
+            errors.write.close()
+            errors.read.close()
+            throw error
+        }
+        errors.write.close()
+        defer { errors.read.close() }
+        var standardError = ""
+        while !standardError.contains("stop with Ctrl-C") {
+            guard let chunk = try errors.read.read(upTo: 4_096), !chunk.isEmpty else { break }
+            standardError += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(standardError.contains("stop with Ctrl-C"))
+        // The stroke is drawn before record-start answers; let it be read.
+        usleep(100_000)
+        kill(child.processID, SIGINT)
+        while let chunk = try errors.read.read(upTo: 4_096), !chunk.isEmpty { standardError += String(decoding: chunk, as: UTF8.self) }
+        #expect(try child.wait() == .exited(0), "\(standardError)")
+        #expect(standardError.contains("stopped: cancelled"))
+        let gesture = try GestureFileFormat.decode(Array(try Data(contentsOf: URL(fileURLWithPath: rig.scratch.path + "/c.gesture.json"))), source: "c")
+        #expect(gesture.strokes.count == 1)
+        await rig.stop()
+    }
+}
