@@ -252,7 +252,7 @@ extension DaemonServer {
             let library = state.withLock { $0.library }
             let gesture: Gesture
             do {
-                gesture = try library.load(named: name)
+                gesture = try gestureCache.gesture(at: library.entry(named: name).path)
             } catch {
                 throw DaemonError(.notFound, "cannot play \"\(DaemonLog.oneLine(name))\": \(error)")
             }

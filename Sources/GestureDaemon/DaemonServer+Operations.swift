@@ -372,7 +372,7 @@ extension DaemonServer {
 
     private func loadNamed(_ name: String) throws -> Gesture {
         let library = state.withLock { $0.library }
-        return try libraryCall { () throws(LibraryError) in try library.load(named: name) }
+        return try libraryCall { () throws(LibraryError) in try gestureCache.gesture(at: library.entry(named: name).path) }
     }
 
     /// The inline gesture of a request, read by the gesture file reader from

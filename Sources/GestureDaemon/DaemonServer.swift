@@ -107,6 +107,8 @@ public final class DaemonServer: Sendable {
     let bindingsPath: String?
     let triggers: TriggerWatcher
     let finished = JobHandle<Int32, Never>()
+    /// Library gestures already read, while their files are unchanged.
+    let gestureCache = GestureCache()
     /// Signalled when the last job ends while stopping.
     let jobsEnded = DispatchSemaphore(value: 0)
 
@@ -189,6 +191,7 @@ public final class DaemonServer: Sendable {
     /// Applies a new configuration (SIGHUP): the group and queue limit at
     /// once; devices added are created, devices removed are closed.
     public func reload(_ configuration: DaemonConfiguration, allowedGroup: UInt32?, library: GestureLibrary) {
+        gestureCache.clear()
         let (added, removed) = state.withLock { current -> ([DeviceKind], [DeviceKind]) in
             let old = current.configuration.devices
             current.configuration = configuration
