@@ -258,24 +258,8 @@ extension DaemonServer {
             }
             let options = PlaybackOptions()
             _ = try FrameBuilder(target: Self.profile(for: kind), options: options).frames(for: gesture)
-            let handle = JobHandle<PlaybackResult, PlaybackProgress>()
-            let job: Int = try state.withLock { current throws(DaemonError) -> Int in
-                if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
-                guard let queue = current.queues[kind], !queue.retired else {
-                    throw DaemonError(.notFound, "no \(kind.rawValue) is kept ready")
-                }
-                if queue.count >= current.configuration.queueLimit {
-                    throw DaemonError(.busy, "the \(kind.rawValue) has \(queue.count) plays waiting")
-                }
-                current.nextJobID += 1
-                current.jobs[current.nextJobID] = JobRecord(
-                    id: current.nextJobID, kind: kind, clientID: 0, requestID: .null, waits: false, cancelOnDisconnect: false,
-                    handle: handle, gesture: gesture, options: options)
-                queue.push(current.nextJobID)
-                return current.nextJobID
-            }
-            broadcast("job", [("job", .integer(job)), ("state", .string("queued")), ("progress", .integer(0))])
-            return job
+            return try queuePlay(
+                gesture, options: options, on: kind, client: 0, requestID: .null, waits: false, cancelOnDisconnect: false)
         }
     }
 

@@ -175,6 +175,20 @@ extension DaemonServer {
         } catch {
             throw DaemonError(.badArgument, "play: \(error)")
         }
+        let job = try queuePlay(
+            gesture, options: options, on: kind, client: client, requestID: request.id, waits: waits,
+            cancelOnDisconnect: onDisconnect == "cancel")
+        return waits ? nil : .object([("job", .integer(job)), ("state", .string("queued"))])
+    }
+
+    /// Queues a play on the ready device of `kind` as a job (`busy` when its
+    /// queue is full or the daemon stops, `not-found` when it is not kept
+    /// ready), tells subscribers it is queued, and returns the job. A
+    /// binding's action uses it too, with client 0 and nobody waiting.
+    func queuePlay(
+        _ gesture: Gesture, options: PlaybackOptions, on kind: DeviceKind, client: Int, requestID: JSONValue, waits: Bool,
+        cancelOnDisconnect: Bool
+    ) throws(DaemonError) -> Int {
         let handle = JobHandle<PlaybackResult, PlaybackProgress>()
         let job: Int = try state.withLock { current throws(DaemonError) -> Int in
             if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
@@ -186,13 +200,13 @@ extension DaemonServer {
             }
             current.nextJobID += 1
             current.jobs[current.nextJobID] = JobRecord(
-                id: current.nextJobID, kind: kind, clientID: client, requestID: request.id, waits: waits,
-                cancelOnDisconnect: onDisconnect == "cancel", handle: handle, gesture: gesture, options: options)
+                id: current.nextJobID, kind: kind, clientID: client, requestID: requestID, waits: waits,
+                cancelOnDisconnect: cancelOnDisconnect, handle: handle, gesture: gesture, options: options)
             queue.push(current.nextJobID)
             return current.nextJobID
         }
         broadcast("job", [("job", .integer(job)), ("state", .string("queued")), ("progress", .integer(0))])
-        return waits ? nil : .object([("job", .integer(job)), ("state", .string("queued"))])
+        return job
     }
 
     /// The placement a play asks for (`at`, `scale`, `rotate`), checked as
