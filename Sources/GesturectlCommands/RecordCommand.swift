@@ -170,7 +170,10 @@ enum RecordCommand {
         if case .array(let warnings)? = result["warnings"] {
             for case .string(let warning) in warnings { context.warn(warning) }
         }
-        let path = try writeRemote(gesture, result: result, saveFailure: outcome.saveFailure.map(DaemonCalls.failure(for:)), values: values, defaultFile: defaultFile, context: context)
+        let saveFailure = outcome.saveFailure.map(DaemonCalls.failure(for:))
+        let path = try write(gesture, values: values, defaultFile: defaultFile, context: context) { _ in
+            try savedByDaemon(result, saveFailure: saveFailure)
+        }
         if path != "-" { context.print(path) }
         context.note("\(describe(gesture)) (stopped: \(stopped))")
         if reason == "device-vanished" {
@@ -179,35 +182,14 @@ enum RecordCommand {
         if failed { throw CommandFailure.failure("recording stopped: \(stopped); what was recorded is in \(path)") }
     }
 
-    /// Writes a recording that came through the daemon as ``write(_:values:defaultFile:context:)``
-    /// does a local one: the daemon saved it (`--save`), this writes `-o`;
-    /// what cannot be written where asked goes to the default file.
-    private static func writeRemote(
-        _ gesture: Gesture, result: JSONValue, saveFailure: CommandFailure?, values: ParsedValues, defaultFile: String,
-        context: CommandContext
-    ) throws -> String {
-        let force = values.flag("force")
-        do {
-            if let saveFailure { throw saveFailure }
-            if values.string("save") != nil {
-                guard case .string(let path)? = result["saved"]?["path"] else {
-                    throw CommandFailure.failure("the daemon's record-stop reply does not say where it saved the gesture")
-                }
-                if let output = values.string("output") {
-                    try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
-                }
-                return path
-            }
-            if let output = values.string("output") {
-                try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
-                return output
-            }
-        } catch {
-            let failure = ErrorMapping.failure(for: error) ?? (error as? CommandFailure) ?? .failure("\(error)")
-            context.warn("\(failure.description); writing the recording to \(defaultFile) instead")
+    /// The `--save` step of a recording that came through the daemon: the
+    /// daemon saved it (or said why not); the path it saved to.
+    private static func savedByDaemon(_ result: JSONValue, saveFailure: CommandFailure?) throws -> String {
+        if let saveFailure { throw saveFailure }
+        guard case .string(let path)? = result["saved"]?["path"] else {
+            throw CommandFailure.failure("the daemon's record-stop reply does not say where it saved the gesture")
         }
-        try GestureOutput.writeGesture(gesture, to: defaultFile, force: false, context: context)
-        return defaultFile
+        return path
     }
 
     private static func stopHint(context: CommandContext, idle: Microseconds?) -> String {
@@ -219,17 +201,20 @@ enum RecordCommand {
 
     /// Writes the recording; never loses it: when the asked-for file or name
     /// cannot be used, it goes to the default file instead, with a warning.
+    /// `save` does `--save NAME` and returns the saved file's path (by
+    /// default into the local library; through the daemon, the daemon did it).
     private static func write(
-        _ gesture: Gesture, values: ParsedValues, defaultFile: String, context: CommandContext
+        _ gesture: Gesture, values: ParsedValues, defaultFile: String, context: CommandContext,
+        save: ((String) throws -> String)? = nil
     ) throws -> String {
         let force = values.flag("force")
         do {
             if let name = values.string("save") {
-                let entry = try context.library.save(gesture, as: name, overwrite: force)
+                let path = try save?(name) ?? context.library.save(gesture, as: name, overwrite: force).path
                 if let output = values.string("output") {
                     try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
                 }
-                return entry.path
+                return path
             }
             if let output = values.string("output") {
                 try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
