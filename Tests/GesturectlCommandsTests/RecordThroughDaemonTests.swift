@@ -131,6 +131,20 @@ struct RecordThroughDaemonTests {
 
     @Test func ctrlCStopsTheRecordingAndWritesIt() async throws {
         let rig = try Rig()
+        // A subscriber to `record` events tells when the stroke has been
+        // recorded (no fixed wait): subscribed before the recording starts.
+        let events = try UnixSocket.connect(to: rig.socketPath)
+        defer { events.close() }
+        try events.writeAll(Array("{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"record\"]}\n".utf8))
+        var received = ""
+        func readEvents(until text: String) throws {
+            while !received.contains(text) {
+                guard let chunk = try events.read(upTo: 4_096), !chunk.isEmpty else { return }
+                received += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+        try readEvents(until: "\n")
+        #expect(received.contains("\"ok\": true"))
         let errors = try FileDescriptor.pipe()
         let child: ChildProcess
         do {
@@ -151,8 +165,9 @@ struct RecordThroughDaemonTests {
             standardError += String(decoding: chunk, as: UTF8.self)
         }
         #expect(standardError.contains("stop with Ctrl-C"))
-        // The stroke is drawn before record-start answers; let it be read.
-        usleep(100_000)
+        // The stroke was drawn before record-start answered; wait until it is recorded.
+        try readEvents(until: "\"event\": \"record\"")
+        #expect(received.contains("\"event\": \"record\""))
         kill(child.processID, SIGINT)
         while let chunk = try errors.read.read(upTo: 4_096), !chunk.isEmpty { standardError += String(decoding: chunk, as: UTF8.self) }
         #expect(try child.wait() == .exited(0), "\(standardError)")

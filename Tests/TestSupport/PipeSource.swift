@@ -73,18 +73,17 @@ public final class PipeSource: EventSource, Sendable {
         return next
     }
 
-    /// One frame now: `events` (type, code, value), then SYN_REPORT.
-    public func frame(_ events: [(EventType, EventCode, Int32)]) {
-        let time = SystemClock().now()
+    /// One frame stamped `time` (default: now): `events` (type, code, value), then SYN_REPORT.
+    public func frame(_ events: [(EventType, EventCode, Int32)], at time: Microseconds = SystemClock().now()) {
         push(events.map { .event(InputEvent(time: time, type: $0.0, code: $0.1, value: $0.2)) } + [.event(.synchronizationReport(time: time))])
     }
 
     /// A one-finger stroke in slot 0: down at (x, y), moved, lifted.
+    /// Its frames are stamped 2 ms apart, starting now (no waiting).
     public func stroke(id: Int32, x: Int32, y: Int32) {
-        frame([(.absolute, .multitouchSlot, 0), (.absolute, .multitouchTrackingID, id), (.absolute, .multitouchPositionX, x), (.absolute, .multitouchPositionY, y)])
-        usleep(2_000)
-        frame([(.absolute, .multitouchPositionX, x + 100)])
-        usleep(2_000)
-        frame([(.absolute, .multitouchTrackingID, -1)])
+        let start = SystemClock().now()
+        frame([(.absolute, .multitouchSlot, 0), (.absolute, .multitouchTrackingID, id), (.absolute, .multitouchPositionX, x), (.absolute, .multitouchPositionY, y)], at: start)
+        frame([(.absolute, .multitouchPositionX, x + 100)], at: start + Microseconds(2_000))
+        frame([(.absolute, .multitouchTrackingID, -1)], at: start + Microseconds(4_000))
     }
 }
