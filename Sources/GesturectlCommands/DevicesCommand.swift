@@ -75,6 +75,7 @@ enum DevicesCommand {
     /// Follows udev's hotplug events until interrupted (exit status 130).
     private static func watch(asJSON: Bool, context: CommandContext) async throws {
         let handle = try context.engine.startWatchingDevices()
+        context.cancelledBySignals(handle)
         if !asJSON { context.note("watching for devices (Ctrl-C to stop)") }
         handle.observeProgress { event in
             if asJSON {

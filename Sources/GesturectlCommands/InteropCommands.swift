@@ -44,6 +44,7 @@ enum InteropCommands {
             sequential: values.flag("sequential"),
             details: RecordingDetails(
                 name: baseName, tool: "gesturectl \(Gesturectl.version) import (\(recording.format.rawValue))"))
+        context.cancelledBySignals(handle)
         switch await context.untilFinished(handle) {
         case .success(let recorded):
             for warning in recorded.warnings { context.warn(warning) }

@@ -99,6 +99,7 @@ enum PlayCommand {
             return
         }
         let job = try context.engine.startPlay(request)
+        context.cancelledBySignals(job.handle)
         if !job.session.isInitialisedByUdev {
             context.warn("udev did not announce \(job.devnode ?? "the device") in time; playing anyway")
         }

@@ -90,6 +90,7 @@ enum PressCommand {
             leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
             linger: Microseconds(values.duration("linger") ?? 200_000))
         let job = try context.engine.startPress(request)
+        context.cancelledBySignals(job.handle)
         if !job.session.isInitialisedByUdev {
             context.warn("udev did not announce \(job.devnode ?? "the keyboard") in time; pressing anyway")
         }

@@ -80,6 +80,7 @@ enum RecordCommand {
                         ?? String(fileName.dropLast(GestureName.fileSuffix.count)),
                     recordedAt: Timestamp.iso8601(), tool: "gesturectl \(Gesturectl.version)")),
             notices: { notice in live.warn("\(notice)") })
+        context.cancelledBySignals(job.handle)
         job.handle.observeProgress { live.update($0.description) }
         context.note("recording from \(job.device.node) (\(job.device.name)); \(stopHint(context: context, idle: idle))")
         let outcome = await context.untilFinished(job.handle)
@@ -146,6 +147,7 @@ enum RecordCommand {
         let watchEnter = context.isStandardInputTerminal
         let remote = try RemoteRecording.follow(
             job: job, waiting: client, stopper: stopper, stopArguments: stopArguments, watchEnter: watchEnter)
+        context.cancelledBySignals(remote)
         var ways = ["Ctrl-C"]
         if watchEnter { ways.append("Enter") }
         if let idle { ways.append("\(DurationText.format(microseconds: idle.rawValue)) without contact") }
