@@ -88,6 +88,19 @@ public enum GestureMotion: Hashable, Sendable {
         }
     }
 
+    /// The words for the motion as a speech engine should read them: the
+    /// same as ``phrase`` except that a rotation's angle is in words,
+    /// `rotate clockwise 90 degrees`.
+    public var spokenPhrase: String {
+        switch self {
+        case .rotate(let rotation, let degrees):
+            let rounded = NumberFormatting.roundedInteger(degrees)
+            return "rotate \(rotation.rawValue) \(rounded) \(rounded == 1 ? "degree" : "degrees")"
+        default:
+            return phrase
+        }
+    }
+
     /// The distance that goes with the motion, in millimetres, for the
     /// motions that have one (swipes, pinches, paths); `nil` otherwise.
     public var distanceMM: Double? {

@@ -50,7 +50,7 @@ public func classifyMotion(_ gesture: Gesture) -> GestureMotion {
     GestureAnalysis(gesture).motion
 }
 
-/// The measures of one gesture that ``describe(_:)``, ``classifyMotion(_:)``
+/// The measures of one gesture that ``describe(_:style:)``, ``classifyMotion(_:)``
 /// and the renderers share.
 struct GestureAnalysis: Sendable {
     /// The surface, in millimetres.

@@ -3,7 +3,7 @@ public struct SVGOptions: Hashable, Sendable {
     /// The picture's width in pixels; the height follows the device's
     /// aspect ratio. Clamped to 16…16384.
     public var widthPixels: Int
-    /// Whether to write the ``describe(_:)`` line as a caption under the
+    /// Whether to write the ``describe(_:style:)`` line as a caption under the
     /// surface.
     public var showsCaption: Bool
     /// Samples closer than this to the last drawn point of their stroke are

@@ -12,7 +12,7 @@ import GestureModel
 /// from the Okabe–Ito palette, which stays apart for colour-blind viewers,
 /// and the numbers mean colour is never the only cue. The `<title>` is the
 /// gesture's name, the `<desc>` its description, and a caption under the
-/// surface gives the ``describe(_:)`` line. All text is escaped.
+/// surface gives the ``describe(_:style:)`` line. All text is escaped.
 ///
 /// - Parameters:
 ///   - gesture: The gesture to draw; any values are accepted.

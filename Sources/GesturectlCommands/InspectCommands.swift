@@ -16,6 +16,7 @@ enum InspectCommands {
             ("name", JSONText.string(gesture.name)),
             ("description", gesture.description.map(JSONText.string) ?? "null"),
             ("summary", JSONText.string(describe(gesture))),
+            ("spoken", JSONText.string(describe(gesture, style: .spoken))),
             ("fingers", String(gesture.maximumSimultaneousContacts)),
             ("strokes", String(gesture.strokes.count)),
             ("samples", String(gesture.sampleCount)),
@@ -30,22 +31,30 @@ enum InspectCommands {
         name: "describe", abstract: "Print a one-line summary a screen reader can speak.",
         discussion: """
             For example: 3 fingers · swipe up · 0.42 s · 38 mm
+            --spoken writes it for speech, units in words and commas for
+            pauses: 3 fingers, swipe up, 0.42 seconds, 38 millimetres
             With several gestures, each line starts with the gesture's name.
-            --json prints one object per gesture with the summary, finger,
-            stroke and sample counts, duration and device size.
+            --json prints one object per gesture with the summary (and its
+            spoken form), finger, stroke and sample counts, duration and
+            device size.
             """,
         section: section,
         arguments: [Argument("gestures", help: "The gestures (NAME|FILE).", arity: .oneOrMore)],
-        options: [jsonFlag]
+        options: [
+            .flag("spoken", help: "Write the summary for speech: units in words, commas for pauses."),
+            jsonFlag,
+        ]
     ) { values, context in
         let inputs = values.arguments("gestures")
+        let style: DescriptionStyle = values.flag("spoken") ? .spoken : .text
         var objects: [String] = []
         for input in inputs {
             let gesture = try context.loadGesture(input)
             if values.flag("json") {
                 objects.append(jsonFacts(gesture, source: input))
             } else {
-                context.print(inputs.count > 1 ? "\(shown(input)): \(describe(gesture))" : describe(gesture))
+                let summary = describe(gesture, style: style)
+                context.print(inputs.count > 1 ? "\(shown(input)): \(summary)" : summary)
             }
         }
         if values.flag("json") { context.print(inputs.count == 1 ? objects[0] : JSONText.array(objects)) }

@@ -263,4 +263,42 @@ struct DescribeTests {
         // Nonsense in, a sentence out: the span is clamped, not overflowed.
         #expect(describe(gesture).hasSuffix(" · 9223372036854.78 s"))
     }
+    @Test func spokenFormHasWordsAndPauses() {
+        let swipe = F.gesture(
+            [80.0, 100, 120].map { F.line(from: ($0, 100), to: ($0, 60), durationMilliseconds: 250) })
+        #expect(describe(swipe, style: .spoken) == "3 fingers, swipe up, 0.25 seconds, 40 millimetres")
+        #expect(describe(swipe, style: .text) == describe(swipe))
+        // Trailing zeros go; exactly one is singular; a fraction is plural.
+        #expect(describe(F.gesture([F.still(at: (50, 50), durationMilliseconds: 1_000)]), style: .spoken)
+            == "1 finger, long press, 1 second")
+        #expect(describe(F.gesture([F.still(at: (50, 50), durationMilliseconds: 500)]), style: .spoken)
+            == "1 finger, long press, 0.5 seconds")
+        #expect(describe(F.gesture([F.still(at: (50, 50), durationMilliseconds: 2_070)]), style: .spoken)
+            == "1 finger, long press, 2.07 seconds")
+        #expect(describe(F.gesture([F.still(at: (50, 50), durationMilliseconds: 80)]), style: .spoken)
+            == "1 finger, tap, 0.08 seconds")
+        let nudge = F.gesture([F.line(from: (50, 50), to: (51, 50), durationMilliseconds: 600)])
+        #expect(describe(nudge, style: .spoken) == "1 finger, long press, 0.6 seconds")
+        let shortPath = F.gesture([F.stroke([(0, 50, 50), (100, 53.2, 50), (200, 50.5, 50)])])
+        #expect(describe(shortPath, style: .spoken) == "1 finger, path, 0.2 seconds, 6 millimetres")
+        let twoFingers = F.gesture([
+            F.line(from: (50, 50), to: (60, 50), durationMilliseconds: 100),
+            F.line(from: (50, 70), to: (60, 70), durationMilliseconds: 100),
+        ])
+        #expect(describe(twoFingers, style: .spoken) == "2 fingers, swipe right, 0.1 seconds, 10 millimetres")
+        #expect(describe(F.gesture([]), style: .spoken) == "no strokes, 0 seconds")
+        // The angle in words.
+        let clockwise = F.gesture([
+            F.stroke([(0, 100, 60), (500, 102.93, 52.93), (1000, 110, 50)]),
+            F.stroke([(0, 120, 60), (500, 117.07, 67.07), (1000, 110, 70)]),
+        ])
+        #expect(describe(clockwise, style: .spoken) == "2 fingers, rotate clockwise 90 degrees, 1 second")
+        #expect(GestureMotion.rotate(.counterClockwise, degrees: 30.4).spokenPhrase == "rotate counter-clockwise 30 degrees")
+        #expect(GestureMotion.pinch(.inward, changeMM: 20).spokenPhrase == "pinch in")
+        // Nothing of the screen form's symbols is left for speech to spell out.
+        for gesture in [swipe, clockwise, nudge, shortPath] {
+            let spoken = describe(gesture, style: .spoken)
+            #expect(!spoken.contains("·") && !spoken.contains("°") && !spoken.contains(" mm") && !spoken.contains(" s,"))
+        }
+    }
 }

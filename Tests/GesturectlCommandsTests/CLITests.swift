@@ -140,6 +140,17 @@ import TestSupport
         #expect(try CLI.run(["describe", "s.json"], in: scratch.path).stdout == "1 finger · tap · 0.08 s\n")
     }
 
+    @Test func describeSpokenIsForSpeech() throws {
+        let swipe = try CLI.run(["synth", "swipe", "--direction", "up", "--fingers", "3"])
+        let spoken = try CLI.run(["describe", "--spoken", "-"], stdin: swipe.stdout)
+        #expect(spoken.status == 0)
+        #expect(spoken.stdout == "3 fingers, swipe up, 0.25 seconds, 40 millimetres\n")
+        let facts = try CLI.run(["describe", "--json", "-"], stdin: swipe.stdout)
+        #expect(facts.stdout.contains(#""spoken": "3 fingers, swipe up, 0.25 seconds, 40 millimetres""#))
+        let several = try CLI.run(["describe", "--spoken", "tap", "rotate"])
+        #expect(several.stdout.hasPrefix("tap: 1 finger, tap, 0.08 seconds\nrotate: 2 fingers, rotate "))
+    }
+
     @Test func synthRefusesWhatDoesNotFit() throws {
         let result = try CLI.run(["synth", "swipe", "--direction", "left", "--distance", "500"])
         #expect(result.status == 2)
