@@ -178,6 +178,7 @@ public final class CreateSession {
             }
         }
         perform(flow.start())
+        drain()
         do throws(SystemError) {
             let cancelled = try cancellation.fileDescriptor
             while outcome == nil {
@@ -204,6 +205,11 @@ public final class CreateSession {
 
     private func feed(_ input: CreateInput) {
         pending.append(input)
+        drain()
+    }
+
+    /// Feeds the inputs that effects produced (a failed start, a save's result).
+    private func drain() {
         while !pending.isEmpty && outcome == nil {
             perform(flow.handle(pending.removeFirst()))
         }

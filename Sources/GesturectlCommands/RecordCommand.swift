@@ -230,7 +230,7 @@ enum RecordCommand {
         return defaultFile
     }
 
-    private static func parseScreen(_ text: String) throws -> (width: Int, height: Int) {
+    static func parseScreen(_ text: String) throws -> (width: Int, height: Int) {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 2, height >= 2,
             width <= RecorderOptions.maximumVirtualScreenSide, height <= RecorderOptions.maximumVirtualScreenSide
