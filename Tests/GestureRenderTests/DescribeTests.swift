@@ -375,4 +375,39 @@ struct DescribeTests {
             #expect(!spoken.contains("·") && !spoken.contains("°") && !spoken.contains(" mm") && !spoken.contains(" s,"))
         }
     }
+
+    @Test func suggestedNamesFollowTheSummary() {
+        let swipe = F.gesture(
+            [80.0, 100, 120].map { F.line(from: ($0, 100), to: ($0, 60), durationMilliseconds: 250) })
+        #expect(suggestedName(for: swipe) == "swipe-up-3")
+        let doubleTap = F.gesture([
+            F.still(at: (50, 50), durationMilliseconds: 60),
+            F.still(at: (70, 50), durationMilliseconds: 60),
+            F.still(at: (50, 50), startMilliseconds: 150, durationMilliseconds: 60),
+            F.still(at: (70, 50), startMilliseconds: 150, durationMilliseconds: 60),
+        ])
+        #expect(suggestedName(for: doubleTap) == "double-tap-2")
+        let counterClockwise = F.gesture([
+            F.stroke([(0, 100, 60), (700, 101.34, 65)]),
+            F.stroke([(0, 120, 60), (700, 118.66, 55)]),
+        ])
+        #expect(suggestedName(for: counterClockwise) == "rotate-anticlockwise-2")
+        let sequence = (0..<3).map { index in
+            F.line(
+                from: (50, 30 + Double(index) * 20), to: (80, 30 + Double(index) * 20),
+                startMilliseconds: Int64(index) * 600, durationMilliseconds: 300)
+        }
+        #expect(suggestedName(for: F.gesture(sequence)) == "swipe-right-3-strokes")
+        #expect(suggestedName(for: F.gesture([F.line(from: (1, 60), to: (41, 70), durationMilliseconds: 300)])) == "edge-swipe-left-1")
+        #expect(suggestedName(for: F.gesture([F.still(at: (50, 50), durationMilliseconds: 900, kind: .pointer)])) == "pointer-long-press-1")
+        let mixed = F.gesture([
+            F.line(from: (50, 50), to: (50, 80), durationMilliseconds: 200, kind: .pen),
+            F.line(from: (60, 50), to: (60, 80), durationMilliseconds: 200),
+        ])
+        #expect(suggestedName(for: mixed) == "mixed-swipe-down-2")
+        #expect(suggestedName(for: F.gesture([])) == "empty")
+        for gesture in [swipe, doubleTap, counterClockwise, mixed] {
+            #expect(suggestedName(for: gesture).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+        }
+    }
 }
