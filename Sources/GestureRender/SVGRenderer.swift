@@ -4,8 +4,8 @@ import GestureModel
 ///
 /// The picture has the source device's aspect ratio: its `viewBox` is in
 /// millimetres of the device's surface, which is drawn as a light rectangle
-/// with a border. Each stroke is one `<path>` through its samples (thinned
-/// by ``SVGOptions/minimumPointSpacingMM``) with an arrowhead at its end,
+/// with a border. Each stroke is one `<path>` through its samples
+/// (simplified to within ``SVGOptions/tolerancePixels``) with an arrowhead at its end,
 /// a small dot at its start and its number (1-based, in stroke order) next
 /// to the start; a still stroke (see ``MotionThresholds/stillMovementMM``)
 /// is a large dot instead of an arrow. Strokes take their colours in turn
