@@ -19,6 +19,10 @@ enum InteropCommands {
             events through the same recorder as 'gesturectl record': one stroke
             per contact, the device's geometry from its description. The
             format is detected from the content. docs/INTEROP.md has details.
+            A recording whose times go backwards, or whose values lie beyond
+            the device's own axis ranges, is repaired (times kept from going
+            back, values clamped into the axes) with a warning that counts
+            the samples changed; --strict refuses it instead.
 
             Example:
               gesturectl import swipe.evemu -o swipe.gesture.json
@@ -28,6 +32,7 @@ enum InteropCommands {
         options: [
             .flag("sequential", help: "Make all strokes start together, as 'record --sequential' does."),
             .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
+            .flag("strict", help: "Refuse a recording that would have to be repaired (times going backwards, values beyond the axes)."),
         ] + GestureOutput.options
     ) { values, context in
         let file = values.argument("file") ?? "-"
@@ -47,7 +52,12 @@ enum InteropCommands {
         context.cancelledBySignals(handle)
         switch await context.untilFinished(handle) {
         case .success(let recorded):
-            for warning in recorded.warnings { context.warn(warning) }
+            if values.flag("strict") && !recorded.repairs.isEmpty {
+                throw CommandFailure.failure(
+                    "\(shown(source)): refused (--strict): " + recorded.repairs.messages.joined(separator: "; ")
+                        + "; nothing was written")
+            }
+            for warning in recorded.warnings { context.warn("\(shown(source)): \(warning)") }
             try GestureOutput.write(recorded.gesture, values: values, context: context)
         case .failure(let error):
             throw CommandFailure.failure("\(shown(source)): \(error)")
