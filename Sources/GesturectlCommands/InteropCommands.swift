@@ -39,6 +39,15 @@ enum InteropCommands {
         let bytes = try context.readFile(file)
         let source = file == "-" ? "<stdin>" : file
         let recording = try InteropReader.read(String(decoding: bytes, as: UTF8.self), source: source)
+        if !recording.ignoredLines.isEmpty {
+            // Said, not silently dropped: evemu-play skips them too.
+            let lines = listed(recording.ignoredLines.map(String.init))
+            let what =
+                recording.ignoredLines.count == 1
+                ? "line \(lines), which is neither an event nor a comment"
+                : "\(recording.ignoredLines.count) lines (\(lines)), which are neither events nor comments"
+            context.warn("\(shown(source)): skipped \(what) (as evemu-play does)")
+        }
         let screen = values.string("screen") ?? "1920x1080"
         let size = screen.lowercased().split(separator: "x").compactMap { Int($0) }
         guard size.count == 2 else { throw CommandFailure.usage("--screen: \"\(shown(screen))\" is not a screen size like 1920x1080") }

@@ -115,4 +115,19 @@ import TestSupport
         #expect(strict.status == 0)
         #expect(strict.stderr == "")
     }
+
+    @Test func skippedEvemuLinesAreNamed() throws {
+        let scratch = try TemporaryFolder()
+        #expect(try CLI.run(["export", "tap", "--format", "evemu", "-o", "tap.evemu"], in: scratch.path).status == 0)
+        let text = try scratch.read("tap.evemu")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        // A terminal's echo of Ctrl-C caught at the end, as evemu-record users see.
+        try scratch.write("echo.evemu", text + "^C\n")
+        let imported = try CLI.run(["import", "echo.evemu"], in: scratch.path)
+        #expect(imported.status == 0)
+        #expect(
+            imported.stderr
+                == "gesturectl: warning: echo.evemu: skipped line \(lines), which is neither an event nor a comment (as evemu-play does)\n")
+        #expect(try CLI.run(["describe", "-"], stdin: imported.stdout).stdout == "1 finger · tap · 0.08 s\n")
+    }
 }
