@@ -205,7 +205,7 @@ enum EditCommands {
             try apply { (gesture) throws(EditError) in
                 try GestureEditor.fit(gesture, aspectRatio: fitRatio, strict: strict)
             }
-            steps.append("fitted to \(shown(values.string("fit") ?? ""))")
+            steps.append("fitted to \(fitRatio)")
         }
         if steps.isEmpty {
             throw CommandFailure.usage("nothing to do: give at least one of --trim, --speed, --scale, --rotate, --translate, --fit")

@@ -19,9 +19,11 @@ enum ResultNaming {
     }
 
     /// How an input is called in a description: its stored name, or the
-    /// argument that named it when the name is empty.
+    /// argument that named it when the name is empty; at most 80
+    /// characters, so that six of them always fit a description.
     static func name(of gesture: Gesture, input: String) -> String {
-        gesture.name.isEmpty ? input : gesture.name
+        let name = gesture.name.isEmpty ? input : gesture.name
+        return name.count > 80 ? name.prefix(79) + "…" : name
     }
 
     /// Where a merge came from: `Merged from a, b and c.`, `Merged from 3

@@ -73,6 +73,13 @@ import TestSupport
             "swipe-right-3",
             "3 fingers, swipe right, 0.13 seconds, 40 millimetres. Made from swipe-up-3: speed × 2, turned 90° clockwise.",
         ])
+        // Long input names are cut, so that the description stays valid.
+        let long = String(repeating: "n", count: 200)
+        #expect(try CLI.run(["synth", "tap", "--name", long, "-o", "long.json"], in: scratch.path).status == 0)
+        let longMerged = try CLI.run(["merge"] + Array(repeating: "long.json", count: 2) + ["up.json"] + Array(repeating: "long.json", count: 5), in: scratch.path)
+        #expect(longMerged.status == 0, "\(longMerged.stderr)")
+        let description = try Self.nameAndDescription(longMerged.stdout)[1]
+        #expect(description.hasSuffix(", swipe-up-1, \(long.prefix(79))…, \(long.prefix(79))… and 3 more."))
         // --name and --description win.
         let own = try CLI.run(["merge", "up.json", "down.json", "--name", "cross", "--description", "Mine."], in: scratch.path)
         #expect(try Self.nameAndDescription(own.stdout) == ["cross", "Mine."])
