@@ -155,9 +155,9 @@ struct GestureAnalysis: Sendable {
     /// (positive = growing angle = clockwise on a screen), followed along
     /// its path so that a half or a full turn counts as 180° or 360°; and
     /// whether every contact goes around the centroid rather than across
-    /// it: each sample, and the middle of each step between two samples,
-    /// stays at least ``MotionThresholds/rotateMinimumRadiusRatio`` of the
-    /// contact's smaller end radius away from the centroid.
+    /// it: its path, samples joined by straight steps, stays at least
+    /// ``MotionThresholds/rotateMinimumRadiusRatio`` of the contact's
+    /// smaller end radius away from the centroid.
     ///
     /// The centroid is taken to move in a straight line from its start to
     /// its end, at the pace of each stroke's own time (so that strokes drawn
@@ -188,19 +188,21 @@ struct GestureAnalysis: Sendable {
             }
             var turned = 0.0
             var previous = trace.points[0] - startCentroid
-            func step(to point: PointMM, at fraction: Double) {
-                let offset = point - (startCentroid + movement * fraction)
+            for index in trace.points.indices.dropFirst() {
+                // Offsets from the centroid: between two samples both the
+                // contact and the centroid move in a straight line, so the
+                // offset does too, and a step that keeps clear of the centroid
+                // turns by less than 180°: one atan2 per step is exact.
+                let offset = trace.points[index] - (startCentroid + movement * progress(index))
+                let halfStep = (offset - previous).length / 2
                 // "Not at least" so that a NaN from hostile values counts as too near.
-                if !(offset.length >= smallest) { goesAround = false }
+                if !(min(previous.length, offset.length) - halfStep >= smallest),
+                    !(PathSimplifier.distanceToSegment(PointMM(x: 0, y: 0), previous, offset) >= smallest)
+                {
+                    goesAround = false
+                }
                 turned += atan2(previous.x * offset.y - previous.y * offset.x, previous.x * offset.x + previous.y * offset.y)
                 previous = offset
-            }
-            var previousFraction = progress(0)
-            for index in trace.points.indices.dropFirst() {
-                let fraction = progress(index)
-                step(to: (trace.points[index - 1] + trace.points[index]) * 0.5, at: (previousFraction + fraction) / 2)
-                step(to: trace.points[index], at: fraction)
-                previousFraction = fraction
             }
             total += turned * 180 / Double.pi
             counted += 1

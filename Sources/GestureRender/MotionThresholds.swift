@@ -33,10 +33,9 @@ public enum MotionThresholds {
     /// Contacts closer than 1 mm to the centroid have no meaningful angle
     /// and are left out of the rotation average.
     public static let rotateMinimumRadiusMM = 1.0
-    /// A *rotation* goes around the centroid: every point of each turning
-    /// contact's path (and the middle of each step between two samples)
-    /// stays at least half as far from the centroid as the contact starts
-    /// or ends. Contacts that cross through the middle (a swipe up beside a
+    /// A *rotation* goes around the centroid: each turning contact's path
+    /// (its samples joined by straight steps) stays at least half as far
+    /// from the centroid as the contact starts or ends. Contacts that cross through the middle (a swipe up beside a
     /// swipe down) turn by the same angle from start to end, but do not
     /// rotate.
     public static let rotateMinimumRadiusRatio = 0.5
