@@ -213,7 +213,12 @@ extension DaemonServer {
             if let save {
                 let library = state.withLock { $0.library }
                 let entry = try libraryCall { () throws(LibraryError) in try library.save(gesture, as: save, overwrite: force) }
-                fields.append(("saved", .object([("name", .string(entry.name)), ("path", .string(entry.path))])))
+                fields.append((
+                    "saved",
+                    .object([
+                        ("name", .string(entry.name)), ("path", .string(entry.path)), ("hides_builtin", .bool(entry.hidesBuiltin)),
+                    ])
+                ))
                 log.info("recording \(recording.job) saved as \(save)")
             }
         }

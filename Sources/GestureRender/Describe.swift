@@ -76,20 +76,39 @@ private func durationText(_ duration: Microseconds, style: DescriptionStyle) -> 
     }
 }
 
+/// Who touches in a gesture, and how many at once: what the first part of
+/// ``describe(_:style:)`` and ``suggestedName(for:)`` say.
+struct ContactSummary {
+    /// The strokes that have samples.
+    let strokes: [Stroke]
+    /// Their kind when all have the same one; `nil` for a mix.
+    let kind: StrokeKind?
+    /// The contacts at once; for a double tap, those of one of its taps.
+    let contacts: Int
+    /// Whether the strokes never overlap (and are not a double tap).
+    let isSequence: Bool
+
+    init(_ analysis: GestureAnalysis) {
+        strokes = analysis.traces.map(\.stroke)
+        let firstKind = strokes.first?.kind
+        kind = strokes.allSatisfy { $0.kind == firstKind } ? firstKind : nil
+        let simultaneous = Gesture(name: "", device: .synthDefault, strokes: strokes).maximumSimultaneousContacts
+        let isDoubleTap = analysis.doubleTapWaveSize != nil
+        // A double tap's contacts are those of one of its two taps.
+        contacts = analysis.doubleTapWaveSize ?? simultaneous
+        isSequence = !isDoubleTap && strokes.count > 1 && simultaneous == 1
+    }
+}
+
 /// The first part of ``describe(_:style:)``: who touches, and how many at once.
 private func contactsPhrase(analysis: GestureAnalysis) -> String {
-    let strokes = analysis.traces.map(\.stroke)
-    guard let firstStroke = strokes.first else { return "no strokes" }
-    let kind: StrokeKind? = strokes.allSatisfy { $0.kind == firstStroke.kind } ? firstStroke.kind : nil
-    let simultaneous = Gesture(
-        name: "", device: .synthDefault, strokes: strokes
-    ).maximumSimultaneousContacts
-    let isDoubleTap = analysis.doubleTapWaveSize != nil
-    // A double tap's contacts are those of one of its two taps.
-    let contacts = analysis.doubleTapWaveSize ?? simultaneous
-    let isSequence = !isDoubleTap && strokes.count > 1 && simultaneous == 1
+    let summary = ContactSummary(analysis)
+    guard let firstStroke = summary.strokes.first else { return "no strokes" }
+    let strokes = summary.strokes
+    let contacts = summary.contacts
+    let isSequence = summary.isSequence
 
-    switch kind {
+    switch summary.kind {
     case .finger:
         if isSequence { return "\(strokes.count) strokes one after another" }
         return contacts == 1 ? "1 finger" : "\(contacts) fingers"

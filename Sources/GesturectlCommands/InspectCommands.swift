@@ -101,7 +101,10 @@ enum InspectCommands {
             The picture has the source device's aspect ratio: one path per
             stroke with an arrowhead at its end, a dot for a tap, each finger
             in its own colour and with its number at its start, and the
-            one-line summary as a caption.
+            one-line summary as a caption. Each path is simplified to what
+            the picture can show: no sample left out lies more than a quarter
+            of a pixel (at --width) from the line drawn, so a long recording
+            gives a small file; --exact keeps every sample.
 
             Example:
               gesturectl render pinch-in -o pinch-in.svg
@@ -112,6 +115,7 @@ enum InspectCommands {
             .option("output", short: "o", valueName: "file", help: "Where to write the SVG ('-' for standard output).", default: "-"),
             .option("width", valueName: "px", help: "Width of the picture in pixels.", type: .integer(in: 50...10_000), default: "600"),
             .flag("no-caption", help: "Leave out the caption."),
+            .flag("exact", help: "Keep every sample in the paths (no simplification)."),
             GestureOutput.forceFlag,
         ]
     ) { values, context in
@@ -119,6 +123,7 @@ enum InspectCommands {
         var options = SVGOptions()
         options.widthPixels = values.integer("width") ?? 600
         options.showsCaption = !values.flag("no-caption")
+        if values.flag("exact") { options.tolerancePixels = 0 }
         try GestureOutput.writeText(
             renderSVG(gesture, options: options), to: values.string("output") ?? "-", force: values.flag("force"),
             context: context)

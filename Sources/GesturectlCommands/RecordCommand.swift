@@ -173,8 +173,10 @@ enum RecordCommand {
             for case .string(let warning) in warnings { context.warn(warning) }
         }
         let saveFailure = outcome.saveFailure.map(DaemonCalls.failure(for:))
-        let path = try write(gesture, values: values, defaultFile: defaultFile, context: context) { _ in
-            try savedByDaemon(result, saveFailure: saveFailure)
+        let path = try write(gesture, values: values, defaultFile: defaultFile, context: context) { name in
+            let path = try savedByDaemon(result, saveFailure: saveFailure)
+            if case .bool(true)? = result["saved"]?["hides_builtin"] { context.noteHidesBuiltin(name) }
+            return path
         }
         if path != "-" { context.print(path) }
         context.note("\(describe(gesture)) (stopped: \(stopped))")
@@ -212,7 +214,14 @@ enum RecordCommand {
         let force = values.flag("force")
         do {
             if let name = values.string("save") {
-                let path = try save?(name) ?? context.library.save(gesture, as: name, overwrite: force).path
+                let path: String
+                if let save {
+                    path = try save(name)
+                } else {
+                    let entry = try context.library.save(gesture, as: name, overwrite: force)
+                    if entry.hidesBuiltin { context.noteHidesBuiltin(name) }
+                    path = entry.path
+                }
                 if let output = values.string("output") {
                     try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
                 }

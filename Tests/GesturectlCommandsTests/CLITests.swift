@@ -261,6 +261,19 @@ import TestSupport
         #expect(result.stdout.contains("+---"))
     }
 
+    @Test func renderSimplifiesLongGesturesUnlessExact() throws {
+        // Two fingers going round ten times in 30 s: 15,001 samples each.
+        let long = try CLI.run(["synth", "rotate", "--degrees", "3600", "--duration", "30s", "--rate", "500"])
+        #expect(long.status == 0)
+        let simplified = try CLI.run(["render", "-"], stdin: long.stdout)
+        let exact = try CLI.run(["render", "-", "--exact"], stdin: long.stdout)
+        #expect(simplified.status == 0 && exact.status == 0)
+        #expect(simplified.stdout.utf8.count * 10 < exact.stdout.utf8.count, "\(simplified.stdout.utf8.count) vs \(exact.stdout.utf8.count) bytes")
+        // Every sample is in the exact picture: one "L" per sample after the first.
+        #expect(exact.stdout.components(separatedBy: " L ").count - 1 == 2 * 15_000)
+        #expect(simplified.stdout.contains("2 fingers · rotate clockwise 3600° · 30.00 s"))
+    }
+
     @Test func renderWritesSVGThatRsvgConverts() throws {
         let scratch = try TemporaryFolder()
         let result = try CLI.run(["render", "three-finger-swipe-up", "-o", "s.svg"], in: scratch.path)
