@@ -372,6 +372,7 @@ public final class CreateSession {
                 recordJob = job
                 presentation = .recording
                 display.say(Announcement("Recording from \(DisplayText.escaped(job.device.name)). \(stopHint())"))
+                pending.append(.recordingStarted(job.geometry))
             } catch {
                 pending.append(.recordingEnded(.failure(CreateFailure("\(error)"))))
             }
@@ -397,7 +398,7 @@ public final class CreateSession {
         case .review(let gesture):
             do {
                 if let path = try services.writePicture(gesture) {
-                    display.say(Announcement("The picture is in \(DisplayText.escaped(path))."))
+                    display.say(Announcement("The picture is in \(DisplayText.escaped(path))"))
                 }
             } catch {
                 display.say(Announcement("The picture could not be written: \(error)"))

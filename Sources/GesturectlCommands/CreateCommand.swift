@@ -123,9 +123,14 @@ enum CreateCommand {
             terminal = try? TerminalMode.characterMode(.standardInput)
         }
         defer { terminal?.restore() }
+        let keys = keyboard(terminal: context.isStandardInputTerminal)
+        if keys == nil && switchSetup == nil {
+            throw CommandFailure.usage(
+                "nothing can operate the flow: standard input is no terminal, pipe or file of keys, and no --switch was given")
+        }
         let flow = CreateFlow(library: LibraryNames(library), playLabel: "Play on a virtual \(kind.rawValue) (acts on the desktop)")
         let handle = try CreateSession.start(
-            flow: flow, services: services, display: display, keyboard: KeyboardInput(fileDescriptor: .standardInput),
+            flow: flow, services: services, display: display, keyboard: keys,
             switchSetup: switchSetup)
         let result = await context.untilFinished(handle)
         switch result {
@@ -137,6 +142,18 @@ enum CreateCommand {
             throw CommandFailure.exit(.interrupted)
         case .failure(let failure):
             throw CommandFailure.failure(failure.message)
+        }
+    }
+
+    /// Keys from standard input when it is a terminal, a pipe or a file of
+    /// scripted keys; not from /dev/null or a closed descriptor (then only
+    /// the switch operates the flow, and nobody is told to press Return).
+    private static func keyboard(terminal: Bool) -> KeyboardInput? {
+        if terminal { return KeyboardInput(fileDescriptor: .standardInput) }
+        guard let status = try? FileDescriptor.standardInput.status() else { return nil }
+        switch status.type {
+        case .fifo, .regular, .socket: return KeyboardInput(fileDescriptor: .standardInput)
+        default: return nil
         }
     }
 
