@@ -151,9 +151,8 @@ public final class CreateSession {
     /// ended (cancelling the handle is the emergency stop).
     public static func start(
         flow: CreateFlow, services: any CreateServices, display: sending any AssistDisplay, keyboard: KeyboardInput?,
-        switchSetup: SwitchSetup?
+        switchSetup: SwitchSetup?, handle: JobHandle<Result<CreateOutcome, CreateFailure>, Never> = JobHandle()
     ) throws -> JobHandle<Result<CreateOutcome, CreateFailure>, Never> {
-        let handle = JobHandle<Result<CreateOutcome, CreateFailure>, Never>()
         let session = try CreateSession(
             flow: flow, services: services, display: display, keyboard: keyboard, switchSetup: switchSetup,
             cancellation: handle.cancellation)

@@ -57,11 +57,10 @@ public final class TerminalDisplay: AssistDisplay {
 
     public func menu(_ presenter: MenuPresenter, isNew: Bool) {
         let screen = presenter.screen
-        let highlighted = presenter.highlighted
+        let lines = presenter.plainLines(isNew: isNew)
         switch style {
         case .plain:
-            if isNew { write(DisplayText.escaped(screen.summaryLine(highlighted: nil).text) + "\n") }
-            write(highlightText(screen, highlighted) + "\n")
+            for line in lines { write(DisplayText.escaped(line.text) + "\n") }
         case .terminal(let colour):
             if isNew {
                 closeMenuLine()
@@ -69,15 +68,11 @@ public final class TerminalDisplay: AssistDisplay {
                 write(DisplayText.escaped(screen.title.text) + "\n")
             }
             // Redrawn in place: carriage return, clear the line.
-            write("\r\u{1B}[2K" + menuLine(screen, highlighted, colour: colour))
+            write("\r\u{1B}[2K" + menuLine(screen, presenter.highlighted, colour: colour))
             menuLineOpen = true
         }
         if isNew { speak(screen.title.spoken) }
-        if let highlighted {
-            speak(screen.highlightLine(highlighted).spoken)
-        } else if presenter.isPaused {
-            speak("Scanning paused. Press the switch to start again.")
-        }
+        if let last = lines.last { speak(last.spoken) }
     }
 
     public func namePrompt(suggestion: String, typed: String) {
@@ -104,12 +99,6 @@ public final class TerminalDisplay: AssistDisplay {
 
     public func finish() {
         closeMenuLine()
-    }
-
-    /// `Highlighted: Save (2 of 7)`, or that scanning paused.
-    private func highlightText(_ screen: MenuScreen, _ index: Int?) -> String {
-        guard let index else { return "Scanning paused; press the switch to start again." }
-        return "Highlighted: " + DisplayText.escaped(screen.highlightLine(index).text)
     }
 
     private func menuLine(_ screen: MenuScreen, _ highlighted: Int?, colour: Bool) -> String {
