@@ -102,6 +102,7 @@ public final class CreateSession {
 
     private enum Message: Sendable {
         case stroke(Stroke)
+        case status(RecordingStatus)
         case recorded(RecordingOutcome)
         case played(String?)
         case switchEvent(TriggerEvent)
@@ -130,6 +131,10 @@ public final class CreateSession {
     private var playJob: PlayJob?
     private var switchHandle: TriggerHandle?
     private var pending: [CreateInput] = []
+    /// The strokes of the recording in progress, as they landed (for the pointer's canvas).
+    private var takeStrokes: [Stroke] = []
+    private var takeGeometry: DeviceGeometry?
+    private var lastPointer: PointerPosition?
     private var outcome: CreateOutcome?
 
     /// Creates a session; ``run()`` runs it on the calling thread, ``start(_:)`` on its own.
@@ -217,7 +222,13 @@ public final class CreateSession {
     private func receive(_ message: Message) {
         switch message {
         case .stroke(let stroke):
+            takeStrokes.append(stroke)
             feed(.strokeLanded(stroke))
+        case .status(let status):
+            // Drawn only when the pointer moved: a still pointer costs nothing.
+            guard case .recording = presentation, let pointer = status.pointer, pointer != lastPointer, let takeGeometry else { return }
+            lastPointer = pointer
+            display.canvas(Gesture(name: "", device: takeGeometry, strokes: flow.strokes + takeStrokes), pointer: pointer)
         case .recorded(let recorded):
             recordJob = nil
             if case .recording = presentation { presentation = .none }
@@ -368,6 +379,10 @@ public final class CreateSession {
             do {
                 let job = try services.startRecording { mailbox.post(.stroke($0)) }
                 job.handle.onCompletion { mailbox.post(.recorded($0)) }
+                job.handle.observeProgress { mailbox.post(.status($0)) }
+                takeStrokes = []
+                takeGeometry = job.geometry
+                lastPointer = nil
                 recordJob = job
                 presentation = .recording
                 display.say(Announcement("Recording from \(DisplayText.escaped(job.device.name)). \(stopHint())"))

@@ -1,4 +1,5 @@
 import GestureModel
+import GestureRecording
 import GestureRender
 import OperatingSystem
 
@@ -92,6 +93,15 @@ public final class TerminalDisplay: AssistDisplay {
         closeMenuLine()
         let picture = renderPreview(Self.prefix(of: gesture, fraction: fraction), columns: 48, rows: 14, colour: colour)
         // Back up over the previous frame of the picture to draw over it.
+        let up = pictureHeight > 0 ? "\u{1B}[\(pictureHeight)A" : ""
+        write(up + picture)
+        pictureHeight = picture.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
+    }
+
+    public func canvas(_ strokes: Gesture, pointer: PointerPosition) {
+        guard case .terminal(let colour) = style else { return }
+        closeMenuLine()
+        let picture = renderPreview(strokes, columns: 48, rows: 14, colour: colour, cursor: (pointer.x, pointer.y))
         let up = pictureHeight > 0 ? "\u{1B}[\(pictureHeight)A" : ""
         write(up + picture)
         pictureHeight = picture.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }

@@ -132,7 +132,7 @@ public struct StrokeRecorder: Sendable {
         }
         return RecordingStatus(
             hasStarted: hasStarted, elapsed: elapsed, strokeCount: strokeCount, contactsDown: contactsDown,
-            droppedEvents: droppedEventCount)
+            droppedEvents: droppedEventCount, pointer: tracker.pointerPosition)
     }
 
     /// The strokes whose contact lifted since the last call, in the order
