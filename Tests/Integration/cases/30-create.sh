@@ -8,8 +8,12 @@
 #   2. by one switch and no keyboard at all (standard input /dev/null,
 #      --plain into a file): an evemu one-key switch stops the recording,
 #      picks Review, then Save, then the suggested name; the transcript is
-#      plain lines with no escape sequences, and the gesture is right.
-# timeout: 240
+#      plain lines with no escape sequences, and the gesture is right;
+#   3. through the daemon, with no terminal: a long press of the same switch,
+#      bound to {"create": {"device": …}}, starts the flow on the rig; the
+#      switch alone records, saves in the daemon's library, and a subscriber
+#      gets every line as a `create` event.
+# timeout: 300
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 
@@ -101,17 +105,19 @@ SWITCH_NAME='gesturectl test switch'
     done
 } > "$CASE_WORK/switch.evemu"
 # One short press, 50 ms, in one process (an evemu-event per edge could be
-# slow enough under emulation to make it a long press).
-printf '%s\n' 'E: 0.000000 0001 00b7 0001' 'E: 0.000000 0000 0000 0000' \
-    'E: 0.050000 0001 00b7 0000' 'E: 0.050000 0000 0000 0000' > "$CASE_WORK/press.events"
+# slow enough under emulation to make it a long press). The times start at
+# 1 s: evemu-play sleeps only once a timestamp's seconds are above 0.
+printf '%s\n' 'E: 1.000000 0001 00b7 0001' 'E: 1.000000 0000 0000 0000' \
+    'E: 1.050000 0001 00b7 0000' 'E: 1.050000 0000 0000 0000' > "$CASE_WORK/press.events"
 create_device "$CASE_WORK/switch.evemu"
 switch=$DEVICE_NODE
 press() { play_events "$switch" "$CASE_WORK/press.events"; }
 
-# The interval leaves time for a press after its highlight line appears.
+# The interval leaves time for a press after its highlight line appears
+# (an evemu-play start in a loaded guest can take over a second).
 start_background switch-create.out "$GESTURECTL" create --plain --device "$touch" \
     --switch "$SWITCH_NAME" --switch-key KEY_F13 --switch-stops-recording \
-    --scan-interval 1.5s --first-item-hold 0 --idle-timeout 60 --picture "$CASE_WORK/review2.svg" < /dev/null
+    --scan-interval 3s --first-item-hold 0 --idle-timeout 60 --picture "$CASE_WORK/review2.svg" < /dev/null
 create_pid=$BACKGROUND_PID
 log=$CASE_WORK/switch-create.out
 wait_for_log "$log" 'The switch is ready: gesturectl test switch'
@@ -138,3 +144,50 @@ if LC_ALL=C grep -q -P '[\x00-\x09\x0b-\x1f\x7f]' "$log"; then
     fail "the plain transcript has control characters: $(LC_ALL=C grep -n -P '[\x00-\x09\x0b-\x1f\x7f]' "$log" | head -n 2 | cat -A)"
 fi
 note "transcript: $(wc -l < "$log") lines"
+
+# --- 3. through the daemon: a bound switch, no terminal ------------------------
+printf '%s\n' 'E: 1.000000 0001 00b7 0001' 'E: 1.000000 0000 0000 0000' \
+    'E: 2.200000 0001 00b7 0000' 'E: 2.200000 0000 0000 0000' > "$CASE_WORK/long-press.events"
+cat > "$CASE_WORK/daemon.json" <<JSON
+{"devices": ["keyboard"],
+ "bindings": [{"trigger": {"device": "$SWITCH_NAME", "key": "KEY_F13", "press": "long"},
+               "action": {"create": {"device": "$TOUCHSCREEN_NAME", "stops_recording": true,
+                                     "scan_interval_ms": 3000, "first_item_hold_ms": 0}}}]}
+JSON
+socket=$CASE_WORK/d.sock
+start_background daemon.log "$GESTURECTL" daemon --socket "$socket" --config "$CASE_WORK/daemon.json" \
+    --library "$CASE_WORK/daemon-library" --bindings "$CASE_WORK/bindings.json"
+daemon_pid=$BACKGROUND_PID
+daemon_log=$CASE_WORK/daemon.log
+wait_for_log "$daemon_log" 'ready: listening on'
+wait_for_log "$daemon_log" "trigger KEY_F13 on $SWITCH_NAME: $SWITCH_NAME at /dev/input/event[0-9]+" 20
+# A subscriber, as a rig's script would be (standard library only).
+start_background subscriber.log python3 -u -c '
+import json, socket, sys
+client = socket.socket(socket.AF_UNIX)
+client.connect(sys.argv[1])
+client.sendall(b"{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"create\"]}\n")
+for line in client.makefile():
+    print(line.strip(), flush=True)
+' "$socket"
+wait_for_log "$CASE_WORK/subscriber.log" '"ok": true'
+play_events "$switch" "$CASE_WORK/long-press.events"
+wait_for_log "$daemon_log" "create: Recording from $TOUCHSCREEN_NAME" 20
+play_events "$touch" touch-one-stroke.events
+wait_for_log "$daemon_log" 'create: Stroke 1: swipe'
+play_events "$touch" "$CASE_WORK/second-stroke.events"
+wait_for_log "$daemon_log" 'create: Stroke 2: swipe'
+press
+wait_for_log "$daemon_log" 'create: Highlighted: Save \(2 of 7\)' 20
+press
+wait_for_log "$daemon_log" 'create: Highlighted: Save as 2-fingers-swipe'
+press
+wait_for_log "$daemon_log" 'create: Saved as 2-fingers-swipe[a-z0-9-]*: 2 fingers' 20
+saved=$(sed -n 's/.*create: Saved as \([a-z0-9-]*\): .*/\1/p' "$daemon_log" | head -n 1)
+check_saved "$CASE_WORK/daemon-library/$saved.gesture.json"
+wait_for_log "$CASE_WORK/subscriber.log" '"event": "create", "line": "Saved as '
+assert_log_contains "$CASE_WORK/subscriber.log" '"line": "Stroke 2: swipe' "the subscriber's stroke line"
+assert_log_contains "$CASE_WORK/subscriber.log" '"spoken": "Stroke 2\. swipe [a-z-]*, [0-9.]* seconds?, [0-9]* millimetres\."' "the spoken form"
+kill -TERM "$daemon_pid"
+wait_background "$daemon_pid" 30
+assert_equal 0 "$BACKGROUND_STATUS" "the daemon's exit status after SIGTERM"
