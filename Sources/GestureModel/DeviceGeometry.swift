@@ -125,10 +125,12 @@ public struct DeviceGeometry: Hashable, Sendable {
         widthMM: 216, heightMM: 135, slots: 10
     )
 
-    /// Millimetres per device unit horizontally (1 when the width is unknown).
-    public var mmPerUnitX: Double { widthMM > 0 && x.span > 0 ? widthMM / Double(x.span) : 1 }
-    /// Millimetres per device unit vertically (1 when the height is unknown).
-    public var mmPerUnitY: Double { heightMM > 0 && y.span > 0 ? heightMM / Double(y.span) : 1 }
+    /// Millimetres per device unit horizontally, from ``surfaceWidthMM``
+    /// (so from the stated width, the resolution, or the assumption, in
+    /// that order; see ``sizeSource``).
+    public var mmPerUnitX: Double { x.span > 0 ? surfaceWidthMM / Double(x.span) : 1 }
+    /// Millimetres per device unit vertically, from ``surfaceHeightMM``.
+    public var mmPerUnitY: Double { y.span > 0 ? surfaceHeightMM / Double(y.span) : 1 }
 
     /// A position in millimetres from the surface's top-left corner.
     public func millimetres(x valueX: Int, y valueY: Int) -> (x: Double, y: Double) {
