@@ -105,6 +105,8 @@ public struct StrokeRecorder: Sendable {
                 requiresProximity: device.supports(.key, .buttonToolPen) || device.supports(.key, .buttonToolRubber))
         case .relativePointer:
             tracker = PointerTracker(width: options.virtualScreenWidth, height: options.virtualScreenHeight)
+        case .absolutePointer:
+            tracker = PointerTracker(absolute: (profile.geometry.x.minimum, profile.geometry.y.minimum))
         }
         tracker.load(initialState)
         previousContacts = tracker.endFrame()
