@@ -55,4 +55,64 @@ import TestSupport
         let described = try CLI.run(["describe", "q.json"], in: scratch.path)
         #expect(described.stdout == "mouse drag · swipe right · 0.30 s · 29 % of the width\n")
     }
+
+    /// A Cypress-like two-slot clickpad without resolution that says three
+    /// fingers with BTN_TOOL_TRIPLETAP: a three-finger tap was "1 finger · tap".
+    static let twoSlotPad = """
+        # EVEMU 1.3
+        N: Cypress APA Trackpad (cyapa)
+        I: 0018 0000 0000 0000
+        P: 05 00 00 00 00 00 00 00
+        B: 00 0b 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 01 00 00 00 00 00
+        B: 01 20 e5 00 00 00 00 00 00
+        B: 03 03 00 00 00 00 80 60 02
+        A: 00 0 1200 0 0 0
+        A: 01 0 800 0 0 0
+        A: 2f 0 1 0 0 0
+        A: 35 0 1200 0 0 0
+        A: 36 0 800 0 0 0
+        A: 39 0 65535 0 0 0
+        E: 0.000001 0003 002f 0000
+        E: 0.000001 0003 0039 0010
+        E: 0.000001 0003 0035 0400
+        E: 0.000001 0003 0036 0400
+        E: 0.000001 0003 002f 0001
+        E: 0.000001 0003 0039 0011
+        E: 0.000001 0001 014a 0001
+        E: 0.000001 0001 014e 0001
+        E: 0.000001 0000 0000 0000
+        E: 0.060000 0003 002f 0000
+        E: 0.060000 0003 0039 -001
+        E: 0.060000 0003 002f 0001
+        E: 0.060000 0003 0039 -001
+        E: 0.060000 0001 014a 0000
+        E: 0.060000 0001 014e 0000
+        E: 0.060000 0000 0000 0000
+
+        """
+
+    @Test func untrackedFingersAreKeptAsEstimatedOnes() throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write("cyapa.evemu", Self.twoSlotPad)
+        let imported = try CLI.run(["import", "cyapa.evemu", "-o", "c.json"], in: scratch.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(
+            imported.stderr.contains(
+                "the device reported more fingers down (BTN_TOOL_DOUBLETAP…QUINTTAP, or a slot without a position) than it tracked: 2 fingers were placed beside the tracked ones and marked \"estimated\""))
+        let text = try scratch.read("c.json")
+        #expect(text.hasPrefix("{\n  \"format\": 2,\n"))
+        #expect(text.components(separatedBy: "\"estimated\": true").count == 3)
+        #expect(text.contains("\"slots\": 3"))
+        let described = try CLI.run(["describe", "c.json"], in: scratch.path)
+        #expect(described.stdout == "3 fingers · tap · 0.06 s\n")
+        // It plays with three fingers.
+        let played = try CLI.run(["play", "--print", "c.json", "--as", "touchpad"], in: scratch.path)
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.stdout.contains("0001 014e 0001"))  // BTN_TOOL_TRIPLETAP down
+    }
 }
