@@ -1,4 +1,5 @@
 import CommandKit
+import GestureEditing
 import GestureModel
 
 /// The note an option measured in millimetres gives when the gesture's
@@ -21,4 +22,12 @@ enum AssumedSize {
     }
 
     private static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+}
+
+extension Placement.Coordinate {
+    /// Whether the coordinate is given in millimetres (not in percent).
+    var isMillimetres: Bool {
+        if case .millimetres = self { return true }
+        return false
+    }
 }

@@ -25,6 +25,10 @@ import TestSupport
         // Was "4000 mm".
         let described = try CLI.run(["describe", "z.json"], in: scratch.path)
         #expect(described.stdout == "1 finger · swipe right · 0.25 s · 40 mm\n")
+        let shown = try CLI.run(["show", "z.json"], in: scratch.path)
+        #expect(shown.stdout.contains("; touchscreen 216 × 135 mm (from the resolution)\n"))
+        let facts = try CLI.run(["describe", "--json", "z.json"], in: scratch.path)
+        #expect(facts.stdout.contains("\"width_mm\": 216, \"height_mm\": 135, \"size_from\": \"resolution\""), "\(facts.stdout)")
         // Was width_mm 12150: the result stays "size from the resolution".
         let fitted = try CLI.run(["transform", "z.json", "--fit", "9:16", "-o", "fit.json"], in: scratch.path)
         #expect(fitted.status == 0, "\(fitted.stderr)")
@@ -51,6 +55,9 @@ import TestSupport
             .replacingOccurrences(of: "\"resolution\": 100", with: "\"resolution\": 0")
         try scratch.write("u.json", unknown)
         #expect(try CLI.run(["describe", "u.json"], in: scratch.path).stdout == "1 finger · swipe right · 0.25 s · 19 % of the width\n")
+        #expect(try CLI.run(["show", "u.json"], in: scratch.path).stdout.contains("; touchscreen, size unknown\n"))
+        let facts = try CLI.run(["describe", "--json", "u.json"], in: scratch.path)
+        #expect(facts.stdout.contains("\"width_mm\": null, \"height_mm\": null, \"size_from\": \"unknown\""), "\(facts.stdout)")
         let fingers = try CLI.run(["fingers", "u.json", "2"], in: scratch.path)
         #expect(fingers.status == 0, "\(fingers.stderr)")
         #expect(
@@ -59,6 +66,14 @@ import TestSupport
         let like = try CLI.run(["synth", "tap", "--like", "u.json"], in: scratch.path)
         #expect(like.status == 0)
         #expect(like.stderr.contains("for --like its surface is assumed to be 216 × 135 mm"))
+        let at = try CLI.run(["play", "--print", "u.json", "--at", "10,10"], in: scratch.path)
+        #expect(at.stderr.contains("u.json has no known size (width_mm/height_mm 0 and no resolution); for --at its surface is assumed to be 216 × 135 mm"))
+        let atPercent = try CLI.run(["play", "--print", "u.json", "--at", "50%,50%"], in: scratch.path)
+        #expect(!atPercent.stderr.contains("no known size"))
+        let physical = try CLI.run(["play", "--print", "u.json", "--physical-size"], in: scratch.path)
+        #expect(physical.stderr.contains("--physical-size cannot keep it; it plays by its place on the surface"))
+        let moved = try CLI.run(["transform", "u.json", "--translate", "5,5"], in: scratch.path)
+        #expect(moved.stderr.contains("for --translate its surface is assumed to be 216 × 135 mm"))
         // Merging keeps a centred tap centred, and says how it was placed.
         let tap = try CLI.run(["synth", "tap", "-o", "t.json"], in: scratch.path)
         #expect(tap.status == 0)
