@@ -110,6 +110,9 @@ import TestSupport
         #expect(text.contains("\"slots\": 3"))
         let described = try CLI.run(["describe", "c.json"], in: scratch.path)
         #expect(described.stdout == "3 fingers · tap · 0.06 s\n")
+        // The picture does not pass the estimated fingers off as measured.
+        let picture = try CLI.run(["render", "c.json"], in: scratch.path)
+        #expect(picture.stdout.components(separatedBy: "<g class=\"stroke estimated\"").count == 3)
         // It plays with three fingers.
         let played = try CLI.run(["play", "--print", "c.json", "--as", "touchpad"], in: scratch.path)
         #expect(played.status == 0, "\(played.stderr)")
