@@ -91,9 +91,12 @@ public struct DeviceGeometry: Hashable, Sendable {
     public var pressure: AxisRange?
     /// Contact-size axis (ABS_MT_TOUCH_MAJOR), when reported.
     public var size: AxisRange?
-    /// Physical width of the surface in millimetres.
+    /// Physical width of the surface in millimetres as stored (`width_mm`);
+    /// 0 means unknown. Operations use ``surfaceWidthMM``, which applies
+    /// FORMAT.md's size rule (stated, else from the resolution, else assumed).
     public var widthMM: Double
-    /// Physical height of the surface in millimetres.
+    /// Physical height of the surface in millimetres as stored; 0 means
+    /// unknown (see ``surfaceHeightMM``).
     public var heightMM: Double
     /// How many contacts the device tracks at once (ABS_MT_SLOT maximum + 1;
     /// 1 for single-touch devices and pointers).

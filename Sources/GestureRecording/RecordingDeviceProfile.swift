@@ -17,9 +17,9 @@ import InputSystem
 ///    KVM-over-IP "USB tablet") is ``RecordingInputKind/absolutePointer``:
 ///    pointer strokes (press, drag, release of `BTN_LEFT`, `BTN_RIGHT` or
 ///    `BTN_MIDDLE`) at the positions of `ABS_X`/`ABS_Y`, geometry kind
-///    mouse with those axes. So is a touchscreen or touchpad with
-///    `ABS_X`/`ABS_Y` and a mouse button but no `BTN_TOUCH` (interactive
-///    whiteboards, some digitizers).
+///    mouse with those axes. Interactive whiteboards and digitizers that
+///    report `ABS_X`/`ABS_Y` with mouse buttons are such mice to udev
+///    (even with `INPUT_PROP_DIRECT`), so they are recorded the same way.
 ///
 /// Keyboards and other devices are refused, with the reason the
 /// capabilities give (a missing axis or `BTN_TOUCH`, a pen without axes).
@@ -109,15 +109,9 @@ public struct RecordingDeviceProfile: Hashable, Sendable {
                     slots: hasSlots ? min(device.slotCount, 100) : Self.protocolASlots)
             } else {
                 let (x, y) = try positionAxes(.absoluteX, .absoluteY)
-                if !device.supports(.key, .buttonTouch) && Self.hasPointerButton(device) {
-                    // A whiteboard or digitizer: touches are button presses.
-                    inputKind = .absolutePointer
-                    geometry = DeviceGeometry(kind: .mouse, x: x, y: y, slots: 1)
-                } else {
-                    guard device.supports(.key, .buttonTouch) else { throw unsupported(Self.noTouchButton) }
-                    inputKind = .singleTouch
-                    geometry = DeviceGeometry(kind: kind, x: x, y: y, pressure: axis(.absolutePressure), slots: 1)
-                }
+                guard device.supports(.key, .buttonTouch) else { throw unsupported(Self.noTouchButton) }
+                inputKind = .singleTouch
+                geometry = DeviceGeometry(kind: kind, x: x, y: y, pressure: axis(.absolutePressure), slots: 1)
             }
         case .mouse where device.supports(.relative, .relativeX) && device.supports(.relative, .relativeY)
             && device.supports(.key, .buttonLeft):

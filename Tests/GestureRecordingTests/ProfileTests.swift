@@ -128,6 +128,9 @@ import TestSupport
         let withTouch = try RecordingDeviceProfile(device: device)
         #expect(withTouch.inputKind == .absolutePointer)
         #expect(withTouch.geometry.kind == .mouse && withTouch.geometry.slots == 1)
+        // A whiteboard: INPUT_PROP_DIRECT does not make it a touchscreen to udev.
+        device.properties = [.direct]
+        #expect(try RecordingDeviceProfile(device: device).inputKind == .absolutePointer)
         device.codes[.key] = [.buttonLeft]
         let profile = try RecordingDeviceProfile(device: device)
         #expect(profile.inputKind == .absolutePointer)
