@@ -124,4 +124,46 @@ import TestSupport
         let described = try CLI.run(["describe", "n.json"], in: scratch.path)
         #expect(described.stdout == "1 finger · swipe right · 1.57 s · 80 % of the width\n")
     }
+
+    /// A Wacom Intuos4-like pen tablet reporting resolution 0: a stylus drag
+    /// was "29044 mm".
+    static let unresolvedTablet = """
+        # EVEMU 1.3
+        N: Wacom Intuos4 6x9
+        I: 0003 056a 00b9 0102
+        P: 00 00 00 00 00 00 00 00
+        B: 00 0b 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 01 0c 00 00 00 00 00 00
+        B: 03 03 00 00 01 00 00 00 00
+        A: 00 0 44704 0 0 0
+        A: 01 0 27940 0 0 0
+        A: 18 0 2047 0 0 0
+        E: 0.000001 0003 0000 5000
+        E: 0.000001 0003 0001 14000
+        E: 0.000001 0001 0140 0001
+        E: 0.000001 0000 0000 0000
+        E: 0.010000 0001 014a 0001
+        E: 0.010000 0003 0018 0800
+        E: 0.010000 0000 0000 0000
+        E: 0.500000 0003 0000 34044
+        E: 0.500000 0000 0000 0000
+        E: 0.800000 0001 014a 0000
+        E: 0.800000 0003 0018 0000
+        E: 0.800000 0000 0000 0000
+
+        """
+
+    @Test func aPenTabletWithoutResolutionIsDescribedInPercent() throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write("wacom.evemu", Self.unresolvedTablet)
+        let imported = try CLI.run(["import", "wacom.evemu", "-o", "w.json"], in: scratch.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let described = try CLI.run(["describe", "w.json"], in: scratch.path)
+        #expect(described.stdout == "pen · swipe right · 0.79 s · 65 % of the width\n")
+    }
 }
