@@ -64,8 +64,9 @@ extension GestureEditor {
     /// kept (translate afterwards to move it). Pressure and size are mapped
     /// by the same fraction of their axis (dropped when the target has no
     /// such axis). Sizes follow FORMAT.md's rule
-    /// (``DeviceGeometry/surfaceWidthMM``): stated, else from the
-    /// resolution, else assumed.
+    /// (``DeviceGeometry/surfaceWidthMM``): when either surface's size is
+    /// unknown, every point keeps its position in percent of the surface
+    /// instead, with a warning.
     ///
     /// - Throws: ``EditError`` when the target has more contacts at once
     ///   than its slots, when the target surface has no area, or, with
@@ -85,6 +86,22 @@ extension GestureEditor {
             var result = gesture
             result.device = target
             return EditResult(gesture: result)
+        }
+        // Millimetres mean something only when both sizes are known
+        // (FORMAT.md's size rule); otherwise each point keeps its place in
+        // percent of the surface, and the result says so.
+        if !gesture.device.isSizeKnown || !target.isSizeKnown {
+            let sourceWidth = gesture.device.surfaceWidthMM
+            let sourceHeight = gesture.device.surfaceHeightMM
+            let whose = gesture.device.isSizeKnown ? "the target's" : "the gesture's"
+            let result = try place(gesture, onto: target, strict: strict) { x, y in
+                (x / sourceWidth * targetWidth, y / sourceHeight * targetHeight)
+            }
+            return EditResult(
+                gesture: result.gesture,
+                warnings: [
+                    "\(whose) surface size is unknown (no width_mm/height_mm and no resolution); placed at the same position in percent of the surface, not in millimetres"
+                ] + result.warnings)
         }
         let boxWidth = box.maximumX - box.minimumX
         let boxHeight = box.maximumY - box.minimumY

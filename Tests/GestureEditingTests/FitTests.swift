@@ -140,3 +140,17 @@ import Testing
         #expect(F.points(byMillimetres.gesture)[1] == [Point(0, 5_000, 5_000)])
     }
 }
+
+@Suite struct FitToUnknownSizeTests {
+    typealias F = Fixtures
+
+    @Test func fitToADeviceOfUnknownSizeKeepsThePlaceInPercent() throws {
+        let unknown = DeviceGeometry(
+            kind: .touchscreen, x: AxisRange(minimum: 0, maximum: 4_000), y: AxisRange(minimum: 0, maximum: 2_000),
+            slots: 10)
+        let gesture = F.gesture([F.stroke([(0, 250, 500)])])
+        let result = try GestureEditor.fit(gesture, to: unknown)
+        #expect(F.points(result.gesture) == [[Point(0, 1_000, 1_000)]])
+        #expect(result.warnings.first?.hasPrefix("the target's surface size is unknown") == true)
+    }
+}
