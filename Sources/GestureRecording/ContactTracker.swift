@@ -25,6 +25,9 @@ struct ContactPoint: Hashable, Sendable {
     var kind: StrokeKind = .finger
     /// The button held, for pointer contacts.
     var button: PointerButton? = nil
+    /// Whether the position is estimated: a finger the device said was down
+    /// but did not track (see ``SlotTracker``).
+    var isEstimated = false
 
     /// Whether the position, pressure or size differ from `other`'s.
     func differs(from other: ContactPoint) -> Bool {
