@@ -84,8 +84,11 @@ public struct ShellCompletions: Sendable {
             "    case $1 in",
         ]
         for (path, command) in paths where !children(command).isEmpty {
-            out.append("        \(Self.shellQuote(path.joined(separator: " ")))) echo \(Self.shellQuote(children(command).map(\.name).joined(separator: " "))) ;;")
+            // `TOOL help COMMAND`: help is a command word too, followed by the commands.
+            let names = children(command).map(\.name) + (path.isEmpty ? ["help"] : [])
+            out.append("        \(Self.shellQuote(path.joined(separator: " ")))) echo \(Self.shellQuote(names.joined(separator: " "))) ;;")
         }
+        out.append("        'help') echo \(Self.shellQuote(tool.shownCommands.map(\.name).joined(separator: " "))) ;;")
         out += ["    esac", "}", "", "# The options of a command path.", "\(function)_options() {", "    case $1 in"]
         for (path, command) in paths {
             var words: [String] = []
@@ -254,6 +257,7 @@ public struct ShellCompletions: Sendable {
                 for subcommand in subcommands {
                     out.append("        " + Self.shellQuote(Self.zshDescribeEscape(subcommand.name) + ":" + Self.firstSentence(subcommand.abstract)))
                 }
+                if path.isEmpty { out.append("        'help:Show help for a command'") }
                 out.append("    )")
                 var specs = global
                 specs.append(Self.shellQuote("(- *)-h[Show help.]"))
@@ -269,6 +273,9 @@ public struct ShellCompletions: Sendable {
                 out.append("            case $words[1] in")
                 for subcommand in subcommands {
                     out.append("                \(Self.shellQuote(subcommand.name))) \(zshFunctionName(path + [subcommand.name])) ;;")
+                }
+                if path.isEmpty {
+                    out.append("                'help') _describe -t commands \(Self.shellQuote("\(tool.name) command")) commands ;;")
                 }
                 out.append("            esac ;;")
                 out.append("    esac")
@@ -326,6 +333,10 @@ public struct ShellCompletions: Sendable {
         for option in tool.shownGlobalOptions { out.append(fishOption(option, condition: "")) }
         out.append("complete -c \(tool.name) -s h -l help -d 'Show help'")
         out.append("complete -c \(tool.name) -n __fish_use_subcommand -l version -d 'Show the version'")
+        out.append("complete -c \(tool.name) -n __fish_use_subcommand -a help -d 'Show help for a command'")
+        out.append(
+            "complete -c \(tool.name) -n '__fish_seen_subcommand_from help' -a "
+                + Self.fishQuote(tool.shownCommands.map(\.name).joined(separator: " ")))
         for (path, command) in paths {
             let subcommands = children(command)
             if !subcommands.isEmpty {

@@ -32,7 +32,8 @@ import Testing
 
     @Test func bashKnowsCommandsOptionsValuesAndArguments() {
         let bash = completions.bash
-        #expect(bash.contains("        '') echo 'merge fingers list rename fail synth' ;;"))
+        #expect(bash.contains("        '') echo 'merge fingers list rename fail synth help' ;;"))
+        #expect(bash.contains("        'help') echo 'merge fingers list rename fail synth' ;;"))
         #expect(bash.contains("        'synth') echo 'tap' ;;"))
         #expect(bash.contains("        'merge') echo '--align --stagger --output -o --force -f --socket --help -h' ;;"))
         #expect(bash.contains("        'merge --align') echo 'words:start end' ;;"))

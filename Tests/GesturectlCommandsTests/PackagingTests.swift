@@ -74,6 +74,7 @@ import TestSupport
         #expect(try bashCandidates(["play", "thr"], script: script, in: folder) == ["three-finger-swipe-down", "three-finger-swipe-left", "three-finger-swipe-right", "three-finger-swipe-up"])
         #expect(try bashCandidates(["--socket", "/tmp/s", "play", "--sp"], script: script, in: folder) == ["--speed"])
         #expect(try bashCandidates(["synth", "sw"], script: script, in: folder) == ["swipe"])
+        #expect(try bashCandidates(["help", "re"], script: script, in: folder) == ["record", "rename", "render"])
         #expect(try bashCandidates(["synth", "swipe", "--direction", ""], script: script, in: folder) == ["down", "left", "right", "up"])
         // NAME|FILE: files too.
         try folder.write("three.gesture.json", "{}")
