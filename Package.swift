@@ -38,6 +38,7 @@ let package = Package(
                 "GestureModel", "GestureFormat", "GestureEditing", "GestureSynth",
                 "GestureRender", "GestureLibrary", "CommandKit", "InputSystem", "DeviceDiscovery",
                 "GesturePlayback", "GestureRecording", "GestureInterop", "GestureEngine", "GestureDaemon", "OperatingSystem",
+                "GestureAssist",
             ]
         ),
         .executableTarget(name: "gesturectl", dependencies: ["GesturectlCommands"]),
@@ -82,7 +83,16 @@ let package = Package(
             name: "GestureDaemon",
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureLibrary", "GestureRender", "InputSystem", "OperatingSystem",
-                "DeviceDiscovery", "GesturePlayback", "GestureRecording", "GestureEngine",
+                "DeviceDiscovery", "GesturePlayback", "GestureRecording", "GestureEngine", "GestureAssist",
+            ]
+        ),
+        // AssistiveTouch for switch users: the create flow and the menu of
+        // actions, by keys or by one scanning switch (a front end over the engine).
+        .target(
+            name: "GestureAssist",
+            dependencies: [
+                "GestureModel", "GestureRender", "GestureLibrary", "InputSystem", "OperatingSystem", "GesturePlayback",
+                "GestureRecording", "GestureEngine",
             ]
         ),
         // Test doubles, shared device fixtures and helpers; only test targets use it.
@@ -118,7 +128,13 @@ let package = Package(
             name: "GestureDaemonTests",
             dependencies: [
                 "GestureDaemon", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
-                "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport", "GestureRecording", "DeviceDiscovery",
+                "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport", "GestureRecording",
+            ]),
+        .testTarget(
+            name: "GestureAssistTests",
+            dependencies: [
+                "GestureAssist", "GestureEngine", "GestureModel", "GestureRecording", "GestureSynth", "InputSystem",
+                "OperatingSystem", "TestSupport", "GesturePlayback", "DeviceDiscovery",
             ]),
         .testTarget(
             name: "GestureEngineTests",

@@ -23,7 +23,7 @@ extension DaemonServer {
     ]
 
     /// The events a client may subscribe to.
-    static let eventNames: Set<String> = ["job", "device", "record", "trigger"]
+    static let eventNames: Set<String> = ["job", "device", "record", "trigger", "create"]
 
     /// Handles one request line from client `id`: answers at once, or (a
     /// play that waits) when the play ends.
@@ -69,7 +69,7 @@ extension DaemonServer {
                     let summary = (try? GestureFile.load(path: entry.path)).map { describe($0) } ?? "unreadable"
                     return .object([
                         ("name", .string(entry.name)), ("source", .string(entry.source.rawValue)), ("path", .string(entry.path)),
-                        ("summary", .string(summary)),
+                        ("summary", .string(summary)), ("hides_builtin", .bool(entry.hidesBuiltin)),
                     ])
                 })),
             ])
@@ -108,7 +108,7 @@ extension DaemonServer {
             let library = state.withLock { $0.library }
             let entry = try libraryCall { () throws(LibraryError) in try library.save(gesture, as: name, overwrite: force) }
             log.info("client \(client) saved \(name)")
-            return .object([("name", .string(entry.name))])
+            return .object([("name", .string(entry.name)), ("hides_builtin", .bool(entry.hidesBuiltin))])
         case "rm":
             let name = try arguments.requiredString("name")
             let library = state.withLock { $0.library }

@@ -74,7 +74,7 @@ extension DaemonServer {
         let recordRequest = RecordRequest(
             device: device, grab: grab, sequential: sequential,
             sessionOptions: RecordingSessionOptions(idleTimeout: idle, maximumDuration: maximum),
-            details: RecordingDetails(name: name, recordedAt: WallClock.utc("%Y-%m-%dT%H:%M:%SZ"), tool: "gesturectl \(version)"))
+            details: RecordingDetails(name: name, recordedAt: WallClock.iso8601(), tool: "gesturectl \(version)"))
         let job = state.withLock { current -> Int in
             current.nextJobID += 1
             return current.nextJobID
@@ -213,7 +213,12 @@ extension DaemonServer {
             if let save {
                 let library = state.withLock { $0.library }
                 let entry = try libraryCall { () throws(LibraryError) in try library.save(gesture, as: save, overwrite: force) }
-                fields.append(("saved", .object([("name", .string(entry.name)), ("path", .string(entry.path))])))
+                fields.append((
+                    "saved",
+                    .object([
+                        ("name", .string(entry.name)), ("path", .string(entry.path)), ("hides_builtin", .bool(entry.hidesBuiltin)),
+                    ])
+                ))
                 log.info("recording \(recording.job) saved as \(save)")
             }
         }

@@ -23,15 +23,26 @@ public struct PressTimings: Hashable, Sendable {
     public var longPress: Microseconds
     /// How long a press is held to be the emergency stop (default 3 s).
     public var emergencyStop: Microseconds
+    /// Whether two presses make a double press (default). Without, a short
+    /// press is a single at its release, with no wait for a second one:
+    /// for a flow that uses no double press (the create flow's switch).
+    public var recognizesDoublePress: Bool
+    /// A down less than this after the previous press's release is
+    /// ignored, with its release (default 0: none is): for switches that
+    /// bounce or hands that tremble.
+    public var debounce: Microseconds
 
     /// Creates timings; see each property for the defaults.
     public init(
         doubleInterval: Microseconds = Microseconds(300_000), longPress: Microseconds = Microseconds(800_000),
-        emergencyStop: Microseconds = Microseconds(3_000_000)
+        emergencyStop: Microseconds = Microseconds(3_000_000), recognizesDoublePress: Bool = true,
+        debounce: Microseconds = .zero
     ) {
         self.doubleInterval = doubleInterval
         self.longPress = longPress
         self.emergencyStop = emergencyStop
+        self.recognizesDoublePress = recognizesDoublePress
+        self.debounce = debounce
     }
 
     /// The reason these timings cannot work, or `nil`: every one above
@@ -40,6 +51,7 @@ public struct PressTimings: Hashable, Sendable {
         if doubleInterval <= .zero { return "the double interval must be above 0" }
         if longPress <= .zero { return "the long press time must be above 0" }
         if emergencyStop <= longPress { return "the emergency stop time must be longer than the long press time" }
+        if debounce < .zero { return "the debounce time cannot be negative" }
         return nil
     }
 }
@@ -70,6 +82,10 @@ public struct PressTimings: Hashable, Sendable {
 ///   emergency stop at `E` after its down. The long press reported at `L`
 ///   came first; the emergency stop is what cancels whatever it started.
 ///   Its release reports nothing.
+/// - **debounce**: a down less than the debounce time after the previous
+///   release is ignored, and so is its release.
+/// - Without double presses (``PressTimings/recognizesDoublePress`` off),
+///   a short press is a single at its release.
 /// - A triple press is a double then a new first press (a single, unless
 ///   a fourth down makes a second double); presses never chain further.
 /// - Repeats (value 2), a down while down and an up while up are ignored;
@@ -87,12 +103,17 @@ public struct PressRecognizer: Sendable {
         case usedDown(down: Microseconds)
         /// A press held past the emergency stop: its release reports nothing.
         case stoppedDown
+        /// A press that came within the debounce time: ignored until
+        /// released. A single still pending from the press before (released
+        /// at `pendingRelease`) is reported on time all the same.
+        case ignoredDown(pendingRelease: Microseconds?)
     }
 
     /// The timings.
     public let timings: PressTimings
     private var state = State.idle
     private var latest = Microseconds(Int64.min)
+    private var lastRelease: Microseconds?
 
     /// Creates a recogniser with nothing held.
     public init(timings: PressTimings = PressTimings()) { self.timings = timings }
@@ -100,7 +121,7 @@ public struct PressRecognizer: Sendable {
     /// Whether the trigger is held down as far as the recogniser knows.
     public var isDown: Bool {
         switch state {
-        case .firstDown, .usedDown, .stoppedDown: true
+        case .firstDown, .usedDown, .stoppedDown, .ignoredDown: true
         case .idle, .awaitingSecond: false
         }
     }
@@ -109,7 +130,8 @@ public struct PressRecognizer: Sendable {
     /// reported on time; `nil` while nothing is pending.
     public var nextDeadline: Microseconds? {
         switch state {
-        case .idle, .stoppedDown: nil
+        case .idle, .stoppedDown, .ignoredDown(pendingRelease: nil): nil
+        case .ignoredDown(pendingRelease: let released?): released + timings.doubleInterval
         case .firstDown(let down): down + timings.longPress
         case .awaitingSecond(let released): released + timings.doubleInterval
         case .usedDown(let down): down + timings.emergencyStop
@@ -122,7 +144,14 @@ public struct PressRecognizer: Sendable {
     public mutating func feed(value: Int32, at time: Microseconds) -> [TriggerPress] {
         let time = max(time, latest)
         var reported = advance(to: time)
+        let bounced = lastRelease.map { time - $0 < timings.debounce } ?? false
         switch (value, state) {
+        case (1, .idle) where bounced:
+            state = .ignoredDown(pendingRelease: nil)
+        case (1, .awaitingSecond(let released)) where bounced:
+            state = .ignoredDown(pendingRelease: released)
+        case (0, .ignoredDown(let pending)):
+            state = pending.map { .awaitingSecond(released: $0) } ?? .idle
         case (1, .idle):
             state = .firstDown(down: time)
         case (1, .awaitingSecond):
@@ -130,9 +159,16 @@ public struct PressRecognizer: Sendable {
             state = .usedDown(down: time)
             reported.append(.double)
         case (0, .firstDown):
+            lastRelease = time
             // Released before L: `advance` would have reported a long press otherwise.
-            state = .awaitingSecond(released: time)
+            if timings.recognizesDoublePress {
+                state = .awaitingSecond(released: time)
+            } else {
+                state = .idle
+                reported.append(.single)
+            }
         case (0, .usedDown), (0, .stoppedDown):
+            lastRelease = time
             state = .idle
         default:
             break
@@ -152,6 +188,9 @@ public struct PressRecognizer: Sendable {
                 reported.append(.long)
             case .awaitingSecond:
                 state = .idle
+                reported.append(.single)
+            case .ignoredDown:
+                state = .ignoredDown(pendingRelease: nil)
                 reported.append(.single)
             case .usedDown:
                 state = .stoppedDown

@@ -50,12 +50,17 @@ public struct InteropRecording: Hashable, Sendable {
     /// Its events in file order, ready to feed to the recorder's state
     /// machine (times in microseconds as the file has them).
     public var events: [InputEvent]
+    /// Lines (1-based) that were passed over: in an evemu file, lines after
+    /// the description that are neither events nor comments, which
+    /// `evemu-play` skips too (e.g. a terminal's echo caught in the file).
+    public var ignoredLines: [Int]
 
     /// Creates a recording.
-    public init(format: InteropFormat, description: InputDeviceDescription, events: [InputEvent]) {
+    public init(format: InteropFormat, description: InputDeviceDescription, events: [InputEvent], ignoredLines: [Int] = []) {
         self.format = format
         self.description = description
         self.events = events
+        self.ignoredLines = ignoredLines
     }
 }
 
@@ -71,7 +76,9 @@ public enum InteropReader {
         switch InteropFormat.detect(text: text) {
         case .evemu:
             let recording = try EvemuReader.read(text, source: source)
-            return InteropRecording(format: .evemu, description: recording.description, events: recording.events)
+            return InteropRecording(
+                format: .evemu, description: recording.description, events: recording.events,
+                ignoredLines: recording.ignoredLines)
         case .libinputRecord:
             let recording = try LibinputRecordReader.read(text, source: source)
             return InteropRecording(

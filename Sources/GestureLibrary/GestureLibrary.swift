@@ -18,12 +18,17 @@ public struct LibraryEntry: Sendable, Equatable {
     public var path: String
     /// User library or built-in.
     public var source: LibrarySource
+    /// Whether this user gesture hides a built-in gesture of the same name
+    /// (which is back once the user's is deleted). Always `false` for a
+    /// built-in entry.
+    public var hidesBuiltin: Bool
 
     /// Creates an entry.
-    public init(name: String, path: String, source: LibrarySource) {
+    public init(name: String, path: String, source: LibrarySource, hidesBuiltin: Bool = false) {
         self.name = name
         self.path = path
         self.source = source
+        self.hidesBuiltin = hidesBuiltin
     }
 }
 
@@ -111,15 +116,26 @@ public struct GestureLibrary: Sendable {
     public func userPath(for name: String) -> String { "\(userDirectory)/\(name)\(GestureName.fileSuffix)" }
 
     /// Every entry, user gestures first then built-ins, each sorted by name.
-    /// A built-in that a user gesture of the same name hides is left out.
+    /// A built-in that a user gesture of the same name hides is left out;
+    /// that user gesture's ``LibraryEntry/hidesBuiltin`` says so.
     public func list() throws(LibraryError) -> [LibraryEntry] {
-        let user = try entries(in: userDirectory, source: .user)
+        var user = try entries(in: userDirectory, source: .user)
         let userNames = Set(user.map(\.name))
         var builtins: [LibraryEntry] = []
         if let builtinDirectory {
-            builtins = try entries(in: builtinDirectory, source: .builtin).filter { !userNames.contains($0.name) }
+            let all = try entries(in: builtinDirectory, source: .builtin)
+            let hidden = Set(all.map(\.name)).intersection(userNames)
+            for index in user.indices where hidden.contains(user[index].name) { user[index].hidesBuiltin = true }
+            builtins = all.filter { !hidden.contains($0.name) }
         }
         return user + builtins
+    }
+
+    /// Whether there is a built-in gesture called `name` (whether or not a
+    /// user gesture hides it).
+    public func hasBuiltin(named name: String) -> Bool {
+        guard let builtinDirectory, GestureName.problem(with: name) == nil else { return false }
+        return FileIO.isRegularFile("\(builtinDirectory)/\(name)\(GestureName.fileSuffix)")
     }
 
     private func entries(in folder: String, source: LibrarySource) throws(LibraryError) -> [LibraryEntry] {
@@ -138,7 +154,9 @@ public struct GestureLibrary: Sendable {
     public func entry(named name: String) throws(LibraryError) -> LibraryEntry {
         if let problem = GestureName.problem(with: name) { throw LibraryError(.invalidName, problem) }
         let user = userPath(for: name)
-        if FileIO.isRegularFile(user) { return LibraryEntry(name: name, path: user, source: .user) }
+        if FileIO.isRegularFile(user) {
+            return LibraryEntry(name: name, path: user, source: .user, hidesBuiltin: hasBuiltin(named: name))
+        }
         if let builtinDirectory {
             let builtin = "\(builtinDirectory)/\(name)\(GestureName.fileSuffix)"
             if FileIO.isRegularFile(builtin) { return LibraryEntry(name: name, path: builtin, source: .builtin) }
@@ -154,6 +172,8 @@ public struct GestureLibrary: Sendable {
 
     /// Saves `gesture` under `name` (its `name` field is set to `name`).
     /// Refuses to replace an existing user gesture unless `overwrite` is true.
+    /// The entry's ``LibraryEntry/hidesBuiltin`` says when the new gesture
+    /// hides a built-in of the same name, so that callers can say so.
     @discardableResult
     public func save(_ gesture: Gesture, as name: String, overwrite: Bool) throws(LibraryError) -> LibraryEntry {
         if let problem = GestureName.problem(with: name) { throw LibraryError(.invalidName, problem) }
@@ -167,7 +187,7 @@ public struct GestureLibrary: Sendable {
             throw LibraryError(
                 .alreadyExists, "a gesture named \"\(name)\" already exists (use --force to replace it)")
         }
-        return LibraryEntry(name: name, path: path, source: .user)
+        return LibraryEntry(name: name, path: path, source: .user, hidesBuiltin: hasBuiltin(named: name))
     }
 
     /// Renames a user gesture; the file's `name` field is updated too.

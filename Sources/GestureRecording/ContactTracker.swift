@@ -49,9 +49,13 @@ protocol ContactTracker: Sendable {
     mutating func endResyncFrame() -> [ContactKey: ContactPoint]?
     /// Takes the device's state when recording begins.
     mutating func load(_ snapshot: DeviceStateSnapshot)
+    /// Where a pointer is now, pressed or not (in the gesture's units);
+    /// `nil` for devices with no position between contacts.
+    var pointerPosition: PointerPosition? { get }
 }
 
 extension ContactTracker {
+    var pointerPosition: PointerPosition? { nil }
     mutating func beginResync() {}
     mutating func endResyncFrame() -> [ContactKey: ContactPoint]? { endFrame() }
 }

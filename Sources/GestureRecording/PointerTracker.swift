@@ -29,6 +29,8 @@ struct PointerTracker: ContactTracker {
     /// any screen, and small enough that the sum cannot overflow.
     private static let motionLimit = 1 << 40
 
+    var pointerPosition: PointerPosition? { PointerPosition(x: x, y: y) }
+
     /// A pointer at the centre of a `width` × `height` virtual screen.
     init(width: Int, height: Int) {
         self.width = width

@@ -30,14 +30,22 @@ public struct RecordedGesture: Hashable, Sendable {
     public var stopReason: RecordingStopReason
     /// How many contacts were still down at the end (ended at their last sample).
     public var contactsEndedAtFinish: Int
-    /// One-line warnings, in the order they arose.
+    /// One-line warnings, in the order they arose; they include the
+    /// ``repairs``' messages.
     public var warnings: [String]
+    /// What was changed in the events to make a valid gesture (times that
+    /// went backwards, values beyond the axes); empty for a clean recording.
+    public var repairs: RecordingRepairs
 
     /// Creates a result.
-    public init(gesture: Gesture, stopReason: RecordingStopReason, contactsEndedAtFinish: Int = 0, warnings: [String] = []) {
+    public init(
+        gesture: Gesture, stopReason: RecordingStopReason, contactsEndedAtFinish: Int = 0, warnings: [String] = [],
+        repairs: RecordingRepairs = RecordingRepairs()
+    ) {
         self.gesture = gesture
         self.stopReason = stopReason
         self.contactsEndedAtFinish = contactsEndedAtFinish
         self.warnings = warnings
+        self.repairs = repairs
     }
 }

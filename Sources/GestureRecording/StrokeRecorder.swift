@@ -19,7 +19,9 @@ import InputSystem
 /// is still followed). Frame times that go backwards are treated as the
 /// latest time seen, so sample times never decrease. Positions, pressure and
 /// size are clamped into the geometry's axes, so a device that reports
-/// beyond its own ranges still gives a valid gesture.
+/// beyond its own ranges still gives a valid gesture. Both changes are
+/// counted (``repairs``) and said in the finished recording's warnings,
+/// never made silently.
 ///
 /// `SYN_DROPPED` (``ReadOutcome/resyncNeeded(_:)``) is counted and
 /// reported as a ``RecorderNotice``; the resync events that follow are
@@ -49,6 +51,14 @@ public struct StrokeRecorder: Sendable {
     /// last ``takeFinishedStrokes()``.
     private var finishedSinceTaken: [Int] = []
     private var sampleCount = 0
+    /// The times repaired so far (``repairs`` adds the clamping counts).
+    private var retiming = RecordingRepairs()
+    /// How far back the frame being committed went (0 when it did not).
+    private var currentStepBack = Microseconds.zero
+    /// Whether the frame being committed gave a retimed sample.
+    private var currentFrameRetimed = false
+    /// Per axis (x, y, pressure, size): samples clamped and the farthest value.
+    private var clampCounts: [(samples: Int, farthest: Int)] = Array(repeating: (0, 0), count: 4)
 
     /// Kernel time of the frame in which the first contact came down;
     /// `nil` until then.
@@ -122,7 +132,7 @@ public struct StrokeRecorder: Sendable {
         }
         return RecordingStatus(
             hasStarted: hasStarted, elapsed: elapsed, strokeCount: strokeCount, contactsDown: contactsDown,
-            droppedEvents: droppedEventCount)
+            droppedEvents: droppedEventCount, pointer: tracker.pointerPosition)
     }
 
     /// The strokes whose contact lifted since the last call, in the order
@@ -184,6 +194,14 @@ public struct StrokeRecorder: Sendable {
     private mutating func commitFrame(at reportedTime: Microseconds, contacts: [ContactKey: ContactPoint]) {
         let frameTime = max(reportedTime, latestFrameTime ?? reportedTime)
         latestFrameTime = frameTime
+        currentStepBack = StrokeRecorder.relative(frameTime, to: reportedTime)
+        currentFrameRetimed = false
+        defer {
+            if currentFrameRetimed {
+                retiming.backwardFrames += 1
+                retiming.largestStepBack = max(retiming.largestStepBack, currentStepBack)
+            }
+        }
         var active = false
 
         for key in previousContacts.keys.sorted() where contacts[key] == nil {
@@ -199,7 +217,7 @@ public struct StrokeRecorder: Sendable {
             let sample = makeSample(point, at: frameTime)
             if let index = openStrokes[key] {
                 guard let last = strokes[index].samples.last, Self.moved(from: last, to: sample) else { continue }
-                if let sample { append(sample, to: index) }
+                if let sample, append(sample, to: index) { countRepairs(of: point) }
             } else {
                 if startTime == nil { startTime = frameTime }
                 startStroke(for: key, point: point, at: frameTime)
@@ -218,6 +236,7 @@ public struct StrokeRecorder: Sendable {
         guard let sample = makeSample(point, at: time), reserveSample() else { return }
         strokes.append(Stroke(kind: point.kind, button: point.button, samples: [sample]))
         openStrokes[key] = strokes.count - 1
+        countRepairs(of: point)
     }
 
     private mutating func endStroke(_ index: Int, at time: Microseconds) {
@@ -227,11 +246,41 @@ public struct StrokeRecorder: Sendable {
         var lift = last
         lift.time = liftTime
         strokes[index].samples.append(lift)
+        // The lift repeats the last position (already counted if clamped); only its time can be repaired.
+        countRetime()
     }
 
-    private mutating func append(_ sample: Sample, to index: Int) {
-        guard reserveSample() else { return }
+    /// Appends `sample`; false when the gesture is full.
+    private mutating func append(_ sample: Sample, to index: Int) -> Bool {
+        guard reserveSample() else { return false }
         strokes[index].samples.append(sample)
+        return true
+    }
+
+    /// Counts what was changed in the sample just recorded for `point`:
+    /// its time (when its frame went back in time) and the values clamped
+    /// into the axes.
+    private mutating func countRepairs(of point: ContactPoint) {
+        countRetime()
+        let geometry = profile.geometry
+        let values: [(AxisRange?, Int?)] = [
+            (geometry.x, point.x), (geometry.y, point.y), (geometry.pressure, point.pressure), (geometry.size, point.size),
+        ]
+        for (index, (range, value)) in values.enumerated() {
+            guard let range, let value, value < range.minimum || value > range.maximum else { continue }
+            let distance = { (value: Int) in value < range.minimum ? range.minimum - value : value - range.maximum }
+            let counts = clampCounts[index]
+            clampCounts[index] = (
+                counts.samples + 1, counts.samples == 0 || distance(value) > distance(counts.farthest) ? value : counts.farthest
+            )
+        }
+    }
+
+    /// Counts a sample whose time was raised to the latest frame time.
+    private mutating func countRetime() {
+        guard currentStepBack > .zero else { return }
+        retiming.retimedSamples += 1
+        currentFrameRetimed = true
     }
 
     /// Counts one more sample; false (and the limit marked) when the
@@ -310,6 +359,7 @@ public struct StrokeRecorder: Sendable {
             )
         }
         if limitReached { warnings.append("the recording reached the limit of \(limitDescription) and was cut short") }
+        warnings += repairs.messages
 
         let metadata = RecordingMetadata(
             recordedAt: details.recordedAt, tool: details.tool, deviceName: profile.deviceName,
@@ -318,6 +368,22 @@ public struct StrokeRecorder: Sendable {
         gesture.sortStrokes()
 
         return RecordedGesture(
-            gesture: gesture, stopReason: reason, contactsEndedAtFinish: stillDown, warnings: warnings)
+            gesture: gesture, stopReason: reason, contactsEndedAtFinish: stillDown, warnings: warnings, repairs: repairs)
+    }
+
+    /// What was changed so far to keep the gesture valid (see
+    /// ``RecordingRepairs``); ``finish(_:reason:)`` puts it in the result
+    /// and its warnings.
+    public var repairs: RecordingRepairs {
+        var repairs = retiming
+        let geometry = profile.geometry
+        let axes: [(String, AxisRange?)] = [("x", geometry.x), ("y", geometry.y), ("pressure", geometry.pressure), ("size", geometry.size)]
+        for (index, (axis, range)) in axes.enumerated() where clampCounts[index].samples > 0 {
+            guard let range else { continue }
+            repairs.clampings.append(
+                RecordingRepairs.Clamping(
+                    axis: axis, range: range, samples: clampCounts[index].samples, farthest: clampCounts[index].farthest))
+        }
+        return repairs
     }
 }

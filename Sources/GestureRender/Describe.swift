@@ -1,9 +1,24 @@
 import GestureModel
 
-/// A one-line plain-text summary of a gesture that a screen reader can
-/// speak, e.g. `3 fingers · swipe up · 0.42 s · 38 mm`.
+/// How ``describe(_:style:)`` writes its summary.
+public enum DescriptionStyle: Hashable, Sendable, CaseIterable {
+    /// Short, for a screen: `3 fingers · swipe up · 0.25 s · 40 mm`.
+    case text
+    /// For speech (a screen reader, `spd-say`, espeak-ng): units in words
+    /// and the parts separated by commas, which speech engines read as
+    /// pauses: `3 fingers, swipe up, 0.25 seconds, 40 millimetres`. A
+    /// rotation's angle is `90 degrees`. Read by espeak-ng, the text style's
+    /// `0.25 s · 40 mm` comes out as "zero point two five ess forty em em"
+    /// with no pause between the parts.
+    case spoken
+}
+
+/// A one-line plain-text summary of a gesture, e.g.
+/// `3 fingers · swipe up · 0.42 s · 38 mm`, or in the
+/// ``DescriptionStyle/spoken`` style
+/// `3 fingers, swipe up, 0.42 seconds, 38 millimetres`.
 ///
-/// The parts, joined by ` · `:
+/// The parts, joined by ` · ` (by `, ` when spoken):
 /// 1. Who touches:
 ///    - fingers: the largest number of contacts at once (`1 finger`,
 ///      `2 fingers`); strokes that never overlap are
@@ -16,46 +31,84 @@ import GestureModel
 ///      `2 pointer strokes one after another`;
 ///    - a mix of kinds: `2 contacts` or `2 strokes one after another`;
 ///    - a double tap counts the contacts of one tap (`1 finger · double tap`).
-/// 2. The motion, from ``classifyMotion(_:)`` (see ``MotionThresholds``).
-/// 3. The duration from the first sample to the last, in seconds with two
-///    decimals (`0.42 s`).
+/// 2. The motion, from ``classifyMotion(_:)`` (see ``MotionThresholds``):
+///    ``GestureMotion/phrase``, or ``GestureMotion/spokenPhrase`` when spoken.
+/// 3. The duration from the first sample to the last, rounded to hundredths
+///    of a second: with two decimals (`0.42 s`, `1.00 s`), or when spoken
+///    without trailing zeros and in words (`0.42 seconds`, `0.5 seconds`,
+///    `1 second`).
 /// 4. For swipes, edge swipes, pinches and paths, the distance in whole
-///    millimetres (`38 mm`): how far the centroid moved, how much the
-///    spread changed, or the longest stroke's length.
+///    millimetres (`38 mm`; spoken `38 millimetres`, `1 millimetre`): how
+///    far the centroid moved, how much the spread changed, or the longest
+///    stroke's length.
 ///
-/// A gesture without samples is `no strokes · 0.00 s`.
+/// A gesture without samples is `no strokes · 0.00 s` (spoken
+/// `no strokes, 0 seconds`).
 ///
-/// - Parameter gesture: The gesture to describe; any values are accepted.
+/// - Parameters:
+///   - gesture: The gesture to describe; any values are accepted.
+///   - style: ``DescriptionStyle/text`` (the default) for a screen,
+///     ``DescriptionStyle/spoken`` for speech.
 /// - Returns: The summary, without a line break.
-public func describe(_ gesture: Gesture) -> String {
+public func describe(_ gesture: Gesture, style: DescriptionStyle = .text) -> String {
     let analysis = GestureAnalysis(gesture)
     let traces = analysis.traces
+    let spoken = style == .spoken
+    let separator = spoken ? ", " : " · "
     guard let firstTouch = traces.map(\.stroke.startTime).min(),
         let lastLift = traces.map(\.stroke.endTime).max()
-    else { return "no strokes · " + NumberFormatting.seconds(.zero) }
+    else { return "no strokes" + separator + durationText(.zero, style: style) }
 
-    var parts = [contactsPhrase(analysis: analysis), analysis.motion.phrase]
-    parts.append(NumberFormatting.seconds(NumberFormatting.span(from: firstTouch, to: lastLift)))
+    var parts = [contactsPhrase(analysis: analysis), spoken ? analysis.motion.spokenPhrase : analysis.motion.phrase]
+    parts.append(durationText(NumberFormatting.span(from: firstTouch, to: lastLift), style: style))
     if let distance = analysis.motion.distanceMM {
-        parts.append("\(NumberFormatting.roundedInteger(distance)) mm")
+        let millimetres = NumberFormatting.roundedInteger(distance)
+        parts.append(spoken ? "\(millimetres) \(millimetres == 1 ? "millimetre" : "millimetres")" : "\(millimetres) mm")
     }
-    return parts.joined(separator: " · ")
+    return parts.joined(separator: separator)
 }
 
-/// The first part of ``describe(_:)``: who touches, and how many at once.
-private func contactsPhrase(analysis: GestureAnalysis) -> String {
-    let strokes = analysis.traces.map(\.stroke)
-    guard let firstStroke = strokes.first else { return "no strokes" }
-    let kind: StrokeKind? = strokes.allSatisfy { $0.kind == firstStroke.kind } ? firstStroke.kind : nil
-    let simultaneous = Gesture(
-        name: "", device: .synthDefault, strokes: strokes
-    ).maximumSimultaneousContacts
-    let isDoubleTap = analysis.doubleTapWaveSize != nil
-    // A double tap's contacts are those of one of its two taps.
-    let contacts = analysis.doubleTapWaveSize ?? simultaneous
-    let isSequence = !isDoubleTap && strokes.count > 1 && simultaneous == 1
+/// The duration part of ``describe(_:style:)``.
+private func durationText(_ duration: Microseconds, style: DescriptionStyle) -> String {
+    switch style {
+    case .text: NumberFormatting.seconds(duration)
+    case .spoken: NumberFormatting.spokenSeconds(duration)
+    }
+}
 
-    switch kind {
+/// Who touches in a gesture, and how many at once: what the first part of
+/// ``describe(_:style:)`` and ``suggestedName(for:)`` say.
+struct ContactSummary {
+    /// The strokes that have samples.
+    let strokes: [Stroke]
+    /// Their kind when all have the same one; `nil` for a mix.
+    let kind: StrokeKind?
+    /// The contacts at once; for a double tap, those of one of its taps.
+    let contacts: Int
+    /// Whether the strokes never overlap (and are not a double tap).
+    let isSequence: Bool
+
+    init(_ analysis: GestureAnalysis) {
+        strokes = analysis.traces.map(\.stroke)
+        let firstKind = strokes.first?.kind
+        kind = strokes.allSatisfy { $0.kind == firstKind } ? firstKind : nil
+        let simultaneous = Gesture(name: "", device: .synthDefault, strokes: strokes).maximumSimultaneousContacts
+        let isDoubleTap = analysis.doubleTapWaveSize != nil
+        // A double tap's contacts are those of one of its two taps.
+        contacts = analysis.doubleTapWaveSize ?? simultaneous
+        isSequence = !isDoubleTap && strokes.count > 1 && simultaneous == 1
+    }
+}
+
+/// The first part of ``describe(_:style:)``: who touches, and how many at once.
+private func contactsPhrase(analysis: GestureAnalysis) -> String {
+    let summary = ContactSummary(analysis)
+    guard let firstStroke = summary.strokes.first else { return "no strokes" }
+    let strokes = summary.strokes
+    let contacts = summary.contacts
+    let isSequence = summary.isSequence
+
+    switch summary.kind {
     case .finger:
         if isSequence { return "\(strokes.count) strokes one after another" }
         return contacts == 1 ? "1 finger" : "\(contacts) fingers"

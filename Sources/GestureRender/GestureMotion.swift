@@ -67,11 +67,17 @@ public enum GestureMotion: Hashable, Sendable {
     case pinch(PinchKind, changeMM: Double)
     /// The contacts turn around their centroid by `degrees` (positive).
     case rotate(Rotation, degrees: Double)
+    /// Two or more contacts move a swipe's distance in directions at least
+    /// 90° apart, without turning around their centroid or changing their
+    /// spread much: for example three swipes up, down and left merged into
+    /// one gesture. `distanceMM` is the mean distance the contacts moved
+    /// from their first positions to their last.
+    case differentDirections(distanceMM: Double)
     /// Anything else; `lengthMM` is the length of the longest stroke's path.
     case path(lengthMM: Double)
 
     /// The words for the motion, e.g. `swipe up`, `edge swipe from the left`,
-    /// `pinch in`, `rotate clockwise 90°`.
+    /// `pinch in`, `rotate clockwise 90°`, `move in different directions`.
     public var phrase: String {
         switch self {
         case .empty: "nothing"
@@ -84,15 +90,31 @@ public enum GestureMotion: Hashable, Sendable {
         case .pinch(let kind, _): "pinch \(kind.rawValue)"
         case .rotate(let rotation, let degrees):
             "rotate \(rotation.rawValue) \(NumberFormatting.roundedInteger(degrees))°"
+        case .differentDirections: "move in different directions"
         case .path: "path"
         }
     }
 
+    /// The words for the motion as a speech engine should read them: the
+    /// same as ``phrase`` except that a rotation's angle is in words,
+    /// `rotate clockwise 90 degrees`.
+    public var spokenPhrase: String {
+        switch self {
+        case .rotate(let rotation, let degrees):
+            let rounded = NumberFormatting.roundedInteger(degrees)
+            return "rotate \(rotation.rawValue) \(rounded) \(rounded == 1 ? "degree" : "degrees")"
+        default:
+            return phrase
+        }
+    }
+
     /// The distance that goes with the motion, in millimetres, for the
-    /// motions that have one (swipes, pinches, paths); `nil` otherwise.
+    /// motions that have one (swipes, pinches, moves in different
+    /// directions, paths); `nil` otherwise.
     public var distanceMM: Double? {
         switch self {
-        case .swipe(_, let distance), .edgeSwipe(_, let distance), .pinch(_, let distance), .path(let distance):
+        case .swipe(_, let distance), .edgeSwipe(_, let distance), .pinch(_, let distance),
+            .differentDirections(let distance), .path(let distance):
             distance
         case .empty, .tap, .doubleTap, .press, .longPress, .rotate:
             nil

@@ -36,8 +36,16 @@ import GestureModel
 ///      by at least ``MotionThresholds/pinchMinimumChangeMM`` (5 mm);
 ///    - ``GestureMotion/rotate(_:degrees:)`` (two or more strokes) when the
 ///      contacts turn around the centroid by at least
-///      ``MotionThresholds/rotateMinimumDegrees`` (15°) on average; each
-///      contact's turn is taken the short way round, so it is at most 180°;
+///      ``MotionThresholds/rotateMinimumDegrees`` (15°) on average and go
+///      around it rather than across it (see
+///      ``MotionThresholds/rotateMinimumRadiusRatio``); each contact's turn
+///      is followed along its path, so a half turn is 180° and a full turn
+///      360°;
+///    - ``GestureMotion/differentDirections(distanceMM:)`` (two or more
+///      strokes) when at least two contacts each move 10 mm or more from
+///      their first position to their last, in directions at least
+///      ``MotionThresholds/differentDirectionsMinimumAngleDegrees`` (90°)
+///      apart;
 ///    - ``GestureMotion/swipe(_:distanceMM:)`` when the centroid moves at
 ///      least 10 mm; the direction is the dominant axis (horizontal on a
 ///      tie), and up means decreasing `y`;
@@ -50,7 +58,7 @@ public func classifyMotion(_ gesture: Gesture) -> GestureMotion {
     GestureAnalysis(gesture).motion
 }
 
-/// The measures of one gesture that ``describe(_:)``, ``classifyMotion(_:)``
+/// The measures of one gesture that ``describe(_:style:)``, ``classifyMotion(_:)``
 /// and the renderers share.
 struct GestureAnalysis: Sendable {
     /// The surface, in millimetres.
@@ -98,11 +106,13 @@ struct GestureAnalysis: Sendable {
             {
                 return .pinch(change < 0 ? .inward : .outward, changeMM: abs(change))
             }
-            let degrees = meanTurnDegrees(
-                starts: starts, startCentroid: startCentroid, ends: ends, endCentroid: endCentroid)
-            if abs(degrees) >= MotionThresholds.rotateMinimumDegrees {
+            let (degrees, goesAround) = turn(traces, startCentroid: startCentroid, endCentroid: endCentroid)
+            if abs(degrees) >= MotionThresholds.rotateMinimumDegrees, goesAround {
                 // y grows downwards, so a growing angle turns clockwise on screen.
                 return .rotate(degrees > 0 ? .clockwise : .counterClockwise, degrees: abs(degrees))
+            }
+            if let distance = differentDirectionsDistance(starts: starts, ends: ends) {
+                return .differentDirections(distanceMM: distance)
             }
         }
         if movement.length >= MotionThresholds.swipeMinimumDistanceMM {
@@ -140,27 +150,88 @@ struct GestureAnalysis: Sendable {
         return .edgeSwipe(from: best.edge, distanceMM: movement.length)
     }
 
-    /// The mean signed turn, in degrees, of each contact around the
-    /// centroid from its first position to its last (positive = growing
-    /// angle = clockwise on a screen). Contacts too near the centroid to
-    /// have a direction are left out; 0 when none is left.
-    private static func meanTurnDegrees(
-        starts: [PointMM], startCentroid: PointMM, ends: [PointMM], endCentroid: PointMM
-    ) -> Double {
+    /// The contacts' turn around the centroid: the mean signed turn, in
+    /// degrees, of each contact from its first position to its last
+    /// (positive = growing angle = clockwise on a screen), followed along
+    /// its path so that a half or a full turn counts as 180° or 360°; and
+    /// whether every contact goes around the centroid rather than across
+    /// it: its path, samples joined by straight steps, stays at least
+    /// ``MotionThresholds/rotateMinimumRadiusRatio`` of the contact's
+    /// smaller end radius away from the centroid.
+    ///
+    /// The centroid is taken to move in a straight line from its start to
+    /// its end, at the pace of each stroke's own time (so that strokes drawn
+    /// one after another are compared as if merged). Contacts that start or
+    /// end too near the centroid to have a direction are left out; the turn
+    /// is 0 when none is left.
+    private static func turn(_ traces: [StrokeTrace], startCentroid: PointMM, endCentroid: PointMM)
+        -> (degrees: Double, goesAround: Bool)
+    {
+        let movement = endCentroid - startCentroid
         var total = 0.0
         var counted = 0
-        for (start, end) in zip(starts, ends) {
-            let from = start - startCentroid
-            let to = end - endCentroid
-            guard from.length >= MotionThresholds.rotateMinimumRadiusMM,
-                to.length >= MotionThresholds.rotateMinimumRadiusMM
+        var goesAround = true
+        for trace in traces {
+            let startRadius = trace.start.distance(to: startCentroid)
+            let endRadius = trace.end.distance(to: endCentroid)
+            guard startRadius >= MotionThresholds.rotateMinimumRadiusMM,
+                endRadius >= MotionThresholds.rotateMinimumRadiusMM
             else { continue }
-            let cross = from.x * to.y - from.y * to.x
-            let dot = from.x * to.x + from.y * to.y
-            total += atan2(cross, dot) * 180 / Double.pi
+            let smallest = MotionThresholds.rotateMinimumRadiusRatio * min(startRadius, endRadius)
+            let samples = trace.stroke.samples
+            let duration = Double(trace.duration.rawValue)
+            let lastIndex = Double(max(samples.count - 1, 1))
+            func progress(_ index: Int) -> Double {
+                guard duration > 0 else { return Double(index) / lastIndex }
+                let elapsed = NumberFormatting.span(from: trace.stroke.startTime, to: samples[index].time)
+                return min(max(Double(elapsed.rawValue) / duration, 0), 1)
+            }
+            var turned = 0.0
+            var previous = trace.points[0] - startCentroid
+            for index in trace.points.indices.dropFirst() {
+                // Offsets from the centroid: between two samples both the
+                // contact and the centroid move in a straight line, so the
+                // offset does too, and a step that keeps clear of the centroid
+                // turns by less than 180°: one atan2 per step is exact.
+                let offset = trace.points[index] - (startCentroid + movement * progress(index))
+                let halfStep = (offset - previous).length / 2
+                // "Not at least" so that a NaN from hostile values counts as too near.
+                if !(min(previous.length, offset.length) - halfStep >= smallest),
+                    !(PathSimplifier.distanceToSegment(PointMM(x: 0, y: 0), previous, offset) >= smallest)
+                {
+                    goesAround = false
+                }
+                turned += atan2(previous.x * offset.y - previous.y * offset.x, previous.x * offset.x + previous.y * offset.y)
+                previous = offset
+            }
+            total += turned * 180 / Double.pi
             counted += 1
         }
-        return counted > 0 ? total / Double(counted) : 0
+        return (counted > 0 ? total / Double(counted) : 0, goesAround)
+    }
+
+    /// When at least two contacts each move a swipe's distance from their
+    /// first position to their last, in directions at least
+    /// ``MotionThresholds/differentDirectionsMinimumAngleDegrees`` apart,
+    /// the mean distance all contacts moved; `nil` otherwise.
+    private static func differentDirectionsDistance(starts: [PointMM], ends: [PointMM]) -> Double? {
+        let moves = zip(starts, ends).map { $1 - $0 }
+        let long = moves.filter { $0.length >= MotionThresholds.swipeMinimumDistanceMM }
+        guard long.count >= 2 else { return nil }
+        let limit = MotionThresholds.differentDirectionsMinimumAngleDegrees
+        var apart = false
+        search: for (offset, first) in long.enumerated() {
+            for second in long[(offset + 1)...] {
+                let dot = first.x * second.x + first.y * second.y
+                let cross = first.x * second.y - first.y * second.x
+                if abs(atan2(cross, dot)) * 180 / Double.pi >= limit {
+                    apart = true
+                    break search
+                }
+            }
+        }
+        guard apart else { return nil }
+        return moves.reduce(0) { $0 + $1.length } / Double(moves.count)
     }
 
     /// When the strokes are taps forming two equal waves of simultaneous

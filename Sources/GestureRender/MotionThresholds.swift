@@ -33,4 +33,14 @@ public enum MotionThresholds {
     /// Contacts closer than 1 mm to the centroid have no meaningful angle
     /// and are left out of the rotation average.
     public static let rotateMinimumRadiusMM = 1.0
+    /// A *rotation* goes around the centroid: each turning contact's path
+    /// (its samples joined by straight steps) stays at least half as far
+    /// from the centroid as the contact starts or ends. Contacts that cross through the middle (a swipe up beside a
+    /// swipe down) turn by the same angle from start to end, but do not
+    /// rotate.
+    public static let rotateMinimumRadiusRatio = 0.5
+    /// Contacts *move in different directions* when at least two of them
+    /// move ``swipeMinimumDistanceMM`` or more from where they started, in
+    /// directions at least 90° apart.
+    public static let differentDirectionsMinimumAngleDegrees = 90.0
 }

@@ -23,10 +23,28 @@ enum NumberFormatting {
     /// A duration in seconds with exactly two decimals, e.g. `0.42 s`
     /// (half a hundredth rounds up; negative spans show as `0.00 s`).
     static func seconds(_ duration: Microseconds) -> String {
-        let microseconds = max(duration.rawValue, 0)
-        let hundredths = microseconds / 10_000 + (microseconds % 10_000 >= 5_000 ? 1 : 0)
+        let hundredths = hundredthsOfASecond(duration)
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
+    }
+
+    /// A duration in words for speech, rounded to hundredths of a second
+    /// as ``seconds(_:)`` rounds, without trailing zeros: `0.25 seconds`,
+    /// `0.5 seconds`, `1 second`, `0 seconds`.
+    static func spokenSeconds(_ duration: Microseconds) -> String {
+        let hundredths = hundredthsOfASecond(duration)
+        let whole = hundredths / 100
+        let fraction = hundredths % 100
+        if fraction == 0 { return whole == 1 ? "1 second" : "\(whole) seconds" }
+        let decimals = fraction % 10 == 0 ? "\(fraction / 10)" : (fraction < 10 ? "0\(fraction)" : "\(fraction)")
+        return "\(whole).\(decimals) seconds"
+    }
+
+    /// `duration` in whole hundredths of a second, half a hundredth
+    /// rounding up; negative durations count as 0.
+    private static func hundredthsOfASecond(_ duration: Microseconds) -> Int64 {
+        let microseconds = max(duration.rawValue, 0)
+        return microseconds / 10_000 + (microseconds % 10_000 >= 5_000 ? 1 : 0)
     }
 
     /// `later − earlier` in microseconds, clamped instead of overflowing.

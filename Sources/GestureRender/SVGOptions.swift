@@ -3,18 +3,24 @@ public struct SVGOptions: Hashable, Sendable {
     /// The picture's width in pixels; the height follows the device's
     /// aspect ratio. Clamped to 16…16384.
     public var widthPixels: Int
-    /// Whether to write the ``describe(_:)`` line as a caption under the
+    /// Whether to write the ``describe(_:style:)`` line as a caption under the
     /// surface.
     public var showsCaption: Bool
-    /// Samples closer than this to the last drawn point of their stroke are
-    /// left out of its path (the last sample is always kept), so that long
-    /// recordings give pictures of a sensible size. 0 keeps every sample.
-    public var minimumPointSpacingMM: Double
+    /// How far, in pixels of the picture (``widthPixels`` wide), a stroke's
+    /// path may pass from a sample it leaves out. Each path is simplified
+    /// (Ramer–Douglas–Peucker) to what the picture can show, so that a long
+    /// recording gives a picture of a sensible size; the first and last
+    /// samples always stay. 0 keeps every sample (`render --exact`).
+    public var tolerancePixels: Double
+
+    /// The default ``tolerancePixels``: a quarter of a pixel, less than
+    /// anti-aliasing can show.
+    public static let defaultTolerancePixels = 0.25
 
     /// Creates options.
-    public init(widthPixels: Int = 600, showsCaption: Bool = true, minimumPointSpacingMM: Double = 0.25) {
+    public init(widthPixels: Int = 600, showsCaption: Bool = true, tolerancePixels: Double = defaultTolerancePixels) {
         self.widthPixels = widthPixels
         self.showsCaption = showsCaption
-        self.minimumPointSpacingMM = minimumPointSpacingMM
+        self.tolerancePixels = tolerancePixels
     }
 }

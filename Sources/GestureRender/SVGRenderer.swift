@@ -4,19 +4,19 @@ import GestureModel
 ///
 /// The picture has the source device's aspect ratio: its `viewBox` is in
 /// millimetres of the device's surface, which is drawn as a light rectangle
-/// with a border. Each stroke is one `<path>` through its samples (thinned
-/// by ``SVGOptions/minimumPointSpacingMM``) with an arrowhead at its end,
+/// with a border. Each stroke is one `<path>` through its samples
+/// (simplified to within ``SVGOptions/tolerancePixels``) with an arrowhead at its end,
 /// a small dot at its start and its number (1-based, in stroke order) next
 /// to the start; a still stroke (see ``MotionThresholds/stillMovementMM``)
 /// is a large dot instead of an arrow. Strokes take their colours in turn
 /// from the Okabe–Ito palette, which stays apart for colour-blind viewers,
 /// and the numbers mean colour is never the only cue. The `<title>` is the
 /// gesture's name, the `<desc>` its description, and a caption under the
-/// surface gives the ``describe(_:)`` line. All text is escaped.
+/// surface gives the ``describe(_:style:)`` line. All text is escaped.
 ///
 /// - Parameters:
 ///   - gesture: The gesture to draw; any values are accepted.
-///   - options: Size, caption and thinning.
+///   - options: Size, caption and simplification.
 /// - Returns: A standalone SVG 1.1 document, ending with a line break.
 public func renderSVG(_ gesture: Gesture, options: SVGOptions = .init()) -> String {
     SVGRenderer(gesture: gesture, options: options).document()
@@ -52,10 +52,11 @@ private struct SVGRenderer {
     var fontSize: Double { 5 * unit }
     var captionHeight: Double { options.showsCaption ? 10 * unit : 0 }
 
+    var viewWidth: Double { width + 2 * margin }
+    var pixelWidth: Int { min(max(options.widthPixels, 16), 16_384) }
+
     func document() -> String {
-        let viewWidth = width + 2 * margin
         let viewHeight = height + 2 * margin + captionHeight
-        let pixelWidth = min(max(options.widthPixels, 16), 16_384)
         let pixelHeight = max(NumberFormatting.roundedInteger(Double(pixelWidth) * viewHeight / viewWidth), 1)
         let title = gesture.name.isEmpty ? "Gesture" : gesture.name
         let labelledBy = options.showsCaption ? "gesture-title gesture-caption" : "gesture-title"
@@ -110,7 +111,8 @@ private struct SVGRenderer {
         let strokeNumber = trace.index &+ 1
         let paletteIndex = StrokePalette.paletteIndex(forStrokeNumber: strokeNumber)
         let colour = StrokePalette.colours[paletteIndex].hex
-        let points = thinned(trace.points)
+        // The tolerance in millimetres: the viewBox is viewWidth mm across pixelWidth pixels.
+        let points = PathSimplifier.simplify(trace.points, tolerance: options.tolerancePixels * viewWidth / Double(pixelWidth))
         let pathData = points.enumerated().map { offset, point in
             "\(offset == 0 ? "M" : "L") \(number(point.x)) \(number(point.y))"
         }.joined(separator: " ")
@@ -153,24 +155,6 @@ private struct SVGRenderer {
             x: min(max(wanted.x, -margin + inset), width + margin - inset),
             y: min(max(wanted.y, -margin + inset), height + margin - inset)
         )
-    }
-
-    /// `points` without those closer than the minimum spacing to the last
-    /// point kept; the last point always stays, in place of a kept point
-    /// that lies too close to it, so that the arrow keeps its direction.
-    private func thinned(_ points: [PointMM]) -> [PointMM] {
-        let spacing = options.minimumPointSpacingMM
-        guard spacing > 0, points.count > 2 else { return points }
-        var kept = [points[0]]
-        for point in points.dropFirst() where point.distance(to: kept[kept.count - 1]) >= spacing {
-            kept.append(point)
-        }
-        let last = points[points.count - 1]
-        if kept[kept.count - 1] != last {
-            if kept.count > 1, last.distance(to: kept[kept.count - 1]) < spacing { kept.removeLast() }
-            kept.append(last)
-        }
-        return kept
     }
 
     private func number(_ value: Double) -> String { NumberFormatting.decimal(value) }

@@ -86,7 +86,8 @@ enum DaemonCalls {
                 case .string(let path)? = item["path"], let kind = LibrarySource(rawValue: source)
             else { return nil }
             let summary: String = if case .string(let text)? = item["summary"] { text } else { "" }
-            return (LibraryEntry(name: name, path: path, source: kind), summary)
+            let hides: Bool = if case .bool(true)? = item["hides_builtin"] { true } else { false }
+            return (LibraryEntry(name: name, path: path, source: kind, hidesBuiltin: hides), summary)
         }
         return (rows, folder)
     }

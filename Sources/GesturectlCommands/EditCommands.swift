@@ -1,6 +1,7 @@
 import CommandKit
 import GestureEditing
 import GestureModel
+import GestureRender
 
 /// `merge`, `fingers`, `transform`: edit gestures.
 enum EditCommands {
@@ -9,10 +10,14 @@ enum EditCommands {
     private static let strictFlag = Option.flag(
         "strict", help: "Refuse instead of clipping points pushed outside the surface to its edge.")
 
-    /// Prints the operation's warnings and writes its gesture.
-    private static func finish(_ result: EditResult, values: ParsedValues, context: CommandContext) throws {
+    /// Prints the operation's warnings and writes its gesture, named for
+    /// what it now is (see ``ResultNaming``); `--name`/`--description`
+    /// given by the user win.
+    private static func finish(
+        _ result: EditResult, origin: String, values: ParsedValues, context: CommandContext
+    ) throws {
         for warning in result.warnings { context.warn(warning) }
-        try GestureOutput.write(result.gesture, values: values, context: context)
+        try GestureOutput.write(ResultNaming.named(result.gesture, origin: origin), values: values, context: context)
     }
 
     /// Runs an editing operation, turning its errors into failures that
@@ -61,7 +66,8 @@ enum EditCommands {
         let result = try edit(listed(inputs)) { () throws(EditError) in
             try GestureEditor.merge(gestures, alignment: alignment, maximumFingers: values.integer("max-fingers") ?? 10)
         }
-        try finish(result, values: values, context: context)
+        let names = zip(gestures, inputs).map { ResultNaming.name(of: $0, input: $1) }
+        try finish(result, origin: ResultNaming.mergeOrigin(names), values: values, context: context)
     }
 
     static let fingers = Command(
@@ -104,7 +110,11 @@ enum EditCommands {
                 delay: Microseconds(values.duration("delay") ?? 0), strokeIndex: values.integer("stroke").map { $0 - 1 },
                 strict: values.flag("strict"))
         }
-        try finish(result, values: values, context: context)
+        let source = ResultNaming.name(of: gesture, input: input)
+        let copied = values.integer("stroke").map { "stroke \($0) of \(source)" } ?? source
+        try finish(
+            result, origin: "Replicated from \(copied) onto \(values.integer("count") ?? 2) fingers.", values: values,
+            context: context)
     }
 
     static let transform = Command(
@@ -161,43 +171,46 @@ enum EditCommands {
             let next = try edit(shown(input)) { () throws(EditError) in try step(result.gesture) }
             result = EditResult(gesture: next.gesture, warnings: result.warnings + next.warnings)
         }
-        var changed = false
+        let source = ResultNaming.name(of: result.gesture, input: input)
+        // What was done, in the order it was done, for the description.
+        var steps: [String] = []
         if values.flag("trim") {
             let maxStill = Microseconds(values.duration("max-still") ?? 200_000)
             try apply { (gesture) throws(EditError) in try GestureEditor.trim(gesture, maxStill: maxStill) }
-            changed = true
+            steps.append("trimmed")
         }
         if let factor = values.double("speed") {
             try apply { (gesture) throws(EditError) in try GestureEditor.speed(gesture, factor: factor) }
-            changed = true
+            steps.append("speed × \(ResultNaming.number(factor))")
         }
         if let factor = values.double("scale") {
             try apply { (gesture) throws(EditError) in
                 try GestureEditor.scale(gesture, factor: factor, about: anchor, strict: strict)
             }
-            changed = true
+            steps.append("scaled × \(ResultNaming.number(factor))")
         }
         if let degrees = values.double("rotate") {
             try apply { (gesture) throws(EditError) in
                 try GestureEditor.rotate(gesture, degrees: degrees, about: anchor, strict: strict)
             }
-            changed = true
+            steps.append("turned \(ResultNaming.number(abs(degrees)))° \(degrees < 0 ? "anticlockwise" : "clockwise")")
         }
         if translation.count == 2 {
             try apply { (gesture) throws(EditError) in
                 try GestureEditor.translate(gesture, dxMM: translation[0], dyMM: translation[1], strict: strict)
             }
-            changed = true
+            steps.append("moved by \(ResultNaming.number(translation[0])),\(ResultNaming.number(translation[1])) mm")
         }
         if let fitRatio {
             try apply { (gesture) throws(EditError) in
                 try GestureEditor.fit(gesture, aspectRatio: fitRatio, strict: strict)
             }
-            changed = true
+            steps.append("fitted to \(fitRatio)")
         }
-        if !changed {
+        if steps.isEmpty {
             throw CommandFailure.usage("nothing to do: give at least one of --trim, --speed, --scale, --rotate, --translate, --fit")
         }
-        try finish(result, values: values, context: context)
+        try finish(
+            result, origin: "Made from \(source): \(steps.joined(separator: ", ")).", values: values, context: context)
     }
 }

@@ -34,6 +34,7 @@ enum GestureOutput {
             let overwrite = try context.mayReplace(name, in: library, force: force)
             let entry = try library.save(gesture, as: name, overwrite: overwrite)
             context.note("saved \"\(shown(name))\" (\(shown(entry.path)))")
+            if entry.hidesBuiltin { context.noteHidesBuiltin(name) }
             if values.string("output") == nil { return }
         }
         try writeGesture(gesture, to: values.string("output") ?? "-", force: force, context: context)

@@ -16,6 +16,7 @@ enum InspectCommands {
             ("name", JSONText.string(gesture.name)),
             ("description", gesture.description.map(JSONText.string) ?? "null"),
             ("summary", JSONText.string(describe(gesture))),
+            ("spoken", JSONText.string(describe(gesture, style: .spoken))),
             ("fingers", String(gesture.maximumSimultaneousContacts)),
             ("strokes", String(gesture.strokes.count)),
             ("samples", String(gesture.sampleCount)),
@@ -30,22 +31,30 @@ enum InspectCommands {
         name: "describe", abstract: "Print a one-line summary a screen reader can speak.",
         discussion: """
             For example: 3 fingers · swipe up · 0.42 s · 38 mm
+            --spoken writes it for speech, units in words and commas for
+            pauses: 3 fingers, swipe up, 0.42 seconds, 38 millimetres
             With several gestures, each line starts with the gesture's name.
-            --json prints one object per gesture with the summary, finger,
-            stroke and sample counts, duration and device size.
+            --json prints one object per gesture with the summary (and its
+            spoken form), finger, stroke and sample counts, duration and
+            device size.
             """,
         section: section,
         arguments: [Argument("gestures", help: "The gestures (NAME|FILE).", arity: .oneOrMore, completion: .gesture)],
-        options: [jsonFlag]
+        options: [
+            .flag("spoken", help: "Write the summary for speech: units in words, commas for pauses."),
+            jsonFlag,
+        ]
     ) { values, context in
         let inputs = values.arguments("gestures")
+        let style: DescriptionStyle = values.flag("spoken") ? .spoken : .text
         var objects: [String] = []
         for input in inputs {
             let gesture = try context.loadGesture(input)
             if values.flag("json") {
                 objects.append(jsonFacts(gesture, source: input))
             } else {
-                context.print(inputs.count > 1 ? "\(shown(input)): \(describe(gesture))" : describe(gesture))
+                let summary = describe(gesture, style: style)
+                context.print(inputs.count > 1 ? "\(shown(input)): \(summary)" : summary)
             }
         }
         if values.flag("json") { context.print(inputs.count == 1 ? objects[0] : JSONText.array(objects)) }
@@ -92,7 +101,10 @@ enum InspectCommands {
             The picture has the source device's aspect ratio: one path per
             stroke with an arrowhead at its end, a dot for a tap, each finger
             in its own colour and with its number at its start, and the
-            one-line summary as a caption.
+            one-line summary as a caption. Each path is simplified to what
+            the picture can show: no sample left out lies more than a quarter
+            of a pixel (at --width) from the line drawn, so a long recording
+            gives a small file; --exact keeps every sample.
 
             Example:
               gesturectl render pinch-in -o pinch-in.svg
@@ -103,6 +115,7 @@ enum InspectCommands {
             .option("output", short: "o", valueName: "file", help: "Where to write the SVG ('-' for standard output).", default: "-", completion: .files),
             .option("width", valueName: "px", help: "Width of the picture in pixels.", type: .integer(in: 50...10_000), default: "600"),
             .flag("no-caption", help: "Leave out the caption."),
+            .flag("exact", help: "Keep every sample in the paths (no simplification)."),
             GestureOutput.forceFlag,
         ]
     ) { values, context in
@@ -110,6 +123,7 @@ enum InspectCommands {
         var options = SVGOptions()
         options.widthPixels = values.integer("width") ?? 600
         options.showsCaption = !values.flag("no-caption")
+        if values.flag("exact") { options.tolerancePixels = 0 }
         try GestureOutput.writeText(
             renderSVG(gesture, options: options), to: values.string("output") ?? "-", force: values.flag("force"),
             context: context)

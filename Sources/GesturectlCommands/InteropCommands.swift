@@ -19,6 +19,10 @@ enum InteropCommands {
             events through the same recorder as 'gesturectl record': one stroke
             per contact, the device's geometry from its description. The
             format is detected from the content. docs/INTEROP.md has details.
+            A recording whose times go backwards, or whose values lie beyond
+            the device's own axis ranges, is repaired (times kept from going
+            back, values clamped into the axes) with a warning that counts
+            the samples changed; --strict refuses it instead.
 
             Example:
               gesturectl import swipe.evemu -o swipe.gesture.json
@@ -28,12 +32,22 @@ enum InteropCommands {
         options: [
             .flag("sequential", help: "Make all strokes start together, as 'record --sequential' does."),
             .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
+            .flag("strict", help: "Refuse a recording that would have to be repaired (times going backwards, values beyond the axes)."),
         ] + GestureOutput.options
     ) { values, context in
         let file = values.argument("file") ?? "-"
         let bytes = try context.readFile(file)
         let source = file == "-" ? "<stdin>" : file
         let recording = try InteropReader.read(String(decoding: bytes, as: UTF8.self), source: source)
+        if !recording.ignoredLines.isEmpty {
+            // Said, not silently dropped: evemu-play skips them too.
+            let lines = listed(recording.ignoredLines.map(String.init))
+            let what =
+                recording.ignoredLines.count == 1
+                ? "line \(lines), which is neither an event nor a comment"
+                : "\(recording.ignoredLines.count) lines (\(lines)), which are neither events nor comments"
+            context.warn("\(shown(source)): skipped \(what) (as evemu-play does)")
+        }
         let screen = values.string("screen") ?? "1920x1080"
         let size = screen.lowercased().split(separator: "x").compactMap { Int($0) }
         guard size.count == 2 else { throw CommandFailure.usage("--screen: \"\(shown(screen))\" is not a screen size like 1920x1080") }
@@ -47,7 +61,12 @@ enum InteropCommands {
         context.cancelledBySignals(handle)
         switch await context.untilFinished(handle) {
         case .success(let recorded):
-            for warning in recorded.warnings { context.warn(warning) }
+            if values.flag("strict") && !recorded.repairs.isEmpty {
+                throw CommandFailure.failure(
+                    "\(shown(source)): refused (--strict): " + recorded.repairs.messages.joined(separator: "; ")
+                        + "; nothing was written")
+            }
+            for warning in recorded.warnings { context.warn("\(shown(source)): \(warning)") }
             try GestureOutput.write(recorded.gesture, values: values, context: context)
         case .failure(let error):
             throw CommandFailure.failure("\(shown(source)): \(error)")

@@ -37,6 +37,7 @@ enum LibraryCommands {
                 client, "save",
                 [("name", .string(name)), ("gesture", try DaemonCalls.inline(gesture)), ("force", .bool(values.flag("force")))])
             if case .string(let saved)? = result["name"] { context.print("saved \"\(shown(saved))\" (in the daemon's library)") }
+            if case .bool(true)? = result["hides_builtin"] { context.noteHidesBuiltin(name) }
             return
         }
         let library = context.library
@@ -46,6 +47,7 @@ enum LibraryCommands {
         let overwrite = try context.mayReplace(name, in: library, force: values.flag("force"))
         let entry = try library.save(gesture, as: name, overwrite: overwrite)
         context.print("saved \"\(shown(name))\" (\(shown(entry.path)))")
+        if entry.hidesBuiltin { context.noteHidesBuiltin(name) }
     }
 
     static let list = Command(
@@ -56,11 +58,13 @@ enum LibraryCommands {
             ~/.local/share/gesturectl/gestures. Built-in gestures (read-only)
             come from $GESTURECTL_BUILTINS, else <prefix>/share/gesturectl/gestures,
             else the Recordings/ folder of the source checkout. A gesture of
-            yours with a built-in's name hides the built-in.
+            yours with a built-in's name hides the built-in (saving one says
+            so, and it is listed as "user, hides built-in" until you delete it).
 
             Each line: NAME, where it comes from (user or built-in), and the
             one-line description a screen reader can speak. --json prints an
-            array of {"name", "source", "path", "summary"} objects.
+            array of {"name", "source", "path", "summary", "hides_builtin"}
+            objects.
             """,
         section: section,
         options: [
@@ -112,6 +116,7 @@ enum LibraryCommands {
                 JSONText.object([
                     ("name", JSONText.string(entry.name)), ("source", JSONText.string(entry.source.rawValue)),
                     ("path", JSONText.string(entry.path)), ("summary", JSONText.string(summary)),
+                    ("hides_builtin", entry.hidesBuiltin ? "true" : "false"),
                 ])
             }
             context.print(JSONText.array(items))
@@ -123,10 +128,14 @@ enum LibraryCommands {
         }
         let names = rows.map { shown($0.0.name) }
         let width = names.map(\.count).max() ?? 0
-        for ((entry, summary), name) in zip(rows, names) {
+        let sources = rows.map { entry, _ in
+            entry.source == .builtin ? "built-in" : entry.hidesBuiltin ? "user, hides built-in" : "user"
+        }
+        let sourceWidth = sources.map(\.count).max() ?? 0
+        for ((_, summary), (name, source)) in zip(rows, zip(names, sources)) {
             let padded = name + String(repeating: " ", count: width - name.count)
-            let source = entry.source == .builtin ? "built-in" : "user    "
-            context.print("\(padded)  \(source)  \(summary)")
+            let paddedSource = source + String(repeating: " ", count: sourceWidth - source.count)
+            context.print("\(padded)  \(paddedSource)  \(summary)")
         }
     }
 
@@ -150,6 +159,7 @@ enum LibraryCommands {
         let overwrite = try name == newName || context.mayReplace(newName, in: library, force: values.flag("force"))
         try library.rename(name, to: newName, overwrite: overwrite)
         context.print("renamed \"\(shown(name))\" to \"\(shown(newName))\"")
+        if library.hasBuiltin(named: newName) { context.noteHidesBuiltin(newName) }
     }
 
     static let remove = Command(
@@ -192,5 +202,16 @@ enum LibraryCommands {
             try library.remove(name)
             context.print("deleted \"\(shown(name))\"")
         }
+    }
+}
+
+extension CommandContext {
+    /// Says that the user gesture just saved as `name` hides the built-in
+    /// gesture of that name, which would otherwise change without a word
+    /// what `play NAME` plays.
+    func noteHidesBuiltin(_ name: String) {
+        note(
+            "\"\(shown(name))\" hides the built-in gesture of the same name;"
+                + " delete yours ('gesturectl rm') to use the built-in again")
     }
 }

@@ -174,8 +174,10 @@ enum RecordCommand {
             for case .string(let warning) in warnings { context.warn(warning) }
         }
         let saveFailure = outcome.saveFailure.map(DaemonCalls.failure(for:))
-        let path = try write(gesture, values: values, defaultFile: defaultFile, context: context) { _ in
-            try savedByDaemon(result, saveFailure: saveFailure)
+        let path = try write(gesture, values: values, defaultFile: defaultFile, context: context) { name in
+            let path = try savedByDaemon(result, saveFailure: saveFailure)
+            if case .bool(true)? = result["saved"]?["hides_builtin"] { context.noteHidesBuiltin(name) }
+            return path
         }
         if path != "-" { context.print(path) }
         context.note("\(describe(gesture)) (stopped: \(stopped))")
@@ -213,7 +215,14 @@ enum RecordCommand {
         let force = values.flag("force")
         do {
             if let name = values.string("save") {
-                let path = try save?(name) ?? context.library.save(gesture, as: name, overwrite: force).path
+                let path: String
+                if let save {
+                    path = try save(name)
+                } else {
+                    let entry = try context.library.save(gesture, as: name, overwrite: force)
+                    if entry.hidesBuiltin { context.noteHidesBuiltin(name) }
+                    path = entry.path
+                }
                 if let output = values.string("output") {
                     try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
                 }
@@ -231,7 +240,7 @@ enum RecordCommand {
         return defaultFile
     }
 
-    private static func parseScreen(_ text: String) throws -> (width: Int, height: Int) {
+    static func parseScreen(_ text: String) throws -> (width: Int, height: Int) {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 2, height >= 2,
             width <= RecorderOptions.maximumVirtualScreenSide, height <= RecorderOptions.maximumVirtualScreenSide

@@ -16,6 +16,12 @@ public enum Paths {
         return stat(path, &status) == 0
     }
 
+    /// Whether `path` is a file this process may execute (`access(2)`, X_OK).
+    public static func isExecutable(_ path: String) -> Bool {
+        guard (try? status(path))?.type == .regular else { return false }
+        return access(path, X_OK) == 0
+    }
+
     /// What `stat(2)` (links followed) or, with `followLinks: false`,
     /// `lstat(2)` says of `path`.
     public static func status(_ path: String, followLinks: Bool = true) throws(SystemError) -> FileStatus {

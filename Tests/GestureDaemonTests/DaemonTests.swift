@@ -189,7 +189,8 @@ struct DaemonProtocolTests {
         let daemon = try TestDaemon()
         let client = try daemon.client()
         let gesture = try GestureSynthesizer.swipe(direction: .up, fingers: 2)
-        _ = try client.call("save", [("name", .string("two-up")), ("gesture", try inline(gesture))])
+        let saved = try client.call("save", [("name", .string("two-up")), ("gesture", try inline(gesture))])
+        #expect(saved["hides_builtin"] == .bool(false))
         #expect(errorCode { try client.call("save", [("name", .string("two-up")), ("gesture", try inline(gesture))]) } == .exists)
         let list = try client.call("list")
         guard case .array(let items)? = list["gestures"] else {
@@ -197,6 +198,7 @@ struct DaemonProtocolTests {
             return
         }
         #expect(items.map { $0["name"] } == [.string("two-up")])
+        #expect(items.map { $0["hides_builtin"] } == [.bool(false)])
         let shown = try client.call("show", [("name", .string("two-up"))])
         #expect(shown["gesture"]?["strokes"] == (try inline(gesture))["strokes"])
         #expect(shown["summary"] == .string("2 fingers · swipe up · 0.25 s · 40 mm"))

@@ -193,6 +193,19 @@ struct PressRecognizerTests {
         #expect(recognizer.advance(to: ms(9_000)).isEmpty)
     }
 
+    @Test("Without double presses, a short press is a single at its release; long and emergency stop are unchanged")
+    func singleAtReleaseWithoutDoubles() {
+        let timings = PressTimings(recognizesDoublePress: false)
+        let reports = run([.down(0), .up(120), .down(150), .up(200)], timings: timings)
+        #expect(kinds(reports) == [.single, .single])
+        #expect(reports.map(\.1) == [120, 200])
+        #expect(kinds(run([.down(0), .tick(800), .tick(3_000), .up(3_100)], timings: timings)) == [.long, .emergencyStop])
+        var recognizer = PressRecognizer(timings: timings)
+        _ = recognizer.feed(value: 1, at: ms(0))
+        #expect(recognizer.feed(value: 0, at: ms(10)) == [.single])
+        #expect(recognizer.nextDeadline == nil)
+    }
+
     @Test("Timings that cannot work are named")
     func badTimings() {
         #expect(PressTimings().problem == nil)

@@ -80,12 +80,74 @@ struct SVGTests {
         #expect(!svg.contains("caption"))
     }
 
-    @Test func thinningKeepsTheLastSample() {
+    @Test func pointsOnAStraightLineAreLeftOut() {
         let gesture = F.gesture([F.stroke([(0, 10, 10), (10, 10.1, 10), (20, 20, 10), (30, 20.1, 10)])])
         let svg = renderSVG(gesture)
         #expect(svg.contains(#"<path d="M 10 10 L 20.1 10""#))
-        let everySample = renderSVG(gesture, options: SVGOptions(minimumPointSpacingMM: 0))
+        let everySample = renderSVG(gesture, options: SVGOptions(tolerancePixels: 0))
         #expect(everySample.contains(#"<path d="M 10 10 L 10.1 10 L 20 10 L 20.1 10""#))
+        // A corner stays.
+        let corner = F.gesture([F.stroke([(0, 10, 10), (10, 15, 10), (20, 20, 10), (30, 20, 15), (40, 20, 20)])])
+        #expect(renderSVG(corner).contains(#"<path d="M 10 10 L 20 10 L 20 20""#))
+    }
+
+    /// The points of each `<path d="M x y L x y …">` in `svg`, in mm.
+    static func paths(_ svg: String) -> [[(x: Double, y: Double)]] {
+        svg.components(separatedBy: "<path d=\"").dropFirst().map { rest in
+            let data = rest.prefix { $0 != "\"" }.split(separator: " ").filter { $0 != "M" && $0 != "L" }
+            let numbers = data.compactMap { Double($0) }
+            return stride(from: 0, to: numbers.count - 1, by: 2).map { (numbers[$0], numbers[$0 + 1]) }
+        }
+    }
+
+    /// Distance from `point` to the segment from `start` to `end`.
+    static func distance(_ point: (x: Double, y: Double), from start: (x: Double, y: Double), to end: (x: Double, y: Double)) -> Double {
+        let (dx, dy) = (end.x - start.x, end.y - start.y)
+        let lengthSquared = dx * dx + dy * dy
+        let t = lengthSquared > 0 ? min(max(((point.x - start.x) * dx + (point.y - start.y) * dy) / lengthSquared, 0), 1) : 0
+        let (px, py) = (start.x + t * dx - point.x, start.y + t * dy - point.y)
+        return (px * px + py * py).squareRoot()
+    }
+
+    /// The largest distance of a sample from the segment of `line` that
+    /// replaces it: `line` keeps some of `samples`, in order.
+    static func worstDeviation(of samples: [(x: Double, y: Double)], from line: [(x: Double, y: Double)]) -> Double {
+        var segment = 0
+        var worst = 0.0
+        for sample in samples {
+            if segment + 1 < line.count - 1, sample == line[segment + 1] { segment += 1 }
+            worst = max(worst, distance(sample, from: line[segment], to: line[min(segment + 1, line.count - 1)]))
+        }
+        return worst
+    }
+
+    @Test func longGesturesAreSimplifiedWithinTheTolerance() {
+        // Two fingers, 10,000 samples each: Lissajous curves over 80 s.
+        let strokes = [0.0, 1.0].map { phase in
+            F.stroke(
+                (0..<10_000).map { index in
+                    let t = Double(index) * 0.008
+                    return (Int64(index) * 8, 108 + 80 * sin(0.7 * t + phase), 67.5 + 50 * sin(1.1 * t))
+                })
+        }
+        let gesture = F.gesture(strokes)
+        let simplified = renderSVG(gesture)
+        let exact = renderSVG(gesture, options: SVGOptions(tolerancePixels: 0))
+        #expect(simplified.utf8.count * 5 < exact.utf8.count, "\(simplified.utf8.count) vs \(exact.utf8.count) bytes")
+        let simplifiedPaths = Self.paths(simplified)
+        let exactPaths = Self.paths(exact)
+        #expect(exactPaths.map(\.count) == [10_000, 10_000])
+        // 600 pixels across a 233.28 mm viewBox: a quarter pixel is 0.097 mm;
+        // both pictures round to 0.01 mm.
+        let tolerance = 0.25 * 233.28 / 600 + 0.015
+        for (line, samples) in zip(simplifiedPaths, exactPaths) {
+            #expect(line.first! == samples.first! && line.last! == samples.last!)
+            let worst = Self.worstDeviation(of: samples, from: line)
+            #expect(worst <= tolerance, "a sample lies \(worst) mm from the simplified path")
+        }
+        // A wider picture can show more, so it keeps more.
+        let wide = Self.paths(renderSVG(gesture, options: SVGOptions(widthPixels: 4_000)))
+        #expect(wide[0].count > simplifiedPaths[0].count)
     }
 
     @Test func controlCharactersAreReplaced() {

@@ -140,6 +140,17 @@ import TestSupport
         #expect(try CLI.run(["describe", "s.json"], in: scratch.path).stdout == "1 finger · tap · 0.08 s\n")
     }
 
+    @Test func describeSpokenIsForSpeech() throws {
+        let swipe = try CLI.run(["synth", "swipe", "--direction", "up", "--fingers", "3"])
+        let spoken = try CLI.run(["describe", "--spoken", "-"], stdin: swipe.stdout)
+        #expect(spoken.status == 0)
+        #expect(spoken.stdout == "3 fingers, swipe up, 0.25 seconds, 40 millimetres\n")
+        let facts = try CLI.run(["describe", "--json", "-"], stdin: swipe.stdout)
+        #expect(facts.stdout.contains(#""spoken": "3 fingers, swipe up, 0.25 seconds, 40 millimetres""#))
+        let several = try CLI.run(["describe", "--spoken", "tap", "rotate"])
+        #expect(several.stdout.hasPrefix("tap: 1 finger, tap, 0.08 seconds\nrotate: 2 fingers, rotate "))
+    }
+
     @Test func synthRefusesWhatDoesNotFit() throws {
         let result = try CLI.run(["synth", "swipe", "--direction", "left", "--distance", "500"])
         #expect(result.status == 2)
@@ -248,6 +259,19 @@ import TestSupport
         #expect(result.stdout.hasPrefix("tap\nOne finger taps the centre\n1 finger · tap · 0.08 s\n"))
         #expect(!result.stdout.contains("\u{1B}["))
         #expect(result.stdout.contains("+---"))
+    }
+
+    @Test func renderSimplifiesLongGesturesUnlessExact() throws {
+        // Two fingers going round ten times in 30 s: 15,001 samples each.
+        let long = try CLI.run(["synth", "rotate", "--degrees", "3600", "--duration", "30s", "--rate", "500"])
+        #expect(long.status == 0)
+        let simplified = try CLI.run(["render", "-"], stdin: long.stdout)
+        let exact = try CLI.run(["render", "-", "--exact"], stdin: long.stdout)
+        #expect(simplified.status == 0 && exact.status == 0)
+        #expect(simplified.stdout.utf8.count * 10 < exact.stdout.utf8.count, "\(simplified.stdout.utf8.count) vs \(exact.stdout.utf8.count) bytes")
+        // Every sample is in the exact picture: one "L" per sample after the first.
+        #expect(exact.stdout.components(separatedBy: " L ").count - 1 == 2 * 15_000)
+        #expect(simplified.stdout.contains("2 fingers · rotate clockwise 3600° · 30.00 s"))
     }
 
     @Test func renderWritesSVGThatRsvgConverts() throws {

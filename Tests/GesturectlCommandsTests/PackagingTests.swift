@@ -1,4 +1,6 @@
+import CommandKit
 import Foundation
+import GesturectlCommands
 import Testing
 import TestSupport
 
@@ -81,6 +83,26 @@ import TestSupport
         #expect(try bashCandidates(["show", "thr"], script: script, in: folder).contains("three.gesture.json"))
         // Hidden commands are not offered.
         #expect(try bashCandidates(["com"], script: script, in: folder) == [])
+    }
+
+    /// A new command's file or NAME|FILE argument must not leave Tab
+    /// completing nothing: every file, folder or device value and every
+    /// NAME|FILE argument declares how it completes.
+    @Test func fileAndGestureValuesDeclareTheirCompletion() {
+        func visit(_ commands: [Command], _ path: String) {
+            for command in commands {
+                let name = path + command.name
+                for option in command.options where ["file", "folder", "device", "path", "name|file"].contains(option.valueName) {
+                    #expect(option.completion != nil, "\(name) --\(option.name) <\(option.valueName)> declares no completion")
+                }
+                for argument in command.arguments where argument.help.contains("NAME|FILE") {
+                    #expect(argument.completion == .toolOutput(arguments: ["list", "--names"], files: true), "\(name) <\(argument.name)>")
+                }
+                visit(command.subcommands, name + " ")
+            }
+        }
+        visit(Gesturectl.tool.commands, "")
+        for option in Gesturectl.tool.globalOptions where option.valueName == "path" { #expect(option.completion == .files) }
     }
 
     @Test func listNamesPrintsNamesOnly() throws {

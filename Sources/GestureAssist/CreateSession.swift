@@ -1,0 +1,489 @@
+import GestureEngine
+import GestureLibrary
+import GestureModel
+import GesturePlayback
+import GestureRecording
+import InputSystem
+import OperatingSystem
+
+/// What a create session does with devices and files: record, play, save,
+/// watch the switch. ``EngineCreateServices`` is the real one; tests give
+/// doubles that feed strokes without a kernel.
+public protocol CreateServices: Sendable {
+    /// Starts recording; `strokes` is called as each contact lifts.
+    func startRecording(strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob
+    /// Starts playing `gesture` on a virtual device.
+    func startPlay(_ gesture: Gesture) throws -> PlayJob
+    /// Saves `gesture` under `name`; the path it went to.
+    func save(_ gesture: Gesture, name: String, replacing: Bool) throws -> String
+    /// Writes the review picture of `gesture`; its path, or `nil` when none is wanted.
+    func writePicture(_ gesture: Gesture) throws -> String?
+    /// Starts watching the switch; its presses come as progress.
+    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle
+    /// How long without a contact ends a recording, if it does.
+    var idleTimeout: Microseconds? { get }
+}
+
+/// The create flow's services on the engine and a gesture library.
+public struct EngineCreateServices: CreateServices {
+    /// The engine.
+    public var engine: Engine
+    /// The recording: device, grab, idle timeout, screen for pointers.
+    public var record: RecordRequest
+    /// Where "play for real" plays.
+    public var playTarget: PlayTarget
+    /// The library to save into.
+    public var library: GestureLibrary
+    /// Where the review picture is written (`nil`: none).
+    public var picturePath: String?
+    /// Makes an SVG of a gesture (GestureRender's, given by the front end).
+    public var picture: @Sendable (Gesture) -> String
+
+    /// Creates the services.
+    public init(
+        engine: Engine, record: RecordRequest, playTarget: PlayTarget, library: GestureLibrary, picturePath: String?,
+        picture: @escaping @Sendable (Gesture) -> String
+    ) {
+        self.engine = engine
+        self.record = record
+        self.playTarget = playTarget
+        self.library = library
+        self.picturePath = picturePath
+        self.picture = picture
+    }
+
+    public var idleTimeout: Microseconds? { record.sessionOptions.idleTimeout }
+
+    public func startRecording(strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob {
+        try engine.startRecording(record, strokes: strokes)
+    }
+
+    public func startPlay(_ gesture: Gesture) throws -> PlayJob {
+        try engine.startPlay(PlayRequest(gesture: gesture, target: playTarget))
+    }
+
+    public func save(_ gesture: Gesture, name: String, replacing: Bool) throws -> String {
+        try library.save(gesture, as: name, overwrite: replacing).path
+    }
+
+    public func writePicture(_ gesture: Gesture) throws -> String? {
+        guard let picturePath else { return nil }
+        try FileIO.writeAtomically(Array(picture(gesture).utf8), to: picturePath)
+        return picturePath
+    }
+
+    public func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle {
+        try engine.startWatchingTrigger(request)
+    }
+}
+
+/// The library as the create flow sees it.
+public struct LibraryNames: CreateLibrary {
+    /// The library.
+    public var library: GestureLibrary
+    /// Creates the view.
+    public init(_ library: GestureLibrary) { self.library = library }
+    public func problem(with name: String) -> String? { GestureName.problem(with: name) }
+    public func contains(_ name: String) -> Bool { (try? library.entry(named: name)) != nil }
+}
+
+/// Runs a ``CreateFlow``: carries out its effects with ``CreateServices``,
+/// feeds it what the recording, the keys and the switch say, and shows
+/// everything on an ``AssistDisplay``. One loop on one dedicated thread
+/// (`gesturectl-ui`): a poll on the keys, the switch's and jobs' messages
+/// and the cancellation, with the scanning's and the review's deadlines
+/// as its timeout.
+public final class CreateSession {
+    /// How the loop's thread is set up.
+    public static let thread = ThreadOptions(name: "gesturectl-ui")
+    /// How long the review's animation lasts at most, and its steps.
+    static let reviewSteps = 12
+    static let reviewStepTime = Microseconds(120_000)
+
+    private enum Message: Sendable {
+        case stroke(Stroke)
+        case status(RecordingStatus)
+        case recorded(RecordingOutcome)
+        case played(String?)
+        case switchEvent(TriggerEvent)
+    }
+
+    private enum Presentation {
+        case none
+        case recording
+        case menu(MenuPresenter)
+        case naming(suggestion: String, typed: String)
+        case reviewing(Gesture, step: Int, next: Microseconds)
+        case playing
+    }
+
+    private var flow: CreateFlow
+    private let services: any CreateServices
+    private let display: any AssistDisplay
+    private var keyboard: KeyboardInput?
+    private let switchSetup: SwitchSetup?
+    private let clock: any RecordingClock
+    private let cancellation: CancellationSignal
+    private let mailbox: Mailbox<Message>
+    private var decoder = KeyDecoder()
+    private var presentation = Presentation.none
+    private var recordJob: RecordJob?
+    private var playJob: PlayJob?
+    private var switchHandle: TriggerHandle?
+    private var pending: [CreateInput] = []
+    /// The strokes of the recording in progress, as they landed (for the pointer's canvas).
+    private var takeStrokes: [Stroke] = []
+    private var takeGeometry: DeviceGeometry?
+    private var lastPointer: PointerPosition?
+    private var outcome: CreateOutcome?
+
+    /// Creates a session; ``run()`` runs it on the calling thread, ``start(_:)`` on its own.
+    public init(
+        flow: CreateFlow, services: any CreateServices, display: any AssistDisplay, keyboard: KeyboardInput?,
+        switchSetup: SwitchSetup?, clock: any RecordingClock = SystemClock(), cancellation: CancellationSignal
+    ) throws(SystemError) {
+        self.flow = flow
+        self.services = services
+        self.display = display
+        self.keyboard = keyboard
+        self.switchSetup = switchSetup
+        self.clock = clock
+        self.cancellation = cancellation
+        mailbox = try Mailbox()
+    }
+
+    /// Starts a session on its own thread; the handle's result is how it
+    /// ended (cancelling the handle is the emergency stop).
+    public static func start(
+        flow: CreateFlow, services: any CreateServices, display: sending any AssistDisplay, keyboard: KeyboardInput?,
+        switchSetup: SwitchSetup?, handle: JobHandle<Result<CreateOutcome, CreateFailure>, Never> = JobHandle()
+    ) throws -> JobHandle<Result<CreateOutcome, CreateFailure>, Never> {
+        let session = try CreateSession(
+            flow: flow, services: services, display: display, keyboard: keyboard, switchSetup: switchSetup,
+            cancellation: handle.cancellation)
+        try DedicatedThread.start(thread) { handle.finish(session.run()) }
+        return handle
+    }
+
+    /// Runs the flow to its end on the calling thread.
+    public func run() -> Result<CreateOutcome, CreateFailure> {
+        defer {
+            stopEverything()
+            display.finish()
+        }
+        if let switchSetup {
+            do {
+                let handle = try services.watchSwitch(switchSetup.trigger)
+                let mailbox = self.mailbox
+                handle.observeProgress { mailbox.post(.switchEvent($0)) }
+                switchHandle = handle
+            } catch {
+                return .failure(CreateFailure("the switch cannot be watched: \(error)"))
+            }
+        }
+        perform(flow.start())
+        drain()
+        do throws(SystemError) {
+            let cancelled = try cancellation.fileDescriptor
+            while outcome == nil {
+                if cancellation.isCancelled {
+                    feed(.emergencyStop)
+                    continue
+                }
+                var descriptors: [(FileDescriptor, Poll.Events)] = [(cancelled, .readable), (mailbox.fileDescriptor, .readable)]
+                if let keyboard { descriptors.append((keyboard.fileDescriptor, .readable)) }
+                let now = clock.now()
+                let timeout = nextDeadline().map { Poll.milliseconds(roundingUp: max(0, ($0 - now).rawValue)) }
+                let ready = try Poll.wait(descriptors, timeoutMilliseconds: timeout)
+                for message in mailbox.take() { receive(message) }
+                if ready.count > 2, !ready[2].isEmpty, let keyboard = self.keyboard { readKeys(keyboard) }
+                tick()
+            }
+        } catch {
+            return .failure(CreateFailure("the flow's loop failed: \(error)"))
+        }
+        return .success(outcome ?? .discarded)
+    }
+
+    // MARK: - Inputs
+
+    private func feed(_ input: CreateInput) {
+        pending.append(input)
+        drain()
+    }
+
+    /// Feeds the inputs that effects produced (a failed start, a save's result).
+    private func drain() {
+        while !pending.isEmpty && outcome == nil {
+            perform(flow.handle(pending.removeFirst()))
+        }
+    }
+
+    private func receive(_ message: Message) {
+        switch message {
+        case .stroke(let stroke):
+            takeStrokes.append(stroke)
+            feed(.strokeLanded(stroke))
+        case .status(let status):
+            // Drawn only when the pointer moved: a still pointer costs nothing.
+            guard case .recording = presentation, let pointer = status.pointer, pointer != lastPointer, let takeGeometry else { return }
+            lastPointer = pointer
+            display.canvas(Gesture(name: "", device: takeGeometry, strokes: flow.strokes + takeStrokes), pointer: pointer)
+        case .recorded(let recorded):
+            recordJob = nil
+            if case .recording = presentation { presentation = .none }
+            switch recorded.gesture {
+            case .success(let gesture): feed(.recordingEnded(.success(gesture)))
+            case .failure(.noContact): feed(.recordingEnded(.success(RecordedGesture(gesture: Gesture(name: "", device: .synthDefault, strokes: []), stopReason: recorded.stopReason))))
+            case .failure(let error): feed(.recordingEnded(.failure(CreateFailure("\(error)"))))
+            }
+        case .played(let problem):
+            playJob = nil
+            presentation = .none
+            feed(.shown(problem: problem))
+        case .switchEvent(.press(let press, let time)):
+            guard let action = SwitchAction(press) else { return }
+            switchAction(action, at: time)
+        case .switchEvent(.connected(_, let name)):
+            display.say(Announcement("The switch is ready: \(DisplayText.escaped(name))."))
+        case .switchEvent(.disconnected(let reason)):
+            display.say(Announcement("The switch is not available: \(DisplayText.escaped(reason))."))
+        }
+    }
+
+    private func switchAction(_ action: SwitchAction, at time: Microseconds) {
+        if action == .emergencyStop {
+            feed(.emergencyStop)
+            return
+        }
+        switch presentation {
+        case .recording:
+            if action == .select, switchSetup?.stopsRecording == true { feed(.stop) }
+        case .menu(var presenter):
+            let (answer, moved) = presenter.switchAction(action, at: clock.now())
+            presentation = .menu(presenter)
+            if moved { display.menu(presenter, isNew: false) }
+            if let answer { answered(answer) }
+        case .reviewing, .playing:
+            if action == .back { feed(.back) }
+        case .naming, .none:
+            break
+        }
+    }
+
+    private func readKeys(_ keyboard: KeyboardInput) {
+        let bytes: [UInt8]?
+        do {
+            bytes = try keyboard.fileDescriptor.read(upTo: 256)
+        } catch {
+            return
+        }
+        guard let bytes else { return }
+        // End of input (a pipe closed, /dev/null): keys are done, the switch may go on.
+        guard !bytes.isEmpty else {
+            self.keyboard = nil
+            return
+        }
+        for key in decoder.decode(bytes) { self.key(key) }
+    }
+
+    private func key(_ key: Key) {
+        switch presentation {
+        case .recording:
+            if [.enter, .space, .escape, .character("s")].contains(key) { feed(.stop) }
+        case .menu(var presenter):
+            let (answer, moved) = presenter.key(key)
+            presentation = .menu(presenter)
+            if moved { display.menu(presenter, isNew: false) }
+            if let answer { answered(answer) }
+        case .naming(let suggestion, var typed):
+            switch key {
+            case .enter:
+                presentation = .none
+                feed(.name(typed))
+                return
+            case .escape:
+                presentation = .none
+                feed(.back)
+                return
+            case .backspace: if !typed.isEmpty { typed.removeLast() }
+            case .clearLine: typed = ""
+            case .space: typed.append("-")
+            case .character(let character): if typed.count < 200 { typed.append(character) }
+            default: return
+            }
+            presentation = .naming(suggestion: suggestion, typed: typed)
+            display.namePrompt(suggestion: suggestion, typed: typed)
+        case .reviewing, .playing:
+            if key == .escape || key == .enter { feed(.back) }
+        case .none:
+            break
+        }
+    }
+
+    private func answered(_ answer: MenuAnswer) {
+        presentation = .none
+        switch answer {
+        case .choose(let id) where id.hasPrefix(Self.nameChoice):
+            feed(.name(String(id.dropFirst(Self.nameChoice.count))))
+        case .choose(let id): feed(.choose(id))
+        case .back: feed(.back)
+        }
+    }
+
+    /// The naming menu's item for a name (a switch cannot type).
+    private static let nameChoice = "name:"
+
+    private func nextDeadline() -> Microseconds? {
+        switch presentation {
+        case .menu(let presenter): presenter.nextDeadline
+        case .reviewing(_, _, let next): next
+        default: nil
+        }
+    }
+
+    private func tick() {
+        let now = clock.now()
+        switch presentation {
+        case .menu(var presenter):
+            if presenter.advance(to: now) {
+                presentation = .menu(presenter)
+                display.menu(presenter, isNew: false)
+            }
+        case .reviewing(let gesture, let step, let next) where now >= next:
+            let following = step + 1
+            display.reviewFrame(gesture, fraction: Double(following) / Double(Self.reviewSteps))
+            if following >= Self.reviewSteps {
+                presentation = .none
+                feed(.shown(problem: nil))
+            } else {
+                presentation = .reviewing(gesture, step: following, next: next + Self.reviewStepTime)
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: - Effects
+
+    private func perform(_ effects: [CreateEffect]) {
+        for effect in effects { perform(effect) }
+    }
+
+    private func perform(_ effect: CreateEffect) {
+        switch effect {
+        case .say(let line):
+            display.say(line)
+        case .startRecording:
+            let mailbox = self.mailbox
+            do {
+                let job = try services.startRecording { mailbox.post(.stroke($0)) }
+                job.handle.onCompletion { mailbox.post(.recorded($0)) }
+                job.handle.observeProgress { mailbox.post(.status($0)) }
+                takeStrokes = []
+                takeGeometry = job.geometry
+                lastPointer = nil
+                recordJob = job
+                presentation = .recording
+                display.say(Announcement("Recording from \(DisplayText.escaped(job.device.name)). \(stopHint())"))
+                pending.append(.recordingStarted(job.geometry))
+            } catch {
+                pending.append(.recordingEnded(.failure(CreateFailure("\(error)"))))
+            }
+        case .stopRecording:
+            recordJob?.cancel()
+        case .showMenu(let screen):
+            let presenter = MenuPresenter(screen, scanning: switchSetup?.scanning, at: clock.now())
+            presentation = .menu(presenter)
+            display.menu(presenter, isNew: true)
+        case .askName(let suggestion):
+            if switchSetup != nil {
+                // One switch cannot type: offer the suggested name (it can be renamed later).
+                let screen = MenuScreen(
+                    title: Announcement("Save the gesture as \(suggestion)? It can be renamed later."),
+                    items: [MenuItem(id: Self.nameChoice + suggestion, label: "Save as \(suggestion)"), MenuItem(id: "back", label: "Back")])
+                let presenter = MenuPresenter(screen, scanning: switchSetup?.scanning, at: clock.now())
+                presentation = .menu(presenter)
+                display.menu(presenter, isNew: true)
+            } else {
+                presentation = .naming(suggestion: suggestion, typed: "")
+                display.namePrompt(suggestion: suggestion, typed: "")
+            }
+        case .review(let gesture):
+            do {
+                if let path = try services.writePicture(gesture) {
+                    display.say(Announcement("The picture is in \(DisplayText.escaped(path))"))
+                }
+            } catch {
+                display.say(Announcement("The picture could not be written: \(error)"))
+            }
+            display.reviewFrame(gesture, fraction: 0)
+            presentation = .reviewing(gesture, step: 0, next: clock.now() + Self.reviewStepTime)
+        case .play(let gesture):
+            let mailbox = self.mailbox
+            do {
+                let job = try services.startPlay(gesture)
+                playJob = job
+                presentation = .playing
+                job.handle.onCompletion { result in
+                    // The job's device is destroyed after its linger; `finished` waits for that too.
+                    let problem: String? =
+                        switch result.outcome {
+                        case .completed, .cancelled: nil
+                        case .failed(let error, _): "\(error)"
+                        }
+                    mailbox.post(.played(problem))
+                }
+            } catch {
+                pending.append(.shown(problem: "\(error)"))
+            }
+        case .cancelShowing:
+            if case .reviewing = presentation {
+                presentation = .none
+                pending.append(.shown(problem: nil))
+            }
+            playJob?.cancel()
+        case .save(let gesture, let name, let replacing):
+            do {
+                pending.append(.saved(.success(try services.save(gesture, name: name, replacing: replacing))))
+            } catch {
+                pending.append(.saved(.failure(CreateFailure("\(error)"))))
+            }
+        case .cancelEverything:
+            stopEverything()
+        case .finish(let result):
+            outcome = result
+        }
+    }
+
+    private func stopHint() -> String {
+        var ways: [String] = []
+        if keyboard != nil { ways.append("press Return to stop") }
+        if switchSetup?.stopsRecording == true { ways.append("press the switch to stop") }
+        if let idle = services.idleTimeout { ways.append("it stops after \(Self.seconds(idle)) without a touch") }
+        return ways.isEmpty ? "" : ways.joined(separator: "; ").capitalizedFirst + "."
+    }
+
+    private static func seconds(_ value: Microseconds) -> String {
+        let tenths = (value.rawValue + 50_000) / 100_000
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
+    }
+
+    /// Cancels what runs and waits for it: a play lifts every finger, a
+    /// recording releases its grab.
+    private func stopEverything() {
+        recordJob?.cancel()
+        playJob?.cancel()
+        switchHandle?.cancel()
+        _ = recordJob?.handle.wait()
+        _ = playJob?.wait()
+        _ = switchHandle?.wait()
+        recordJob = nil
+        playJob = nil
+        switchHandle = nil
+    }
+}
+
+extension String {
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}
