@@ -26,13 +26,19 @@ public struct Argument: Sendable, Hashable {
     public var type: ValueType
     /// How many values it takes.
     public var arity: Arity
+    /// What shells offer for it; `nil` derives it from the type (see
+    /// ``effectiveCompletion``).
+    public var completion: Completion?
 
     /// Creates an argument.
-    public init(_ name: String, help: String, type: ValueType = .string, arity: Arity = .required) {
+    public init(
+        _ name: String, help: String, type: ValueType = .string, arity: Arity = .required, completion: Completion? = nil
+    ) {
         self.name = name
         self.help = help
         self.type = type
         self.arity = arity
+        self.completion = completion
     }
 
     /// How the argument appears in a usage line: `<file>`, `[<file>]`,

@@ -39,6 +39,10 @@ public struct Command: Sendable {
     public var subcommands: [Command]
     /// What the command runs; `nil` for a group that only has subcommands.
     public var run: Run?
+    /// Whether the tool's help, manual pages and completions leave the
+    /// command out (commands for packaging scripts); it still runs, and
+    /// `help NAME` still shows its help.
+    public var isHidden = false
 
     /// Creates a command.
     public init(

@@ -85,7 +85,7 @@ struct CommandLineParser {
 
     private func findCommand(_ name: String, among commands: [Command], parent: [Command]) throws(UsageError) -> Command {
         if let command = commands.first(where: { $0.name == name }) { return command }
-        var names = commands.map(\.name)
+        var names = commands.filter { !$0.isHidden }.map(\.name)
         if parent.isEmpty { names.append("help") }
         var message = "unknown command '\(name)'"
         if let suggestion = Suggestion.closest(to: name, among: names) { message += "; did you mean '\(suggestion)'?" }

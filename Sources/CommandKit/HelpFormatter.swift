@@ -23,8 +23,8 @@ struct HelpFormatter {
             parts.append("<command>")
             return parts.joined(separator: " ")
         }
-        parts += command.options.filter(\.isRequired).map(\.usage)
-        if command.options.contains(where: { !$0.isRequired }) { parts.append("[<options>]") }
+        parts += command.shownOptions.filter(\.isRequired).map(\.usage)
+        if command.shownOptions.contains(where: { !$0.isRequired }) { parts.append("[<options>]") }
         parts += command.arguments.map(\.usage)
         return parts.joined(separator: " ")
     }
@@ -38,7 +38,7 @@ struct HelpFormatter {
 
     /// The tool's help, or a group's when `path` ends in one.
     func groupHelp(_ path: [Command]) -> String {
-        let commands = path.last?.subcommands ?? tool.commands
+        let commands = (path.last?.subcommands ?? tool.commands).filter { !$0.isHidden }
         var out: [String] = []
         if let group = path.last {
             out.append(group.abstract)
@@ -52,7 +52,7 @@ struct HelpFormatter {
         // under COMMANDS.
         var sections: [String?] = []
         for command in commands where !sections.contains(command.section) { sections.append(command.section) }
-        let globalRows = tool.globalOptions.map { optionRow($0) } + [
+        let globalRows = tool.shownGlobalOptions.map { optionRow($0) } + [
             ("-h, --help", "Show help."),
             ("    --version", "Show the version."),
         ]
@@ -93,8 +93,8 @@ struct HelpFormatter {
         if !command.subcommands.isEmpty { return groupHelp(path) }
         var out: [String] = [command.abstract, "", usage(path)]
         let argumentRows = command.arguments.map { ("<\($0.name)>", $0.help) }
-        let optionRows = command.options.map { optionRow($0) } + [("-h, --help", "Show help for this command.")]
-        let globalRows = tool.globalOptions.map { optionRow($0) }
+        let optionRows = command.shownOptions.map { optionRow($0) } + [("-h, --help", "Show help for this command.")]
+        let globalRows = tool.shownGlobalOptions.map { optionRow($0) }
         // One description column for the whole page.
         let column = columnFor((argumentRows + optionRows + globalRows).map(\.0))
         if !argumentRows.isEmpty {
@@ -125,12 +125,18 @@ struct HelpFormatter {
         var name = option.short.map { "-\($0), " } ?? "    "
         name += option.usage
         if option.isRepeatable { name += " ..." }
+        return (name, Self.description(of: option))
+    }
+
+    /// An option's help with the allowed values and the default, as the
+    /// help text and the manual pages show it.
+    static func description(of option: Option) -> String {
         var details: [String] = []
         if let detail = option.type?.kind.helpDetail { details.append(detail) }
         if let defaultValue = option.defaultValue { details.append("default: \(defaultValue)") }
         var help = option.help
         if !details.isEmpty { help += " (" + details.joined(separator: "; ") + ")" }
-        return (name, help)
+        return help
     }
 
     private func columnFor(_ names: [String]) -> Int {
@@ -172,6 +178,20 @@ struct HelpFormatter {
         }
         return lines
     }
+}
+
+extension Command {
+    /// The options help texts, manual pages and completions show.
+    var shownOptions: [Option] { options.filter { !$0.isHidden } }
+    /// The subcommands help texts, manual pages and completions show.
+    var shownSubcommands: [Command] { subcommands.filter { !$0.isHidden } }
+}
+
+extension Tool {
+    /// The global options help texts, manual pages and completions show.
+    var shownGlobalOptions: [Option] { globalOptions.filter { !$0.isHidden } }
+    /// The commands help texts, manual pages and completions show.
+    var shownCommands: [Command] { commands.filter { !$0.isHidden } }
 }
 
 extension String {

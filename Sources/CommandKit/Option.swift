@@ -1,6 +1,6 @@
 /// A named option (`--output FILE`, `-o FILE`) or flag (`--force`) of a
-/// command, declared with ``option(_:short:valueName:help:type:default:repeatable:required:)``
-/// or ``flag(_:short:help:)``.
+/// command, declared with ``option(_:short:valueName:help:type:default:repeatable:required:completion:)``
+/// or ``flag(_:short:help:hidden:)``.
 public struct Option: Sendable, Hashable {
     /// The long name without dashes (`output` for `--output`): also the key
     /// for ``ParsedValues``.
@@ -20,12 +20,20 @@ public struct Option: Sendable, Hashable {
     public var isRepeatable: Bool
     /// Whether the option must be given.
     public var isRequired: Bool
+    /// What shells offer for the value; `nil` derives it from the type
+    /// (see ``effectiveCompletion``).
+    public var completion: Completion?
+    /// Whether help texts, manual pages and completions leave the option
+    /// out (for options meant for scripts such as the completions
+    /// themselves); it still parses.
+    public var isHidden: Bool
 
-    /// Creates an option or a flag; prefer ``option(_:short:valueName:help:type:default:repeatable:required:)``
-    /// and ``flag(_:short:help:)``.
+    /// Creates an option or a flag; prefer ``option(_:short:valueName:help:type:default:repeatable:required:completion:)``
+    /// and ``flag(_:short:help:hidden:)``.
     public init(
         name: String, short: Character? = nil, help: String, type: ValueType?, valueName: String? = nil,
-        defaultValue: String? = nil, isRepeatable: Bool = false, isRequired: Bool = false
+        defaultValue: String? = nil, isRepeatable: Bool = false, isRequired: Bool = false, completion: Completion? = nil,
+        isHidden: Bool = false
     ) {
         self.name = name
         self.short = short
@@ -35,23 +43,26 @@ public struct Option: Sendable, Hashable {
         self.defaultValue = defaultValue
         self.isRepeatable = isRepeatable
         self.isRequired = isRequired
+        self.completion = completion
+        self.isHidden = isHidden
     }
 
     /// An option that takes a value: `--name VALUE`, `--name=VALUE` or
     /// `-s VALUE`.
     public static func option(
         _ name: String, short: Character? = nil, valueName: String? = nil, help: String, type: ValueType = .string,
-        default defaultValue: String? = nil, repeatable: Bool = false, required: Bool = false
+        default defaultValue: String? = nil, repeatable: Bool = false, required: Bool = false,
+        completion: Completion? = nil
     ) -> Option {
         Option(
             name: name, short: short, help: help, type: type, valueName: valueName, defaultValue: defaultValue,
-            isRepeatable: repeatable, isRequired: required
+            isRepeatable: repeatable, isRequired: required, completion: completion
         )
     }
 
     /// A flag: `--name` or `-s`, with no value.
-    public static func flag(_ name: String, short: Character? = nil, help: String) -> Option {
-        Option(name: name, short: short, help: help, type: nil)
+    public static func flag(_ name: String, short: Character? = nil, help: String, hidden: Bool = false) -> Option {
+        Option(name: name, short: short, help: help, type: nil, isHidden: hidden)
     }
 
     /// Whether this is a flag (takes no value).

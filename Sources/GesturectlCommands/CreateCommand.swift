@@ -61,15 +61,18 @@ enum CreateCommand {
         options: [
             .option(
                 "device", short: "d", valueName: "device",
-                help: "The drawing device: an event node, a by-id or by-path link, a name, or vendor:product (default: the only touch or pointer device)."),
+                help: "The drawing device: an event node, a by-id or by-path link, a name, or vendor:product (default: the only touch or pointer device).",
+                completion: .files),
             .flag("no-grab", help: "Leave the drawing device live while recording (strokes then also act on the desktop)."),
             .option(
                 "idle-timeout", valueName: "seconds", help: "Recording ends this long after the last contact lifted.",
                 type: .duration(in: 500_000...600_000_000), default: "3s"),
             .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
             .option("as", valueName: "kind", help: "The virtual device \"Play on a virtual device\" uses.", type: .choice(PlayCommand.kinds), default: "touchscreen"),
-            .option("picture", valueName: "file", help: "Where Review writes the SVG picture.", default: "gesturectl-review.svg"),
-            .option("switch", valueName: "device", help: "Operate the flow with one switch on this device (a by-id or by-path link, a name, or vendor:product)."),
+            .option("picture", valueName: "file", help: "Where Review writes the SVG picture.", default: "gesturectl-review.svg", completion: .files),
+            .option(
+                "switch", valueName: "device", help: "Operate the flow with one switch on this device (a by-id or by-path link, a name, or vendor:product).",
+                completion: .files),
             .option("switch-key", valueName: "key", help: "The switch's key or button (KEY_* or BTN_*), with --switch."),
             .flag("grab-switch", help: "Take the switch device for gesturectl alone (for a dedicated switch, never a shared keyboard)."),
             .option(

@@ -44,9 +44,9 @@ enum DaemonCommand {
             """,
         section: section,
         options: [
-            .option("config", valueName: "file", help: "The configuration file (default: /etc/gesturectl/daemon.json as root; it may be missing)."),
-            .option("library", valueName: "folder", help: "The folder of named gestures (default: the configuration's, else /var/lib/gesturectl/gestures for the system service, else your library)."),
-            .option("bindings", valueName: "file", help: "Where bindings changed over the socket are saved (default: /var/lib/gesturectl/bindings.json for the system service, else ~/.local/share/gesturectl/bindings.json)."),
+            .option("config", valueName: "file", help: "The configuration file (default: /etc/gesturectl/daemon.json as root; it may be missing).", completion: .files),
+            .option("library", valueName: "folder", help: "The folder of named gestures (default: the configuration's, else /var/lib/gesturectl/gestures for the system service, else your library).", completion: .directories),
+            .option("bindings", valueName: "file", help: "Where bindings changed over the socket are saved (default: /var/lib/gesturectl/bindings.json for the system service, else ~/.local/share/gesturectl/bindings.json).", completion: .files),
         ]
     ) { values, context in
         let environment = context.environment

@@ -49,7 +49,7 @@ enum EditCommands {
               gesturectl merge a.gesture.json b.gesture.json --align end --save both
             """,
         section: section,
-        arguments: [Argument("gestures", help: "The gestures to merge (NAME|FILE).", arity: .oneOrMore)],
+        arguments: [Argument("gestures", help: "The gestures to merge (NAME|FILE).", arity: .oneOrMore, completion: .gesture)],
         options: [
             .option("align", valueName: "edge", help: "Start groups together or end them together.", type: .choice(["start", "end"]), default: "start"),
             .option("stagger", valueName: "times", help: "Start offsets: one step, or a comma-separated list (e.g. 0,100ms,250ms).", type: .list(of: .duration)),
@@ -84,7 +84,7 @@ enum EditCommands {
             """,
         section: section,
         arguments: [
-            Argument("gesture", help: "The gesture with the stroke to copy (NAME|FILE)."),
+            Argument("gesture", help: "The gesture with the stroke to copy (NAME|FILE).", completion: .gesture),
             Argument("count", help: "How many fingers (2–10).", type: .integer(in: 2...10)),
         ],
         options: [
@@ -134,7 +134,7 @@ enum EditCommands {
               gesturectl transform tap --translate 20,-10 --fit 9:16
             """,
         section: section,
-        arguments: [Argument("gesture", help: "The gesture to change (NAME|FILE).")],
+        arguments: [Argument("gesture", help: "The gesture to change (NAME|FILE).", completion: .gesture)],
         options: [
             .option("speed", valueName: "factor", help: "Play faster (2 = twice as fast) or slower (0.5).", type: .double(minimum: 0.001)),
             .option("scale", valueName: "factor", help: "Make the gesture larger or smaller.", type: .double(minimum: 0.001)),

@@ -10,8 +10,9 @@ enum GestureOutput {
     static let options: [Option] = [
         .option(
             "output", short: "o", valueName: "file",
-            help: "Write the gesture to FILE ('-' for standard output, the default when --save is not given)."),
-        .option("save", valueName: "name", help: "Save the gesture in the library under NAME."),
+            help: "Write the gesture to FILE ('-' for standard output, the default when --save is not given).",
+            completion: .files),
+        .option("save", valueName: "name", help: "Save the gesture in the library under NAME.", completion: .libraryName),
         .option("name", valueName: "name", help: "The name stored in the gesture (default: from the input or the shape)."),
         .option("description", valueName: "text", help: "The description stored in the gesture."),
         forceFlag,

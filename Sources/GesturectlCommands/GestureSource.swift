@@ -25,6 +25,14 @@ enum GestureSource: Equatable {
     }
 }
 
+extension Completion {
+    /// A NAME|FILE argument: the library's names (from the hidden
+    /// `list --names`, fast enough for every Tab) and file names.
+    static let gesture = Completion.toolOutput(arguments: ["list", "--names"], files: true)
+    /// A library name: the library's names only.
+    static let libraryName = Completion.toolOutput(arguments: ["list", "--names"], files: false)
+}
+
 extension CommandContext {
     /// `path` made absolute against the context's current directory.
     func resolve(_ path: String) -> String {

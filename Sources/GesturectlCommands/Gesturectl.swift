@@ -23,7 +23,8 @@ public enum Gesturectl {
             globalOptions: [
                 .option(
                     "socket", valueName: "path",
-                    help: "The daemon's socket: 'daemon' listens on it; play, press, record, list, show, save, rm and devices go through the daemon listening there (also $GESTURECTL_SOCKET)."),
+                    help: "The daemon's socket: 'daemon' listens on it; play, press, record, list, show, save, rm and devices go through the daemon listening there (also $GESTURECTL_SOCKET).",
+                    completion: .files),
                 .flag("daemon", help: "Go through the daemon at its default socket ($XDG_RUNTIME_DIR/gesturectl.sock if it exists, else /run/gesturectl/gesturectl.sock)."),
             ],
             commands: [
@@ -31,7 +32,7 @@ public enum Gesturectl {
                 InspectCommands.describeCommand, InspectCommands.show, InspectCommands.render, InspectCommands.validate,
                 DevicesCommand.command, RecordCommand.command, PlayCommand.command, PressCommand.command, InteropCommands.importCommand, InteropCommands.exportCommand,
                 LibraryCommands.save, LibraryCommands.list, LibraryCommands.rename, LibraryCommands.remove,
-                DaemonCommand.command, CreateCommand.command,
+                DaemonCommand.command, CreateCommand.command, PackagingCommands.completions, PackagingCommands.manpages,
             ],
             mapError: { ErrorMapping.failure(for: $0) }
         )

@@ -68,7 +68,7 @@ enum InspectCommands {
             device size.
             """,
         section: section,
-        arguments: [Argument("gestures", help: "The gestures (NAME|FILE).", arity: .oneOrMore)],
+        arguments: [Argument("gestures", help: "The gestures (NAME|FILE).", arity: .oneOrMore, completion: .gesture)],
         options: [
             .flag("spoken", help: "Write the summary for speech: units in words, commas for pauses."),
             jsonFlag,
@@ -98,7 +98,7 @@ enum InspectCommands {
             never when NO_COLOR is set.
             """,
         section: section,
-        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).")],
+        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).", completion: .gesture)],
         options: [
             .option("columns", valueName: "n", help: "Width of the picture in characters.", type: .integer(in: 10...400), default: "40"),
             .option("rows", valueName: "n", help: "Height of the picture in lines.", type: .integer(in: 5...200), default: "12"),
@@ -139,9 +139,9 @@ enum InspectCommands {
               gesturectl render pinch-in -o pinch-in.svg
             """,
         section: section,
-        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).")],
+        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).", completion: .gesture)],
         options: [
-            .option("output", short: "o", valueName: "file", help: "Where to write the SVG ('-' for standard output).", default: "-"),
+            .option("output", short: "o", valueName: "file", help: "Where to write the SVG ('-' for standard output).", default: "-", completion: .files),
             .option("width", valueName: "px", help: "Width of the picture in pixels.", type: .integer(in: 50...10_000), default: "600"),
             .flag("no-caption", help: "Leave out the caption."),
             .flag("exact", help: "Keep every sample in the paths (no simplification)."),
@@ -166,7 +166,7 @@ enum InspectCommands {
             Exits 1 if any is invalid, 3 if any is missing.
             """,
         section: section,
-        arguments: [Argument("gestures", help: "The gestures (NAME|FILE).", arity: .oneOrMore)]
+        arguments: [Argument("gestures", help: "The gestures (NAME|FILE).", arity: .oneOrMore, completion: .gesture)]
     ) { values, context in
         var worst = ExitStatus.success
         for input in values.arguments("gestures") {

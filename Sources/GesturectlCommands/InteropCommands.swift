@@ -28,7 +28,7 @@ enum InteropCommands {
               gesturectl import swipe.evemu -o swipe.gesture.json
             """,
         section: section,
-        arguments: [Argument("file", help: "The recording ('-' for standard input).")],
+        arguments: [Argument("file", help: "The recording ('-' for standard input).", completion: .files)],
         options: [
             .flag("sequential", help: "Make all strokes start together, as 'record --sequential' does."),
             .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
@@ -86,12 +86,12 @@ enum InteropCommands {
               gesturectl export pinch-in --format libinput -o pinch-in.yml
             """,
         section: section,
-        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).")],
+        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).", completion: .gesture)],
         options: [
             .option("format", valueName: "format", help: "The file format.", type: .choice(["evemu", "libinput"]), required: true),
             .option("as", valueName: "kind", help: "The device to describe.", type: .choice(PlayCommand.kinds), default: "touchscreen"),
             .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: "1"),
-            .option("output", short: "o", valueName: "file", help: "Where to write ('-' for standard output).", default: "-"),
+            .option("output", short: "o", valueName: "file", help: "Where to write ('-' for standard output).", default: "-", completion: .files),
             GestureOutput.forceFlag,
         ]
     ) { values, context in

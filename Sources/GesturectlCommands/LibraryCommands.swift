@@ -22,7 +22,7 @@ enum LibraryCommands {
             """,
         section: section,
         arguments: [
-            Argument("file", help: "The gesture file to save ('-' for standard input)."),
+            Argument("file", help: "The gesture file to save ('-' for standard input).", completion: .files),
             Argument("name", help: "The library name (no '/', no leading '.', no control characters)."),
         ],
         options: [GestureOutput.forceFlag]
@@ -67,8 +67,21 @@ enum LibraryCommands {
             objects.
             """,
         section: section,
-        options: [.flag("json", help: "Print JSON instead of text.")]
+        options: [
+            .flag("json", help: "Print JSON instead of text."),
+            // For the shell completions: no file is read, so it is fast on every Tab.
+            .flag("names", help: "Print only the names, one per line, of this machine's library (for shell completion).", hidden: true),
+        ]
     ) { values, context in
+        if values.flag("names") {
+            // Never fails loudly: a shell calls this on every Tab. An unreadable
+            // folder of yours still leaves the built-ins.
+            let library = context.library
+            let builtins = library.builtinDirectory.map { GestureLibrary(userDirectory: $0, builtinDirectory: nil) }
+            let entries = (try? library.list()) ?? (try? builtins?.list()) ?? []
+            for entry in entries { context.print(entry.name) }
+            return
+        }
         let rows: [(LibraryEntry, String)]
         let folder: String
         if let client = try context.daemonClient(values) {
@@ -135,7 +148,7 @@ enum LibraryCommands {
             """,
         section: section,
         arguments: [
-            Argument("name", help: "The gesture's current name."),
+            Argument("name", help: "The gesture's current name.", completion: .libraryName),
             Argument("new-name", help: "Its new name."),
         ],
         options: [GestureOutput.forceFlag]
@@ -156,7 +169,7 @@ enum LibraryCommands {
             Built-in gestures cannot be deleted.
             """,
         section: section,
-        arguments: [Argument("name", help: "The gesture to delete.", arity: .oneOrMore)],
+        arguments: [Argument("name", help: "The gesture to delete.", arity: .oneOrMore, completion: .libraryName)],
         options: [GestureOutput.forceFlag]
     ) { values, context in
         let names = values.arguments("name")

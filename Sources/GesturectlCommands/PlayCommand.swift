@@ -52,10 +52,11 @@ enum PlayCommand {
               gesturectl play rotate --print > rotate.evemu
             """,
         section: DevicesCommand.section,
-        arguments: [Argument("gesture", help: "The gesture to play (NAME|FILE).")],
+        arguments: [Argument("gesture", help: "The gesture to play (NAME|FILE).", completion: .gesture)],
         options: [
             .option("as", valueName: "kind", help: "The virtual device to play on.", type: .choice(kinds), default: "touchscreen"),
-            .option("clone", valueName: "device", help: "Play on a uinput copy of this real device's description (node, link, name or vendor:product)."),
+            .option("clone", valueName: "device", help: "Play on a uinput copy of this real device's description (node, link, name or vendor:product).",
+                completion: .files),
             .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: "1"),
             .option("repeat", valueName: "n", help: "Play the gesture N times.", type: .integer(in: 1...100_000), default: "1"),
             .option("repeat-gap", valueName: "time", help: "Pause between repeats.", type: .duration, default: "500ms"),

@@ -41,9 +41,10 @@ enum RecordCommand {
         options: [
             .option(
                 "device", short: "d", valueName: "device",
-                help: "An event node, a /dev/input/by-id or by-path link, a name, or vendor:product (default: the only touch or pointer device)."),
-            .option("output", short: "o", valueName: "file", help: "Write the gesture to FILE."),
-            .option("save", valueName: "name", help: "Save the gesture in the library under NAME."),
+                help: "An event node, a /dev/input/by-id or by-path link, a name, or vendor:product (default: the only touch or pointer device).",
+                completion: .files),
+            .option("output", short: "o", valueName: "file", help: "Write the gesture to FILE.", completion: .files),
+            .option("save", valueName: "name", help: "Save the gesture in the library under NAME.", completion: .libraryName),
             .flag("sequential", help: "Each contact is a stroke; all strokes start together when saved."),
             .flag("grab", help: "Take the device for gesturectl alone while recording (EVIOCGRAB): the desktop does not react."),
             .option("idle-timeout", valueName: "seconds", help: "Stop after this long with no contact (default: 3 with --sequential, none otherwise).", type: .duration(minimum: 1)),

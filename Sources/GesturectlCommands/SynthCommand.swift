@@ -13,7 +13,8 @@ enum SynthCommand {
             default: String(SynthDefaults.sampleRateHz)),
         .option(
             "like", valueName: "name|file",
-            help: "Use the device geometry of this gesture instead of the default 216 × 135 mm touchscreen."),
+            help: "Use the device geometry of this gesture instead of the default 216 × 135 mm touchscreen.",
+            completion: .gesture),
     ] + GestureOutput.options
 
     private static func fingers(_ range: ClosedRange<Int>, default value: Int) -> Option {
