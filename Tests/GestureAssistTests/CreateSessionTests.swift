@@ -88,9 +88,11 @@ struct CreateSessionTests {
             flow: CreateFlow(library: FakeLibrary()), services: services, display: display,
             keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
         #expect(eventually { display.has("Recording from test touchscreen") })
-        services.source?.stroke(id: 1, x: 1_000, y: 1_000)
+        let first = SystemClock().now()
+        services.source?.stroke(id: 1, x: 1_000, y: 1_000, at: first)
         #expect(eventually { display.has("Stroke 1: ") })
-        services.source?.stroke(id: 2, x: 3_000, y: 1_000)
+        // Stamped after the first stroke's lift (4 ms after its start), however soon it is pushed.
+        services.source?.stroke(id: 2, x: 3_000, y: 1_000, at: max(SystemClock().now(), first + Microseconds(20_000)))
         #expect(eventually { display.has("Stroke 2: ") })
         try keys.write.writeAll(Array("\r".utf8))
         #expect(eventually { display.has("MENU ") })
@@ -117,8 +119,9 @@ struct CreateSessionTests {
             flow: CreateFlow(library: FakeLibrary()), services: services, display: display, keyboard: nil,
             switchSetup: SwitchSetup(trigger: trigger, scanning: scanning, stopsRecording: true))
         #expect(eventually { display.has("Recording from") })
-        services.source?.stroke(id: 1, x: 1_000, y: 1_000)
-        services.source?.stroke(id: 2, x: 3_000, y: 1_000)
+        let first = SystemClock().now()
+        services.source?.stroke(id: 1, x: 1_000, y: 1_000, at: first)
+        services.source?.stroke(id: 2, x: 3_000, y: 1_000, at: first + Microseconds(20_000))
         #expect(eventually { display.has("Stroke 2: ") })
         services.press(.single)
         #expect(eventually { display.all.last == "HIGHLIGHT Save" })

@@ -248,8 +248,9 @@ struct TriggerBindingTests {
         watch.report(.press(.long, time: .zero))
         #expect(try line("Recording from") != nil)
         #expect(try eventually { recordings.latest != nil })
-        recordings.latest?.stroke(id: 1, x: 1_000, y: 1_000)
-        recordings.latest?.stroke(id: 2, x: 2_000, y: 1_000)
+        let first = SystemClock().now()
+        recordings.latest?.stroke(id: 1, x: 1_000, y: 1_000, at: first)
+        recordings.latest?.stroke(id: 2, x: 2_000, y: 1_000, at: first + Microseconds(20_000))
         #expect(try line("Stroke 2: ") != nil)
         // While the flow runs, the switch's presses go to it, not to the bindings.
         watch.report(.press(.long, time: .zero))

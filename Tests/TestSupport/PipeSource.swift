@@ -79,9 +79,10 @@ public final class PipeSource: EventSource, Sendable {
     }
 
     /// A one-finger stroke in slot 0: down at (x, y), moved, lifted.
-    /// Its frames are stamped 2 ms apart, starting now (no waiting).
-    public func stroke(id: Int32, x: Int32, y: Int32) {
-        let start = SystemClock().now()
+    /// Its frames are stamped 2 ms apart, starting at `start` (default now;
+    /// no waiting). Its lift is stamped 4 ms after `start`: a stroke pushed
+    /// right after it must start later than that to be drawn after it.
+    public func stroke(id: Int32, x: Int32, y: Int32, at start: Microseconds = SystemClock().now()) {
         frame([(.absolute, .multitouchSlot, 0), (.absolute, .multitouchTrackingID, id), (.absolute, .multitouchPositionX, x), (.absolute, .multitouchPositionY, y)], at: start)
         frame([(.absolute, .multitouchPositionX, x + 100)], at: start + Microseconds(2_000))
         frame([(.absolute, .multitouchTrackingID, -1)], at: start + Microseconds(4_000))
