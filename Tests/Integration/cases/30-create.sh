@@ -53,15 +53,16 @@ touch=$DEVICE_NODE
 # until the expected text is there.
 tmux new-session -d -s create -x 200 -y 50 "bash --norc --noprofile"
 tmux send-keys -t create "'$GESTURECTL' create --device '$touch' --idle-timeout 60 --picture '$CASE_WORK/review.svg'; echo EXIT=\$?" Enter
-# wait_for_screen ERE [NAME] : polls the screen until a line matches; keeps it as screen-NAME.txt.
+# wait_for_screen ERE [NAME] [COUNT] : polls the screen until COUNT lines
+# (default 1) match; keeps it as screen-NAME.txt.
 wait_for_screen() {
-    local pattern=$1 name=${2:-last} deadline=$((SECONDS + WAIT_TIMEOUT))
+    local pattern=$1 name=${2:-last} count=${3:-1} deadline=$((SECONDS + WAIT_TIMEOUT))
     while ((SECONDS < deadline)); do
-        tmux capture-pane -p -t create > "$CASE_WORK/screen-$name.txt"
-        if grep -q -E -- "$pattern" "$CASE_WORK/screen-$name.txt"; then return 0; fi
+        tmux capture-pane -p -S - -t create > "$CASE_WORK/screen-$name.txt"
+        if (($(grep -c -E -- "$pattern" "$CASE_WORK/screen-$name.txt") >= count)); then return 0; fi
         sleep 0.2
     done
-    fail "the screen never showed '$pattern'; it shows: $(grep -v '^$' "$CASE_WORK/screen-$name.txt" | tail -n 4 | tr '\n' '|')"
+    fail "the screen never showed '$pattern' ($count times); it shows: $(grep -v '^$' "$CASE_WORK/screen-$name.txt" | tail -n 4 | tr '\n' '|')"
 }
 
 wait_for_screen 'Recording from gesturectl test touchscreen'
@@ -77,7 +78,9 @@ wait_for_screen '^\[Review\]· Save' menu
 assert_log_contains "$CASE_WORK/screen-menu.txt" '2 fingers · swipe .* What next\?' "the menu's title on the screen"
 tmux send-keys -t create Enter
 wait_for_screen "The picture is in $CASE_WORK/review.svg"
-wait_for_screen '^\[Review\]· Save' menu-again
+# The menu again after the review: its title a second time (the first is
+# still on the screen, above the picture).
+wait_for_screen '2 fingers · swipe .* What next\?' menu-again 2
 xmllint --noout "$CASE_WORK/review.svg" || fail "the review picture is not well-formed XML"
 tmux send-keys -t create Down
 wait_for_screen '^ Review ·\[Save\]'
