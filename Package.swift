@@ -83,7 +83,7 @@ let package = Package(
             name: "GestureDaemon",
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureLibrary", "GestureRender", "InputSystem", "OperatingSystem",
-                "DeviceDiscovery", "GesturePlayback", "GestureRecording", "GestureEngine",
+                "DeviceDiscovery", "GesturePlayback", "GestureRecording", "GestureEngine", "GestureAssist",
             ]
         ),
         // AssistiveTouch for switch users: the create flow and the menu of

@@ -31,7 +31,7 @@ public enum Gesturectl {
                 InspectCommands.describeCommand, InspectCommands.show, InspectCommands.render, InspectCommands.validate,
                 DevicesCommand.command, RecordCommand.command, PlayCommand.command, PressCommand.command, InteropCommands.importCommand, InteropCommands.exportCommand,
                 LibraryCommands.save, LibraryCommands.list, LibraryCommands.rename, LibraryCommands.remove,
-                DaemonCommand.command, CreateCommand.command,
+                DaemonCommand.command, CreateCommand.command, MenuCommand.command,
             ],
             mapError: { ErrorMapping.failure(for: $0) }
         )
