@@ -10,6 +10,9 @@ import OperatingSystem
 /// play saved gestures, watch the switch, create gestures.
 /// ``EngineMenuServices`` is the real one; tests give doubles.
 public protocol MenuServices: MenuLibrary {
+    /// Makes the virtual keyboard before the first press, so the desktop
+    /// has it open when a press comes (a new device's first key can be lost).
+    func prepare() throws
     /// Starts pressing `key` on the virtual keyboard (a tap).
     func startPress(_ key: VirtualKeyboard.Key) throws -> PlayJob
     /// Starts playing the saved gesture `name` on a virtual device.
@@ -38,15 +41,24 @@ public struct EngineMenuServices: MenuServices {
     public var createServices: any CreateServices
     /// The label of the create flow's "play for real" item.
     public var playLabel: String
+    /// Time between a new play device being ready and its first frame, so
+    /// readers can open it (default 100 ms; the keyboard is made at start).
+    public var leadIn: Microseconds
 
     /// Creates the services.
-    public init(engine: Engine, library: GestureLibrary, playTarget: PlayTarget, createServices: any CreateServices, playLabel: String) {
+    public init(
+        engine: Engine, library: GestureLibrary, playTarget: PlayTarget, createServices: any CreateServices, playLabel: String,
+        leadIn: Microseconds = Microseconds(100_000)
+    ) {
         self.engine = engine
         self.library = library
         self.playTarget = playTarget
         self.createServices = createServices
         self.playLabel = playLabel
+        self.leadIn = leadIn
     }
+
+    public func prepare() throws { _ = try engine.readyDevice(.keyboard()) }
 
     public func gestureNames() throws -> [String] { try library.list().map(\.name) }
 
@@ -55,7 +67,7 @@ public struct EngineMenuServices: MenuServices {
     }
 
     public func startPlay(named name: String) throws -> PlayJob {
-        try engine.startPlay(PlayRequest(gesture: try library.load(named: name), target: playTarget, keepDevice: true))
+        try engine.startPlay(PlayRequest(gesture: try library.load(named: name), target: playTarget, leadIn: leadIn, keepDevice: true))
     }
 
     public func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle { try engine.startWatchingTrigger(request) }
@@ -128,6 +140,12 @@ public final class MenuSession: AssistLoopClient {
             try loop.watchSwitch(services.watchSwitch)
         } catch {
             return .failure(CreateFailure("the switch cannot be watched: \(error)"))
+        }
+        do {
+            try services.prepare()
+        } catch {
+            // Said, not fatal: saved gestures and Create New Gesture may still work.
+            display.say(Announcement("The virtual keyboard cannot be made, so buttons will not work: \(error)"))
         }
         perform(menu.start())
         drain()

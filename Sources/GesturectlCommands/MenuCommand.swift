@@ -61,6 +61,9 @@ enum MenuCommand {
         options: [
             .option("config", valueName: "file", help: "The menu's configuration (default: ~/.config/gesturectl/menu.json)."),
             .flag("reset", help: "Delete the configuration file, so the default menu applies again, and exit."),
+            .option(
+                "lead-in", valueName: "time", help: "Wait this long after a new play device is ready before playing (lets readers open it).",
+                type: .duration(in: 0...60_000_000), default: "100ms"),
         ] + AssistOptions.drawingOptions + AssistOptions.switchOptions + AssistOptions.outputOptions
     ) { values, context in
         guard let path = values.string("config").map(context.resolve) ?? MenuConfigurationFile.userPath(environment: context.environment)
@@ -87,7 +90,7 @@ enum MenuCommand {
         let (createServices, kind) = try AssistOptions.createServices(values, context: context)
         let services = EngineMenuServices(
             engine: context.engine, library: context.library, playTarget: .kind(kind), createServices: createServices,
-            playLabel: AssistOptions.playLabel(kind))
+            playLabel: AssistOptions.playLabel(kind), leadIn: Microseconds(values.duration("lead-in") ?? 100_000))
         warnAboutMissingGestures(configuration.items, services: services, path: path, context: context)
         let display = AssistOptions.display(values, context: context)
 

@@ -22,6 +22,7 @@ final class FakeMenuServices: MenuServices, Sendable {
     func createFlow() -> CreateFlow { CreateFlow(library: FakeLibrary()) }
     func gestureNames() throws -> [String] { ["three-finger-swipe-up", "pinch"] }
     func close() { closed.withLock { $0 = true } }
+    func prepare() throws {}
 
     func startPress(_ key: VirtualKeyboard.Key) throws -> PlayJob {
         let session = PlaybackSession(profile: .keyboard(), sink: keyboardSink, devnode: nil, linger: .zero)
