@@ -6,8 +6,13 @@ import GesturePlayback
 public enum ActionMenuInput: Sendable, Equatable {
     /// The person picked a menu item (by ``MenuItem/id``).
     case choose(String)
-    /// The person went back (Escape, a long press).
+    /// The person went back (a long press of the switch): one level up; on
+    /// the top level nothing closes (holding the switch for the emergency
+    /// stop passes the long press first, and a slip must not close the
+    /// menu on someone who cannot open it again alone).
     case back
+    /// The Escape key: back, and on the top level it closes the menu.
+    case escape
     /// The press or play ended (with a problem, if any).
     case actionEnded(problem: String?)
     /// The press or play was stopped before its end (Escape, a long press).
@@ -64,9 +69,9 @@ public protocol MenuLibrary: Sendable {
 ///
 /// The menu stays open after an action, on the same level, and says what
 /// was done ("Pressed volume up."). Power asks first, and its default is
-/// not to press. Back on the top level, or its last item "Close the
-/// menu", closes it; every sub-menu ends with "Back to …". The emergency
-/// stop works in every state.
+/// not to press. The top level's last item "Close the menu", or Escape
+/// there, closes it (a long press there does not); every sub-menu ends
+/// with "Back to …". The emergency stop works in every state.
 public struct ActionMenu: Sendable {
     /// Where the menu is.
     public enum Phase: Hashable, Sendable {
@@ -142,6 +147,9 @@ public struct ActionMenu: Sendable {
             case .browsing, .confirmingPower:
                 return [.say(Self.inputEndedLine)] + close()
             }
+        }
+        if case .escape = input {
+            return phase == .browsing && levels.count == 1 ? close() : handle(.back)
         }
         switch (phase, input) {
         case (.browsing, .choose(let id)):
@@ -250,7 +258,9 @@ public struct ActionMenu: Sendable {
     }
 
     private mutating func back() -> [ActionMenuEffect] {
-        guard levels.count > 1 else { return close() }
+        guard levels.count > 1 else {
+            return [.say(Announcement("This is the main menu. Choose Close the menu to leave it."))] + reshow()
+        }
         levels.removeLast()
         return reshow()
     }

@@ -182,10 +182,10 @@ public final class MenuSession: AssistLoopClient {
             let (answer, moved) = presenter.key(key)
             presentation = .menu(presenter)
             if moved { display.menu(presenter, isNew: false) }
-            if let answer { answered(answer) }
+            if let answer { answered(answer, back: .escape) }
         case .none:
             // While a press or play runs, Escape stops it.
-            if key == .escape { feed(.back) }
+            if key == .escape { feed(.escape) }
         }
     }
 
@@ -199,7 +199,7 @@ public final class MenuSession: AssistLoopClient {
             let (answer, moved) = presenter.switchAction(action, at: loop.clock.now())
             presentation = .menu(presenter)
             if moved { display.menu(presenter, isNew: false) }
-            if let answer { answered(answer) }
+            if let answer { answered(answer, back: .back) }
         case .none:
             if action == .back { feed(.back) }
         }
@@ -222,11 +222,13 @@ public final class MenuSession: AssistLoopClient {
 
     // MARK: - Inputs and effects
 
-    private func answered(_ answer: MenuAnswer) {
+    /// A menu's answer; going back is `back`: ``ActionMenuInput/escape``
+    /// from the Escape key (it closes the top level, a long press does not).
+    private func answered(_ answer: MenuAnswer, back: ActionMenuInput) {
         presentation = .none
         switch answer {
         case .choose(let id): feed(.choose(id))
-        case .back: feed(.back)
+        case .back: feed(back)
         }
     }
 

@@ -27,9 +27,10 @@ enum MenuCommand {
             goes back (on the top level it closes the menu, while an action
             runs it stops it). With one switch (--switch DEVICE --switch-key
             KEY) the menu scans as in 'gesturectl create': a press picks the
-            highlighted item, a long press goes back, holding 3 s is the
-            emergency stop (everything is cancelled and released, and the menu
-            closes). Ctrl-C does the same.
+            highlighted item, a long press goes back (never out of the top
+            level: choose Close the menu), holding 3 s is the emergency stop
+            (everything is cancelled and released, and the menu closes).
+            Ctrl-C does the same.
 
             Customize the top level in a JSON file: --config FILE, else
             $XDG_CONFIG_HOME/gesturectl/menu.json, else

@@ -78,8 +78,14 @@ struct ActionMenuTests {
         #expect(menu.handle(.actionEnded(problem: nil)).lines == ["Played pinch."])
         #expect(menu.depth == 2)
         #expect(menu.handle(.back).menu?.labels == top.labels)
-        // Back on the top level closes the menu.
-        let closed = menu.handle(.back)
+        // A long press on the top level does not close it (holding for the
+        // emergency stop passes it first); Escape there does.
+        let stays = menu.handle(.back)
+        #expect(stays.lines == ["This is the main menu. Choose Close the menu to leave it."])
+        #expect(stays.menu?.labels == top.labels)
+        _ = menu.handle(.choose(top.id("Buttons menu")))
+        #expect(menu.handle(.escape).menu?.labels == top.labels)
+        let closed = menu.handle(.escape)
         #expect(closed.last == .finish(.closed))
         #expect(menu.phase == .finished)
     }
