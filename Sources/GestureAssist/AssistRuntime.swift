@@ -17,8 +17,16 @@ public protocol AssistDisplay: AnyObject {
     func namePrompt(suggestion: String, typed: String)
     /// One step of the animated review: the gesture up to `fraction` (0–1) of its time.
     func reviewFrame(_ gesture: Gesture, fraction: Double)
+    /// While a pointer records: the strokes drawn so far and where the
+    /// pointer is (a grabbed pointer moves no cursor), on the recording's surface.
+    func canvas(_ strokes: Gesture, pointer: PointerPosition)
     /// The flow is over; leave the display as a terminal expects it.
     func finish()
+}
+
+extension AssistDisplay {
+    /// No canvas (a display that cannot draw one, e.g. the daemon's events).
+    public func canvas(_ strokes: Gesture, pointer: PointerPosition) {}
 }
 
 /// Posts from other threads (the recording's, the play's, the switch's)

@@ -5,6 +5,9 @@ import GestureRecording
 /// What the create flow is told: by the recording, by the person (keys or
 /// a switch, already turned into choices), and by the effects it asked for.
 public enum CreateInput: Sendable, Equatable {
+    /// The recording listens, in this geometry (the device's axes and size:
+    /// the strokes' millimetres are measured in it).
+    case recordingStarted(DeviceGeometry)
     /// One contact lifted during the recording (as drawn, not merged).
     case strokeLanded(Stroke)
     /// The recording ended: what it recorded (as drawn), or why it failed.
@@ -135,6 +138,7 @@ public struct CreateFlow: Sendable {
     /// The strokes so far, as drawn, one after another.
     public private(set) var strokes: [Stroke] = []
     private var geometry: DeviceGeometry?
+    private var liveGeometry: DeviceGeometry?
     private var metadata: RecordingMetadata?
     private var landedInTake = 0
     private var lastSuggestion = ""
@@ -179,9 +183,12 @@ public struct CreateFlow: Sendable {
             ]
         }
         switch (phase, input) {
+        case (.recording, .recordingStarted(let device)):
+            liveGeometry = device
+            return []
         case (.recording, .strokeLanded(let stroke)), (.stopping, .strokeLanded(let stroke)):
             landedInTake += 1
-            return [.say(Self.strokeLine(number: strokes.count + landedInTake, stroke: stroke, geometry: geometry))]
+            return [.say(Self.strokeLine(number: strokes.count + landedInTake, stroke: stroke, geometry: liveGeometry ?? geometry))]
         case (.recording, .stop):
             phase = .stopping
             return [.stopRecording]

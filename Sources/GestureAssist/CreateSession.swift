@@ -102,6 +102,7 @@ public final class CreateSession: AssistLoopClient {
 
     enum Message: Sendable {
         case stroke(Stroke)
+        case status(RecordingStatus)
         case recorded(RecordingOutcome)
         case played(String?)
     }
@@ -123,6 +124,10 @@ public final class CreateSession: AssistLoopClient {
     private var recordJob: RecordJob?
     private var playJob: PlayJob?
     private var pending: [CreateInput] = []
+    /// The strokes of the recording in progress, as they landed (for the pointer's canvas).
+    private var takeStrokes: [Stroke] = []
+    private var takeGeometry: DeviceGeometry?
+    private var lastPointer: PointerPosition?
     private var outcome: CreateOutcome?
 
     /// Creates a session; ``run()`` runs it on the calling thread, ``start(_:)`` on its own.
@@ -144,9 +149,8 @@ public final class CreateSession: AssistLoopClient {
     /// ended (cancelling the handle is the emergency stop).
     public static func start(
         flow: CreateFlow, services: any CreateServices, display: sending any AssistDisplay, keyboard: KeyboardInput?,
-        switchSetup: SwitchSetup?
+        switchSetup: SwitchSetup?, handle: JobHandle<Result<CreateOutcome, CreateFailure>, Never> = JobHandle()
     ) throws -> JobHandle<Result<CreateOutcome, CreateFailure>, Never> {
-        let handle = JobHandle<Result<CreateOutcome, CreateFailure>, Never>()
         let session = try CreateSession(
             flow: flow, services: services, display: display, keyboard: keyboard, switchSetup: switchSetup,
             cancellation: handle.cancellation)
@@ -199,7 +203,13 @@ public final class CreateSession: AssistLoopClient {
     func receive(_ message: Message) {
         switch message {
         case .stroke(let stroke):
+            takeStrokes.append(stroke)
             feed(.strokeLanded(stroke))
+        case .status(let status):
+            // Drawn only when the pointer moved: a still pointer costs nothing.
+            guard case .recording = presentation, let pointer = status.pointer, pointer != lastPointer, let takeGeometry else { return }
+            lastPointer = pointer
+            display.canvas(Gesture(name: "", device: takeGeometry, strokes: flow.strokes + takeStrokes), pointer: pointer)
         case .recorded(let recorded):
             recordJob = nil
             if case .recording = presentation { presentation = .none }
@@ -326,9 +336,14 @@ public final class CreateSession: AssistLoopClient {
             do {
                 let job = try services.startRecording { post(.stroke($0)) }
                 job.handle.onCompletion { post(.recorded($0)) }
+                job.handle.observeProgress { post(.status($0)) }
+                takeStrokes = []
+                takeGeometry = job.geometry
+                lastPointer = nil
                 recordJob = job
                 presentation = .recording
                 display.say(Announcement("Recording from \(DisplayText.escaped(job.device.name)). \(stopHint())"))
+                pending.append(.recordingStarted(job.geometry))
             } catch {
                 pending.append(.recordingEnded(.failure(CreateFailure("\(error)"))))
             }
@@ -354,7 +369,7 @@ public final class CreateSession: AssistLoopClient {
         case .review(let gesture):
             do {
                 if let path = try services.writePicture(gesture) {
-                    display.say(Announcement("The picture is in \(DisplayText.escaped(path))."))
+                    display.say(Announcement("The picture is in \(DisplayText.escaped(path))"))
                 }
             } catch {
                 display.say(Announcement("The picture could not be written: \(error)"))

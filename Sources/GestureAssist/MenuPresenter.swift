@@ -37,6 +37,21 @@ public struct MenuPresenter: Sendable {
         }
     }
 
+    /// The menu as plain lines, each making sense alone: the menu itself
+    /// when it is new (`What next? Review · Save · …`), then what is
+    /// highlighted (`Highlighted: Save (2 of 7)`) or that scanning paused.
+    public func plainLines(isNew: Bool) -> [Announcement] {
+        var lines: [Announcement] = []
+        if isNew { lines.append(screen.summaryLine(highlighted: nil)) }
+        if let highlighted {
+            let line = screen.highlightLine(highlighted)
+            lines.append(Announcement("Highlighted: " + line.text, spoken: line.spoken))
+        } else {
+            lines.append(Announcement("Scanning paused; press the switch to start again.", spoken: "Scanning paused. Press the switch to start again."))
+        }
+        return lines
+    }
+
     /// When ``advance(to:)`` must next be called.
     public var nextDeadline: Microseconds? { scanner?.nextDeadline }
 

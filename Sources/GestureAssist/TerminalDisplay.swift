@@ -1,4 +1,5 @@
 import GestureModel
+import GestureRecording
 import GestureRender
 import OperatingSystem
 
@@ -57,11 +58,10 @@ public final class TerminalDisplay: AssistDisplay {
 
     public func menu(_ presenter: MenuPresenter, isNew: Bool) {
         let screen = presenter.screen
-        let highlighted = presenter.highlighted
+        let lines = presenter.plainLines(isNew: isNew)
         switch style {
         case .plain:
-            if isNew { write(DisplayText.escaped(screen.summaryLine(highlighted: nil).text) + "\n") }
-            write(highlightText(screen, highlighted) + "\n")
+            for line in lines { write(DisplayText.escaped(line.text) + "\n") }
         case .terminal(let colour):
             if isNew {
                 closeMenuLine()
@@ -69,15 +69,11 @@ public final class TerminalDisplay: AssistDisplay {
                 write(DisplayText.escaped(screen.title.text) + "\n")
             }
             // Redrawn in place: carriage return, clear the line.
-            write("\r\u{1B}[2K" + menuLine(screen, highlighted, colour: colour))
+            write("\r\u{1B}[2K" + menuLine(screen, presenter.highlighted, colour: colour))
             menuLineOpen = true
         }
         if isNew { speak(screen.title.spoken) }
-        if let highlighted {
-            speak(screen.highlightLine(highlighted).spoken)
-        } else if presenter.isPaused {
-            speak("Scanning paused. Press the switch to start again.")
-        }
+        if let last = lines.last { speak(last.spoken) }
     }
 
     public func namePrompt(suggestion: String, typed: String) {
@@ -102,14 +98,17 @@ public final class TerminalDisplay: AssistDisplay {
         pictureHeight = picture.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
     }
 
-    public func finish() {
+    public func canvas(_ strokes: Gesture, pointer: PointerPosition) {
+        guard case .terminal(let colour) = style else { return }
         closeMenuLine()
+        let picture = renderPreview(strokes, columns: 48, rows: 14, colour: colour, cursor: (pointer.x, pointer.y))
+        let up = pictureHeight > 0 ? "\u{1B}[\(pictureHeight)A" : ""
+        write(up + picture)
+        pictureHeight = picture.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
     }
 
-    /// `Highlighted: Save (2 of 7)`, or that scanning paused.
-    private func highlightText(_ screen: MenuScreen, _ index: Int?) -> String {
-        guard let index else { return "Scanning paused; press the switch to start again." }
-        return "Highlighted: " + DisplayText.escaped(screen.highlightLine(index).text)
+    public func finish() {
+        closeMenuLine()
     }
 
     private func menuLine(_ screen: MenuScreen, _ highlighted: Int?, colour: Bool) -> String {

@@ -85,26 +85,37 @@ public struct TriggerBinding: Hashable, Sendable {
         case play(name: String, on: DeviceKind)
         /// Taps a button on the ready keyboard (`force`: the binding may press `power`).
         case press(key: String, force: Bool)
+        /// Starts the guided create flow (GestureAssist's ``GestureAssist/CreateFlow``)
+        /// drawing on this device (a stable identity), operated by the
+        /// trigger's switch; its lines go to `create` subscribers.
+        case create(CreateAction)
 
         var json: JSONValue {
             switch self {
             case .play(let name, let kind): .object([("play", .string(name)), ("as", .string(kind.rawValue))])
+            case .create(let create): .object([("create", create.json)])
             case .press(let key, let force):
                 .object([("press", .string(key))] + (force ? [("force", .bool(true))] : []))
             }
         }
 
-        /// Reads `{"play": NAME, "as": KIND}` or `{"press": KEY, "force": BOOL}`.
+        /// Reads `{"play": NAME, "as": KIND}`, `{"press": KEY, "force": BOOL}`
+        /// or `{"create": {"device": DEVICE}}`.
         static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> Action {
             guard case .object(let members, _) = value else {
-                throw DaemonError(.badArgument, "\(what) must be {\"play\": NAME} or {\"press\": KEY}")
+                throw DaemonError(.badArgument, "\(what) must be {\"play\": NAME}, {\"press\": KEY} or {\"create\": {\"device\": DEVICE}}")
             }
             let keys = Set(members.map(\.key))
-            if keys.contains("create") {
-                throw DaemonError(.badArgument, "\(what): \"create\" (the guided create flow) is not in this version yet")
+            if [keys.contains("play"), keys.contains("press"), keys.contains("create")].filter({ $0 }).count != 1 {
+                throw DaemonError(
+                    .badArgument,
+                    "\(what) must have one of \"play\" (a gesture's name), \"press\" (a button) or \"create\" (the guided create flow)")
             }
-            if keys.contains("play") == keys.contains("press") {
-                throw DaemonError(.badArgument, "\(what) must have one of \"play\" (a gesture's name) or \"press\" (a button)")
+            if let create = value["create"] {
+                if let unknown = keys.subtracting(["create"]).sorted().first {
+                    throw DaemonError(.badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(unknown))\" (known: create)")
+                }
+                return .create(try CreateAction.parse(create, what: "\(what): \"create\""))
             }
             let allowed: Set<String> = keys.contains("play") ? ["play", "as"] : ["press", "force"]
             if let unknown = keys.subtracting(allowed).sorted().first {
@@ -188,6 +199,61 @@ public struct TriggerBinding: Hashable, Sendable {
             bindings.append(binding)
         }
         return bindings
+    }
+}
+
+/// How a binding's create flow runs: the drawing device, and how its
+/// switch (the binding's trigger) scans.
+public struct CreateAction: Hashable, Sendable {
+    /// The drawing device, by a stable identity (never `eventN`).
+    public var device: String
+    /// A press during recording stops it (default: the recording ends 3 s
+    /// after the last lift).
+    public var stopsRecording = false
+    /// How long scanning highlights each item (default 1 s).
+    public var scanInterval = Microseconds(1_000_000)
+    /// How much longer the first item stays highlighted (default 0.7 s).
+    public var firstItemHold = Microseconds(700_000)
+
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [("device", .string(device))]
+        if stopsRecording { members.append(("stops_recording", .bool(true))) }
+        members.append(("scan_interval_ms", .integer(Int(scanInterval.rawValue / 1_000))))
+        members.append(("first_item_hold_ms", .integer(Int(firstItemHold.rawValue / 1_000))))
+        return .object(members)
+    }
+
+    /// Reads `{"device": DEVICE, "stops_recording": BOOL, "scan_interval_ms": N, "first_item_hold_ms": N}`.
+    static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> CreateAction {
+        guard case .object(let members, _) = value, case .string(let device)? = value["device"] else {
+            throw DaemonError(.badArgument, "\(what) must be {\"device\": DEVICE} (the drawing device)")
+        }
+        let known: Set<String> = ["device", "stops_recording", "scan_interval_ms", "first_item_hold_ms"]
+        if let unknown = Set(members.map(\.key)).subtracting(known).sorted().first {
+            throw DaemonError(
+                .badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(unknown))\" (known: \(known.sorted().joined(separator: ", ")))")
+        }
+        do throws(TriggerError) {
+            try TriggerRequest.checkIdentity(device)
+        } catch {
+            throw DaemonError(.badArgument, "\(what): \"device\": \(error.message)")
+        }
+        var action = CreateAction(device: device)
+        if let member = value["stops_recording"] {
+            guard case .bool(let flag) = member else { throw DaemonError(.badArgument, "\(what): \"stops_recording\" must be true or false") }
+            action.stopsRecording = flag
+        }
+        func milliseconds(_ key: String, in range: ClosedRange<Int>) throws(DaemonError) -> Microseconds? {
+            guard let member = value[key] else { return nil }
+            guard case .number(let text) = member, let number = Int(text), range.contains(number) else {
+                throw DaemonError(
+                    .badArgument, "\(what): \"\(key)\" must be a whole number of milliseconds from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return Microseconds(Int64(number) * 1_000)
+        }
+        if let interval = try milliseconds("scan_interval_ms", in: 300...10_000) { action.scanInterval = interval }
+        if let hold = try milliseconds("first_item_hold_ms", in: 0...10_000) { action.firstItemHold = hold }
+        return action
     }
 }
 

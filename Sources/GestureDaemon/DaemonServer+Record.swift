@@ -74,7 +74,7 @@ extension DaemonServer {
         let recordRequest = RecordRequest(
             device: device, grab: grab, sequential: sequential,
             sessionOptions: RecordingSessionOptions(idleTimeout: idle, maximumDuration: maximum),
-            details: RecordingDetails(name: name, recordedAt: WallClock.utc("%Y-%m-%dT%H:%M:%SZ"), tool: "gesturectl \(version)"))
+            details: RecordingDetails(name: name, recordedAt: WallClock.iso8601(), tool: "gesturectl \(version)"))
         let job = state.withLock { current -> Int in
             current.nextJobID += 1
             return current.nextJobID

@@ -173,6 +173,7 @@ public final class DaemonServer: Sendable {
         }
         guard first else { return }
         cancelTriggerWatches()
+        stopCreate()
         log.notice("stopping: cancelling \(running.count) job(s)")
         for handle in running { handle.cancel() }
         for kind in workers { wakeWorker(kind) }
@@ -481,4 +482,6 @@ struct ServerState: Sendable {
     var triggers = TriggerState()
     /// The one recording, until collected: DaemonServer+Record.swift.
     var recording: RecordingRecord?
+    /// The create flow a binding started, while it runs: DaemonServer+Create.swift.
+    var create: CreateRun?
 }

@@ -12,8 +12,9 @@ extension GestureEditor {
     /// the new width and height. The whole old surface is scaled uniformly
     /// by `s = min(newWidth / oldWidth, newHeight / oldHeight)` and centred
     /// on the new one: `p' = s × p + ((newWidth − s × oldWidth) / 2,
-    /// (newHeight − s × oldHeight) / 2)`, in millimetres. When the old
-    /// geometry has no physical size, one unit counts as one millimetre.
+    /// (newHeight − s × oldHeight) / 2)`, in millimetres, on the surface
+    /// size of FORMAT.md's rule (``DeviceGeometry/surfaceWidthMM``). A
+    /// length that was 0 (unknown) stays 0 in the result.
     ///
     /// - Throws: ``EditError`` when the ratio is not two positive finite
     ///   numbers, when the surface has no area, or, with `strict`, when a
@@ -38,8 +39,12 @@ extension GestureEditor {
         var target = source
         target.x = resized(source.x, lengthMM: newWidth, unitsPerMM: source.unitsPerMMX)
         target.y = resized(source.y, lengthMM: newHeight, unitsPerMM: source.unitsPerMMY)
-        target.widthMM = newWidth
-        target.heightMM = newHeight
+        // Known stays known and unknown stays unknown (FORMAT.md, "How size,
+        // resolution and axes relate"): a stated length is restated, a
+        // length from the resolution is again derived from it (the axis
+        // keeps its resolution), an assumed one is not written as a fact.
+        target.widthMM = source.widthMM > 0 ? newWidth : 0
+        target.heightMM = source.heightMM > 0 ? newHeight : 0
 
         let factor = min(newWidth / oldWidth, newHeight / oldHeight)
         let offsetX = (newWidth - factor * oldWidth) / 2
@@ -58,8 +63,10 @@ extension GestureEditor {
     /// target surface, so the gesture's position on the old surface is not
     /// kept (translate afterwards to move it). Pressure and size are mapped
     /// by the same fraction of their axis (dropped when the target has no
-    /// such axis). A geometry without a physical size counts one unit as
-    /// one millimetre.
+    /// such axis). Sizes follow FORMAT.md's rule
+    /// (``DeviceGeometry/surfaceWidthMM``): when either surface's size is
+    /// unknown, every point keeps its position in percent of the surface
+    /// instead, with a warning.
     ///
     /// - Throws: ``EditError`` when the target has more contacts at once
     ///   than its slots, when the target surface has no area, or, with
@@ -79,6 +86,22 @@ extension GestureEditor {
             var result = gesture
             result.device = target
             return EditResult(gesture: result)
+        }
+        // Millimetres mean something only when both sizes are known
+        // (FORMAT.md's size rule); otherwise each point keeps its place in
+        // percent of the surface, and the result says so.
+        if !gesture.device.isSizeKnown || !target.isSizeKnown {
+            let sourceWidth = gesture.device.surfaceWidthMM
+            let sourceHeight = gesture.device.surfaceHeightMM
+            let whose = gesture.device.isSizeKnown ? "the target's" : "the gesture's"
+            let result = try place(gesture, onto: target, strict: strict) { x, y in
+                (x / sourceWidth * targetWidth, y / sourceHeight * targetHeight)
+            }
+            return EditResult(
+                gesture: result.gesture,
+                warnings: [
+                    "\(whose) surface size is unknown (no width_mm/height_mm and no resolution); placed at the same position in percent of the surface, not in millimetres"
+                ] + result.warnings)
         }
         let boxWidth = box.maximumX - box.minimumX
         let boxHeight = box.maximumY - box.minimumY

@@ -13,7 +13,9 @@ extension GestureEditor {
     /// The result has the first gesture's name, description, geometry and
     /// metadata (with `droppedEvents` summed over all gestures). Strokes of
     /// a gesture with another geometry are mapped by their physical position
-    /// in millimetres; points that fall off the first gesture's surface are
+    /// in millimetres, or, when either surface's size is unknown (FORMAT.md's
+    /// size rule), by their position in percent of the surface, with a
+    /// warning; points that fall off the first gesture's surface are
     /// clipped to its edge with a warning. Pressure and size are mapped by
     /// the same fraction of their axis (dropped when the first gesture's
     /// device has no such axis). Strokes with no samples are left out with
@@ -61,7 +63,16 @@ extension GestureEditor {
             var strokes = gesture.strokes.filter { !$0.samples.isEmpty }
             if gesture.device != target {
                 var placement = SurfacePlacement(target)
-                strokes = strokes.map { remap($0, from: gesture.device, onto: &placement) }
+                // Millimetres mean something only when both sizes are known
+                // (FORMAT.md's size rule); otherwise the same place in
+                // percent of the surface is the best guess, and it is said.
+                let byFraction = !gesture.device.isSizeKnown || !target.isSizeKnown
+                if byFraction {
+                    let whose = gesture.device.isSizeKnown ? "gesture 1's" : "its"
+                    warnings.append(
+                        "gesture \(gestureIndex + 1): \(whose) surface size is unknown (no width_mm/height_mm and no resolution); placed at the same position in percent of the surface, not in millimetres")
+                }
+                strokes = strokes.map { remap($0, from: gesture.device, onto: &placement, byFraction: byFraction) }
                 if placement.clippedSamples > 0 {
                     warnings.append("gesture \(gestureIndex + 1): \(Formatting.clippedWarning(placement.clippedSamples))")
                 }
@@ -130,13 +141,23 @@ extension GestureEditor {
     }
 
     /// A stroke moved from one device to another by physical position in
-    /// millimetres; pressure and size by the same fraction of their axes.
-    static func remap(_ stroke: Stroke, from source: DeviceGeometry, onto placement: inout SurfacePlacement) -> Stroke {
+    /// millimetres (or, with `byFraction`, by the same fraction of each
+    /// axis); pressure and size by the same fraction of their axes.
+    static func remap(
+        _ stroke: Stroke, from source: DeviceGeometry, onto placement: inout SurfacePlacement, byFraction: Bool = false
+    ) -> Stroke {
         var copy = stroke
         let target = placement.geometry
+        let sourceWidth = source.surfaceWidthMM
+        let sourceHeight = source.surfaceHeightMM
         for index in copy.samples.indices {
             let sample = copy.samples[index]
-            let point = source.millimetres(of: sample)
+            var point = source.millimetres(of: sample)
+            if byFraction, sourceWidth > 0, sourceHeight > 0 {
+                point = (
+                    point.x / sourceWidth * target.surfaceWidthMM, point.y / sourceHeight * target.surfaceHeightMM
+                )
+            }
             let position = placement.units(xMM: point.x, yMM: point.y)
             copy.samples[index].x = position.x
             copy.samples[index].y = position.y

@@ -46,24 +46,16 @@ struct SurfacePlacement {
 }
 
 extension DeviceGeometry {
-    /// The surface's width in millimetres as positions are measured
-    /// (the axis span when the physical width is unknown).
-    var surfaceWidthMM: Double { Double(x.span) / unitsPerMMX }
-    /// The surface's height in millimetres as positions are measured.
-    var surfaceHeightMM: Double { Double(y.span) / unitsPerMMY }
-}
-
-extension DeviceGeometry {
     // Conversions divide or multiply by units per millimetre (span / size),
     // which is exact for the usual whole-number resolutions, where
     // millimetres per unit (0.1 for 10 units/mm) is not: 40.05 mm is then
     // exactly 400.5 units and rounds away from zero, as it should.
 
     /// Device units per millimetre horizontally: the reciprocal of
-    /// `mmPerUnitX` (1 when the width is unknown).
-    var unitsPerMMX: Double { widthMM > 0 && x.span > 0 ? Double(x.span) / widthMM : 1 }
-    /// Device units per millimetre vertically (1 when the height is unknown).
-    var unitsPerMMY: Double { heightMM > 0 && y.span > 0 ? Double(y.span) / heightMM : 1 }
+    /// `mmPerUnitX`, from `surfaceWidthMM` (the size rule of FORMAT.md).
+    var unitsPerMMX: Double { x.span > 0 && surfaceWidthMM > 0 ? Double(x.span) / surfaceWidthMM : 1 }
+    /// Device units per millimetre vertically, from `surfaceHeightMM`.
+    var unitsPerMMY: Double { y.span > 0 && surfaceHeightMM > 0 ? Double(y.span) / surfaceHeightMM : 1 }
 
     /// A sample's position in millimetres from the surface's top-left
     /// corner, like `millimetres(x:y:)` but computed in Double so that no

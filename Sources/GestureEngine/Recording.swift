@@ -53,12 +53,15 @@ public final class RecordJob: Sendable {
     public let device: DeviceInfo
     /// The device's stable id (by-id link name, else vendor:product).
     public let stableID: String?
+    /// The geometry the strokes are recorded in (the device's axes and size).
+    public let geometry: DeviceGeometry
     /// Cancel (the strokes so far are kept), status, result.
     public let handle: JobHandle<RecordingOutcome, RecordingStatus>
 
-    init(device: DeviceInfo, stableID: String?, handle: JobHandle<RecordingOutcome, RecordingStatus>) {
+    init(device: DeviceInfo, stableID: String?, geometry: DeviceGeometry, handle: JobHandle<RecordingOutcome, RecordingStatus>) {
         self.device = device
         self.stableID = stableID
+        self.geometry = geometry
         self.handle = handle
     }
 
@@ -117,6 +120,7 @@ extension Engine {
             source: source, recorder: recorder, details: details, options: request.sessionOptions, clock: clock,
             cancellation: handle.cancellation)
         let sequential = request.sequential
+        let geometry = recorder.geometry
         try DedicatedThread.start(RecordingSession.threadOptions) {
             session.statusHandler = { handle.report($0) }
             session.warningHandler = notices
@@ -127,7 +131,7 @@ extension Engine {
                     stopReason: result.stopReason,
                     gesture: result.gesture.map { sequential ? SequentialMerge.apply(to: $0) : $0 }))
         }
-        return RecordJob(device: info, stableID: stableID, handle: handle)
+        return RecordJob(device: info, stableID: stableID, geometry: geometry, handle: handle)
     }
 
     /// How an import's thread is set up: named `gesturectl-imp`.

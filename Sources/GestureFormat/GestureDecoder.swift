@@ -11,8 +11,12 @@ struct GestureDecoder {
     /// Samples read so far over all strokes, to stop at the limit early.
     private var totalSamples = 0
 
-    init(scanner: JSONScanner) {
+    /// The file's format version: keys newer than it are unknown keys.
+    let version: Int
+
+    init(scanner: JSONScanner, version: Int = GestureFileFormat.currentVersion) {
         self.scanner = scanner
+        self.version = version
     }
 
     /// Reads the whole gesture.
@@ -159,10 +163,12 @@ struct GestureDecoder {
         var kind: StrokeKind?
         var button: PointerButton?
         var samples: [Sample]?
+        var estimated = false
         var first = true
         while let (key, keyOffset) = try scanner.nextKey(first: &first) {
             try markSeen(key, at: keyOffset, in: context, seen: &seen)
             switch key {
+            case "estimated" where version >= 2: estimated = try readNull() ? false : readBoolean(key)
             case "kind": kind = try readEnumeration(key, as: StrokeKind.self, what: "stroke kind")
             case "button": button = try readNull() ? nil : readEnumeration(key, as: PointerButton.self, what: "button")
             case "samples": samples = try readSamples(strokeIndex: index)
@@ -171,7 +177,7 @@ struct GestureDecoder {
         }
         guard let kind else { throw missingKey("kind", in: context, at: objectOffset) }
         guard let samples else { throw missingKey("samples", in: context, at: objectOffset) }
-        return Stroke(kind: kind, button: button, samples: samples)
+        return Stroke(kind: kind, button: button, samples: samples, isEstimated: estimated)
     }
 
     // MARK: Samples (the hot path)
@@ -288,6 +294,19 @@ struct GestureDecoder {
         guard scanner.current == UInt8(ascii: "n") else { return false }
         try scanner.skipLiteral()
         return true
+    }
+
+    private mutating func readBoolean(_ key: String) throws(ScanError) -> Bool {
+        let value: Bool
+        if scanner.matches("true") {
+            value = true
+        } else if scanner.matches("false") {
+            value = false
+        } else {
+            throw wrongType("\"\(key)\"", expected: "true or false")
+        }
+        try scanner.skipLiteral()
+        return value
     }
 
     private mutating func beginObject(_ key: String) throws(ScanError) -> Int {

@@ -14,7 +14,7 @@ struct GestureEncoder {
         // copying a buffer of a hundred megabytes as it grows.
         output.reserveCapacity(1024 + gesture.sampleCount * 48)
         write("{\n  \"format\": ")
-        write(GestureFileFormat.currentVersion)
+        write(GestureFileFormat.version(for: gesture))
         write(",\n  \"name\": ")
         write(string: gesture.name)
         if let description = gesture.description {
@@ -80,6 +80,7 @@ struct GestureEncoder {
                 write(",\n      \"button\": ")
                 write(string: button.rawValue)
             }
+            if stroke.isEstimated { write(",\n      \"estimated\": true") }
             write(",\n      \"samples\": [")
             for (sampleIndex, sample) in stroke.samples.enumerated() {
                 write(sampleIndex == 0 ? "\n        [" : ",\n        [")

@@ -9,8 +9,16 @@ import GestureModel
 /// load; it refuses unknown keys (to catch typos), duplicate keys, and
 /// files from a newer format version.
 public enum GestureFileFormat {
-    /// The format version this code writes, and the newest it reads.
-    public static let currentVersion = 1
+    /// The newest format version this code reads and writes. Version 2
+    /// adds the stroke key `"estimated"`.
+    public static let currentVersion = 2
+
+    /// The version a gesture is written in: the lowest that holds it (1
+    /// unless a stroke is estimated), so that files without the newer
+    /// key stay readable by a gesturectl that reads only version 1.
+    public static func version(for gesture: Gesture) -> Int {
+        gesture.strokes.contains(where: \.isEstimated) ? 2 : 1
+    }
 
     /// `text` as a JSON string literal, escaped exactly as the format writes
     /// strings (for other JSON output, such as the commands' `--json`).
@@ -53,8 +61,8 @@ public enum GestureFileFormat {
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<Gesture, GestureFormatError> in
             let scanner = JSONScanner(bytes: buffer)
             do throws(ScanError) {
-                try VersionCheck.check(scanner)
-                var decoder = GestureDecoder(scanner: scanner)
+                let version = try VersionCheck.check(scanner)
+                var decoder = GestureDecoder(scanner: scanner, version: version)
                 let gesture = try decoder.decodeGesture()
                 do throws(GestureValidationError) {
                     try gesture.validate()

@@ -6,7 +6,9 @@
 /// It builds nothing; it only walks the bytes.
 enum VersionCheck {
     /// Checks the syntax and the format version of the text.
-    static func check(_ scanner: JSONScanner) throws(ScanError) {
+    /// - Returns: the version (1 up to ``GestureFileFormat/currentVersion``).
+    @discardableResult
+    static func check(_ scanner: JSONScanner) throws(ScanError) -> Int {
         var scanner = scanner
         scanner.skipByteOrderMark()
         scanner.skipWhitespace()
@@ -39,11 +41,11 @@ enum VersionCheck {
         guard let formatOffset else {
             throw ScanError(.notAGesture, .none, "not a gesturectl gesture: no \"format\" key")
         }
-        try checkVersion(at: formatOffset, scanner: scanner)
+        return try checkVersion(at: formatOffset, scanner: scanner)
     }
 
     /// Judges the `"format"` value starting at `offset`.
-    private static func checkVersion(at offset: Int, scanner: JSONScanner) throws(ScanError) {
+    private static func checkVersion(at offset: Int, scanner: JSONScanner) throws(ScanError) -> Int {
         var scanner = scanner
         scanner.position = offset
         let current = GestureFileFormat.currentVersion
@@ -68,5 +70,6 @@ enum VersionCheck {
             throw ScanError(
                 .notAGesture, .none, "not a gesturectl gesture: format version \(version) is not valid; versions start at 1")
         }
+        return version
     }
 }

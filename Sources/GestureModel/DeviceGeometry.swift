@@ -91,9 +91,12 @@ public struct DeviceGeometry: Hashable, Sendable {
     public var pressure: AxisRange?
     /// Contact-size axis (ABS_MT_TOUCH_MAJOR), when reported.
     public var size: AxisRange?
-    /// Physical width of the surface in millimetres.
+    /// Physical width of the surface in millimetres as stored (`width_mm`);
+    /// 0 means unknown. Operations use ``surfaceWidthMM``, which applies
+    /// FORMAT.md's size rule (stated, else from the resolution, else assumed).
     public var widthMM: Double
-    /// Physical height of the surface in millimetres.
+    /// Physical height of the surface in millimetres as stored; 0 means
+    /// unknown (see ``surfaceHeightMM``).
     public var heightMM: Double
     /// How many contacts the device tracks at once (ABS_MT_SLOT maximum + 1;
     /// 1 for single-touch devices and pointers).
@@ -125,10 +128,12 @@ public struct DeviceGeometry: Hashable, Sendable {
         widthMM: 216, heightMM: 135, slots: 10
     )
 
-    /// Millimetres per device unit horizontally (1 when the width is unknown).
-    public var mmPerUnitX: Double { widthMM > 0 && x.span > 0 ? widthMM / Double(x.span) : 1 }
-    /// Millimetres per device unit vertically (1 when the height is unknown).
-    public var mmPerUnitY: Double { heightMM > 0 && y.span > 0 ? heightMM / Double(y.span) : 1 }
+    /// Millimetres per device unit horizontally, from ``surfaceWidthMM``
+    /// (so from the stated width, the resolution, or the assumption, in
+    /// that order; see ``sizeSource``).
+    public var mmPerUnitX: Double { x.span > 0 ? surfaceWidthMM / Double(x.span) : 1 }
+    /// Millimetres per device unit vertically, from ``surfaceHeightMM``.
+    public var mmPerUnitY: Double { y.span > 0 ? surfaceHeightMM / Double(y.span) : 1 }
 
     /// A position in millimetres from the surface's top-left corner.
     public func millimetres(x valueX: Int, y valueY: Int) -> (x: Double, y: Double) {

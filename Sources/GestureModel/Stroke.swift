@@ -24,12 +24,17 @@ public struct Stroke: Hashable, Sendable {
     public var button: PointerButton?
     /// The positions, in time order.
     public var samples: [Sample]
+    /// Whether the positions are estimated, not measured: a finger the
+    /// device said was down (a touchpad's `BTN_TOOL_TRIPLETAP`…) but did
+    /// not track, placed beside the tracked ones as libinput does.
+    public var isEstimated: Bool
 
     /// Creates a stroke.
-    public init(kind: StrokeKind = .finger, button: PointerButton? = nil, samples: [Sample]) {
+    public init(kind: StrokeKind = .finger, button: PointerButton? = nil, samples: [Sample], isEstimated: Bool = false) {
         self.kind = kind
         self.button = button
         self.samples = samples
+        self.isEstimated = isEstimated
     }
 
     /// Time of the first sample (zero for an empty stroke).

@@ -128,6 +128,8 @@ extension Gesture {
         }
         try Self.validateLength(device.widthMM, named: "width", field: .deviceWidth)
         try Self.validateLength(device.heightMM, named: "height", field: .deviceHeight)
+        try Self.validateAgreement(device.widthMM, named: "width_mm", axis: device.x, axisName: "x", field: .deviceWidth)
+        try Self.validateAgreement(device.heightMM, named: "height_mm", axis: device.y, axisName: "y", field: .deviceHeight)
         // uinput refuses an ABS_MT_SLOT maximum above 99, so 100 slots at most.
         if device.slots < 1 || device.slots > 100 {
             throw GestureValidationError(field: .deviceSlots, message: "device slots \(device.slots) is outside 1…100")
@@ -175,6 +177,19 @@ extension Gesture {
                 field: field,
                 message: "device \(lengthName) \(Self.plainNumber(value)) mm is larger than \(Self.plainNumber(GestureLimits.maximumSurfaceMillimetres)) mm (100 m): no surface is that large")
         }
+    }
+
+    /// FORMAT.md's size rule: a stated length and the one its axis gives
+    /// (span ÷ resolution) must agree when both are known.
+    private static func validateAgreement(
+        _ stated: Double, named key: String, axis: AxisRange, axisName: String, field: GestureValidationError.Field
+    ) throws(GestureValidationError) {
+        guard let fromAxis = DeviceGeometry.lengthDisagreement(stated: stated, axis: axis) else { return }
+        let percent = plainNumber(DeviceGeometry.sizeTolerance * 100)
+        throw GestureValidationError(
+            field: field,
+            message:
+                "device \(key) \(plainNumber(stated)) mm disagrees with the \(axisName) axis: \(axis.span) units at resolution \(axis.resolution) units/mm are \(plainNumber((fromAxis * 1000).rounded() / 1000)) mm (they must agree within \(percent) %, or set \(key) or the resolution to 0 for unknown)")
     }
 
     private func validateStrokes() throws(GestureValidationError) {

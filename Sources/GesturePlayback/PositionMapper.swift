@@ -7,7 +7,9 @@ import InputSystem
 /// Normalised (default): the fraction on the gesture's device is the
 /// fraction on the target. Physical: the position in millimetres from the
 /// gesture's surface centre is kept from the target's centre, so sizes and
-/// distances stay the same; used only when both surfaces know their size.
+/// distances stay the same; used only when both surfaces know their size
+/// (for the gesture, FORMAT.md's size rule: stated or from the resolution,
+/// never the assumed size).
 struct PositionMapper: Sendable {
     let source: DeviceGeometry
     /// Target width and height in mm when mapping physically, else `nil`.
@@ -17,7 +19,7 @@ struct PositionMapper: Sendable {
         self.source = source
         let width = Self.lengthMM(targetX)
         let height = Self.lengthMM(targetY)
-        if physicalSize, width > 0, height > 0, source.widthMM > 0, source.heightMM > 0 {
+        if physicalSize, width > 0, height > 0, source.isSizeKnown {
             targetSizeMM = (width, height)
         } else {
             targetSizeMM = nil
@@ -33,8 +35,8 @@ struct PositionMapper: Sendable {
         if let target = targetSizeMM {
             let millimetres = source.millimetres(x: sample.x, y: sample.y)
             result = (
-                (millimetres.x + (target.width - source.widthMM) / 2) / target.width,
-                (millimetres.y + (target.height - source.heightMM) / 2) / target.height
+                (millimetres.x + (target.width - source.surfaceWidthMM) / 2) / target.width,
+                (millimetres.y + (target.height - source.surfaceHeightMM) / 2) / target.height
             )
         } else {
             result = source.normalised(x: sample.x, y: sample.y)

@@ -25,6 +25,9 @@ struct ContactPoint: Hashable, Sendable {
     var kind: StrokeKind = .finger
     /// The button held, for pointer contacts.
     var button: PointerButton? = nil
+    /// Whether the position is estimated: a finger the device said was down
+    /// but did not track (see ``SlotTracker``).
+    var isEstimated = false
 
     /// Whether the position, pressure or size differ from `other`'s.
     func differs(from other: ContactPoint) -> Bool {
@@ -49,9 +52,13 @@ protocol ContactTracker: Sendable {
     mutating func endResyncFrame() -> [ContactKey: ContactPoint]?
     /// Takes the device's state when recording begins.
     mutating func load(_ snapshot: DeviceStateSnapshot)
+    /// Where a pointer is now, pressed or not (in the gesture's units);
+    /// `nil` for devices with no position between contacts.
+    var pointerPosition: PointerPosition? { get }
 }
 
 extension ContactTracker {
+    var pointerPosition: PointerPosition? { nil }
     mutating func beginResync() {}
     mutating func endResyncFrame() -> [ContactKey: ContactPoint]? { endFrame() }
 }

@@ -13,7 +13,13 @@ import InputSystem
 ///    single-touch from `ABS_X`/`ABS_Y` with `BTN_TOUCH`.
 /// 3. A mouse with `REL_X`/`REL_Y` and `BTN_LEFT` is a relative pointer
 ///    (``RecordingInputKind/relativePointer``). An absolute pointer (udev
-///    makes `ABS_X`/`ABS_Y` with a mouse button a mouse) is refused.
+///    makes `ABS_X`/`ABS_Y` with a mouse button a mouse: a QEMU or
+///    KVM-over-IP "USB tablet") is ``RecordingInputKind/absolutePointer``:
+///    pointer strokes (press, drag, release of `BTN_LEFT`, `BTN_RIGHT` or
+///    `BTN_MIDDLE`) at the positions of `ABS_X`/`ABS_Y`, geometry kind
+///    mouse with those axes. Interactive whiteboards and digitizers that
+///    report `ABS_X`/`ABS_Y` with mouse buttons are such mice to udev
+///    (even with `INPUT_PROP_DIRECT`), so they are recorded the same way.
 ///
 /// Keyboards and other devices are refused, with the reason the
 /// capabilities give (a missing axis or `BTN_TOUCH`, a pen without axes).
@@ -116,9 +122,21 @@ public struct RecordingDeviceProfile: Hashable, Sendable {
             geometry = DeviceGeometry(
                 kind: .mouse, x: AxisRange(minimum: 0, maximum: width - 1), y: AxisRange(minimum: 0, maximum: height - 1),
                 widthMM: Double(width) * millimetresPerPixel, heightMM: Double(height) * millimetresPerPixel, slots: 1)
+        case .mouse where device.supports(.absolute, .absoluteX) && device.supports(.absolute, .absoluteY)
+            && Self.hasPointerButton(device):
+            // A QEMU/KVM "USB tablet" or VMware's absolute mouse: a press,
+            // drag and release of a button at absolute positions.
+            let (x, y) = try positionAxes(.absoluteX, .absoluteY)
+            inputKind = .absolutePointer
+            geometry = DeviceGeometry(kind: .mouse, x: x, y: y, slots: 1)
         case .mouse, .keyboard, .other:
             throw unsupported(Self.refusal(of: device, kind: kind))
         }
+    }
+
+    /// Whether the device has a button a pointer stroke can hold.
+    private static func hasPointerButton(_ device: InputDeviceDescription) -> Bool {
+        device.supports(.key, .buttonLeft) || device.supports(.key, .buttonRight) || device.supports(.key, .buttonMiddle)
     }
 
     private static let noTouchButton = "it has the axes ABS_X and ABS_Y but no BTN_TOUCH to say when it is touched"
@@ -149,8 +167,8 @@ public struct RecordingDeviceProfile: Hashable, Sendable {
             if hasX != hasY { return onlyOneAxis }
             if !device.supports(.key, .buttonTouch) { return noTouchButton }
             if kind == .mouse {
-                return "it has mouse buttons beside ABS_X and ABS_Y, so udev takes it for an absolute pointer; "
-                    + "gesturectl records pointers from REL_X and REL_Y only"
+                return "it has mouse buttons beside ABS_X and ABS_Y, so udev takes it for an absolute pointer, "
+                    + "but none of BTN_LEFT, BTN_RIGHT and BTN_MIDDLE for a stroke to hold"
             }
         }
         return "it reports no touch (ABS_MT_POSITION_X/Y, or ABS_X/Y with BTN_TOUCH), pen (BTN_TOOL_PEN) or pointer (REL_X/Y with BTN_LEFT) input"

@@ -14,4 +14,8 @@ public enum RecordingInputKind: String, Hashable, Sendable, CaseIterable {
     case pen
     /// A relative pointer (mouse, trackball): `REL_X`/`REL_Y` and buttons.
     case relativePointer
+    /// An absolute pointer (a QEMU or KVM-over-IP "USB tablet", an
+    /// interactive whiteboard): `ABS_X`/`ABS_Y` and mouse buttons, no
+    /// `BTN_TOUCH` to say when it touches; a stroke is a button held.
+    case absolutePointer
 }

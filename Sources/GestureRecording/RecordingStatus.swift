@@ -1,5 +1,18 @@
 import GestureModel
 
+/// Where a pointer is on the recording's surface, in the gesture's units.
+public struct PointerPosition: Hashable, Sendable {
+    /// Across.
+    public var x: Int
+    /// Down.
+    public var y: Int
+    /// Creates a position.
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+}
+
 /// What a live status line shows while recording.
 public struct RecordingStatus: Hashable, Sendable, CustomStringConvertible {
     /// Whether the first contact has been seen (the recording has begun).
@@ -12,14 +25,22 @@ public struct RecordingStatus: Hashable, Sendable, CustomStringConvertible {
     public var contactsDown: Int
     /// How many times the kernel dropped events so far.
     public var droppedEvents: Int
+    /// Where a pointer (mouse, trackball, head pointer) is, pressed or not:
+    /// a grabbed pointer moves no cursor, so a front end can show it.
+    /// `nil` for touch devices.
+    public var pointer: PointerPosition?
 
     /// Creates a status.
-    public init(hasStarted: Bool, elapsed: Microseconds, strokeCount: Int, contactsDown: Int, droppedEvents: Int) {
+    public init(
+        hasStarted: Bool, elapsed: Microseconds, strokeCount: Int, contactsDown: Int, droppedEvents: Int,
+        pointer: PointerPosition? = nil
+    ) {
         self.hasStarted = hasStarted
         self.elapsed = elapsed
         self.strokeCount = strokeCount
         self.contactsDown = contactsDown
         self.droppedEvents = droppedEvents
+        self.pointer = pointer
     }
 
     /// One line, e.g. `waiting for the first contact` or

@@ -96,7 +96,12 @@ public struct StrokeRecorder: Sendable {
         self.profile = profile
         self.options = options
         switch profile.inputKind {
-        case .multitouchSlots: tracker = SlotTracker(slotCount: profile.geometry.slots)
+        case .multitouchSlots:
+            let geometry = profile.geometry
+            let spacing = Int((Self.estimatedFingerSpacingMM / geometry.mmPerUnitX).rounded())
+            tracker = SlotTracker(
+                slotCount: geometry.slots, estimatedSpacing: max(1, spacing),
+                xAxis: geometry.x.minimum...max(geometry.x.minimum, geometry.x.maximum))
         case .multitouchProtocolA: tracker = ProtocolATracker()
         case .singleTouch: tracker = SingleContactTracker(kind: .finger, requiresProximity: false)
         case .pen:
@@ -105,11 +110,17 @@ public struct StrokeRecorder: Sendable {
                 requiresProximity: device.supports(.key, .buttonToolPen) || device.supports(.key, .buttonToolRubber))
         case .relativePointer:
             tracker = PointerTracker(width: options.virtualScreenWidth, height: options.virtualScreenHeight)
+        case .absolutePointer:
+            tracker = PointerTracker(absolute: (profile.geometry.x.minimum, profile.geometry.y.minimum))
         }
         tracker.load(initialState)
         previousContacts = tracker.endFrame()
         ignoredContacts = Set(previousContacts.keys)
     }
+
+    /// How far apart fingers a touchpad reported down but did not track
+    /// are placed (the distance between fingertips in `fingers`' default row).
+    public static let estimatedFingerSpacingMM = 18.0
 
     /// The geometry of the recorded gesture.
     public var geometry: DeviceGeometry { profile.geometry }
@@ -132,7 +143,7 @@ public struct StrokeRecorder: Sendable {
         }
         return RecordingStatus(
             hasStarted: hasStarted, elapsed: elapsed, strokeCount: strokeCount, contactsDown: contactsDown,
-            droppedEvents: droppedEventCount)
+            droppedEvents: droppedEventCount, pointer: tracker.pointerPosition)
     }
 
     /// The strokes whose contact lifted since the last call, in the order
@@ -234,7 +245,7 @@ public struct StrokeRecorder: Sendable {
             return
         }
         guard let sample = makeSample(point, at: time), reserveSample() else { return }
-        strokes.append(Stroke(kind: point.kind, button: point.button, samples: [sample]))
+        strokes.append(Stroke(kind: point.kind, button: point.button, samples: [sample], isEstimated: point.isEstimated))
         openStrokes[key] = strokes.count - 1
         countRepairs(of: point)
     }
@@ -359,6 +370,13 @@ public struct StrokeRecorder: Sendable {
             )
         }
         if limitReached { warnings.append("the recording reached the limit of \(limitDescription) and was cut short") }
+        let estimated = strokes.count(where: \.isEstimated)
+        if estimated > 0 {
+            warnings.append(
+                "the device reported more fingers down (BTN_TOOL_DOUBLETAP…QUINTTAP, or a slot without a position) than it tracked: "
+                    + (estimated == 1 ? "1 finger was" : "\(estimated) fingers were")
+                    + " placed beside the tracked ones and marked \"estimated\"")
+        }
         warnings += repairs.messages
 
         let metadata = RecordingMetadata(
@@ -366,6 +384,9 @@ public struct StrokeRecorder: Sendable {
             deviceID: details.deviceID, droppedEvents: droppedEventCount)
         var gesture = Gesture(name: details.name, device: profile.geometry, strokes: strokes, metadata: metadata)
         gesture.sortStrokes()
+        // The fingers the device reported down, tracked or not, so that the
+        // gesture plays with all of them (within what uinput accepts).
+        if estimated > 0 { gesture.device.slots = min(max(gesture.device.slots, gesture.maximumSimultaneousContacts), 100) }
 
         return RecordedGesture(
             gesture: gesture, stopReason: reason, contactsEndedAtFinish: stillDown, warnings: warnings, repairs: repairs)

@@ -40,7 +40,11 @@ public enum DescriptionStyle: Hashable, Sendable, CaseIterable {
 /// 4. For swipes, edge swipes, pinches and paths, the distance in whole
 ///    millimetres (`38 mm`; spoken `38 millimetres`, `1 millimetre`): how
 ///    far the centroid moved, how much the spread changed, or the longest
-///    stroke's length.
+///    stroke's length. When the surface's size is unknown (no `width_mm`
+///    and no resolution; FORMAT.md's size rule) it is in whole percent of
+///    the surface instead, of the height for vertical swipes and of the
+///    width otherwise (`85 % of the width`; spoken `85 percent of the
+///    width`), since millimetres would be invented.
 ///
 /// A gesture without samples is `no strokes · 0.00 s` (spoken
 /// `no strokes, 0 seconds`).
@@ -62,10 +66,33 @@ public func describe(_ gesture: Gesture, style: DescriptionStyle = .text) -> Str
     var parts = [contactsPhrase(analysis: analysis), spoken ? analysis.motion.spokenPhrase : analysis.motion.phrase]
     parts.append(durationText(NumberFormatting.span(from: firstTouch, to: lastLift), style: style))
     if let distance = analysis.motion.distanceMM {
-        let millimetres = NumberFormatting.roundedInteger(distance)
-        parts.append(spoken ? "\(millimetres) \(millimetres == 1 ? "millimetre" : "millimetres")" : "\(millimetres) mm")
+        if analysis.mapping.isSizeKnown {
+            let millimetres = NumberFormatting.roundedInteger(distance)
+            parts.append(spoken ? "\(millimetres) \(millimetres == 1 ? "millimetre" : "millimetres")" : "\(millimetres) mm")
+        } else {
+            parts.append(percentOfSurface(distance, motion: analysis.motion, mapping: analysis.mapping, spoken: spoken))
+        }
     }
     return parts.joined(separator: separator)
+}
+
+/// The distance part of ``describe(_:style:)`` on a surface whose size is
+/// unknown (FORMAT.md's size rule): millimetres there would be invented, so
+/// the distance is given in percent of the surface's height for vertical
+/// motions and of its width otherwise: `85 % of the width`.
+private func percentOfSurface(_ distanceMM: Double, motion: GestureMotion, mapping: SurfaceMapping, spoken: Bool)
+    -> String
+{
+    let vertical: Bool
+    switch motion {
+    case .swipe(let direction, _): vertical = direction == .up || direction == .down
+    case .edgeSwipe(let edge, _): vertical = edge == .top || edge == .bottom
+    default: vertical = false
+    }
+    let length = vertical ? mapping.heightMM : mapping.widthMM
+    let percent = NumberFormatting.roundedInteger(distanceMM / length * 100)
+    let side = vertical ? "height" : "width"
+    return spoken ? "\(percent) percent of the \(side)" : "\(percent) % of the \(side)"
 }
 
 /// The duration part of ``describe(_:style:)``.

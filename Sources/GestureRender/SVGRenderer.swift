@@ -118,15 +118,22 @@ private struct SVGRenderer {
         }.joined(separator: " ")
         let marker = trace.isStill ? "" : #" marker-end="url(#arrow-\#(paletteIndex + 1))""#
 
-        var lines = [#"<g class="stroke" id="stroke-\#(strokeNumber)">"#]
+        // An estimated stroke (a finger the device did not track) is drawn
+        // dashed with a hollow dot, so the picture does not pass it off as measured.
+        let estimated = trace.stroke.isEstimated
+        var lines = [#"<g class="stroke\#(estimated ? " estimated" : "")" id="stroke-\#(strokeNumber)">"#]
+        if estimated { lines.append("<title>estimated: the device reported this finger but did not track it</title>") }
+        let dash = estimated ? #" stroke-dasharray="\#(number(2 * unit)) \#(number(1.5 * unit))""# : ""
         lines.append(
             #"<path d="\#(pathData)" fill="none" stroke="\#(colour)" stroke-width="\#(number(unit))" "#
-                + #"stroke-linecap="round" stroke-linejoin="round"\#(marker)/>"#
+                + #"stroke-linecap="round" stroke-linejoin="round"\#(dash)\#(marker)/>"#
         )
         let dotRadius = trace.isStill ? 2.5 * unit : 1.2 * unit
+        let dotPaint = estimated
+            ? #"fill="none" stroke="\#(colour)" stroke-width="\#(number(0.5 * unit))""# : #"fill="\#(colour)""#
         lines.append(
             #"<circle cx="\#(number(trace.start.x))" cy="\#(number(trace.start.y))" r="\#(number(dotRadius))" "#
-                + #"fill="\#(colour)"/>"#
+                + dotPaint + "/>"
         )
         let label = labelPosition(trace)
         lines.append(

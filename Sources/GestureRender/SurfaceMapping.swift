@@ -32,6 +32,9 @@ struct SurfaceMapping: Sendable {
     let widthMM: Double
     /// Height of the surface in millimetres (always positive and finite).
     let heightMM: Double
+    /// Whether the millimetres are real (the size is stated or follows from
+    /// the resolution), not estimates from the assumed size.
+    let isSizeKnown: Bool
     private let minimumX: Double
     private let minimumY: Double
     private let millimetresPerUnitX: Double
@@ -42,10 +45,11 @@ struct SurfaceMapping: Sendable {
         minimumY = Double(device.y.minimum)
         let spanX = Double(device.x.maximum) - Double(device.x.minimum)
         let spanY = Double(device.y.maximum) - Double(device.y.minimum)
-        // Same rule as the model: with an unknown physical size, one unit
-        // counts as one millimetre.
-        millimetresPerUnitX = Self.scale(physical: device.widthMM, span: spanX)
-        millimetresPerUnitY = Self.scale(physical: device.heightMM, span: spanY)
+        // FORMAT.md's size rule: stated, else from the resolution, else
+        // assumed (then ``isSizeKnown`` is false and millimetres are estimates).
+        millimetresPerUnitX = Self.scale(physical: device.surfaceWidthMM, span: spanX)
+        millimetresPerUnitY = Self.scale(physical: device.surfaceHeightMM, span: spanY)
+        isSizeKnown = device.isSizeKnown
         // A surface of no size cannot be drawn or measured against; 1 mm
         // keeps every later division defined.
         widthMM = Self.positiveFinite(spanX * millimetresPerUnitX)

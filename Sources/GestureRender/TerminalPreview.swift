@@ -20,9 +20,18 @@ import GestureModel
 ///     (the caller decides, from `NO_COLOR` and whether output is a
 ///     terminal). Without colour the output is plain ASCII.
 /// - Returns: The lines, each ending with a line break.
-public func renderPreview(_ gesture: Gesture, columns: Int = 40, rows: Int = 12, colour: Bool) -> String {
+///   - cursor: A point on the gesture's surface, in its device units, drawn
+///     as `+` over everything else (a live pointer's position: a grabbed
+///     pointer moves no cursor of its own).
+public func renderPreview(
+    _ gesture: Gesture, columns: Int = 40, rows: Int = 12, colour: Bool, cursor: (x: Int, y: Int)? = nil
+) -> String {
     var canvas = PreviewCanvas(analysis: GestureAnalysis(gesture), columns: columns, rows: rows)
     canvas.draw()
+    if let cursor {
+        let (column, row) = canvas.cell(canvas.analysis.mapping.point(Sample(time: .zero, x: cursor.x, y: cursor.y)))
+        canvas.cells[row][column] = PreviewCanvas.Cell(character: "+", strokeNumber: nil)
+    }
     return canvas.text(colour: colour)
 }
 

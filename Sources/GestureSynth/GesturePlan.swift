@@ -217,8 +217,8 @@ struct Surface {
     var heightMM: Double
 
     init(geometry: DeviceGeometry) {
-        widthMM = geometry.widthMM
-        heightMM = geometry.heightMM
+        widthMM = geometry.surfaceWidthMM
+        heightMM = geometry.surfaceHeightMM
     }
 
     /// The middle of the surface.

@@ -174,9 +174,13 @@ public enum GestureSynthesizer {
                         + "(it runs \(range.minimum)…\(range.maximum))")
             }
         }
-        guard geometry.widthMM.isFinite, geometry.heightMM.isFinite, geometry.widthMM > 0, geometry.heightMM > 0 else {
-            throw .unusableGeometry(
-                "its physical size is unknown (\(formatSurface(geometry.widthMM, geometry.heightMM)))")
+        // FORMAT.md's size rule: stated, from the resolution, or assumed
+        // (the command says when it is assumed), so always a size.
+        let width = geometry.surfaceWidthMM
+        let height = geometry.surfaceHeightMM
+        guard geometry.widthMM.isFinite, geometry.heightMM.isFinite, width.isFinite, height.isFinite, width > 0, height > 0
+        else {
+            throw .unusableGeometry("its physical size is unusable (\(formatSurface(width, height)))")
         }
         guard geometry.slots >= 1 else {
             throw .unusableGeometry("it tracks no contacts (slots \(geometry.slots))")

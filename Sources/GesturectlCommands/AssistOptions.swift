@@ -97,6 +97,18 @@ enum AssistOptions {
         return TerminalDisplay(output: { output.write(bytes: $0) }, style: plain ? .plain : .terminal(colour: colour), speaker: speaker)
     }
 
+    /// Keys from standard input when it is a terminal, a pipe or a file of
+    /// scripted keys; not from /dev/null or a closed descriptor (then only
+    /// the switch operates the flow, and nobody is told to press Return).
+    static func keyboard(terminal: Bool) -> KeyboardInput? {
+        if terminal { return KeyboardInput(fileDescriptor: .standardInput) }
+        guard let status = try? FileDescriptor.standardInput.status() else { return nil }
+        switch status.type {
+        case .fifo, .regular, .socket: return KeyboardInput(fileDescriptor: .standardInput)
+        default: return nil
+        }
+    }
+
     /// Standard input in character mode when it is a terminal (restore it
     /// after); a pipe (scripts, tests) is read as it is.
     static func keyboardMode(_ context: CommandContext) -> TerminalMode? {

@@ -70,9 +70,14 @@ enum CreateCommand {
         // pipe (scripts, tests). Without either, only the switch operates it.
         let terminal = AssistOptions.keyboardMode(context)
         defer { terminal?.restore() }
+        let keys = AssistOptions.keyboard(terminal: context.isStandardInputTerminal)
+        if keys == nil && switchSetup == nil {
+            throw CommandFailure.usage(
+                "nothing can operate the flow: standard input is no terminal, pipe or file of keys, and no --switch was given")
+        }
         let flow = CreateFlow(library: LibraryNames(library), playLabel: AssistOptions.playLabel(kind))
         let handle = try CreateSession.start(
-            flow: flow, services: services, display: display, keyboard: KeyboardInput(fileDescriptor: .standardInput),
+            flow: flow, services: services, display: display, keyboard: keys,
             switchSetup: switchSetup)
         let result = await context.untilFinished(handle)
         switch result {

@@ -97,6 +97,7 @@ enum EditCommands {
     ) { values, context in
         let input = values.argument("gesture") ?? ""
         let gesture = try context.loadGesture(input)
+        AssumedSize.note(gesture.device, of: shown(input), options: ["spacing"], context: context)
         // --stroke counts from 1, the editor from 0: check here so the
         // message speaks the user's numbers.
         if let stroke = values.integer("stroke"), stroke > gesture.strokes.count {
@@ -148,6 +149,9 @@ enum EditCommands {
     ) { values, context in
         let input = values.argument("gesture") ?? ""
         var result = EditResult(gesture: try context.loadGesture(input))
+        AssumedSize.note(
+            result.gesture.device, of: shown(input), options: ["about", "translate"].filter(values.isGiven),
+            context: context)
         let strict = values.flag("strict")
         let anchor: Anchor
         switch values.doubles("about") {

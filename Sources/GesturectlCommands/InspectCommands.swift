@@ -22,10 +22,39 @@ enum InspectCommands {
             ("samples", String(gesture.sampleCount)),
             ("duration_s", JSONText.number(gesture.duration.seconds)),
             ("device_kind", JSONText.string(device.kind.rawValue)),
-            ("width_mm", JSONText.number(device.widthMM)),
-            ("height_mm", JSONText.number(device.heightMM)),
+            // FORMAT.md's size rule: the size every operation uses, null
+            // when unknown (never the assumed one as a fact), and whence.
+            ("width_mm", device.isSizeKnown ? JSONText.number(Self.thousandths(device.surfaceWidthMM)) : "null"),
+            ("height_mm", device.isSizeKnown ? JSONText.number(Self.thousandths(device.surfaceHeightMM)) : "null"),
+            ("size_from", JSONText.string(Self.sizeFrom(device))),
         ])
     }
+
+    /// `stated`, `resolution` or `unknown`: where the size comes from.
+    static func sizeFrom(_ device: DeviceGeometry) -> String {
+        switch device.sizeSource {
+        case .stated: "stated"
+        case .resolution: "resolution"
+        case .assumed: "unknown"
+        }
+    }
+
+    /// The device part of `show`: `touchscreen 216 × 135 mm`, `touchpad
+    /// 100 × 66.7 mm (from the resolution)` or `touchpad, size unknown`.
+    static func deviceSummary(_ device: DeviceGeometry) -> String {
+        let size = "\(JSONText.number(tenths(device.surfaceWidthMM))) × \(JSONText.number(tenths(device.surfaceHeightMM))) mm"
+        switch device.sizeSource {
+        case .stated: return "\(device.kind.rawValue) \(size)"
+        case .resolution: return "\(device.kind.rawValue) \(size) (from the resolution)"
+        case .assumed: return "\(device.kind.rawValue), size unknown"
+        }
+    }
+
+    /// A length rounded to 0.001 mm, as gesture files hold it.
+    private static func thousandths(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    /// A length rounded to 0.1 mm, for people.
+    private static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
     static let describeCommand = Command(
         name: "describe", abstract: "Print a one-line summary a screen reader can speak.",
@@ -89,7 +118,7 @@ enum InspectCommands {
         context.print(describe(gesture))
         context.print(
             "\(Plural.count(gesture.strokes.count, "stroke")), \(Plural.count(gesture.sampleCount, "sample")); "
-                + "\(device.kind.rawValue) \(JSONText.number(device.widthMM)) × \(JSONText.number(device.heightMM)) mm")
+                + deviceSummary(device))
         let colour = context.isStandardOutputTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
         context.standardOutput.write(
             renderPreview(gesture, columns: values.integer("columns") ?? 40, rows: values.integer("rows") ?? 12, colour: colour))

@@ -95,11 +95,16 @@ enum MenuCommand {
         warnAboutMissingGestures(configuration.items, services: services, path: path, context: context)
         let display = AssistOptions.display(values, context: context)
 
+        let keys = AssistOptions.keyboard(terminal: context.isStandardInputTerminal)
+        if keys == nil && switchSetup == nil {
+            throw CommandFailure.usage(
+                "nothing can operate the menu: standard input is no terminal, pipe or file of keys, and no --switch was given")
+        }
         let terminal = AssistOptions.keyboardMode(context)
         defer { terminal?.restore() }
         let handle = try MenuSession.start(
             ActionMenu(configuration: configuration, library: services), services: services, display: display,
-            keyboard: KeyboardInput(fileDescriptor: .standardInput), switchSetup: switchSetup)
+            keyboard: keys, switchSetup: switchSetup)
         let result = await context.untilFinished(handle)
         switch result {
         case .success(.closed):

@@ -75,6 +75,13 @@ enum PlayCommand {
             return
         }
         let gesture = try context.loadGesture(values.argument("gesture") ?? "")
+        if values.flag("physical-size"), !gesture.device.isSizeKnown {
+            context.note(
+                "\(shown(values.argument("gesture") ?? "")) has no known size (width_mm/height_mm 0 and no resolution): --physical-size cannot keep it; it plays by its place on the surface")
+        }
+        if let at = placement?.at, at.x.isMillimetres || at.y.isMillimetres {
+            AssumedSize.note(gesture.device, of: shown(values.argument("gesture") ?? ""), options: ["at"], context: context)
+        }
         let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
         let unplaced = PlayRequest(
             gesture: gesture,

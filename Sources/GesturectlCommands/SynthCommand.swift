@@ -47,7 +47,11 @@ enum SynthCommand {
         return Command(name: name, abstract: abstract, discussion: discussion, options: options + commonOptions) {
             values, context in
             var options = SynthOptions()
-            if let like = values.string("like") { options.geometry = try context.loadGesture(like).device }
+            if let like = values.string("like") {
+                options.geometry = try context.loadGesture(like).device
+                // Every length of a synthesised gesture is in millimetres.
+                AssumedSize.note(options.geometry, of: shown(like), options: ["like"], context: context)
+            }
             if let rate = values.integer("rate") { options.sampleRateHz = rate }
             if usesSpacing, let spacing = values.double("spacing") { options.spacingMM = spacing }
             let gesture: Gesture

@@ -14,4 +14,8 @@ public enum WallClock {
         let count = strftime(&buffer, buffer.count, pattern, &parts)
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// The current UTC time as ISO 8601, `2026-11-29T13:26:23Z` (what
+    /// recordings store as the time they were made).
+    public static func iso8601() -> String { utc("%Y-%m-%dT%H:%M:%SZ") }
 }

@@ -62,6 +62,20 @@ struct CreateFlowTests {
         #expect(flow.merged?.maximumSimultaneousContacts == 2)
     }
 
+    @Test("Strokes are measured in the recording device's millimetres as they land")
+    func measuredInTheDevice() {
+        var flow = CreateFlow(library: FakeLibrary())
+        _ = flow.start()
+        // 50 units per millimetre instead of synthDefault's 100: the same stroke is twice as long.
+        var device = DeviceGeometry.synthDefault
+        device.x.resolution = 50
+        device.y.resolution = 50
+        device.widthMM = 432
+        device.heightMM = 270
+        _ = flow.handle(.recordingStarted(device))
+        #expect(flow.handle(.strokeLanded(line(20, 20, dx: 0, dy: 40, start: 0))).lines == ["Stroke 1: swipe down · 0.30 s · 80 mm"])
+    }
+
     @Test("Review and play show the merged gesture and come back to the menu; Escape cancels a play")
     func reviewAndPlay() {
         var flow = CreateFlow(library: FakeLibrary())

@@ -20,6 +20,7 @@ final class TranscriptDisplay: AssistDisplay, Sendable {
     }
     func namePrompt(suggestion: String, typed: String) { if typed.isEmpty { append("NAME? \(suggestion)") } }
     func reviewFrame(_ gesture: Gesture, fraction: Double) {}
+    func canvas(_ strokes: Gesture, pointer: PointerPosition) { append("CANVAS \(strokes.strokes.count) \(pointer.x),\(pointer.y)") }
     func finish() { append("END") }
     private func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
@@ -30,6 +31,8 @@ final class TranscriptDisplay: AssistDisplay, Sendable {
 /// library in memory.
 final class FakeServices: CreateServices, Sendable {
     let engine = Engine()
+    let description: InputDeviceDescription
+    init(description: InputDeviceDescription = TestDevices.touchscreen) { self.description = description }
     let sources = Mutex<[PipeSource]>([])
     let saved = Mutex<[(Gesture, String, Bool)]>([])
     let switchHandle = TriggerHandle()
@@ -41,7 +44,7 @@ final class FakeServices: CreateServices, Sendable {
         let source = try PipeSource()
         sources.withLock { $0.append(source) }
         return try engine.startRecording(
-            RecordRequest(details: RecordingDetails(name: "created")), source: source, description: TestDevices.touchscreen,
+            RecordRequest(details: RecordingDetails(name: "created")), source: source, description: description,
             device: DeviceInfo(node: "/dev/input/test", name: "test touchscreen", kind: .touchscreen), stableID: nil,
             strokes: strokes)
     }
@@ -129,6 +132,29 @@ struct CreateSessionTests {
         }
         #expect(name.hasPrefix("2-fingers"))
         #expect(services.saved.withLock { $0.first?.0.strokes.count } == 2)
+    }
+
+    @Test("A pointer: the canvas follows it while recording (a grabbed pointer moves no cursor)")
+    func pointerCanvas() throws {
+        let services = FakeServices(description: TestDevices.mouse)
+        let display = TranscriptDisplay()
+        let keys = try FileDescriptor.pipe()
+        defer { keys.write.close(); keys.read.close() }
+        let handle = try CreateSession.start(
+            flow: CreateFlow(library: FakeLibrary()), services: services, display: display,
+            keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
+        #expect(eventually { display.has("Recording from") })
+        // The pointer starts at the centre of the 1920x1080 screen and moves 100 px right.
+        services.source?.frame([(.relative, .relativeX, 100)])
+        #expect(eventually { display.has("CANVAS 0 1060,540") })
+        // A press-drag-release is a stroke; the canvas then shows it.
+        services.source?.frame([(.key, .buttonLeft, 1)])
+        services.source?.frame([(.relative, .relativeY, 50)])
+        services.source?.frame([(.key, .buttonLeft, 0)])
+        services.source?.frame([(.relative, .relativeX, 10)])
+        #expect(eventually { display.has("CANVAS 1 1070,590") })
+        handle.cancel()
+        #expect(handle.wait() == .success(.emergencyStopped))
     }
 
     @Test("Holding the switch 3 s is the emergency stop: the recording is cancelled, nothing saved; so is a cancel (Ctrl-C)")

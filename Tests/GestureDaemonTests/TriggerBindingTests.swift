@@ -174,7 +174,11 @@ struct TriggerBindingTests {
         #expect(code(trigger(press: "single"), .object([("press", .string("power"))])) == .badArgument)
         #expect(code(trigger(press: "single"), .object([("press", .string("KEY_A"))])) == .badArgument)
         #expect(code(trigger(press: "single"), .object([("play", .string("my-tap")), ("as", .string("keyboard"))])) == .badArgument)
-        #expect(code(trigger(press: "single"), .object([("create", .object([("device", .string("x"))]))])) == .badArgument)
+        #expect(code(trigger(press: "single"), .object([("create", .object([("device", .string("/dev/input/event3"))]))])) == .badArgument)
+        #expect(code(trigger(press: "single"), .object([("create", .string("touchscreen"))])) == .badArgument)
+        #expect(code(trigger(press: "single"), .object([("create", .object([("device", .string("x")), ("speed", .bool(true))]))])) == .badArgument)
+        #expect(code(trigger(press: "single"), .object([("create", .object([("device", .string("x")), ("scan_interval_ms", .integer(100))]))])) == .badArgument)
+        #expect(code(trigger(press: "single"), .object([("create", .object([("device", .string("x"))])), ("play", .string("my-tap"))])) == .badArgument)
         #expect(errorCode { try client.call("bind", [("trigger", trigger(press: "single"))]) } == .badArgument)
         #expect(errorCode { try client.call("bindings", [("reset", .string("yes"))]) } == .badArgument)
         // Power may be bound with force.
@@ -211,6 +215,54 @@ struct TriggerBindingTests {
         watch.report(.press(.long, time: .zero))
         #expect(try raw.receive()["press"] == .string("long"))
         #expect(daemon.sink(.keyboard)?.frames.count == 2)
+        await daemon.stop()
+    }
+
+    @Test("A bound create flow: the switch operates it, its lines go to create subscribers, the gesture lands in the library")
+    func createFlow() async throws {
+        let recordings = TestRecordings()
+        let daemon = try TriggerDaemon(recordings: recordings.provider())
+        let client = try daemon.client()
+        let create = JSONValue.object([
+            ("device", .string(TestRecordings.node)), ("stops_recording", .bool(true)), ("scan_interval_ms", .integer(300)),
+            ("first_item_hold_ms", .integer(0)),
+        ])
+        let result = try client.call("bind", [("trigger", trigger(press: "long")), ("action", .object([("create", create)]))])
+        #expect(result["action"]?["create"]?["device"] == .string(TestRecordings.node))
+        let raw = try RawConnection(path: daemon.socketPath)
+        try raw.send("{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"create\"]}\n")
+        _ = try raw.receive()
+        let watch = try #require(daemon.watch(device, "BTN_0"))
+        /// Reads `create` events until one's line starts with `prefix`.
+        func line(_ prefix: String) throws -> String? {
+            for _ in 0..<100 {
+                let event = try raw.receive()
+                guard case .string(let text)? = event["line"] else { continue }
+                #expect(event["event"] == .string("create"))
+                #expect(event["spoken"] != nil)
+                if text.hasPrefix(prefix) { return text }
+            }
+            return nil
+        }
+
+        watch.report(.press(.long, time: .zero))
+        #expect(try line("Recording from") != nil)
+        #expect(try eventually { recordings.latest != nil })
+        recordings.latest?.stroke(id: 1, x: 1_000, y: 1_000)
+        recordings.latest?.stroke(id: 2, x: 2_000, y: 1_000)
+        #expect(try line("Stroke 2: ") != nil)
+        // While the flow runs, the switch's presses go to it, not to the bindings.
+        watch.report(.press(.long, time: .zero))
+        watch.report(.press(.single, time: .zero))
+        #expect(try line("Highlighted: Save (2 of 7)") != nil)
+        watch.report(.press(.single, time: .zero))
+        #expect(try line("Highlighted: Save as 2-fingers") != nil)
+        watch.report(.press(.single, time: .zero))
+        let saved = try #require(try line("Saved as "))
+        #expect(saved.contains(": 2 fingers"))
+        #expect(try eventually { (try? client.call("list"))?.jsonText.contains("2-fingers") == true })
+        // Recorded with a grab, on the bound device.
+        #expect(recordings.requests.withLock { $0.first?.grab } == true)
         await daemon.stop()
     }
 

@@ -101,3 +101,56 @@ import Testing
         }
     }
 }
+
+/// Issue 7 item 5: operations follow FORMAT.md's size rule.
+@Suite struct SizeRuleEditingTests {
+    typealias F = Fixtures
+
+    /// 216 × 135 mm by resolution only: width_mm and height_mm 0.
+    let sizeFromResolution = DeviceGeometry(
+        kind: .touchscreen, x: AxisRange(minimum: 0, maximum: 21_600, resolution: 100),
+        y: AxisRange(minimum: 0, maximum: 13_500, resolution: 100), widthMM: 0, heightMM: 0, slots: 10)
+
+    @Test func fitWithSizeFromTheResolutionKeepsItDerived() throws {
+        let gesture = F.gesture([F.stroke([(0, 10_800, 6_750)])], device: sizeFromResolution)
+        let result = try GestureEditor.fit(gesture, aspectRatio: AspectRatio("9:16")!)
+        // Not 12150 mm: 121.5 × 216 mm, stated by the resolution.
+        #expect(result.gesture.device.widthMM == 0 && result.gesture.device.heightMM == 0)
+        #expect(result.gesture.device.x.maximum == 12_150 && result.gesture.device.y.maximum == 21_600)
+        #expect(result.gesture.device.surfaceWidthMM == 121.5)
+        #expect(throws: Never.self) { try result.gesture.validate() }
+        // The centre stays the centre.
+        #expect(F.points(result.gesture) == [[Point(0, 6_075, 10_800)]])
+    }
+
+    @Test func mergingWithAnUnknownSizeKeepsACentredTapCentredAndSaysSo() throws {
+        let known = F.gesture([F.stroke([(0, 500, 500)])])
+        let unknown = DeviceGeometry(
+            kind: .touchscreen, x: AxisRange(minimum: 0, maximum: 4_095), y: AxisRange(minimum: 0, maximum: 4_095),
+            slots: 10)
+        let centred = F.gesture([F.stroke([(0, 2_048, 2_048)])], device: unknown)
+        let result = try GestureEditor.merge([known, centred])
+        #expect(F.points(result.gesture) == [[Point(0, 500, 500)], [Point(0, 500, 500)]])
+        #expect(result.warnings.count == 1)
+        #expect(result.warnings.first?.hasPrefix("gesture 2: its surface size is unknown") == true)
+        // Known sizes are still mapped in millimetres, without a warning.
+        let resolved = F.gesture([F.stroke([(0, 10_800, 6_750)])], device: sizeFromResolution)
+        let byMillimetres = try GestureEditor.merge([resolved, known])
+        #expect(byMillimetres.warnings.isEmpty)
+        #expect(F.points(byMillimetres.gesture)[1] == [Point(0, 5_000, 5_000)])
+    }
+}
+
+@Suite struct FitToUnknownSizeTests {
+    typealias F = Fixtures
+
+    @Test func fitToADeviceOfUnknownSizeKeepsThePlaceInPercent() throws {
+        let unknown = DeviceGeometry(
+            kind: .touchscreen, x: AxisRange(minimum: 0, maximum: 4_000), y: AxisRange(minimum: 0, maximum: 2_000),
+            slots: 10)
+        let gesture = F.gesture([F.stroke([(0, 250, 500)])])
+        let result = try GestureEditor.fit(gesture, to: unknown)
+        #expect(F.points(result.gesture) == [[Point(0, 1_000, 1_000)]])
+        #expect(result.warnings.first?.hasPrefix("the target's surface size is unknown") == true)
+    }
+}

@@ -29,14 +29,19 @@ import Testing
     }
 
     @Test func millimetresWithTrailingZerosAreReadAndWrittenPlainly() throws {
-        let text = Fixtures.replacing("\"width_mm\": 216,", with: "\"width_mm\": 1.50,", in: Fixtures.minimalText)
+        // Resolution 0 on x, so that the stated width cannot disagree with it.
+        let unresolved = Fixtures.replacing(
+            "\"max\": 21600, \"resolution\": 100", with: "\"max\": 21600, \"resolution\": 0", in: Fixtures.minimalText)
+        let text = Fixtures.replacing("\"width_mm\": 216,", with: "\"width_mm\": 1.50,", in: unresolved)
         let gesture = try GestureFileFormat.decode(text, source: "g.json")
         #expect(gesture.device.widthMM == 1.5)
-        #expect(GestureFileFormat.encode(gesture) == Fixtures.replacing("216,", with: "1.5,", in: Fixtures.minimalText))
+        #expect(GestureFileFormat.encode(gesture) == Fixtures.replacing("216,", with: "1.5,", in: unresolved))
     }
 
     @Test func millimetresAreRoundedToThousandthsOnReading() throws {
-        let text = Fixtures.replacing("\"width_mm\": 216,", with: "\"width_mm\": 0.1234,", in: Fixtures.minimalText)
+        let unresolved = Fixtures.replacing(
+            "\"max\": 21600, \"resolution\": 100", with: "\"max\": 21600, \"resolution\": 0", in: Fixtures.minimalText)
+        let text = Fixtures.replacing("\"width_mm\": 216,", with: "\"width_mm\": 0.1234,", in: unresolved)
         #expect(try GestureFileFormat.decode(text, source: "g.json").device.widthMM == 0.123)
     }
 

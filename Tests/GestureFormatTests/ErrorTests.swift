@@ -89,23 +89,23 @@ import Testing
 @Suite struct VersionErrorTests {
     @Test func newerVersionIsRefusedWithAClearMessage() {
         let error = decodeError(Fixtures.replacing("\"format\": 1", with: "\"format\": 3", in: Fixtures.minimalText))
-        #expect(error?.description == "g.json: format version 3; this gesturectl reads up to 1")
+        #expect(error?.description == "g.json: format version 3; this gesturectl reads up to 2")
         #expect(error?.kind == .newerVersion(3))
     }
 
     @Test func newerVersionIsJudgedBeforeKeysItMayHave() {
-        let error = decodeError(#"{"timeline": {"tracks": []}, "format": 2}"#, source: "future.json")
-        #expect(error?.description == "future.json: format version 2; this gesturectl reads up to 1")
+        let error = decodeError(#"{"timeline": {"tracks": []}, "format": 3}"#, source: "future.json")
+        #expect(error?.description == "future.json: format version 3; this gesturectl reads up to 2")
     }
 
     @Test func syntaxIsJudgedBeforeTheVersion() {
-        #expect(decodeError(#"{"format": 2, "x": [}"#)?.description == "g.json:1:21: expected a value, found '}'")
+        #expect(decodeError(#"{"format": 3, "x": [}"#)?.description == "g.json:1:21: expected a value, found '}'")
     }
 
     @Test func enormousVersionIsNewerNotACrash() {
         let error = decodeError(#"{"format": 123456789012345678901234567890}"#)
         #expect(
-            error?.description == "g.json: format version 123456789012345678901234567890; this gesturectl reads up to 1")
+            error?.description == "g.json: format version 123456789012345678901234567890; this gesturectl reads up to 2")
         #expect(error?.kind == .newerVersion(Int.max))
     }
 
@@ -230,5 +230,30 @@ import Testing
         let error = decodeError(bytes)
         #expect(error?.description == "g.json: file is 536870913 bytes; the limit is 536870912 bytes")
         #expect(error?.kind == .tooLarge)
+    }
+}
+
+/// Version 2: the stroke key "estimated" (issue 7 item 14).
+@Suite struct EstimatedStrokeFormatTests {
+    @Test func anEstimatedStrokeIsWrittenAsVersionTwoAndReadBack() throws {
+        var gesture = Fixtures.minimal
+        gesture.strokes.append(Stroke(samples: gesture.strokes[0].samples, isEstimated: true))
+        let text = GestureFileFormat.encode(gesture)
+        #expect(text.hasPrefix("{\n  \"format\": 2,\n"))
+        #expect(text.contains("\"kind\": \"finger\",\n      \"estimated\": true,\n      \"samples\""))
+        #expect(try GestureFileFormat.decode(text, source: "g.json") == gesture)
+        // Without estimated strokes the file stays version 1, byte for byte.
+        #expect(GestureFileFormat.encode(Fixtures.minimal) == Fixtures.minimalText)
+        let asTwo = Fixtures.replacing("\"format\": 1", with: "\"format\": 2", in: Fixtures.minimalText)
+        #expect(GestureFileFormat.encode(try GestureFileFormat.decode(asTwo, source: "g.json")) == Fixtures.minimalText)
+    }
+
+    @Test func versionOneHasNoEstimatedKey() {
+        var gesture = Fixtures.minimal
+        gesture.strokes[0].isEstimated = true
+        let text = Fixtures.replacing("\"format\": 2", with: "\"format\": 1", in: GestureFileFormat.encode(gesture))
+        #expect(decodeError(text)?.description.contains("unknown key \"estimated\" in stroke 1") == true)
+        let wrongType = Fixtures.replacing("\"estimated\": true", with: "\"estimated\": 1", in: GestureFileFormat.encode(gesture))
+        #expect(decodeError(wrongType)?.description.contains("\"estimated\" must be true or false, found") == true)
     }
 }

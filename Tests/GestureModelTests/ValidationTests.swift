@@ -79,7 +79,10 @@ private func problem(_ change: (inout Gesture) -> Void) -> GestureValidationErro
             $0.device.pressure = AxisRange(minimum: 0, maximum: 0)
             $0.strokes[0].samples[1].pressure = 0
         } == nil)
-        #expect(problem { $0.device.x.minimum = -(1 << 31) } == nil)
+        #expect(problem {
+            $0.device.x.minimum = -(1 << 31)
+            $0.device.widthMM = 0  // else it would disagree with span ÷ resolution
+        } == nil)
     }
 
     @Test func physicalSizeAndSlots() {

@@ -120,23 +120,39 @@ import TestSupport
         }
     }
 
-    @Test func absolutePointerIsRefused() {
+    @Test func absolutePointerIsRecordedAsPointerStrokes() throws {
+        // Issue 7 item 14: ABS_X/ABS_Y with mouse buttons (a QEMU "USB
+        // tablet", VMware's absolute mouse), with or without BTN_TOUCH, was refused.
         var device = TestDevices.singleTouch
         device.codes[.key] = [.buttonTouch, .buttonLeft]
-        #expect(throws: RecordingError.unsupportedDevice(
-            deviceName: "test single touch",
-            reason: "it has mouse buttons beside ABS_X and ABS_Y, so udev takes it for an absolute pointer; gesturectl records pointers from REL_X and REL_Y only"
-        )) {
-            try RecordingDeviceProfile(device: device)
-        }
-        // Without BTN_TOUCH (VMware's absolute mouse), the old reason.
+        let withTouch = try RecordingDeviceProfile(device: device)
+        #expect(withTouch.inputKind == .absolutePointer)
+        #expect(withTouch.geometry.kind == .mouse && withTouch.geometry.slots == 1)
+        // A whiteboard: INPUT_PROP_DIRECT does not make it a touchscreen to udev.
+        device.properties = [.direct]
+        #expect(try RecordingDeviceProfile(device: device).inputKind == .absolutePointer)
         device.codes[.key] = [.buttonLeft]
-        #expect(throws: RecordingError.unsupportedDevice(
-            deviceName: "test single touch",
-            reason: "it has the axes ABS_X and ABS_Y but no BTN_TOUCH to say when it is touched"
-        )) {
-            try RecordingDeviceProfile(device: device)
-        }
+        let profile = try RecordingDeviceProfile(device: device)
+        #expect(profile.inputKind == .absolutePointer)
+        #expect(profile.geometry.x == AxisRange(
+            minimum: Int(device.absoluteAxes[.absoluteX]!.minimum), maximum: Int(device.absoluteAxes[.absoluteX]!.maximum),
+            resolution: Int(device.absoluteAxes[.absoluteX]!.resolution)))
+    }
+
+    @Test func absolutePointerStrokesArePressDragRelease() throws {
+        var device = TestDevices.singleTouch
+        device.codes[.key] = [.buttonLeft, .buttonRight]
+        var recorder = try StrokeRecorder(device: device)
+        recorder.feed(all: frame(0, [abs(.absoluteX, 100), abs(.absoluteY, 200)]))  // hovering: nothing
+        recorder.feed(all: frame(10, [key(.buttonLeft, 1)]))
+        recorder.feed(all: frame(20, [abs(.absoluteX, 300)]))
+        recorder.feed(all: frame(30, [key(.buttonLeft, 0)]))
+        recorder.feed(all: frame(40, [abs(.absoluteX, 900)]))  // released: nothing
+        let result = try recorder.finished()
+        #expect(result.gesture.strokes.count == 1)
+        let stroke = result.gesture.strokes[0]
+        #expect(stroke.kind == .pointer && stroke.button == .left)
+        #expect(stroke.samples.map { [Int($0.time.rawValue), $0.x, $0.y] } == [[0, 100, 200], [10_000, 300, 200], [20_000, 300, 200]])
     }
 
     @Test func mouseWithAbsoluteAxesTooIsRecordedByItsRelativeMotion() throws {

@@ -311,14 +311,31 @@ struct DescribeTests {
         #expect(describe(oneReal) == "1 finger · tap · 0.05 s")
     }
 
-    @Test func unknownPhysicalSizeMeasuresInUnits() {
-        // Without a size or resolution, one unit counts as one millimetre.
+    @Test func unknownPhysicalSizeGivesPercentOfTheSurface() {
+        // Without a size or resolution, millimetres would be invented
+        // (issue 7 item 14: "11402 mm" on an N-Trig panel): percent instead.
         let device = DeviceGeometry(
             kind: .touchpad, x: AxisRange(minimum: 0, maximum: 1000), y: AxisRange(minimum: 0, maximum: 500), slots: 5)
         let gesture = Gesture(
             name: "pad", device: device,
-            strokes: [Stroke(samples: [Sample(time: 0, x: 100, y: 100), Sample(time: 200_000, x: 160, y: 100)])])
-        #expect(describe(gesture) == "1 finger · swipe right · 0.20 s · 60 mm")
+            strokes: [Stroke(samples: [Sample(time: 0, x: 100, y: 100), Sample(time: 200_000, x: 600, y: 100)])])
+        #expect(describe(gesture) == "1 finger · swipe right · 0.20 s · 50 % of the width")
+        #expect(describe(gesture, style: .spoken) == "1 finger, swipe right, 0.2 seconds, 50 percent of the width")
+        let down = Gesture(
+            name: "pad", device: device,
+            strokes: [Stroke(samples: [Sample(time: 0, x: 100, y: 100), Sample(time: 200_000, x: 100, y: 400)])])
+        #expect(describe(down) == "1 finger · swipe down · 0.20 s · 60 % of the height")
+    }
+
+    @Test func sizeZeroWithAResolutionIsTheResolutionsSize() {
+        // Issue 7 item 5: width_mm 0 and resolution 100 made a 40 mm swipe "4000 mm".
+        var device = DeviceGeometry.synthDefault
+        device.widthMM = 0
+        device.heightMM = 0
+        let gesture = Gesture(
+            name: "swipe", device: device,
+            strokes: [Stroke(samples: [Sample(time: 0, x: 1_000, y: 5_000), Sample(time: 200_000, x: 5_000, y: 5_000)])])
+        #expect(describe(gesture) == "1 finger · swipe right · 0.20 s · 40 mm")
     }
 
     @Test func hostileValuesDoNotTrap() {

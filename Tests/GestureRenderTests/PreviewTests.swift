@@ -112,4 +112,14 @@ struct PreviewTests {
         #expect(renderPreview(F.gesture([]), columns: 6, rows: 4, colour: true) == "+----+\n|    |\n+----+\n")
         _ = renderPreview(SVGTests.hostile, colour: true)
     }
+
+    @Test("A cursor is drawn as + where it is, over the strokes")
+    func cursor() {
+        let gesture = Gesture(name: "c", device: .synthDefault, strokes: [])
+        let picture = renderPreview(gesture, columns: 12, rows: 8, colour: false, cursor: (x: 0, y: 0))
+        let lines = picture.split(separator: "\n")
+        #expect(lines[1].hasPrefix("|+"))
+        let corner = renderPreview(gesture, columns: 12, rows: 8, colour: false, cursor: (x: 21_600, y: 13_500))
+        #expect(corner.split(separator: "\n").dropLast().last?.hasSuffix("+|") == true)
+    }
 }

@@ -93,7 +93,7 @@ import TestSupport
         try scratch.write("new.json", "{\"format\": 3, \"name\": \"x\"}\n")
         let result = try CLI.run(["show", "new.json"], in: scratch.path)
         #expect(result.status == 1)
-        #expect(result.stderr == "gesturectl: error: new.json: format version 3; this gesturectl reads up to 1\n")
+        #expect(result.stderr == "gesturectl: error: new.json: format version 3; this gesturectl reads up to 2\n")
     }
 
     @Test func truncatedFile() throws {

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@Suite("gesturectl create: options and the plain transcript")
+struct CreateCommandTests {
+    @Test("Switch options need a switch; a switch needs a key; bad values are named")
+    func usageErrors() throws {
+        let cases: [([String], String)] = [
+            (["create", "--switch-key", "KEY_F13"], "--switch-key needs --switch DEVICE"),
+            (["create", "--switch", "usb-switch"], "--switch needs --switch-key KEY"),
+            (["create", "--scan-interval", "2s"], "--scan-interval needs a switch"),
+            (["create", "--switch", "usb-switch", "--switch-key", "KEY_NOPE"], "\"KEY_NOPE\" is no key or button"),
+            (["create", "--switch", "/dev/input/event3", "--switch-key", "KEY_F13"], "changes when the device is plugged in again"),
+            (["create", "--switch", "s", "--switch-key", "KEY_F13", "--scan-interval", "0.1s"], "--scan-interval"),
+            (["create", "--idle-timeout", "0"], "--idle-timeout"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try CLI.run(arguments, stdin: "")
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test("With nothing to operate it (no terminal, no keys, no switch) it refuses at once")
+    func nothingOperatesIt() throws {
+        let result = try CLI.run(["create"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("nothing can operate the flow"))
+    }
+
+    @Test("Plain mode with keys from a file: one line per state change, no escape sequences; leaving saves nothing")
+    func plainTranscript() throws {
+        // No input device here: the recording fails, the menu offers to record again or leave; '2' leaves.
+        let result = try CLI.run(["create", "--device", "/nonexistent/event99"], stdin: "2")
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Draw the first stroke. Each stroke you lift becomes a finger; they will play together. Recording starts when you touch.")
+        #expect(lines.contains { $0.hasPrefix("Recording failed: ") })
+        #expect(lines.contains("Nothing was drawn. What next? Record again · Leave"))
+        #expect(lines.contains("Highlighted: Record again (1 of 2)"))
+        #expect(lines.last == "Nothing was saved.")
+        #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
+    @Test("help create teaches the flow, the switch and its defaults")
+    func help() throws {
+        let result = try CLI.run(["help", "create"])
+        #expect(result.status == 0)
+        for phrase in ["Create New Gesture", "--scan-interval", "default 1 s", "emergency stop", "--plain", "spd-say", "NO_COLOR"] {
+            #expect(result.stdout.contains(phrase), "\(phrase)")
+        }
+    }
+}
