@@ -50,11 +50,19 @@ public struct MenuEntry: Hashable, Sendable {
         }
     }
 
-    /// How the named buttons are called in menus (`back` and `menu` say
-    /// "key" so that they are not taken for going back or for a sub-menu).
+    /// How the keys are called in menus, in words a speech synthesiser
+    /// reads well (`back` and `menu` say "key" so that they are not taken
+    /// for going back or for a sub-menu; `KEY_HOME` is "Home key" beside
+    /// the Home button).
     static let buttonLabels: [String: String] = [
         "volume-up": "Volume up", "volume-down": "Volume down", "mute": "Mute", "lock": "Lock screen",
         "screenshot": "Screenshot", "home": "Home", "back": "Back key", "menu": "Menu key", "power": "Power",
+        "KEY_PLAYPAUSE": "Play or pause", "KEY_NEXTSONG": "Next track", "KEY_PREVIOUSSONG": "Previous track",
+        "KEY_STOPCD": "Stop playing", "KEY_MICMUTE": "Microphone mute", "KEY_BRIGHTNESSUP": "Brightness up",
+        "KEY_BRIGHTNESSDOWN": "Brightness down", "KEY_SEARCH": "Search", "KEY_ESC": "Escape key", "KEY_ENTER": "Enter key",
+        "KEY_TAB": "Tab key", "KEY_SPACE": "Space key", "KEY_UP": "Up arrow", "KEY_DOWN": "Down arrow",
+        "KEY_LEFT": "Left arrow", "KEY_RIGHT": "Right arrow", "KEY_PAGEUP": "Page up", "KEY_PAGEDOWN": "Page down",
+        "KEY_HOME": "Home key", "KEY_END": "End key",
     ]
 }
 

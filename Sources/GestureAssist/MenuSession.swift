@@ -116,12 +116,12 @@ public final class MenuSession: AssistLoopClient {
     }
 
     /// Starts a session on its own thread; the handle's result is how it
-    /// ended (cancelling the handle is the emergency stop).
+    /// ended (cancelling the handle is the emergency stop). A front end
+    /// that must be able to cancel it before it starts gives `handle`.
     public static func start(
         _ menu: ActionMenu, services: any MenuServices, display: sending any AssistDisplay, keyboard: KeyboardInput?,
-        switchSetup: SwitchSetup?
+        switchSetup: SwitchSetup?, handle: JobHandle<Result<ActionMenuOutcome, CreateFailure>, Never> = JobHandle()
     ) throws -> JobHandle<Result<ActionMenuOutcome, CreateFailure>, Never> {
-        let handle = JobHandle<Result<ActionMenuOutcome, CreateFailure>, Never>()
         let session = try MenuSession(
             menu: menu, services: services, display: display, keyboard: keyboard, switchSetup: switchSetup,
             cancellation: handle.cancellation)

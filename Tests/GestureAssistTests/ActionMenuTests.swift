@@ -106,6 +106,13 @@ struct ActionMenuTests {
         #expect(menu.depth == 1)
     }
 
+    @Test("Every key the virtual keyboard has is named in words, not by its kernel name")
+    func keyLabels() {
+        for key in VirtualKeyboard.keys {
+            #expect(!MenuEntry(.press(key)).shownLabel.hasPrefix("KEY_"), "\(key.kernelName)")
+        }
+    }
+
     @Test("Power asks first: its default is not to press, and only the confirmation presses it")
     func powerConfirmation() {
         var menu = ActionMenu(configuration: MenuConfiguration(items: [.button("power")]), library: FakeMenuLibrary())

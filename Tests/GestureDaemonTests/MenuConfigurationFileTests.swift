@@ -42,7 +42,7 @@ import TestSupport
                 MenuEntry(.create),
             ])
         #expect(configuration.items.map(\.shownLabel) == [
-            "Louder", "KEY_PLAYPAUSE", "three-finger-swipe-up", "Buttons menu", "My gestures", "Media menu", "Create New Gesture",
+            "Louder", "Play or pause", "three-finger-swipe-up", "Buttons menu", "My gestures", "Media menu", "Create New Gesture",
         ])
     }
 
