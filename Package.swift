@@ -128,7 +128,7 @@ let package = Package(
             name: "GestureDaemonTests",
             dependencies: [
                 "GestureDaemon", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
-                "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport", "GestureRecording",
+                "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport", "GestureRecording", "GestureAssist",
             ]),
         .testTarget(
             name: "GestureAssistTests",

@@ -89,23 +89,22 @@ public struct LibraryNames: CreateLibrary {
 
 /// Runs a ``CreateFlow``: carries out its effects with ``CreateServices``,
 /// feeds it what the recording, the keys and the switch say, and shows
-/// everything on an ``AssistDisplay``. One loop on one dedicated thread
-/// (`gesturectl-ui`): a poll on the keys, the switch's and jobs' messages
-/// and the cancellation, with the scanning's and the review's deadlines
-/// as its timeout.
-public final class CreateSession {
+/// everything on an ``AssistDisplay``. One ``AssistLoop`` on one dedicated
+/// thread (`gesturectl-ui`): a poll on the keys, the switch's and jobs'
+/// messages and the cancellation, with the scanning's and the review's
+/// deadlines as its timeout.
+public final class CreateSession: AssistLoopClient {
     /// How the loop's thread is set up.
     public static let thread = ThreadOptions(name: "gesturectl-ui")
     /// How long the review's animation lasts at most, and its steps.
     static let reviewSteps = 12
     static let reviewStepTime = Microseconds(120_000)
 
-    private enum Message: Sendable {
+    enum Message: Sendable {
         case stroke(Stroke)
         case status(RecordingStatus)
         case recorded(RecordingOutcome)
         case played(String?)
-        case switchEvent(TriggerEvent)
     }
 
     private enum Presentation {
@@ -120,16 +119,10 @@ public final class CreateSession {
     private var flow: CreateFlow
     private let services: any CreateServices
     private let display: any AssistDisplay
-    private var keyboard: KeyboardInput?
-    private let switchSetup: SwitchSetup?
-    private let clock: any RecordingClock
-    private let cancellation: CancellationSignal
-    private let mailbox: Mailbox<Message>
-    private var decoder = KeyDecoder()
+    private let loop: AssistLoop<Message>
     private var presentation = Presentation.none
     private var recordJob: RecordJob?
     private var playJob: PlayJob?
-    private var switchHandle: TriggerHandle?
     private var pending: [CreateInput] = []
     /// The strokes of the recording in progress, as they landed (for the pointer's canvas).
     private var takeStrokes: [Stroke] = []
@@ -145,12 +138,12 @@ public final class CreateSession {
         self.flow = flow
         self.services = services
         self.display = display
-        self.keyboard = keyboard
-        self.switchSetup = switchSetup
-        self.clock = clock
-        self.cancellation = cancellation
-        mailbox = try Mailbox()
+        loop = try AssistLoop(
+            keyboard: keyboard, switchSetup: switchSetup, clock: clock, cancellation: cancellation, display: display)
     }
+
+    private var switchSetup: SwitchSetup? { loop.switchSetup }
+    private var clock: any RecordingClock { loop.clock }
 
     /// Starts a session on its own thread; the handle's result is how it
     /// ended (cancelling the handle is the emergency stop).
@@ -171,34 +164,15 @@ public final class CreateSession {
             stopEverything()
             display.finish()
         }
-        if let switchSetup {
-            do {
-                let handle = try services.watchSwitch(switchSetup.trigger)
-                let mailbox = self.mailbox
-                handle.observeProgress { mailbox.post(.switchEvent($0)) }
-                switchHandle = handle
-            } catch {
-                return .failure(CreateFailure("the switch cannot be watched: \(error)"))
-            }
+        do {
+            try loop.watchSwitch(services.watchSwitch)
+        } catch {
+            return .failure(CreateFailure("the switch cannot be watched: \(error)"))
         }
         perform(flow.start())
         drain()
         do throws(SystemError) {
-            let cancelled = try cancellation.fileDescriptor
-            while outcome == nil {
-                if cancellation.isCancelled {
-                    feed(.emergencyStop)
-                    continue
-                }
-                var descriptors: [(FileDescriptor, Poll.Events)] = [(cancelled, .readable), (mailbox.fileDescriptor, .readable)]
-                if let keyboard { descriptors.append((keyboard.fileDescriptor, .readable)) }
-                let now = clock.now()
-                let timeout = nextDeadline().map { Poll.milliseconds(roundingUp: max(0, ($0 - now).rawValue)) }
-                let ready = try Poll.wait(descriptors, timeoutMilliseconds: timeout)
-                for message in mailbox.take() { receive(message) }
-                if ready.count > 2, !ready[2].isEmpty, let keyboard = self.keyboard { readKeys(keyboard) }
-                tick()
-            }
+            try loop.run(self)
         } catch {
             return .failure(CreateFailure("the flow's loop failed: \(error)"))
         }
@@ -206,6 +180,13 @@ public final class CreateSession {
     }
 
     // MARK: - Inputs
+
+    var isFinished: Bool { outcome != nil }
+
+    func cancelled() { feed(.emergencyStop) }
+
+    /// The end of the keys changes nothing: the switch or the idle timeout may go on.
+    func keysEnded() {}
 
     private func feed(_ input: CreateInput) {
         pending.append(input)
@@ -219,7 +200,7 @@ public final class CreateSession {
         }
     }
 
-    private func receive(_ message: Message) {
+    func receive(_ message: Message) {
         switch message {
         case .stroke(let stroke):
             takeStrokes.append(stroke)
@@ -241,17 +222,10 @@ public final class CreateSession {
             playJob = nil
             presentation = .none
             feed(.shown(problem: problem))
-        case .switchEvent(.press(let press, let time)):
-            guard let action = SwitchAction(press) else { return }
-            switchAction(action, at: time)
-        case .switchEvent(.connected(_, let name)):
-            display.say(Announcement("The switch is ready: \(DisplayText.escaped(name))."))
-        case .switchEvent(.disconnected(let reason)):
-            display.say(Announcement("The switch is not available: \(DisplayText.escaped(reason))."))
         }
     }
 
-    private func switchAction(_ action: SwitchAction, at time: Microseconds) {
+    func switchAction(_ action: SwitchAction, at time: Microseconds) {
         if action == .emergencyStop {
             feed(.emergencyStop)
             return
@@ -271,23 +245,7 @@ public final class CreateSession {
         }
     }
 
-    private func readKeys(_ keyboard: KeyboardInput) {
-        let bytes: [UInt8]?
-        do {
-            bytes = try keyboard.fileDescriptor.read(upTo: 256)
-        } catch {
-            return
-        }
-        guard let bytes else { return }
-        // End of input (a pipe closed, /dev/null): keys are done, the switch may go on.
-        guard !bytes.isEmpty else {
-            self.keyboard = nil
-            return
-        }
-        for key in decoder.decode(bytes) { self.key(key) }
-    }
-
-    private func key(_ key: Key) {
+    func key(_ key: Key) {
         switch presentation {
         case .recording:
             if [.enter, .space, .escape, .character("s")].contains(key) { feed(.stop) }
@@ -334,7 +292,7 @@ public final class CreateSession {
     /// The naming menu's item for a name (a switch cannot type).
     private static let nameChoice = "name:"
 
-    private func nextDeadline() -> Microseconds? {
+    func nextDeadline() -> Microseconds? {
         switch presentation {
         case .menu(let presenter): presenter.nextDeadline
         case .reviewing(_, _, let next): next
@@ -342,8 +300,7 @@ public final class CreateSession {
         }
     }
 
-    private func tick() {
-        let now = clock.now()
+    func tick(at now: Microseconds) {
         switch presentation {
         case .menu(var presenter):
             if presenter.advance(to: now) {
@@ -375,11 +332,11 @@ public final class CreateSession {
         case .say(let line):
             display.say(line)
         case .startRecording:
-            let mailbox = self.mailbox
+            let post = loop.post
             do {
-                let job = try services.startRecording { mailbox.post(.stroke($0)) }
-                job.handle.onCompletion { mailbox.post(.recorded($0)) }
-                job.handle.observeProgress { mailbox.post(.status($0)) }
+                let job = try services.startRecording { post(.stroke($0)) }
+                job.handle.onCompletion { post(.recorded($0)) }
+                job.handle.observeProgress { post(.status($0)) }
                 takeStrokes = []
                 takeGeometry = job.geometry
                 lastPointer = nil
@@ -420,7 +377,7 @@ public final class CreateSession {
             display.reviewFrame(gesture, fraction: 0)
             presentation = .reviewing(gesture, step: 0, next: clock.now() + Self.reviewStepTime)
         case .play(let gesture):
-            let mailbox = self.mailbox
+            let post = loop.post
             do {
                 let job = try services.startPlay(gesture)
                 playJob = job
@@ -432,7 +389,7 @@ public final class CreateSession {
                         case .completed, .cancelled: nil
                         case .failed(let error, _): "\(error)"
                         }
-                    mailbox.post(.played(problem))
+                    post(.played(problem))
                 }
             } catch {
                 pending.append(.shown(problem: "\(error)"))
@@ -458,7 +415,7 @@ public final class CreateSession {
 
     private func stopHint() -> String {
         var ways: [String] = []
-        if keyboard != nil { ways.append("press Return to stop") }
+        if loop.keyboard != nil { ways.append("press Return to stop") }
         if switchSetup?.stopsRecording == true { ways.append("press the switch to stop") }
         if let idle = services.idleTimeout { ways.append("it stops after \(Self.seconds(idle)) without a touch") }
         return ways.isEmpty ? "" : ways.joined(separator: "; ").capitalizedFirst + "."
@@ -474,13 +431,11 @@ public final class CreateSession {
     private func stopEverything() {
         recordJob?.cancel()
         playJob?.cancel()
-        switchHandle?.cancel()
         _ = recordJob?.handle.wait()
         _ = playJob?.wait()
-        _ = switchHandle?.wait()
         recordJob = nil
         playJob = nil
-        switchHandle = nil
+        loop.stopSwitch()
     }
 }
 

@@ -58,80 +58,24 @@ enum CreateCommand {
               gesturectl create --plain --speak
             """,
         section: section,
-        options: [
-            .option(
-                "device", short: "d", valueName: "device",
-                help: "The drawing device: an event node, a by-id or by-path link, a name, or vendor:product (default: the only touch or pointer device).",
-                completion: .files),
-            .flag("no-grab", help: "Leave the drawing device live while recording (strokes then also act on the desktop)."),
-            .option(
-                "idle-timeout", valueName: "seconds", help: "Recording ends this long after the last contact lifted.",
-                type: .duration(in: 500_000...600_000_000), default: "3s"),
-            .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
-            .option("as", valueName: "kind", help: "The virtual device \"Play on a virtual device\" uses.", type: .choice(PlayCommand.kinds), default: "touchscreen"),
-            .option("picture", valueName: "file", help: "Where Review writes the SVG picture.", default: "gesturectl-review.svg", completion: .files),
-            .option(
-                "switch", valueName: "device", help: "Operate the flow with one switch on this device (a by-id or by-path link, a name, or vendor:product).",
-                completion: .files),
-            .option("switch-key", valueName: "key", help: "The switch's key or button (KEY_* or BTN_*), with --switch."),
-            .flag("grab-switch", help: "Take the switch device for gesturectl alone (for a dedicated switch, never a shared keyboard)."),
-            .option(
-                "scan-interval", valueName: "time", help: "How long scanning highlights each item (0.3 s to 10 s).",
-                type: .duration(in: ScanSettings.minimumInterval.rawValue...ScanSettings.maximumInterval.rawValue), default: "1s"),
-            .option(
-                "first-item-hold", valueName: "time", help: "How much longer the first item stays highlighted.",
-                type: .duration(in: 0...10_000_000), default: "700ms"),
-            .option("scan-loops", valueName: "n", help: "Loops through the items before scanning pauses.", type: .integer(in: 1...100), default: "2"),
-            .option(
-                "debounce", valueName: "time", help: "Ignore a press that starts this soon after the previous release.",
-                type: .duration(in: 0...5_000_000), default: "0"),
-            .option(
-                "long-press", valueName: "time", help: "Holding the switch this long goes back.",
-                type: .duration(in: 100_000...2_900_000), default: "800ms"),
-            .flag("switch-stops-recording", help: "A press of the switch during recording stops it."),
-            .flag("plain", help: "Print only plain lines, one per state change, with no escape sequences."),
-            .flag("speak", help: "Also speak every line with spd-say (speech-dispatcher)."),
-        ]
+        options: AssistOptions.drawingOptions + AssistOptions.switchOptions + AssistOptions.outputOptions
     ) { values, context in
-        let screen = try RecordCommand.parseScreen(values.string("screen") ?? "1920x1080")
-        let switchSetup = try switchSetup(values)
+        let switchSetup = try AssistOptions.switchSetup(values)
         let library = context.library
         if let problem = context.libraryFolderProblem { throw CommandFailure.failure(problem) }
-        let plain = values.flag("plain") || !context.isStandardOutputTerminal || context.environment["TERM"] == "dumb"
-        let colour = (context.environment["NO_COLOR"] ?? "").isEmpty
-        var speaker: String?
-        if values.flag("speak") {
-            speaker = TerminalDisplay.findSpeaker(path: context.environment["PATH"])
-            if speaker == nil { context.warn("--speak: spd-say is not installed (Debian: apt install speech-dispatcher); the lines are only printed") }
-        }
-        let output = context.standardOutput
-        let display = TerminalDisplay(
-            output: { output.write(bytes: $0) }, style: plain ? .plain : .terminal(colour: colour), speaker: speaker)
-        let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
-        let picture = values.string("picture").map { $0.isEmpty ? nil : context.resolve($0) } ?? nil
-        let services = EngineCreateServices(
-            engine: context.engine,
-            record: RecordRequest(
-                device: values.string("device"), grab: !values.flag("no-grab"),
-                recorderOptions: RecorderOptions(virtualScreenWidth: screen.width, virtualScreenHeight: screen.height),
-                sessionOptions: RecordingSessionOptions(idleTimeout: values.duration("idle-timeout").map { Microseconds($0) }),
-                details: RecordingDetails(name: "created", recordedAt: Timestamp.iso8601(), tool: "gesturectl \(Gesturectl.version)")),
-            playTarget: .kind(kind), library: library, picturePath: picture,
-            picture: { renderSVG($0) })
+        let (services, kind) = try AssistOptions.createServices(values, context: context)
+        let display = AssistOptions.display(values, context: context)
 
         // Keys come from standard input: a terminal in character mode, or a
         // pipe (scripts, tests). Without either, only the switch operates it.
-        var terminal: TerminalMode?
-        if context.isStandardInputTerminal {
-            terminal = try? TerminalMode.characterMode(.standardInput)
-        }
+        let terminal = AssistOptions.keyboardMode(context)
         defer { terminal?.restore() }
-        let keys = keyboard(terminal: context.isStandardInputTerminal)
+        let keys = AssistOptions.keyboard(terminal: context.isStandardInputTerminal)
         if keys == nil && switchSetup == nil {
             throw CommandFailure.usage(
                 "nothing can operate the flow: standard input is no terminal, pipe or file of keys, and no --switch was given")
         }
-        let flow = CreateFlow(library: LibraryNames(library), playLabel: "Play on a virtual \(kind.rawValue) (acts on the desktop)")
+        let flow = CreateFlow(library: LibraryNames(library), playLabel: AssistOptions.playLabel(kind))
         let handle = try CreateSession.start(
             flow: flow, services: services, display: display, keyboard: keys,
             switchSetup: switchSetup)
@@ -145,46 +89,6 @@ enum CreateCommand {
             throw CommandFailure.exit(.interrupted)
         case .failure(let failure):
             throw CommandFailure.failure(failure.message)
-        }
-    }
-
-    /// Keys from standard input when it is a terminal, a pipe or a file of
-    /// scripted keys; not from /dev/null or a closed descriptor (then only
-    /// the switch operates the flow, and nobody is told to press Return).
-    private static func keyboard(terminal: Bool) -> KeyboardInput? {
-        if terminal { return KeyboardInput(fileDescriptor: .standardInput) }
-        guard let status = try? FileDescriptor.standardInput.status() else { return nil }
-        switch status.type {
-        case .fifo, .regular, .socket: return KeyboardInput(fileDescriptor: .standardInput)
-        default: return nil
-        }
-    }
-
-    /// The switch, its scanning and its press timings, from the options.
-    private static func switchSetup(_ values: ParsedValues) throws -> SwitchSetup? {
-        let device = values.string("switch")
-        let key = values.string("switch-key")
-        guard device != nil || key != nil else {
-            for option in ["scan-interval", "first-item-hold", "scan-loops", "debounce", "long-press", "switch-stops-recording", "grab-switch"]
-            where values.isGiven(option) {
-                throw CommandFailure.usage("--\(option) needs a switch (--switch DEVICE --switch-key KEY)")
-            }
-            return nil
-        }
-        guard let device, let key else {
-            throw CommandFailure.usage(device == nil ? "--switch-key needs --switch DEVICE" : "--switch needs --switch-key KEY (e.g. KEY_ENTER or BTN_0)")
-        }
-        let scanning = ScanSettings(
-            interval: Microseconds(values.duration("scan-interval") ?? 1_000_000),
-            firstItemHold: Microseconds(values.duration("first-item-hold") ?? 700_000),
-            loops: values.integer("scan-loops") ?? 2, debounce: Microseconds(values.duration("debounce") ?? 0),
-            longPress: Microseconds(values.duration("long-press") ?? 800_000))
-        if let problem = scanning.problem { throw CommandFailure.usage(problem) }
-        do {
-            let trigger = try TriggerRequest(device: device, key: key, timings: scanning.press, grab: values.flag("grab-switch"))
-            return SwitchSetup(trigger: trigger, scanning: scanning, stopsRecording: values.flag("switch-stops-recording"))
-        } catch {
-            throw CommandFailure.usage("--switch: \(error.message)")
         }
     }
 }

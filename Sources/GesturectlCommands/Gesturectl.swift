@@ -32,7 +32,8 @@ public enum Gesturectl {
                 InspectCommands.describeCommand, InspectCommands.show, InspectCommands.render, InspectCommands.validate,
                 DevicesCommand.command, RecordCommand.command, PlayCommand.command, PressCommand.command, InteropCommands.importCommand, InteropCommands.exportCommand,
                 LibraryCommands.save, LibraryCommands.list, LibraryCommands.rename, LibraryCommands.remove,
-                DaemonCommand.command, CreateCommand.command, PackagingCommands.completions, PackagingCommands.manpages,
+                DaemonCommand.command, CreateCommand.command, MenuCommand.command, PackagingCommands.completions,
+                PackagingCommands.manpages,
             ],
             mapError: { ErrorMapping.failure(for: $0) }
         )

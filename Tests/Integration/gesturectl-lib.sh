@@ -100,3 +100,41 @@ assert_libinput_content() {
     hit=$(grep -v -E -- "$LIBINPUT_LATENESS" "$1" | grep -m 1 -E -- "$LIBINPUT_COMPLAINTS" || true)
     [[ -z $hit ]] || fail "libinput's messages: unexpected line matching '$LIBINPUT_COMPLAINTS': $hit"
 }
+
+# --- a one-key switch ----------------------------------------------------------
+
+# The switch the assist cases press: one key, KEY_F13 (183: byte 22 of the key
+# mask, bit 7), enough for udev's ID_INPUT_KEY.
+SWITCH_NAME=${SWITCH_NAME:-'gesturectl test switch'}
+
+# create_switch : makes the switch with evemu-device and waits for udev; sets
+# SWITCH_NODE (and DEVICE_NODE, DEVICE_PID as create_device).
+create_switch() {
+    {
+        echo '# EVEMU 1.3'
+        echo "N: $SWITCH_NAME"
+        echo 'I: 0003 1d6b 7a09 0100'
+        echo 'P: 00 00 00 00 00 00 00 00'
+        echo 'B: 00 03 00 00 00 00 00 00 00'
+        for line in 0 1 2 3 4 5 6 7 8 9 10 11; do
+            if ((line == 2)); then echo 'B: 01 00 00 00 00 00 00 80 00'; else echo 'B: 01 00 00 00 00 00 00 00 00'; fi
+        done
+    } > "$CASE_WORK/switch.evemu"
+    # One short press, 50 ms, in one process (an evemu-event per edge can be
+    # slow enough under emulation to make it a long press). The times start
+    # at 1 s: evemu-play sleeps only once a timestamp's seconds are above 0.
+    printf '%s\n' 'E: 1.000000 0001 00b7 0001' 'E: 1.000000 0000 0000 0000' \
+        'E: 1.050000 0001 00b7 0000' 'E: 1.050000 0000 0000 0000' > "$CASE_WORK/switch-press.events"
+    create_device "$CASE_WORK/switch.evemu"
+    SWITCH_NODE=$DEVICE_NODE
+}
+
+# switch_press : one short press of the switch.
+switch_press() { play_events "$SWITCH_NODE" "$CASE_WORK/switch-press.events"; }
+
+# switch_hold SECONDS : holds the switch down that long (the emergency stop).
+switch_hold() {
+    evemu-event --sync "$SWITCH_NODE" --type EV_KEY --code KEY_F13 --value 1 || fail "evemu-event failed"
+    sleep "$1"
+    evemu-event --sync "$SWITCH_NODE" --type EV_KEY --code KEY_F13 --value 0 || fail "evemu-event failed"
+}

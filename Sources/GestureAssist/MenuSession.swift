@@ -1,0 +1,330 @@
+import GestureEngine
+import GestureLibrary
+import GestureModel
+import GesturePlayback
+import GestureRecording
+import InputSystem
+import OperatingSystem
+
+/// What the menu of actions does with devices and files: press buttons,
+/// play saved gestures, watch the switch, create gestures.
+/// ``EngineMenuServices`` is the real one; tests give doubles.
+public protocol MenuServices: MenuLibrary {
+    /// Makes the virtual keyboard before the first press, so the desktop
+    /// has it open when a press comes (a new device's first key can be lost).
+    func prepare() throws
+    /// Starts pressing `key` on the virtual keyboard (a tap).
+    func startPress(_ key: VirtualKeyboard.Key) throws -> PlayJob
+    /// Starts playing the saved gesture `name` on a virtual device.
+    func startPlay(named name: String) throws -> PlayJob
+    /// Starts watching the switch; its presses come as progress.
+    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle
+    /// A new create flow, for Create New Gesture.
+    func createFlow() -> CreateFlow
+    /// What the create flow records, plays and saves with.
+    var createServices: any CreateServices { get }
+    /// Lets go of the devices kept between actions (the menu is over).
+    func close()
+}
+
+/// The menu's services on the engine and a gesture library. The virtual
+/// keyboard and the play device are kept between actions (so the desktop
+/// has them open already when the next press comes), and destroyed by ``close()``.
+public struct EngineMenuServices: MenuServices {
+    /// The engine.
+    public var engine: Engine
+    /// The library the gestures come from.
+    public var library: GestureLibrary
+    /// Where gestures are played.
+    public var playTarget: PlayTarget
+    /// The create flow's services.
+    public var createServices: any CreateServices
+    /// The label of the create flow's "play for real" item.
+    public var playLabel: String
+    /// Time between a new play device being ready and its first frame, so
+    /// readers can open it (default 100 ms; the keyboard is made at start).
+    public var leadIn: Microseconds
+
+    /// Creates the services.
+    public init(
+        engine: Engine, library: GestureLibrary, playTarget: PlayTarget, createServices: any CreateServices, playLabel: String,
+        leadIn: Microseconds = Microseconds(100_000)
+    ) {
+        self.engine = engine
+        self.library = library
+        self.playTarget = playTarget
+        self.createServices = createServices
+        self.playLabel = playLabel
+        self.leadIn = leadIn
+    }
+
+    public func prepare() throws { _ = try engine.readyDevice(.keyboard()) }
+
+    public func gestureNames() throws -> [String] { try library.list().map(\.name) }
+
+    public func startPress(_ key: VirtualKeyboard.Key) throws -> PlayJob {
+        try engine.startPress(PressRequest(press: KeyPress(key: key.code, action: .tap), keepDevice: true))
+    }
+
+    public func startPlay(named name: String) throws -> PlayJob {
+        try engine.startPlay(PlayRequest(gesture: try library.load(named: name), target: playTarget, leadIn: leadIn, keepDevice: true))
+    }
+
+    public func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle { try engine.startWatchingTrigger(request) }
+
+    public func createFlow() -> CreateFlow { CreateFlow(library: LibraryNames(library), playLabel: playLabel) }
+
+    public func close() { engine.closeKeptDevices() }
+}
+
+/// Runs an ``ActionMenu``: carries out its effects with ``MenuServices``,
+/// feeds it what the keys, the switch and the jobs say, and shows
+/// everything on an ``AssistDisplay``, on an ``AssistLoop`` (one poll on
+/// one dedicated thread, `gesturectl-ui`). Create New Gesture runs a
+/// ``CreateSession`` on the same thread, with the same display, keys,
+/// switch and cancellation, and comes back to the menu afterwards.
+public final class MenuSession: AssistLoopClient {
+    enum Message: Sendable {
+        case actionEnded(ActionMenuInput)
+    }
+
+    private enum Presentation {
+        case none
+        case menu(MenuPresenter)
+    }
+
+    private var menu: ActionMenu
+    private let services: any MenuServices
+    private let display: any AssistDisplay
+    private let loop: AssistLoop<Message>
+    private var presentation = Presentation.none
+    private var job: PlayJob?
+    private var pending: [ActionMenuInput] = []
+    private var outcome: ActionMenuOutcome?
+    private var failure: CreateFailure?
+
+    /// Creates a session; ``run()`` runs it on the calling thread, ``start(_:services:display:keyboard:switchSetup:)`` on its own.
+    public init(
+        menu: ActionMenu, services: any MenuServices, display: any AssistDisplay, keyboard: KeyboardInput?,
+        switchSetup: SwitchSetup?, clock: any RecordingClock = SystemClock(), cancellation: CancellationSignal
+    ) throws(SystemError) {
+        self.menu = menu
+        self.services = services
+        self.display = display
+        loop = try AssistLoop(
+            keyboard: keyboard, switchSetup: switchSetup, clock: clock, cancellation: cancellation, display: display)
+    }
+
+    /// Starts a session on its own thread; the handle's result is how it
+    /// ended (cancelling the handle is the emergency stop). A front end
+    /// that must be able to cancel it before it starts gives `handle`.
+    public static func start(
+        _ menu: ActionMenu, services: any MenuServices, display: sending any AssistDisplay, keyboard: KeyboardInput?,
+        switchSetup: SwitchSetup?, handle: JobHandle<Result<ActionMenuOutcome, CreateFailure>, Never> = JobHandle()
+    ) throws -> JobHandle<Result<ActionMenuOutcome, CreateFailure>, Never> {
+        let session = try MenuSession(
+            menu: menu, services: services, display: display, keyboard: keyboard, switchSetup: switchSetup,
+            cancellation: handle.cancellation)
+        try DedicatedThread.start(CreateSession.thread) { handle.finish(session.run()) }
+        return handle
+    }
+
+    /// Runs the menu until it is closed, on the calling thread.
+    public func run() -> Result<ActionMenuOutcome, CreateFailure> {
+        defer {
+            stopEverything()
+            services.close()
+            display.finish()
+        }
+        do {
+            try loop.watchSwitch(services.watchSwitch)
+        } catch {
+            return .failure(CreateFailure("the switch cannot be watched: \(error)"))
+        }
+        do {
+            try services.prepare()
+        } catch {
+            // Said, not fatal: saved gestures and Create New Gesture may still work.
+            display.say(Announcement("The virtual keyboard cannot be made, so buttons will not work: \(error)"))
+        }
+        perform(menu.start())
+        drain()
+        do throws(SystemError) {
+            try loop.run(self)
+        } catch {
+            return .failure(CreateFailure("the menu's loop failed: \(error)"))
+        }
+        if let failure { return .failure(failure) }
+        return .success(outcome ?? .closed)
+    }
+
+    // MARK: - AssistLoopClient
+
+    var isFinished: Bool { outcome != nil }
+
+    func cancelled() { feed(.emergencyStop) }
+
+    func receive(_ message: Message) {
+        switch message {
+        case .actionEnded(let input):
+            if let job {
+                // Already ended: this only lets go of a device that is not kept.
+                _ = job.wait()
+            }
+            job = nil
+            feed(input)
+        }
+    }
+
+    func key(_ key: Key) {
+        switch presentation {
+        case .menu(var presenter):
+            let (answer, moved) = presenter.key(key)
+            presentation = .menu(presenter)
+            if moved { display.menu(presenter, isNew: false) }
+            if let answer { answered(answer, back: .escape) }
+        case .none:
+            // While a press or play runs, Escape stops it.
+            if key == .escape { feed(.escape) }
+        }
+    }
+
+    func switchAction(_ action: SwitchAction, at time: Microseconds) {
+        if action == .emergencyStop {
+            feed(.emergencyStop)
+            return
+        }
+        switch presentation {
+        case .menu(var presenter):
+            let (answer, moved) = presenter.switchAction(action, at: loop.clock.now())
+            presentation = .menu(presenter)
+            if moved { display.menu(presenter, isNew: false) }
+            if let answer { answered(answer, back: .back) }
+        case .none:
+            if action == .back { feed(.back) }
+        }
+    }
+
+    func keysEnded() {
+        if loop.switchSetup == nil { feed(.inputEnded) }
+    }
+
+    func nextDeadline() -> Microseconds? {
+        if case .menu(let presenter) = presentation { return presenter.nextDeadline }
+        return nil
+    }
+
+    func tick(at now: Microseconds) {
+        guard case .menu(var presenter) = presentation, presenter.advance(to: now) else { return }
+        presentation = .menu(presenter)
+        display.menu(presenter, isNew: false)
+    }
+
+    // MARK: - Inputs and effects
+
+    /// A menu's answer; going back is `back`: ``ActionMenuInput/escape``
+    /// from the Escape key (it closes the top level, a long press does not).
+    private func answered(_ answer: MenuAnswer, back: ActionMenuInput) {
+        presentation = .none
+        switch answer {
+        case .choose(let id): feed(.choose(id))
+        case .back: feed(back)
+        }
+    }
+
+    private func feed(_ input: ActionMenuInput) {
+        pending.append(input)
+        drain()
+    }
+
+    /// Feeds the inputs that effects produced (a failed start, the create flow's end).
+    private func drain() {
+        while !pending.isEmpty && outcome == nil {
+            perform(menu.handle(pending.removeFirst()))
+        }
+    }
+
+    private func perform(_ effects: [ActionMenuEffect]) {
+        for effect in effects { perform(effect) }
+    }
+
+    private func perform(_ effect: ActionMenuEffect) {
+        switch effect {
+        case .say(let line):
+            display.say(line)
+        case .showMenu(let screen):
+            let presenter = MenuPresenter(screen, scanning: loop.switchSetup?.scanning, at: loop.clock.now())
+            presentation = .menu(presenter)
+            display.menu(presenter, isNew: true)
+        case .press(let key):
+            start { try services.startPress(key) }
+        case .play(let name):
+            start { try services.startPlay(named: name) }
+        case .cancelAction:
+            job?.cancel()
+        case .create:
+            let result = create()
+            if let failure {
+                display.say(Announcement("The menu cannot go on: \(failure.message)"))
+                outcome = .closed
+                return
+            }
+            pending.append(.created(result))
+        case .cancelEverything:
+            stopEverything()
+        case .finish(let result):
+            outcome = result
+        }
+    }
+
+    private func start(_ body: () throws -> PlayJob) {
+        presentation = .none
+        do {
+            let job = try body()
+            self.job = job
+            let post = loop.post
+            job.handle.onCompletion { result in
+                switch result.outcome {
+                case .completed: post(.actionEnded(.actionEnded(problem: nil)))
+                case .cancelled: post(.actionEnded(.actionStopped))
+                case .failed(let error, _): post(.actionEnded(.actionEnded(problem: "\(error)")))
+                }
+            }
+        } catch {
+            pending.append(.actionEnded(problem: "\(error)"))
+        }
+    }
+
+    /// Create New Gesture: the create flow on this thread, with the switch
+    /// handed over to it (one watch of the device at a time) and taken back after.
+    private func create() -> Result<CreateOutcome, CreateFailure> {
+        presentation = .none
+        loop.stopSwitch()
+        let result: Result<CreateOutcome, CreateFailure>
+        do {
+            let session = try CreateSession(
+                flow: services.createFlow(), services: services.createServices, display: display, keyboard: loop.keyboard,
+                switchSetup: loop.switchSetup, clock: loop.clock, cancellation: loop.cancellation)
+            result = session.run()
+        } catch {
+            result = .failure(CreateFailure("\(error)"))
+        }
+        if case .success(.emergencyStopped) = result { return result }
+        do {
+            try loop.watchSwitch(services.watchSwitch)
+        } catch {
+            // Without its switch a switch user cannot use the menu: end it.
+            failure = CreateFailure("the switch cannot be watched again: \(error)")
+        }
+        return result
+    }
+
+    /// Cancels what runs and waits for it: a play lifts every finger, a
+    /// press releases its key; the switch's watch lets the device go.
+    private func stopEverything() {
+        job?.cancel()
+        _ = job?.wait()
+        job = nil
+        loop.stopSwitch()
+    }
+}

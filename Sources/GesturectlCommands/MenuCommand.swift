@@ -1,0 +1,138 @@
+import CommandKit
+import GestureAssist
+import GestureDaemon
+import GestureEngine
+import GestureModel
+import OperatingSystem
+
+/// `menu`: AssistiveTouch's menu of actions for switch users (buttons,
+/// saved gestures, Create New Gesture, sub-menus), by keys or one switch.
+enum MenuCommand {
+    static let command = Command(
+        name: "menu", abstract: "A menu of actions: press buttons, play saved gestures, create new ones (keys or one switch).",
+        discussion: """
+            AssistiveTouch's menu. By default its top level is:
+              Home · Back key · Volume up · Volume down · Buttons menu ·
+              Gestures menu · Create New Gesture · Close the menu
+            Buttons lists every button (volume up and down, mute, lock screen,
+            screenshot, home, back, menu, power); Gestures lists the saved
+            gestures, each played on a virtual --as device (it acts on the
+            live desktop); Create New Gesture runs 'gesturectl create' and
+            comes back. Power always asks first, and its default is not to
+            press. The menu stays open after each action and says what was
+            done ("Pressed volume up."); every sub-menu ends with "Back to …",
+            and the top level with "Close the menu".
+
+            Keys: arrows and Tab move, Return picks, 1-9 pick directly, Escape
+            goes back (on the top level it closes the menu, while an action
+            runs it stops it). With one switch (--switch DEVICE --switch-key
+            KEY) the menu scans as in 'gesturectl create': a press picks the
+            highlighted item, a long press goes back (never out of the top
+            level: choose Close the menu), holding 3 s is the emergency stop
+            (everything is cancelled and released, and the menu closes).
+            Ctrl-C does the same.
+
+            Customize the top level in a JSON file: --config FILE, else
+            $XDG_CONFIG_HOME/gesturectl/menu.json, else
+            ~/.config/gesturectl/menu.json. Items, in order (at most 30 a menu):
+              {"items": [
+                {"press": "volume-up"},
+                {"press": "KEY_PLAYPAUSE", "label": "Play or pause"},
+                {"play": "three-finger-swipe-up"},
+                {"menu": "buttons"},
+                {"menu": "gestures"},
+                {"menu": "Media", "items": [{"press": "mute"}, {"press": "KEY_NEXTSONG"}]},
+                {"create": {}}
+              ]}
+            press takes what 'gesturectl press' takes; play a saved gesture's
+            name; menu "buttons" or "gestures", or a title with its own
+            items; label replaces the shown and spoken name. A file with a
+            mistake is refused whole, naming the file and the field. --reset
+            deletes the file: the defaults apply again.
+
+            Exit status: 0 when closed, 130 after Ctrl-C or the emergency stop.
+
+            Examples:
+              gesturectl menu
+              gesturectl menu --switch usb-Ablenet_Switch-event-kbd --switch-key KEY_ENTER --scan-interval 1.5s
+              gesturectl menu --config ~/menus/media.json --plain --speak
+              gesturectl menu --reset
+            """,
+        section: CreateCommand.section,
+        options: [
+            .option("config", valueName: "file", help: "The menu's configuration (default: ~/.config/gesturectl/menu.json).", completion: .files),
+            .flag("reset", help: "Delete the configuration file, so the default menu applies again, and exit."),
+            .option(
+                "lead-in", valueName: "time", help: "Wait this long after a new play device is ready before playing (lets readers open it).",
+                type: .duration(in: 0...60_000_000), default: "100ms"),
+        ] + AssistOptions.drawingOptions + AssistOptions.switchOptions + AssistOptions.outputOptions
+    ) { values, context in
+        guard let path = values.string("config").map(context.resolve) ?? MenuConfigurationFile.userPath(environment: context.environment)
+        else {
+            throw CommandFailure.usage("no configuration path: HOME and XDG_CONFIG_HOME are not set; give --config FILE")
+        }
+        if values.flag("reset") {
+            do throws(MenuConfigurationError) {
+                let removed = try MenuConfigurationFile.reset(path: path)
+                context.note(removed ? "deleted \(shown(path)); the menu is back to its defaults" : "no \(shown(path)); the menu has its defaults")
+            } catch {
+                throw CommandFailure.failure(error.message)
+            }
+            return
+        }
+        let configuration: MenuConfiguration
+        do throws(MenuConfigurationError) {
+            configuration = try MenuConfigurationFile.load(path: path) ?? .defaults
+        } catch {
+            throw CommandFailure.failure(error.message)
+        }
+        let switchSetup = try AssistOptions.switchSetup(values)
+        if let problem = context.libraryFolderProblem { throw CommandFailure.failure(problem) }
+        let (createServices, kind) = try AssistOptions.createServices(values, context: context)
+        let services = EngineMenuServices(
+            engine: context.engine, library: context.library, playTarget: .kind(kind), createServices: createServices,
+            playLabel: AssistOptions.playLabel(kind), leadIn: Microseconds(values.duration("lead-in") ?? 100_000))
+        warnAboutMissingGestures(configuration.items, services: services, path: path, context: context)
+        let display = AssistOptions.display(values, context: context)
+
+        let keys = AssistOptions.keyboard(terminal: context.isStandardInputTerminal)
+        if keys == nil && switchSetup == nil {
+            throw CommandFailure.usage(
+                "nothing can operate the menu: standard input is no terminal, pipe or file of keys, and no --switch was given")
+        }
+        let terminal = AssistOptions.keyboardMode(context)
+        defer { terminal?.restore() }
+        let handle = try MenuSession.start(
+            ActionMenu(configuration: configuration, library: services), services: services, display: display,
+            keyboard: keys, switchSetup: switchSetup)
+        let result = await context.untilFinished(handle)
+        switch result {
+        case .success(.closed):
+            return
+        case .success(.emergencyStopped):
+            throw CommandFailure.exit(.interrupted)
+        case .failure(let failure):
+            throw CommandFailure.failure(failure.message)
+        }
+    }
+
+    /// A gesture the configuration names that the library does not have
+    /// stays in the menu (choosing it says so): a switch user must not lose
+    /// the whole menu to one deleted gesture. It is said here, once.
+    private static func warnAboutMissingGestures(
+        _ items: [MenuEntry], services: EngineMenuServices, path: String, context: CommandContext
+    ) {
+        guard let names = try? Set(services.gestureNames()) else { return }
+        func visit(_ items: [MenuEntry]) {
+            for item in items {
+                switch item.action {
+                case .play(let name) where !names.contains(name):
+                    context.warn("\(shown(path)): no saved gesture named \"\(name)\"; its item will say so when chosen")
+                case .menu(_, let items): visit(items)
+                default: break
+                }
+            }
+        }
+        visit(items)
+    }
+}
