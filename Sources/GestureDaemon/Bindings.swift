@@ -89,9 +89,13 @@ public struct TriggerBinding: Hashable, Sendable {
         /// drawing on this device (a stable identity), operated by the
         /// trigger's switch; its lines go to `create` subscribers.
         case create(CreateAction)
+        /// Opens the menu of actions (GestureAssist's ``GestureAssist/ActionMenu``),
+        /// operated by the trigger's switch; its lines go to `menu` subscribers.
+        case menu(MenuAction)
 
         var json: JSONValue {
             switch self {
+            case .menu(let menu): .object([("menu", menu.json)])
             case .play(let name, let kind): .object([("play", .string(name)), ("as", .string(kind.rawValue))])
             case .create(let create): .object([("create", create.json)])
             case .press(let key, let force):
@@ -106,10 +110,16 @@ public struct TriggerBinding: Hashable, Sendable {
                 throw DaemonError(.badArgument, "\(what) must be {\"play\": NAME}, {\"press\": KEY} or {\"create\": {\"device\": DEVICE}}")
             }
             let keys = Set(members.map(\.key))
-            if [keys.contains("play"), keys.contains("press"), keys.contains("create")].filter({ $0 }).count != 1 {
+            if [keys.contains("play"), keys.contains("press"), keys.contains("create"), keys.contains("menu")].filter({ $0 }).count != 1 {
                 throw DaemonError(
                     .badArgument,
-                    "\(what) must have one of \"play\" (a gesture's name), \"press\" (a button) or \"create\" (the guided create flow)")
+                    "\(what) must have one of \"play\" (a gesture's name), \"press\" (a button), \"create\" (the guided create flow) or \"menu\" (the menu of actions)")
+            }
+            if let menu = value["menu"] {
+                if let unknown = keys.subtracting(["menu"]).sorted().first {
+                    throw DaemonError(.badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(unknown))\" (known: menu)")
+                }
+                return .menu(try MenuAction.parse(menu, what: "\(what): \"menu\""))
             }
             if let create = value["create"] {
                 if let unknown = keys.subtracting(["create"]).sorted().first {
@@ -243,6 +253,14 @@ public struct CreateAction: Hashable, Sendable {
             guard case .bool(let flag) = member else { throw DaemonError(.badArgument, "\(what): \"stops_recording\" must be true or false") }
             action.stopsRecording = flag
         }
+        let timing = try parseScanning(value, what: what)
+        action.scanInterval = timing.interval ?? action.scanInterval
+        action.firstItemHold = timing.firstItemHold ?? action.firstItemHold
+        return action
+    }
+
+    /// `scan_interval_ms` (300–10000) and `first_item_hold_ms` (0–10000), when given.
+    static func parseScanning(_ value: JSONValue, what: String) throws(DaemonError) -> (interval: Microseconds?, firstItemHold: Microseconds?) {
         func milliseconds(_ key: String, in range: ClosedRange<Int>) throws(DaemonError) -> Microseconds? {
             guard let member = value[key] else { return nil }
             guard case .number(let text) = member, let number = Int(text), range.contains(number) else {
@@ -251,8 +269,62 @@ public struct CreateAction: Hashable, Sendable {
             }
             return Microseconds(Int64(number) * 1_000)
         }
-        if let interval = try milliseconds("scan_interval_ms", in: 300...10_000) { action.scanInterval = interval }
-        if let hold = try milliseconds("first_item_hold_ms", in: 0...10_000) { action.firstItemHold = hold }
+        return (try milliseconds("scan_interval_ms", in: 300...10_000), try milliseconds("first_item_hold_ms", in: 0...10_000))
+    }
+}
+
+/// How a binding's menu runs: its configuration (`gesturectl menu`'s
+/// `menu.json` format; default: the built-in top level), the drawing device
+/// of its Create New Gesture, and how its switch scans.
+public struct MenuAction: Hashable, Sendable {
+    /// A `menu.json` to read when the menu opens; `nil`: the defaults.
+    public var configuration: String?
+    /// The drawing device for Create New Gesture (a stable identity);
+    /// `nil`: the only touch or pointer device.
+    public var drawingDevice: String?
+    /// How long scanning highlights each item (default 1 s).
+    public var scanInterval = Microseconds(1_000_000)
+    /// How much longer the first item stays highlighted (default 0.7 s).
+    public var firstItemHold = Microseconds(700_000)
+
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let configuration { members.append(("config", .string(configuration))) }
+        if let drawingDevice { members.append(("device", .string(drawingDevice))) }
+        members.append(("scan_interval_ms", .integer(Int(scanInterval.rawValue / 1_000))))
+        members.append(("first_item_hold_ms", .integer(Int(firstItemHold.rawValue / 1_000))))
+        return .object(members)
+    }
+
+    /// Reads `{"config": PATH, "device": DEVICE, "scan_interval_ms": N, "first_item_hold_ms": N}`, all optional.
+    static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> MenuAction {
+        guard case .object(let members, _) = value else {
+            throw DaemonError(.badArgument, "\(what) must be an object such as {} or {\"config\": \"/etc/gesturectl/menu.json\"}")
+        }
+        let known: Set<String> = ["config", "device", "scan_interval_ms", "first_item_hold_ms"]
+        if let unknown = Set(members.map(\.key)).subtracting(known).sorted().first {
+            throw DaemonError(
+                .badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(unknown))\" (known: \(known.sorted().joined(separator: ", ")))")
+        }
+        var action = MenuAction()
+        if let member = value["config"] {
+            guard case .string(let path) = member, path.hasPrefix("/") else {
+                throw DaemonError(.badArgument, "\(what): \"config\" must be an absolute path")
+            }
+            action.configuration = path
+        }
+        if let member = value["device"] {
+            guard case .string(let device) = member else { throw DaemonError(.badArgument, "\(what): \"device\" must be a string") }
+            do throws(TriggerError) {
+                try TriggerRequest.checkIdentity(device)
+            } catch {
+                throw DaemonError(.badArgument, "\(what): \"device\": \(error.message)")
+            }
+            action.drawingDevice = device
+        }
+        let timing = try CreateAction.parseScanning(value, what: what)
+        action.scanInterval = timing.interval ?? action.scanInterval
+        action.firstItemHold = timing.firstItemHold ?? action.firstItemHold
         return action
     }
 }

@@ -219,9 +219,9 @@ extension DaemonServer {
             broadcast(
                 "trigger",
                 [("trigger", .object([("device", .string(key.device)), ("key", .string(key.key))])), ("press", .string(press.rawValue))])
-            // While a create flow runs, its switch operates it, not the bindings
-            // (the emergency stop still stops everything else too).
-            let forwarded = forwardToCreate(press, on: key)
+            // While a create flow or menu runs, its switch operates it, not the
+            // bindings (the emergency stop still stops everything else too).
+            let forwarded = forwardToAssist(press, on: key)
             if press == .emergencyStop {
                 emergencyStop(because: "\(key.key) on \(key.device) was held")
                 return
@@ -240,6 +240,11 @@ extension DaemonServer {
                     log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, create flow on \(DaemonLog.oneLine(create.device))")
                     return
                 }
+                if case .menu(let menu) = binding.action {
+                    try startMenu(menu, operatedBy: key)
+                    log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, menu")
+                    return
+                }
                 let job = try run(binding.action)
                 log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, job \(job)")
             } catch {
@@ -254,8 +259,8 @@ extension DaemonServer {
     /// same queues as `play` and `press`; returns the job.
     private func run(_ action: TriggerBinding.Action) throws -> Int {
         switch action {
-        case .create:
-            throw DaemonError(.badArgument, "a create flow is no job")
+        case .create, .menu:
+            throw DaemonError(.badArgument, "a create flow or a menu is no job")
         case .press(let name, _):
             let key = try VirtualKeyboard.key(named: name)
             return try queuePress(KeyPress(key: key.code), client: 0, requestID: .null, waits: false, limited: true)
@@ -280,12 +285,12 @@ extension DaemonServer {
     /// clients hold keys, and queues a release of every key down on the
     /// keyboard. The daemon keeps running and the bindings stay.
     func emergencyStop(because reason: String) {
-        let (handles, recordingJob, hasKeyboard, create) = state.withLock { current in
+        let (handles, recordingJob, hasKeyboard, assist) = state.withLock { current in
             current.heldKeys = HeldKeys()
-            return (current.jobs.values.map(\.handle), current.recording?.job, current.queues[.keyboard] != nil, current.create)
+            return (current.jobs.values.map(\.handle), current.recording?.job, current.queues[.keyboard] != nil, current.assist)
         }
-        // The flow lifts what it played and ends its recording itself.
-        create?.handle.cancel()
+        // A create flow or menu lifts what it played and ends its recording itself.
+        assist?.cancel()
         log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
         for handle in handles { handle.cancel() }
         if let recordingJob { _ = cancelRecording(recordingJob) }

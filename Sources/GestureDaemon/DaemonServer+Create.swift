@@ -2,16 +2,52 @@ import GestureAssist
 import GestureEngine
 import GestureLibrary
 import GestureModel
+import GesturePlayback
 import GestureRecording
 import OperatingSystem
+import Synchronization
 
-/// A create flow started by a binding, while it runs: the trigger that
-/// operates it, whose presses go to the flow instead of the bindings.
-struct CreateRun: Sendable {
-    let handle: JobHandle<Result<CreateOutcome, CreateFailure>, Never>
+/// Where the daemon sends the presses of the trigger that operates a run:
+/// to the watch the run holds now. A run may stop its watch and start a new
+/// one (the menu hands the switch to Create New Gesture and takes it back),
+/// so each ``watch()`` is a new handle, and presses go to the latest.
+final class SwitchRelay: Sendable {
+    private let current = Mutex<TriggerHandle?>(nil)
+
+    /// A new "watch": it gets the presses from now on and ends when cancelled.
+    func watch() throws -> TriggerHandle {
+        let handle = TriggerHandle()
+        let cancelled = try handle.cancellation.fileDescriptor
+        // Nothing reads a device for this watch: a thread ends it once cancelled.
+        try DedicatedThread.start(ThreadOptions(name: "gesturectl-cfwd")) {
+            _ = try? Poll.waitReadable(cancelled, timeoutMilliseconds: nil)
+            handle.finish(nil)
+        }
+        current.withLock { $0 = handle }
+        return handle
+    }
+
+    /// Reports a press to the current watch, unless it was cancelled.
+    func report(_ press: TriggerPress) {
+        guard let handle = current.withLock({ $0 }), !handle.isCancelled else { return }
+        handle.report(.press(press, time: Microseconds(MonotonicClock.nowMicroseconds())))
+    }
+}
+
+/// A create flow or a menu started by a binding, while it runs: the
+/// trigger that operates it, whose presses go to it instead of the bindings.
+struct AssistRun: Sendable {
+    /// Tells runs apart (a finished run clears only itself).
+    let id: Int
+    /// What it is, for the log: "create flow" or "menu".
+    let what: String
     let switchKey: WatchedKey
-    /// The flow's switch: the daemon reports the trigger's presses on it.
-    let switchPresses: TriggerHandle
+    /// The run's switch: the daemon reports the trigger's presses through it.
+    let switchPresses: SwitchRelay
+    /// The emergency stop of the run (it lifts and releases what it started).
+    let cancel: @Sendable () -> Void
+    /// Blocks until the run has ended.
+    let wait: @Sendable () -> Void
 }
 
 /// The create flow's services in the daemon: recordings through the
@@ -24,7 +60,7 @@ struct DaemonCreateServices: CreateServices {
     let request: RecordRequest
     let engine: Engine
     let library: GestureLibrary
-    let switchPresses: TriggerHandle
+    let switchPresses: SwitchRelay
 
     var idleTimeout: Microseconds? { request.sessionOptions.idleTimeout }
 
@@ -42,16 +78,7 @@ struct DaemonCreateServices: CreateServices {
 
     func writePicture(_ gesture: Gesture) throws -> String? { nil }
 
-    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle {
-        // Nothing reads a device for this "watch": it ends when the flow cancels it.
-        let handle = switchPresses
-        let cancelled = try handle.cancellation.fileDescriptor
-        try DedicatedThread.start(ThreadOptions(name: "gesturectl-cfwd")) {
-            _ = try? Poll.waitReadable(cancelled, timeoutMilliseconds: nil)
-            handle.finish(nil)
-        }
-        return handle
-    }
+    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle { try switchPresses.watch() }
 }
 
 /// A create flow's lines as the daemon's `create` events (and its log).
@@ -78,28 +105,13 @@ extension DaemonServer {
     /// trigger `key` (its presses go to the flow until it ends); one at a time.
     func startCreate(_ action: CreateAction, operatedBy key: WatchedKey) throws {
         let handle = JobHandle<Result<CreateOutcome, CreateFailure>, Never>()
-        let switchPresses = TriggerHandle()
-        let (library, timings) = try state.withLock { current throws(DaemonError) -> (GestureLibrary, PressTimings) in
-            if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
-            if current.create != nil { throw DaemonError(.busy, "a create flow is running already") }
-            current.create = CreateRun(handle: handle, switchKey: key, switchPresses: switchPresses)
-            return (current.library, current.configuration.pressTimings)
-        }
-        let services = DaemonCreateServices(
-            recordings: recordings,
-            request: RecordRequest(
-                device: action.device, grab: true, sessionOptions: RecordingSessionOptions(idleTimeout: Self.createIdleTimeout),
-                details: RecordingDetails(name: "created", recordedAt: WallClock.iso8601(), tool: "gesturectl \(version) daemon")),
-            engine: engine, library: library, switchPresses: switchPresses)
-        let log = self.log
-        let display = DaemonCreateDisplay { [self] line in
-            log.info("create: \(DaemonLog.oneLine(line.text))")
-            broadcast("create", [("line", .string(line.text)), ("spoken", .string(line.spoken))])
-        }
+        let switchPresses = SwitchRelay()
+        let (id, library, timings) = try reserveAssistRun(
+            what: "create flow", key: key, switchPresses: switchPresses, cancel: { handle.cancel() }, wait: { _ = handle.wait() })
+        let services = createServices(drawingOn: action.device, library: library, switchPresses: switchPresses)
+        let display = assistDisplay(event: "create")
         handle.onCompletion { [self] result in
-            state.withLock { current in
-                if current.create?.handle === handle { current.create = nil }
-            }
+            endAssistRun(id)
             switch result {
             case .success(let outcome): log.info("create flow ended: \(outcome)")
             case .failure(let failure): log.error("create flow failed: \(failure.message)")
@@ -122,19 +134,149 @@ extension DaemonServer {
         }
     }
 
-    /// Hands a press of `key` to the running create flow when that key
-    /// operates it; whether it did.
-    func forwardToCreate(_ press: TriggerPress, on key: WatchedKey) -> Bool {
-        guard let run = state.withLock({ $0.create }), run.switchKey == key else { return false }
-        run.switchPresses.report(.press(press, time: Microseconds(MonotonicClock.nowMicroseconds())))
+    /// Starts the menu of actions (`gesturectl menu`'s), operated by the
+    /// trigger `key`; its lines go to `menu` subscribers. One run (a menu or
+    /// a create flow) at a time.
+    func startMenu(_ action: MenuAction, operatedBy key: WatchedKey) throws {
+        let configuration: MenuConfiguration
+        if let path = action.configuration {
+            do {
+                guard let loaded = try MenuConfigurationFile.load(path: path) else {
+                    throw DaemonError(.notFound, "the menu's configuration \(DaemonLog.oneLine(path)) does not exist")
+                }
+                configuration = loaded
+            } catch let error as DaemonError {
+                throw error
+            } catch {
+                throw DaemonError(.badArgument, "the menu's configuration: \(error)")
+            }
+        } else {
+            configuration = MenuConfiguration.defaults
+        }
+        let handle = JobHandle<Result<ActionMenuOutcome, CreateFailure>, Never>()
+        let switchPresses = SwitchRelay()
+        let (id, library, timings) = try reserveAssistRun(
+            what: "menu", key: key, switchPresses: switchPresses, cancel: { handle.cancel() }, wait: { _ = handle.wait() })
+        let services = DaemonMenuServices(
+            engine: engine, devices: devices, library: library,
+            createServices: createServices(drawingOn: action.drawingDevice, library: library, switchPresses: switchPresses),
+            playLabel: "Play on a virtual touchscreen (acts on the desktop)", switchPresses: switchPresses)
+        handle.onCompletion { [self] result in
+            endAssistRun(id)
+            switch result {
+            case .success(let outcome): log.info("menu ended: \(outcome)")
+            case .failure(let failure): log.error("menu failed: \(failure.message)")
+            }
+        }
+        do {
+            let trigger = try TriggerRequest(device: key.device, key: key.key)
+            _ = try MenuSession.start(
+                ActionMenu(configuration: configuration, library: services), services: services, display: assistDisplay(event: "menu"),
+                keyboard: nil,
+                switchSetup: SwitchSetup(
+                    trigger: trigger,
+                    scanning: ScanSettings(
+                        interval: action.scanInterval, firstItemHold: action.firstItemHold, longPress: timings.longPress,
+                        emergencyStop: timings.emergencyStop)),
+                handle: handle)
+        } catch {
+            handle.finish(.failure(CreateFailure("\(error)")))
+            throw error
+        }
+    }
+
+    /// Takes the one slot for a create flow or a menu; its id, the library
+    /// and the press timings.
+    private func reserveAssistRun(
+        what: String, key: WatchedKey, switchPresses: SwitchRelay, cancel: @escaping @Sendable () -> Void,
+        wait: @escaping @Sendable () -> Void
+    ) throws(DaemonError) -> (Int, GestureLibrary, PressTimings) {
+        try state.withLock { current throws(DaemonError) -> (Int, GestureLibrary, PressTimings) in
+            if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
+            if let running = current.assist { throw DaemonError(.busy, "a \(running.what) is running already") }
+            current.nextAssistID += 1
+            current.assist = AssistRun(
+                id: current.nextAssistID, what: what, switchKey: key, switchPresses: switchPresses, cancel: cancel, wait: wait)
+            return (current.nextAssistID, current.library, current.configuration.pressTimings)
+        }
+    }
+
+    private func endAssistRun(_ id: Int) {
+        state.withLock { current in
+            if current.assist?.id == id { current.assist = nil }
+        }
+    }
+
+    /// A create flow's services drawing on `device` (a flow of its own, or Create New Gesture in the menu).
+    private func createServices(drawingOn device: String?, library: GestureLibrary, switchPresses: SwitchRelay)
+        -> DaemonCreateServices
+    {
+        DaemonCreateServices(
+            recordings: recordings,
+            request: RecordRequest(
+                device: device, grab: true, sessionOptions: RecordingSessionOptions(idleTimeout: Self.createIdleTimeout),
+                details: RecordingDetails(name: "created", recordedAt: WallClock.iso8601(), tool: "gesturectl \(version) daemon")),
+            engine: engine, library: library, switchPresses: switchPresses)
+    }
+
+    /// A display whose lines are logged and pushed as `event` events.
+    private func assistDisplay(event: String) -> DaemonCreateDisplay {
+        let log = self.log
+        return DaemonCreateDisplay { [self] line in
+            log.info("\(event): \(DaemonLog.oneLine(line.text))")
+            broadcast(event, [("line", .string(line.text)), ("spoken", .string(line.spoken))])
+        }
+    }
+
+    /// Hands a press of `key` to the running create flow or menu when that
+    /// key operates it; whether it did.
+    func forwardToAssist(_ press: TriggerPress, on key: WatchedKey) -> Bool {
+        guard let run = state.withLock({ $0.assist }), run.switchKey == key else { return false }
+        run.switchPresses.report(press)
         return true
     }
 
-    /// Cancels a running create flow and waits for it (everything it
-    /// recorded or played is released).
-    func stopCreate() {
-        guard let run = state.withLock({ $0.create }) else { return }
-        run.handle.cancel()
-        _ = run.handle.wait()
+    /// Cancels a running create flow or menu and waits for it (everything
+    /// it recorded, played or pressed is released).
+    func stopAssist() {
+        guard let run = state.withLock({ $0.assist }) else { return }
+        run.cancel()
+        run.wait()
     }
+}
+
+/// The menu's services in the daemon: presses and plays on the daemon's
+/// own ready keyboard and touchscreen (its device provider: the engine's
+/// kept devices, or a test's doubles), the switch forwarded from the
+/// binding's watch, and the ready devices left alone when the menu closes.
+/// A rig's play queued on the same device at the same moment makes the
+/// menu's action fail with "busy", which the menu says.
+struct DaemonMenuServices: MenuServices {
+    let engine: Engine
+    let devices: DeviceProvider
+    let library: GestureLibrary
+    let createServices: any CreateServices
+    let playLabel: String
+    let switchPresses: SwitchRelay
+
+    func prepare() throws { _ = try devices.ready(DaemonServer.profile(for: .keyboard)) }
+    func gestureNames() throws -> [String] { try library.list().map(\.name) }
+
+    func startPress(_ key: VirtualKeyboard.Key) throws -> PlayJob {
+        let session = try devices.ready(DaemonServer.profile(for: .keyboard))
+        return try engine.startPress(KeyPress(key: key.code, action: .tap), on: session, closesSession: false)
+    }
+
+    func startPlay(named name: String) throws -> PlayJob {
+        let gesture = try library.load(named: name)
+        let profile = DaemonServer.profile(for: .touchscreen)
+        let session = try devices.ready(profile)
+        let frames = try FrameBuilder(target: profile, options: PlaybackOptions()).frames(for: gesture, from: session.state)
+        return try engine.startPlay(frames, on: session, closesSession: false)
+    }
+
+    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle { try switchPresses.watch() }
+    func createFlow() -> CreateFlow { CreateFlow(library: LibraryNames(library), playLabel: playLabel) }
+    /// The devices are the daemon's ready devices: they stay.
+    func close() {}
 }

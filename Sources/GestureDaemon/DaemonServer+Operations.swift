@@ -23,7 +23,7 @@ extension DaemonServer {
     ]
 
     /// The events a client may subscribe to.
-    static let eventNames: Set<String> = ["job", "device", "record", "trigger", "create"]
+    static let eventNames: Set<String> = ["job", "device", "record", "trigger", "create", "menu"]
 
     /// Handles one request line from client `id`: answers at once, or (a
     /// play that waits) when the play ends.

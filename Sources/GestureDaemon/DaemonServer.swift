@@ -173,7 +173,7 @@ public final class DaemonServer: Sendable {
         }
         guard first else { return }
         cancelTriggerWatches()
-        stopCreate()
+        stopAssist()
         log.notice("stopping: cancelling \(running.count) job(s)")
         for handle in running { handle.cancel() }
         for kind in workers { wakeWorker(kind) }
@@ -482,6 +482,7 @@ struct ServerState: Sendable {
     var triggers = TriggerState()
     /// The one recording, until collected: DaemonServer+Record.swift.
     var recording: RecordingRecord?
-    /// The create flow a binding started, while it runs: DaemonServer+Create.swift.
-    var create: CreateRun?
+    /// The create flow or menu a binding started, while it runs: DaemonServer+Create.swift.
+    var assist: AssistRun?
+    var nextAssistID = 0
 }

@@ -267,6 +267,42 @@ struct TriggerBindingTests {
         await daemon.stop()
     }
 
+    @Test("A bound menu: the switch scans it and presses volume up on the ready keyboard; its lines go to menu subscribers")
+    func menuAction() async throws {
+        let daemon = try TriggerDaemon()
+        let client = try daemon.client()
+        let menu = JSONValue.object([("scan_interval_ms", .integer(300)), ("first_item_hold_ms", .integer(0))])
+        _ = try client.call("bind", [("trigger", trigger(press: "long")), ("action", .object([("menu", menu)]))])
+        #expect(code(client, trigger(press: "single"), .object([("menu", .object([("config", .string("relative.json"))]))])) == .badArgument)
+        #expect(code(client, trigger(press: "single"), .object([("menu", .object([("device", .string("event4"))]))])) == .badArgument)
+        let raw = try RawConnection(path: daemon.socketPath)
+        try raw.send("{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"menu\"]}\n")
+        _ = try raw.receive()
+        let watch = try #require(daemon.watch(device, "BTN_0"))
+        func line(_ prefix: String) throws -> String? {
+            for _ in 0..<200 {
+                let event = try raw.receive()
+                guard case .string(let text)? = event["line"] else { continue }
+                #expect(event["event"] == .string("menu"))
+                if text.hasPrefix(prefix) { return text }
+            }
+            return nil
+        }
+        watch.report(.press(.long, time: .zero))
+        #expect(try line("Highlighted: Volume up") != nil)
+        watch.report(.press(.single, time: .zero))
+        #expect(try line("Pressed volume up") != nil)
+        #expect(try eventually { daemon.sink(.keyboard)?.frames.count == 2 })
+        #expect(daemon.sink(.keyboard)?.frames.map(\.events) == [keyEvents(.keyVolumeUp, 1), keyEvents(.keyVolumeUp, 0)])
+        // A second run cannot start while the menu is open; the stop ends it.
+        await daemon.stop()
+        #expect(daemon.collected.logLines.withLock { $0.contains { $0.contains("menu ended: emergencyStopped") } })
+    }
+
+    private func code(_ client: DaemonClient, _ trigger: JSONValue, _ action: JSONValue) -> DaemonErrorCode? {
+        errorCode { try client.call("bind", [("trigger", trigger), ("action", action)]) }
+    }
+
     @Test("The emergency stop cancels every job, releases held keys, and the daemon keeps serving")
     func emergencyStop() async throws {
         let daemon = try TriggerDaemon(clockMode: .waitsForAdvance)
