@@ -24,12 +24,17 @@ Definitions (all times are kernel timestamps, microseconds):
                   timing-probe.py (CLOCK_MONOTONIC): gesturectl: udev's "add"
                   (udevadm monitor) + --lead-in; evemu-play: when the probe
                   started it; libinput replay: when the probe answered
-                  "Hit enter"; median over runs
+                  "Hit enter"; the C reference: when it said its first
+                  frame was due (start_us= in reference.log); median over
+                  runs
   bunched         consecutive observed frames less than 1 ms apart whose
                   intended frames are at least 8 ms apart
   jitter p99      p99 of |lateness − the run's median lateness|: the
                   frame-to-frame steadiness once a constant offset (a late
                   first frame) is taken out
+  first offset    how far the first frame is from the cadence of the rest:
+                  − the run's median lateness (+ = the first frame is late);
+                  median over runs, with the range
   device ready    from launching the tool (gesturectl play, evemu-device,
                   libinput replay) to udev's "add" of its device (seconds,
                   /proc/uptime resolution: 10 ms); not part of the timing
@@ -44,7 +49,22 @@ import os
 import statistics
 import sys
 
-TOOLS = [("gesturectl", "gesturectl play"), ("evemu", "evemu-play"), ("libinput", "libinput replay")]
+FLOOR = "C reference (floor)"
+
+
+def tool_label(tool):
+    """The row's name for a run folder's tool: reference, gesturectl[.LABEL][+rt], evemu, libinput."""
+    if tool == "reference":
+        return FLOOR
+    if tool.startswith("gesturectl"):
+        base, realtime = tool.removesuffix("+rt"), tool.endswith("+rt")
+        label = "gesturectl play" + (f" ({base.split('.', 1)[1]})" if "." in base else "")
+        return label + (" --realtime" if realtime else "")
+    return {"evemu": "evemu-play", "libinput": "libinput replay"}.get(tool, tool)
+
+
+def tool_order(tool):
+    return ({"reference": 0, "evemu": 2, "libinput": 3}.get(tool, 1), tool)
 EV_SYN = 0
 EV_ABS = 3
 ABS_MT_SLOT = 0x2F
@@ -152,7 +172,7 @@ def analyse_run(folder, tool, intended):
     result = {
         "name": os.path.basename(folder), "expected": len(intended), "seen": len(pairs),
         "extra": len(observed) - len(pairs), "errors": [], "end_drift": None, "bunched": 0,
-        "start_delay": None, "start_note": None, "self_report": None, "jitter": [], "device_ready": None,
+        "start_delay": None, "start_note": None, "first_offset": None, "self_report": None, "jitter": [], "device_ready": None,
     }
     if run.get("launched_us") and run.get("udev_add_us"):
         result["device_ready"] = int(run["udev_add_us"]) - int(run["launched_us"])
@@ -167,6 +187,7 @@ def analyse_run(folder, tool, intended):
                 result["end_drift"] = lateness
         offset = statistics.median(result["errors"])
         result["jitter"] = [error - offset for error in result["errors"]]
+        result["first_offset"] = -offset
         for (intended_a, observed_a), (intended_b, observed_b) in zip(pairs, pairs[1:]):
             if observed_b != observed_a + 1:
                 continue
@@ -184,18 +205,24 @@ def analyse_run(folder, tool, intended):
         elif not contained(signature(map(tuple, probe.get("first_frame_events", []))),
                            collections.Counter(intended[0][1])):
             result["start_note"] = "the probe's first frame is not the gesture's first (it opened the device too late)"
-        elif tool == "gesturectl":
+        elif tool.startswith("gesturectl"):
             if run.get("udev_add_us") and run.get("lead_in"):
                 told = int(run["udev_add_us"]) + parse_duration_us(run["lead_in"])
                 result["start_delay"] = probe["first_frame_us"] - told
             else:
                 result["start_note"] = "no udev add time"
+        elif tool == "reference":
+            log = read_keys(os.path.join(folder, "reference.log"))
+            if log.get("start_us"):
+                result["start_delay"] = probe["first_frame_us"] - int(log["start_us"])
+            else:
+                result["start_note"] = "no start_us in reference.log"
         elif "told_to_start_us" in probe:
             result["start_delay"] = probe["first_frame_us"] - probe["told_to_start_us"]
     else:
         result["start_note"] = "no probe result"
 
-    if tool == "gesturectl":
+    if tool.startswith("gesturectl"):
         log = os.path.join(folder, "gesturectl.log")
         if os.path.exists(log):
             with open(log, encoding="utf-8", errors="replace") as file:
@@ -214,6 +241,7 @@ def summarise(runs):
     delays = [run["start_delay"] for run in runs if run["start_delay"] is not None]
     jitter = sorted(abs(value) for run in runs for value in run["jitter"])
     ready = [run["device_ready"] for run in runs if run["device_ready"] is not None]
+    offsets = [run["first_offset"] for run in runs if run["first_offset"] is not None]
     return {
         "runs": len(runs),
         "seen": sum(run["seen"] for run in runs), "expected": sum(run["expected"] for run in runs),
@@ -228,6 +256,8 @@ def summarise(runs):
         "jitter": percentile(jitter, 0.99),
         "device_ready": statistics.median(ready) if ready else None,
         "missing_end": sum(1 for run in runs if run["end_drift"] is None),
+        "first_offset": statistics.median(offsets) if offsets else None,
+        "offset_range": (min(offsets), max(offsets)) if offsets else None,
     }
 
 
@@ -247,8 +277,8 @@ def ratio_text(label, peer, ours):
 
 
 def table(rows, markdown):
-    header = ["tool", "frames seen/expected", "start delay ms", "lateness median ms", "p99 ms", "max ms",
-              "end drift ms (range)", "bunched", "jitter p99 ms", "device ready s"]
+    header = ["tool", "frames seen/expected", "start delay ms", "first offset ms (range)", "lateness median ms",
+              "p99 ms", "max ms", "end drift ms (range)", "bunched", "jitter p99 ms", "device ready s"]
     body = []
     for label, summary in rows:
         frames = f"{summary['seen']}/{summary['expected']}"
@@ -260,7 +290,11 @@ def table(rows, markdown):
             drift += f" ({milliseconds(low)}…{milliseconds(high)})"
         if summary["missing_end"]:
             drift += f" [{summary['missing_end']} run(s) lost the last frame]"
-        body.append([label, frames, milliseconds(summary["start_delay"]), milliseconds(summary["median"], 3),
+        offset = milliseconds(summary["first_offset"])
+        if summary["offset_range"] and summary["runs"] > 1:
+            low, high = summary["offset_range"]
+            offset += f" ({milliseconds(low)}…{milliseconds(high)})"
+        body.append([label, frames, milliseconds(summary["start_delay"]), offset, milliseconds(summary["median"], 3),
                      milliseconds(summary["p99"], 3), milliseconds(summary["max"], 3), drift, str(summary["bunched"]),
                      milliseconds(summary["jitter"], 3),
                      "–" if summary["device_ready"] is None else f"{summary['device_ready'] / 1e6:.2f}"])
@@ -268,6 +302,36 @@ def table(rows, markdown):
         lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
         lines += ["| " + " | ".join(row) + " |" for row in body]
         return "\n".join(lines)
+    widths = [max(len(row[column]) for row in [header] + body) for column in range(len(header))]
+    def line(row):
+        return "  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row))
+    return "\n".join([line(header), line(["-" * width for width in widths])] + [line(row) for row in body])
+
+
+def floor_table(rows, markdown):
+    """Each tool's figures divided by the C reference's, run in the same boot."""
+    floor = dict(rows).get(FLOOR)
+    if not floor:
+        return None
+    keys = [("p99", "p99 × floor"), ("max", "max × floor"), ("median", "median × floor"),
+            ("jitter", "jitter p99 × floor"), ("end_drift", "|end drift| × floor"),
+            ("first_offset", "|first offset| × floor"), ("start_delay", "start delay × floor")]
+    header = ["tool"] + [title for _, title in keys]
+    body = []
+    for label, summary in rows:
+        row = [label]
+        for key, _ in keys:
+            ours, base = summary[key], floor[key]
+            if ours is None or base is None:
+                row.append("–")
+            elif abs(base) < 50:  # under 0.05 ms: a ratio would mean nothing
+                row.append(f"({milliseconds(abs(ours))} vs {milliseconds(abs(base))} ms)")
+            else:
+                row.append(f"{abs(ours) / abs(base):.1f}×")
+        body.append(row)
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
+        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in body])
     widths = [max(len(row[column]) for row in [header] + body) for column in range(len(header))]
     def line(row):
         return "  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row))
@@ -291,9 +355,14 @@ def main(arguments):
     rows = []
     details = []
     self_reports = []
-    for tool, label in TOOLS:
+    tools = sorted({entry.rsplit("-", 1)[0] for entry in os.listdir(runs_folder)
+                    if os.path.isdir(os.path.join(runs_folder, entry)) and entry.rsplit("-", 1)[-1].isdigit()},
+                   key=tool_order)
+    for tool in tools:
+        label = tool_label(tool)
         folders = sorted(
-            (os.path.join(runs_folder, entry) for entry in os.listdir(runs_folder) if entry.startswith(tool + "-")),
+            (os.path.join(runs_folder, entry) for entry in os.listdir(runs_folder)
+             if entry.rsplit("-", 1)[0] == tool and entry.rsplit("-", 1)[-1].isdigit()),
             key=lambda path: int(path.rsplit("-", 1)[1]))
         runs = [analyse_run(folder, tool, intended) for folder in folders]
         if not runs:
@@ -302,7 +371,7 @@ def main(arguments):
         for run in runs:
             details.append((run["name"], summarise([run]), run["start_note"]))
             if run["self_report"]:
-                self_reports.append(run["self_report"])
+                self_reports.append((label, run["self_report"]))
 
     duration = intended[-1][0] - intended[0][0]
     print(f"Gesture: {len(intended)} frames over {duration / 1e6:.3f} s; "
@@ -312,6 +381,12 @@ def main(arguments):
     print("Lateness = |error| of each frame's time relative to the first frame; seen by evemu-record (kernel timestamps).")
     print()
     print(table(rows, markdown))
+    ratios = floor_table(rows, markdown)
+    if ratios:
+        print()
+        print("Ratios to the floor (the C reference in the same boot; 1.0× = as good as this kernel and machine allow):")
+        print()
+        print(ratios)
     if per_run:
         print()
         print(table([(name, summary) for name, summary, _ in details], markdown))
@@ -320,11 +395,16 @@ def main(arguments):
         print()
         print("\n".join(notes))
 
-    ours = dict(rows).get("gesturectl play")
+    # The peers against gesturectl: the last gesturectl row without --realtime
+    # (the build under test when several are compared).
+    ours_label = next((label for label, _ in reversed(rows)
+                       if label.startswith("gesturectl") and not label.endswith("--realtime")), None)
+    ours = dict(rows).get(ours_label)
     if ours:
         print()
+        print(f"Against {ours_label}:")
         for label, summary in rows:
-            if label == "gesturectl play":
+            if label.startswith("gesturectl") or label == FLOOR:
                 continue
             parts = [ratio_text(name, summary[key], ours[key]) for name, key in
                      (("end drift", "end_drift"), ("p99 lateness", "p99"), ("max lateness", "max"),
@@ -334,11 +414,22 @@ def main(arguments):
                 parts.append(f"bunched frames {summary['bunched']} vs gesturectl's {ours['bunched']}")
             print(f"{label}: " + "; ".join(parts) + ".")
     if self_reports:
-        p99 = statistics.median(report.get("lateness_p99_us", 0) for report in self_reports)
-        maximum = max(report.get("lateness_max_us", 0) for report in self_reports)
         print()
-        print(f"gesturectl's own --json (lateness against its absolute deadlines, user space): "
-              f"p99 {p99 / 1000:.3f} ms (median of runs), max {maximum / 1000:.3f} ms.")
+        for label in dict.fromkeys(label for label, _ in self_reports):
+            reports = [report for name, report in self_reports if name == label]
+            p99 = statistics.median(report.get("lateness_p99_us", 0) for report in reports)
+            maximum = max(report.get("lateness_max_us", 0) for report in reports)
+            print(f"{label}, its own --json (lateness against its absolute deadlines, user space): "
+                  f"p99 {p99 / 1000:.3f} ms (median of runs), max {maximum / 1000:.3f} ms.")
+    with open(os.path.join(results, "summary.json"), "w", encoding="utf-8") as output:
+        json.dump({"environment": environment, "frames": len(intended), "duration_us": duration,
+                   "tools": {label: summary for label, summary in rows},
+                   "runs": {name: summary for name, summary, _ in details},
+                   "self_reports": [{"tool": label, **report} for label, report in self_reports]},
+                  output, indent=1)
+        output.write("\n")
+    print()
+    print(f"JSON: {os.path.join(results, 'summary.json')}")
     return 0
 
 
