@@ -27,16 +27,59 @@ import OperatingSystem
 /// still releases everything. It does not keep
 /// the device afterwards: whoever destroys the device waits a moment first
 /// (``PlaybackSession/close()``).
+///
+/// The first frame is as punctual as the rest: before taking the start
+/// time the player runs the path of a frame once — the sink's
+/// ``FrameSink/warmUp()`` (a write readers never see) and the clock's
+/// ``PlaybackClock/warmUp()`` (a 100 µs timer wait) — and touches the
+/// memory it fills while playing, so that code and pages used for the
+/// first time are not paid for between the first deadline and its write
+/// (issue 9: it came 5–15 ms after its cadence under emulation).
 public struct Player: Sendable {
     /// The clock deadlines are measured and waited on.
     public let clock: any PlaybackClock
+    /// The SCHED_FIFO priority of the playing thread, `nil` for the normal
+    /// scheduler (``realtimeThreadOptions(priority:)``).
+    public let realtimePriority: Int32?
 
-    /// Creates a player on `clock` (CLOCK_MONOTONIC by default).
-    public init(clock: any PlaybackClock = SystemClock()) { self.clock = clock }
+    /// Creates a player on `clock` (CLOCK_MONOTONIC by default), playing
+    /// at `realtimePriority` (SCHED_FIFO) when given.
+    public init(clock: any PlaybackClock = SystemClock(), realtimePriority: Int32? = nil) {
+        self.clock = clock
+        self.realtimePriority = realtimePriority
+    }
 
     /// How the playing thread is set up: named `gesturectl-play` (as `ps -L`
     /// shows it), with a timer slack of 1 ns so that wakes are exact.
     public static let threadOptions = ThreadOptions(name: "gesturectl-play", timerSlackNanoseconds: 1)
+
+    /// The SCHED_FIFO priority `gesturectl play --realtime` asks for: 40,
+    /// above every normal process and below the kernel's threaded interrupt
+    /// handlers (50), which deliver the input the play may wait on.
+    public static let defaultRealtimePriority: Int32 = 40
+
+    /// ``threadOptions`` with SCHED_FIFO at `priority` (1…99), which needs
+    /// CAP_SYS_NICE or an RLIMIT_RTPRIO of at least `priority`.
+    public static func realtimeThreadOptions(priority: Int32) -> ThreadOptions {
+        var options = threadOptions
+        options.realtimePriority = priority
+        return options
+    }
+
+    /// Whether this process may run a thread at SCHED_FIFO `priority`: starts
+    /// a thread set up so (``OperatingSystem/DedicatedThread``) that does
+    /// nothing. Ask before creating a device, so a refusal costs nothing.
+    /// - Throws: ``PlaybackError/realtimeRefused(priority:_:)`` (EPERM
+    ///   without CAP_SYS_NICE or a high enough RLIMIT_RTPRIO).
+    public static func checkRealtime(priority: Int32) throws(PlaybackError) {
+        do throws(SystemError) {
+            var options = realtimeThreadOptions(priority: priority)
+            options.name = "gesturectl-rt"
+            try DedicatedThread.start(options) {}
+        } catch {
+            throw .realtimeRefused(priority: priority, error)
+        }
+    }
 
     /// Plays `frames` on the calling thread and returns when done. Call it
     /// from a dedicated thread (``start(_:on:state:cancellation:progress:completion:)``
@@ -54,8 +97,17 @@ public struct Player: Sendable {
         progress: (@Sendable (PlaybackProgress) -> Void)? = nil, releasesAtEnd: Bool = true
     ) -> PlaybackResult {
         var state = state
-        var latenesses: [Microseconds] = []
-        latenesses.reserveCapacity(frames.count)
+        // Filled in, not appended to: its pages are touched now, not
+        // faulted in one by one while frames are due.
+        var latenesses = [Microseconds](repeating: .zero, count: frames.count)
+        var played = 0
+        sink.warmUp()
+        clock.warmUp()
+        if let first = frames.first {
+            // The state's code on the first frame, kept nowhere.
+            var scratch = state
+            scratch.apply(first)
+        }
         let start = clock.now()
 
         func finish(_ outcome: PlaybackResult.Outcome, lifting liftState: DeviceState) -> PlaybackResult {
@@ -75,7 +127,8 @@ public struct Player: Sendable {
                 }
             }
             return PlaybackResult(
-                outcome: outcome, lateness: LatenessStatistics(latenesses: latenesses), liftAllFrame: liftFrame,
+                outcome: outcome, lateness: LatenessStatistics(latenesses: Array(latenesses.prefix(played))),
+                liftAllFrame: liftFrame,
                 liftAllError: liftError, finalState: lifted)
         }
 
@@ -97,7 +150,8 @@ public struct Player: Sendable {
                 return finish(.failed(error, framesWritten: index), lifting: state)
             }
             let now = clock.now()
-            latenesses.append(now - due)
+            latenesses[index] = now - due
+            played = index + 1
             previousWrite = now
             do {
                 try sink.write(frame)
@@ -128,7 +182,8 @@ public struct Player: Sendable {
     ) throws(SystemError) -> PlaybackHandle {
         let transfer = SinkTransfer(sink: sink)
         let player = self
-        try DedicatedThread.start(Self.threadOptions) {
+        let options = realtimePriority.map { Self.realtimeThreadOptions(priority: $0) } ?? Self.threadOptions
+        try DedicatedThread.start(options) {
             let result = player.play(
                 frames, on: transfer.sink, state: state, cancellation: handle.cancellation,
                 progress: { handle.report($0) }, releasesAtEnd: releasesAtEnd)
