@@ -96,19 +96,24 @@ public struct Player: Sendable {
         cancellation: CancellationSignal = CancellationSignal(),
         progress: (@Sendable (PlaybackProgress) -> Void)? = nil, releasesAtEnd: Bool = true
     ) -> PlaybackResult {
-        var state = state
+        let initial = state
         // Filled in, not appended to: its pages are touched now, not
         // faulted in one by one while frames are due.
         var latenesses = [Microseconds](repeating: .zero, count: frames.count)
         var played = 0
         sink.warmUp()
         clock.warmUp()
-        if let first = frames.first {
-            // The state's code on the first frame, kept nowhere.
-            var scratch = state
-            scratch.apply(first)
-        }
         let start = clock.now()
+
+        // What readers know after the first `count` frames. Worked out only
+        // when the play ends, not kept up to date frame by frame: at 1 kHz
+        // with ten fingers that bookkeeping cost more time per frame than the
+        // write under emulation.
+        func readersState(after count: Int) -> DeviceState {
+            var state = initial
+            for frame in frames.prefix(count) { state.apply(frame) }
+            return state
+        }
 
         func finish(_ outcome: PlaybackResult.Outcome, lifting liftState: DeviceState) -> PlaybackResult {
             var lifted = liftState
@@ -144,10 +149,10 @@ public struct Player: Sendable {
             }
             do {
                 if try clock.wait(until: deadline, cancellation: cancellation) == .cancelled {
-                    return finish(.cancelled(framesWritten: index), lifting: state)
+                    return finish(.cancelled(framesWritten: index), lifting: readersState(after: index))
                 }
             } catch {
-                return finish(.failed(error, framesWritten: index), lifting: state)
+                return finish(.failed(error, framesWritten: index), lifting: readersState(after: index))
             }
             let now = clock.now()
             latenesses[index] = now - due
@@ -158,14 +163,14 @@ public struct Player: Sendable {
             } catch {
                 // Part of the frame may have arrived: lift what was down
                 // before it and what it put down.
-                var after = state
+                let before = readersState(after: index)
+                var after = before
                 after.apply(frame)
-                return finish(.failed(error, framesWritten: index), lifting: state.including(after))
+                return finish(.failed(error, framesWritten: index), lifting: before.including(after))
             }
-            state.apply(frame)
             progress?(PlaybackProgress(framesWritten: index + 1, totalFrames: frames.count))
         }
-        return finish(.completed, lifting: state)
+        return finish(.completed, lifting: readersState(after: frames.count))
     }
 
     /// Starts playing on a new dedicated thread (``threadOptions``) and
