@@ -380,9 +380,14 @@ def analyse_case(results, name, runs_folder, environment, markdown, per_run):
     details = []
     self_reports = []
     entries = os.listdir(runs_folder) if os.path.isdir(runs_folder) else []
+    def launched(tool):
+        """When the tool's first run started (guest uptime): the gesturectl
+        binaries play in the order given, the build under test last."""
+        return int(read_keys(os.path.join(runs_folder, f"{tool}-1", "run.txt")).get("launched_us") or 0)
+
     tools = sorted({entry.rsplit("-", 1)[0] for entry in entries
                     if os.path.isdir(os.path.join(runs_folder, entry)) and entry.rsplit("-", 1)[-1].isdigit()},
-                   key=tool_order)
+                   key=lambda tool: (tool_order(tool)[0], launched(tool) if tool.startswith("gesturectl") else 0, tool))
     for tool in tools:
         label = tool_label(tool)
         folders = sorted(
