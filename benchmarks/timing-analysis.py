@@ -340,9 +340,9 @@ def floor_table(rows, markdown):
     if not floor:
         return None
     keys = [("p99", "p99 × floor"), ("max", "max × floor"), ("median", "median × floor"),
-            ("jitter", "jitter p99 × floor"), ("end_drift", "|end drift| × floor"),
-            ("drift_per_minute", "|drift/min| × floor"),
-            ("first_offset", "|first offset| × floor"), ("start_delay", "start delay × floor")]
+            ("jitter", "jitter p99 × floor"), ("end_drift", "end drift (abs) × floor"),
+            ("drift_per_minute", "drift/min (abs) × floor"),
+            ("first_offset", "first offset (abs) × floor"), ("start_delay", "start delay × floor")]
     header = ["tool"] + [title for _, title in keys]
     body = []
     for label, summary in rows:
