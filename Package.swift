@@ -41,7 +41,11 @@ let package = Package(
                 "GestureAssist",
             ]
         ),
-        .executableTarget(name: "gesturectl", dependencies: ["GesturectlCommands"]),
+        .executableTarget(
+            name: "gesturectl", dependencies: ["GesturectlCommands"],
+            // Bind every symbol at load (-z now), not at its first call: a
+            // play's first frame must not pay for lazy binding (issue 9).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
 
         // The door to the operating system: file descriptors, one syscall
         // funnel and error type, poll, timers, eventfd, signals, threads and

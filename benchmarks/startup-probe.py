@@ -21,6 +21,14 @@ measure (inside the VM, started by benchmarks/startup through scripts/vm-run):
            `evemu-device DESCRIPTION` (gesturectl's own `play GESTURE --print`,
            so both devices are alike). The tool then gets SIGTERM; the next
            measurement waits for the node's removal and `udevadm settle`.
+  frame    launch → the first frame's kernel timestamp (the node opened at
+           its IN_CREATE, EVIOCSCLOCKID = CLOCK_MONOTONIC, the clock of the
+           launch stamp), what a script that plays one gesture waits for:
+           gesturectl `play GESTURE --lead-in 0`; evemu-device DESCRIPTION,
+           and as soon as it prints the node `evemu-play NODE < DESCRIPTION`
+           (the launch stamp is evemu-device's); `libinput replay RECORD`,
+           its "Hit enter" answered as soon as it asks (with --libinput:
+           its YAML loading under emulation is most of it).
   Run 0 is a warm-up (the first launch after boot reads the binary and its
   libraries through 9p; only the first binary pays for the libraries they
   share); it is reported separately, not in the medians. The tools are
@@ -35,6 +43,7 @@ Standard library only (Debian's /usr/bin/python3).
 
 import argparse
 import ctypes
+import fcntl
 import json
 import os
 import platform
@@ -51,6 +60,10 @@ IN_CREATE, IN_DELETE = 0x100, 0x200
 INOTIFY_HEADER = struct.Struct("iIII")  # wd, mask, cookie, len; then the name
 TIMEOUT_S = 60
 EVEMU = "evemu-device"
+LIBINPUT = "libinput replay"
+# struct input_event on 64-bit Linux; _IOW('E', 0xa0, int) sets a reader's clock.
+INPUT_EVENT = struct.Struct("llHHi")
+EVIOCSCLOCKID = 0x400445A0
 
 
 def milliseconds_since(start_ns):
@@ -115,21 +128,121 @@ def measure_node(command, watch):
     return {"node_ms": (seen - started) / 1e6, "status": status, "node": node}
 
 
+def open_node(name):
+    """/dev/input/NAME for reading with CLOCK_MONOTONIC stamps; devtmpfs
+    makes the node before its permissions settle, so it may take a few tries."""
+    for _ in range(2000):
+        try:
+            descriptor = os.open("/dev/input/" + name, os.O_RDONLY | os.O_CLOEXEC)
+            fcntl.ioctl(descriptor, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
+            return descriptor
+        except OSError:
+            time.sleep(0.001)
+    sys.exit(f"startup-probe: cannot open /dev/input/{name}")
+
+
+def first_frame_ns(descriptor, timeout_s=TIMEOUT_S):
+    """The kernel timestamp (ns of CLOCK_MONOTONIC) of the first event read."""
+    ready = select.select([descriptor], [], [], timeout_s)[0]
+    if not ready:
+        return None
+    seconds, microseconds, _, _, _ = INPUT_EVENT.unpack_from(os.read(descriptor, INPUT_EVENT.size * 64))
+    return (seconds * 1_000_000 + microseconds) * 1000
+
+
+def stop(child):
+    child.send_signal(signal.SIGTERM)
+    try:
+        return child.wait(TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        return child.wait()
+
+
+def measure_frame(tool, watch, description):
+    """Launch → device node → first frame, for one tool (see the docstring)."""
+    children = []
+    with tempfile.TemporaryFile() as log:
+        started = time.monotonic_ns()
+        if tool["label"] == EVEMU:
+            device = subprocess.Popen(["evemu-device", description], stdout=subprocess.PIPE, stderr=log,
+                                      stdin=subprocess.DEVNULL)
+            children.append(device)
+            node, seen = watch.wait(IN_CREATE, TIMEOUT_S, device)
+            descriptor = open_node(node) if node else None
+            # evemu-device prints "NAME: /dev/input/eventN" once it exists.
+            line = device.stdout.readline().decode(errors="replace")
+            player = subprocess.Popen(["evemu-play", line.rsplit(":", 1)[-1].strip()], stdin=open(description, "rb"),
+                                      stdout=log, stderr=log)
+            children.append(player)
+        elif tool["label"] == LIBINPUT:
+            environment = dict(os.environ, PATH="/usr/bin:" + os.environ.get("PATH", ""), PYTHONUNBUFFERED="1")
+            replay = subprocess.Popen(["libinput", "replay", tool["record"]], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=log, env=environment)
+            children.append(replay)
+            node, seen = watch.wait(IN_CREATE, 180, replay)
+            descriptor = open_node(node) if node else None
+            prompt = b""
+            while b"Hit enter" not in prompt:
+                chunk = os.read(replay.stdout.fileno(), 4096)
+                if not chunk:
+                    break
+                prompt += chunk
+            replay.stdin.write(b"\n")
+            replay.stdin.flush()
+        else:
+            player = subprocess.Popen(tool["frame"], stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+            children.append(player)
+            node, seen = watch.wait(IN_CREATE, TIMEOUT_S, player)
+            descriptor = open_node(node) if node else None
+        first = first_frame_ns(descriptor) if descriptor is not None else None
+        if descriptor is not None:
+            os.close(descriptor)
+        # Players end by themselves (gesturectl after its tap, evemu-play);
+        # evemu-device and libinput replay (which asks again) are stopped.
+        for child in reversed(children):
+            if child is children[-1] and tool["label"] != LIBINPUT and _wait_briefly(child):
+                continue
+            stop(child)
+        if first is None:
+            log.seek(0)
+            sys.exit(f"startup-probe: no first frame from {tool['label']}: {log.read().decode(errors='replace')}")
+    watch.wait(IN_DELETE, TIMEOUT_S)
+    subprocess.run(["udevadm", "settle", "--timeout=30"], check=False)
+    return {"frame_node_ms": (seen - started) / 1e6, "frame_ms": (first - started) / 1e6}
+
+
+def _wait_briefly(child):
+    """True when `child` ended by itself within the timeout."""
+    try:
+        child.wait(TIMEOUT_S)
+        return True
+    except subprocess.TimeoutExpired:
+        return False
+
+
 def measure(arguments):
     tools = [{"label": label, "path": path,
               "version": [path, "--version"],
-              "node": [path, "play", arguments.gesture, "--lead-in", "2s"]}
+              "node": [path, "play", arguments.gesture, "--lead-in", "2s"],
+              "frame": [path, "play", arguments.gesture, "--lead-in", "0"]}
              for label, _, path in (binary.partition("=") for binary in arguments.binary)]
     tools.append({"label": EVEMU, "path": "/usr/bin/evemu-device",
                   "version": ["evemu-device", "--version"], "node": ["evemu-device", arguments.description]})
+    libinput = [{"label": LIBINPUT, "path": "/usr/bin/libinput", "record": arguments.libinput}] if arguments.libinput else []
     watch = InputWatch()
     samples = []
     for run in range(arguments.runs + 1):
         # Each run starts with another tool, so no tool always follows the same one.
         order = tools[run % len(tools):] + tools[:run % len(tools)]
-        for kind in ("version", "node"):
-            for tool in order:
-                sample = measure_version(tool[kind]) if kind == "version" else measure_node(tool[kind], watch)
+        for kind in ("version", "node", "frame"):
+            for tool in order + (libinput if kind == "frame" else []):
+                if kind == "frame":
+                    sample = measure_frame(tool, watch, arguments.description)
+                elif kind == "version":
+                    sample = measure_version(tool[kind])
+                else:
+                    sample = measure_node(tool[kind], watch)
                 samples.append({"tool": tool["label"], "kind": kind, "run": run, **sample})
                 print(f"startup-probe: run {run} {tool['label']} {kind}:",
                       {key: round(value, 1) if isinstance(value, float) else value for key, value in sample.items()},
@@ -137,7 +250,7 @@ def measure(arguments):
     environment = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "kernel": platform.release(),
                    "cpus": os.cpu_count(), "runs": arguments.runs, "gesture": arguments.gesture}
     with open(arguments.result, "w", encoding="utf-8") as output:
-        json.dump({"environment": environment, "tools": tools, "samples": samples}, output, indent=1)
+        json.dump({"environment": environment, "tools": tools + libinput, "samples": samples}, output, indent=1)
 
 
 def table(result_file):
@@ -159,6 +272,8 @@ def table(result_file):
     print("ldd, lines mentioning Foundation or icu:\n")
     links = {}
     for tool in tools:
+        if "version" not in tool:
+            continue
         lines = subprocess.run(["ldd", tool["path"]], capture_output=True, text=True).stdout.splitlines()
         lines = [line.strip() for line in lines if "foundation" in line.lower() or "icu" in line.lower()]
         links[tool["label"]] = f"yes ({len(lines)} libraries)" if lines else "no"
@@ -170,9 +285,24 @@ def table(result_file):
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for tool in tools:
         label = tool["label"]
+        if "version" not in tool:
+            continue
         first = "/".join(f"{values(label, key, first=True)[0]:.0f}" for key in ("exit_ms", "node_ms"))
         print(f"| {label} | {links[label]} | {cell(label, 'line_ms')} | {cell(label, 'exit_ms')} | "
               f"{ratio(label, 'exit_ms')} | {cell(label, 'node_ms')} | {ratio(label, 'node_ms')} | {first} |")
+    if any("frame_ms" in sample for sample in samples):
+        print("\nLaunch → device node → first frame (kernel timestamp): gesturectl `play GESTURE --lead-in 0`; "
+              "evemu-device, then evemu-play as soon as it prints the node; libinput replay, Enter as soon as it asks. "
+              "ms, median (min–max):\n")
+        print("| tool | launch → node | launch → first frame | × evemu-device + evemu-play | first launch: frame |")
+        print("|---|---:|---:|---:|---:|")
+        for tool in tools:
+            label = tool["label"]
+            if not values(label, "frame_ms"):
+                continue
+            first = values(label, "frame_ms", first=True)
+            print(f"| {label if label != EVEMU else 'evemu-device + evemu-play'} | {cell(label, 'frame_node_ms')} | "
+                  f"{cell(label, 'frame_ms')} | {ratio(label, 'frame_ms')} | {first[0]:.0f} |" if first else "")
 
 
 def main():
@@ -183,6 +313,7 @@ def main():
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--description", help="measure: evemu description for evemu-device")
     parser.add_argument("--gesture", default="tap")
+    parser.add_argument("--libinput", help="measure: a libinput record file of the gesture (adds libinput replay)")
     parser.add_argument("--binary", action="append", default=[], help="measure: LABEL=PATH (repeatable)")
     arguments = parser.parse_args()
     if arguments.mode == "table":

@@ -1,13 +1,16 @@
 #!/usr/bin/python3
-"""Timing analysis for benchmarks/timing: what evemu-record saw versus the
+"""Timing analysis for benchmarks/timing: what the observer saw versus the
 intended schedule, per tool, as one table with ratios against gesturectl.
 
 Usage: timing-analysis.py RESULTS [--markdown] [--per-run]
 
-RESULTS is the folder benchmarks/timing filled: gesture.evemu (the exported
-frames: the intended schedule, times from the first frame) and runs/ from
-timing-guest (per run: evemu-record.log, probe.json, run.txt, and for
-gesturectl its --json line in gesturectl.log).
+RESULTS is the folder benchmarks/timing filled: cases.txt, cases/CASE/
+gesture.evemu (`play --print`: the intended schedule, times from the first
+frame; libinput.evemu when libinput replay plays its own import of it),
+runs/CASE/TOOL-N/ from timing-guest (observer.log from input-observer, an
+evemu-style event log; probe.json, run.txt, and for gesturectl its --json
+line in gesturectl.log), runs/recording/ for the recording case. Writes
+summary.json beside them.
 
 Definitions (all times are kernel timestamps, microseconds):
   frames seen     observed frames matched to an intended frame, in order, by
@@ -24,12 +27,21 @@ Definitions (all times are kernel timestamps, microseconds):
                   timing-probe.py (CLOCK_MONOTONIC): gesturectl: udev's "add"
                   (udevadm monitor) + --lead-in; evemu-play: when the probe
                   started it; libinput replay: when the probe answered
-                  "Hit enter"; median over runs
+                  "Hit enter"; the C reference: when it said its first
+                  frame was due (start_us= in reference.log); median over
+                  runs
   bunched         consecutive observed frames less than 1 ms apart whose
                   intended frames are at least 8 ms apart
   jitter p99      p99 of |lateness − the run's median lateness|: the
                   frame-to-frame steadiness once a constant offset (a late
                   first frame) is taken out
+  drift ms/min    the slope of the error over the gesture (least squares
+                  over every matched frame), in ms per minute; median of runs
+  SYN_DROPPED     SYN_DROPPED events the observer read (the kernel's buffer
+                  for it overflowed: frames were lost to the observer)
+  first offset    how far the first frame is from the cadence of the rest:
+                  − the run's median lateness (+ = the first frame is late);
+                  median over runs, with the range
   device ready    from launching the tool (gesturectl play, evemu-device,
                   libinput replay) to udev's "add" of its device (seconds,
                   /proc/uptime resolution: 10 ms); not part of the timing
@@ -44,7 +56,22 @@ import os
 import statistics
 import sys
 
-TOOLS = [("gesturectl", "gesturectl play"), ("evemu", "evemu-play"), ("libinput", "libinput replay")]
+FLOOR = "C reference (floor)"
+
+
+def tool_label(tool):
+    """The row's name for a run folder's tool: reference, gesturectl[.LABEL][+rt], evemu, libinput."""
+    if tool == "reference":
+        return FLOOR
+    if tool.startswith("gesturectl"):
+        base, realtime = tool.removesuffix("+rt"), tool.endswith("+rt")
+        label = "gesturectl play" + (f" ({base.split('.', 1)[1]})" if "." in base else "")
+        return label + (" --realtime" if realtime else "")
+    return {"evemu": "evemu-play", "libinput": "libinput replay"}.get(tool, tool)
+
+
+def tool_order(tool):
+    return ({"reference": 0, "evemu": 2, "libinput": 3}.get(tool, 1), tool)
 EV_SYN = 0
 EV_ABS = 3
 ABS_MT_SLOT = 0x2F
@@ -146,13 +173,19 @@ def percentile(sorted_values, fraction):
 
 def analyse_run(folder, tool, intended):
     run = read_keys(os.path.join(folder, "run.txt"))
-    record = os.path.join(folder, "evemu-record.log")
+    record = os.path.join(folder, "observer.log")
+    if not os.path.exists(record):  # results from before input-observer
+        record = os.path.join(folder, "evemu-record.log")
     observed = read_frames(record) if os.path.exists(record) else []
+    syn_dropped = 0
+    if os.path.exists(record):
+        with open(record, encoding="utf-8", errors="replace") as file:
+            syn_dropped = sum(1 for line in file if line.startswith("E: ") and line.split()[2:4] == ["0000", "0003"])
     pairs = match(intended, observed)
     result = {
         "name": os.path.basename(folder), "expected": len(intended), "seen": len(pairs),
         "extra": len(observed) - len(pairs), "errors": [], "end_drift": None, "bunched": 0,
-        "start_delay": None, "start_note": None, "self_report": None, "jitter": [], "device_ready": None,
+        "start_delay": None, "start_note": None, "first_offset": None, "syn_dropped": syn_dropped, "slope": None, "self_report": None, "jitter": [], "device_ready": None,
     }
     if run.get("launched_us") and run.get("udev_add_us"):
         result["device_ready"] = int(run["udev_add_us"]) - int(run["launched_us"])
@@ -167,6 +200,14 @@ def analyse_run(folder, tool, intended):
                 result["end_drift"] = lateness
         offset = statistics.median(result["errors"])
         result["jitter"] = [error - offset for error in result["errors"]]
+        result["first_offset"] = -offset
+        if len(pairs) >= 2:
+            times = [intended[intended_index][0] - anchor_intended for intended_index, _ in pairs]
+            mean_time, mean_error = statistics.fmean(times), statistics.fmean(result["errors"])
+            spread = sum((time - mean_time) ** 2 for time in times)
+            if spread > 0:
+                covariance = sum((time - mean_time) * (error - mean_error) for time, error in zip(times, result["errors"]))
+                result["slope"] = covariance / spread * 60_000_000  # µs of error per minute
         for (intended_a, observed_a), (intended_b, observed_b) in zip(pairs, pairs[1:]):
             if observed_b != observed_a + 1:
                 continue
@@ -184,18 +225,24 @@ def analyse_run(folder, tool, intended):
         elif not contained(signature(map(tuple, probe.get("first_frame_events", []))),
                            collections.Counter(intended[0][1])):
             result["start_note"] = "the probe's first frame is not the gesture's first (it opened the device too late)"
-        elif tool == "gesturectl":
+        elif tool.startswith("gesturectl"):
             if run.get("udev_add_us") and run.get("lead_in"):
                 told = int(run["udev_add_us"]) + parse_duration_us(run["lead_in"])
                 result["start_delay"] = probe["first_frame_us"] - told
             else:
                 result["start_note"] = "no udev add time"
+        elif tool == "reference":
+            log = read_keys(os.path.join(folder, "reference.log"))
+            if log.get("start_us"):
+                result["start_delay"] = probe["first_frame_us"] - int(log["start_us"])
+            else:
+                result["start_note"] = "no start_us in reference.log"
         elif "told_to_start_us" in probe:
             result["start_delay"] = probe["first_frame_us"] - probe["told_to_start_us"]
     else:
         result["start_note"] = "no probe result"
 
-    if tool == "gesturectl":
+    if tool.startswith("gesturectl"):
         log = os.path.join(folder, "gesturectl.log")
         if os.path.exists(log):
             with open(log, encoding="utf-8", errors="replace") as file:
@@ -214,6 +261,8 @@ def summarise(runs):
     delays = [run["start_delay"] for run in runs if run["start_delay"] is not None]
     jitter = sorted(abs(value) for run in runs for value in run["jitter"])
     ready = [run["device_ready"] for run in runs if run["device_ready"] is not None]
+    offsets = [run["first_offset"] for run in runs if run["first_offset"] is not None]
+    slopes = [run["slope"] for run in runs if run["slope"] is not None]
     return {
         "runs": len(runs),
         "seen": sum(run["seen"] for run in runs), "expected": sum(run["expected"] for run in runs),
@@ -228,6 +277,10 @@ def summarise(runs):
         "jitter": percentile(jitter, 0.99),
         "device_ready": statistics.median(ready) if ready else None,
         "missing_end": sum(1 for run in runs if run["end_drift"] is None),
+        "first_offset": statistics.median(offsets) if offsets else None,
+        "drift_per_minute": statistics.median(slopes) if slopes else None,
+        "syn_dropped": sum(run["syn_dropped"] for run in runs),
+        "offset_range": (min(offsets), max(offsets)) if offsets else None,
     }
 
 
@@ -247,21 +300,28 @@ def ratio_text(label, peer, ours):
 
 
 def table(rows, markdown):
-    header = ["tool", "frames seen/expected", "start delay ms", "lateness median ms", "p99 ms", "max ms",
-              "end drift ms (range)", "bunched", "jitter p99 ms", "device ready s"]
+    header = ["tool", "frames seen/expected", "start delay ms", "first offset ms (range)", "lateness median ms",
+              "p99 ms", "max ms", "end drift ms (range)", "drift ms/min", "bunched", "jitter p99 ms", "device ready s"]
     body = []
     for label, summary in rows:
         frames = f"{summary['seen']}/{summary['expected']}"
         if summary["extra"]:
             frames += f" (+{summary['extra']} extra)"
+        if summary["syn_dropped"]:
+            frames += f" [{summary['syn_dropped']} SYN_DROPPED]"
         drift = milliseconds(summary["end_drift"])
         if summary["drift_range"]:
             low, high = summary["drift_range"]
             drift += f" ({milliseconds(low)}…{milliseconds(high)})"
         if summary["missing_end"]:
             drift += f" [{summary['missing_end']} run(s) lost the last frame]"
-        body.append([label, frames, milliseconds(summary["start_delay"]), milliseconds(summary["median"], 3),
-                     milliseconds(summary["p99"], 3), milliseconds(summary["max"], 3), drift, str(summary["bunched"]),
+        offset = milliseconds(summary["first_offset"])
+        if summary["offset_range"] and summary["runs"] > 1:
+            low, high = summary["offset_range"]
+            offset += f" ({milliseconds(low)}…{milliseconds(high)})"
+        body.append([label, frames, milliseconds(summary["start_delay"]), offset, milliseconds(summary["median"], 3),
+                     milliseconds(summary["p99"], 3), milliseconds(summary["max"], 3), drift,
+                     milliseconds(summary["drift_per_minute"], 3), str(summary["bunched"]),
                      milliseconds(summary["jitter"], 3),
                      "–" if summary["device_ready"] is None else f"{summary['device_ready'] / 1e6:.2f}"])
     if markdown:
@@ -274,6 +334,243 @@ def table(rows, markdown):
     return "\n".join([line(header), line(["-" * width for width in widths])] + [line(row) for row in body])
 
 
+def floor_table(rows, markdown):
+    """Each tool's figures divided by the C reference's, run in the same boot."""
+    floor = dict(rows).get(FLOOR)
+    if not floor:
+        return None
+    keys = [("p99", "p99 × floor"), ("max", "max × floor"), ("median", "median × floor"),
+            ("jitter", "jitter p99 × floor"), ("end_drift", "end drift (abs) × floor"),
+            ("drift_per_minute", "drift/min (abs) × floor"),
+            ("first_offset", "first offset (abs) × floor"), ("start_delay", "start delay × floor")]
+    header = ["tool"] + [title for _, title in keys]
+    body = []
+    for label, summary in rows:
+        row = [label]
+        for key, _ in keys:
+            ours, base = summary[key], floor[key]
+            if ours is None or base is None:
+                row.append("–")
+            elif abs(base) < 50:  # under 0.05 ms: a ratio would mean nothing
+                row.append(f"({milliseconds(abs(ours))} vs {milliseconds(abs(base))} ms)")
+            else:
+                row.append(f"{abs(ours) / abs(base):.1f}×")
+        body.append(row)
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
+        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in body])
+    widths = [max(len(row[column]) for row in [header] + body) for column in range(len(header))]
+    def line(row):
+        return "  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row))
+    return "\n".join([line(header), line(["-" * width for width in widths])] + [line(row) for row in body])
+
+
+def analyse_case(results, name, runs_folder, environment, markdown, per_run):
+    """Prints one case's tables and returns its figures (for summary.json)."""
+    case_folder = os.path.join(results, "cases", name) if name else results
+    intended = read_frames(os.path.join(case_folder, "gesture.evemu"))
+    if not intended:
+        raise AnalysisError(f"{case_folder}/gesture.evemu holds no frames")
+    # libinput replay may play its own import of the frames (a repeat).
+    libinput_path = os.path.join(case_folder, "libinput.evemu")
+    libinput_intended = read_frames(libinput_path) if os.path.exists(libinput_path) else intended
+    case_keys = read_keys(os.path.join(runs_folder, "case.txt"))
+
+    rows = []
+    details = []
+    self_reports = []
+    entries = os.listdir(runs_folder) if os.path.isdir(runs_folder) else []
+    def launched(tool):
+        """When the tool's first run started (guest uptime): the gesturectl
+        binaries play in the order given, the build under test last."""
+        return int(read_keys(os.path.join(runs_folder, f"{tool}-1", "run.txt")).get("launched_us") or 0)
+
+    tools = sorted({entry.rsplit("-", 1)[0] for entry in entries
+                    if os.path.isdir(os.path.join(runs_folder, entry)) and entry.rsplit("-", 1)[-1].isdigit()},
+                   key=lambda tool: (tool_order(tool)[0], launched(tool) if tool.startswith("gesturectl") else 0, tool))
+    for tool in tools:
+        label = tool_label(tool)
+        folders = sorted(
+            (os.path.join(runs_folder, entry) for entry in entries
+             if entry.rsplit("-", 1)[0] == tool and entry.rsplit("-", 1)[-1].isdigit()),
+            key=lambda path: int(path.rsplit("-", 1)[1]))
+        runs = [analyse_run(folder, tool, libinput_intended if tool == "libinput" else intended) for folder in folders]
+        if not runs:
+            continue
+        rows.append((label, summarise(runs)))
+        for run in runs:
+            details.append((run["name"], summarise([run]), run["start_note"]))
+            if run["self_report"]:
+                self_reports.append((label, run["self_report"]))
+    skipped = {}
+    for tool in ("libinput",):
+        for folder in (runs_folder, case_folder):
+            path = os.path.join(folder, f"{tool}.skip")
+            if os.path.exists(path) and tool_label(tool) not in skipped:
+                with open(path, encoding="utf-8") as file:
+                    skipped[tool_label(tool)] = file.read().strip()
+
+    duration = intended[-1][0] - intended[0][0]
+    print(f"## Case {name or 'gesture'}: {len(intended)} frames over {duration / 1e6:.3f} s"
+          + (f" (play {case_keys['play_arguments']})" if case_keys.get("play_arguments") else "")
+          + f", on '{case_keys.get('device_name', '?')}'")
+    print()
+    print(table(rows, markdown))
+    for label, reason in skipped.items():
+        print(f"{label}: skipped: {reason}")
+    ratios = floor_table(rows, markdown)
+    if ratios:
+        print()
+        print("Ratios to the floor (the C reference in the same boot; 1.0× = as good as this kernel and machine allow):")
+        print()
+        print(ratios)
+    if per_run:
+        print()
+        print(table([(run_name, summary) for run_name, summary, _ in details], markdown))
+    notes = [f"{run_name}: start delay not measured: {note}" for run_name, _, note in details if note]
+    if notes:
+        print()
+        print("\n".join(notes))
+
+    # The peers against gesturectl: the last gesturectl row without --realtime
+    # (the build under test when several are compared).
+    ours_label = next((label for label, _ in reversed(rows)
+                       if label.startswith("gesturectl") and not label.endswith("--realtime")), None)
+    ours = dict(rows).get(ours_label)
+    if ours:
+        print()
+        print(f"Against {ours_label}:")
+        for label, summary in rows:
+            if label.startswith("gesturectl") or label == FLOOR:
+                continue
+            parts = [ratio_text(title, summary[key], ours[key]) for title, key in
+                     (("end drift", "end_drift"), ("p99 lateness", "p99"), ("max lateness", "max"),
+                      ("start delay", "start_delay"), ("jitter p99", "jitter"))]
+            parts = [part for part in parts if part]
+            if summary["bunched"] or ours["bunched"]:
+                parts.append(f"bunched frames {summary['bunched']} vs gesturectl's {ours['bunched']}")
+            print(f"- {label}: " + "; ".join(parts) + ".")
+    if self_reports:
+        print()
+        for label in dict.fromkeys(label for label, _ in self_reports):
+            reports = [report for report_label, report in self_reports if report_label == label]
+            p99 = statistics.median(report.get("lateness_p99_us", 0) for report in reports)
+            maximum = max(report.get("lateness_max_us", 0) for report in reports)
+            print(f"{label}, its own --json (lateness against its absolute deadlines, user space): "
+                  f"p99 {p99 / 1000:.3f} ms (median of runs), max {maximum / 1000:.3f} ms.")
+    print()
+    return {"frames": len(intended), "duration_us": duration, "play_arguments": case_keys.get("play_arguments", ""),
+            "device": case_keys.get("device_name"), "tools": {label: summary for label, summary in rows},
+            "skipped": skipped, "runs": {run_name: summary for run_name, summary, _ in details},
+            "self_reports": [{"tool": label, **report} for label, report in self_reports]}
+
+
+def analyse_recording(results, markdown):
+    """The recording case: what each recorder kept of the frames the C
+    reference wrote, the SYN_DROPPED it saw, and its CPU time."""
+    folder = os.path.join(results, "runs", "recording")
+    keys = read_keys(os.path.join(folder, "recording.txt"))
+    if not keys.get("frames_sent"):
+        return None
+    sent = int(keys["frames_sent"])
+    ticks = int(keys.get("ticks_per_second") or 100)
+    with open(os.path.join(results, "cases", "recording", "gesture.json"), encoding="utf-8") as file:
+        sent_samples = [len(stroke["samples"]) for stroke in json.load(file)["strokes"]]
+    repeat_path = os.path.join(results, "cases", "recording", "repeat")
+    repeat = 1
+    if os.path.exists(repeat_path):
+        with open(repeat_path, encoding="utf-8") as file:
+            repeat = int(file.read().strip() or 1)
+    sent_total = sum(sent_samples) * repeat
+
+    def cpu(name):
+        value = keys.get(f"cpu_{name}", "")
+        return int(value) / ticks if value.isdigit() else None
+
+    rows = []
+    evemu_path = os.path.join(folder, "evemu-record.log")
+    if os.path.exists(evemu_path):
+        frames = dropped = 0
+        with open(evemu_path, encoding="utf-8", errors="replace") as file:
+            for line in file:
+                if line.startswith("E: "):
+                    fields = line.split()
+                    if fields[2] == "0000" and fields[3] == "0000":
+                        frames += 1
+                    elif fields[2] == "0000" and fields[3] == "0003":
+                        dropped += 1
+        rows.append({"recorder": "evemu-record", "kept": frames, "syn_dropped": dropped, "cpu_s": cpu("evemu")})
+    libinput_path = os.path.join(folder, "libinput-record.yml")
+    if os.path.exists(libinput_path):
+        frames = dropped = 0
+        with open(libinput_path, encoding="utf-8", errors="replace") as file:
+            for line in file:
+                stripped = line.strip()
+                if stripped.startswith("- evdev:"):
+                    frames += 1
+                elif stripped.startswith("- ["):
+                    values = [part.strip() for part in stripped[3:].split("]", 1)[0].split(",")]
+                    if len(values) == 5 and values[2:] == ["0", "3", "0"]:
+                        dropped += 1
+        rows.append({"recorder": "libinput record", "kept": frames, "syn_dropped": dropped, "cpu_s": cpu("libinput")})
+    ours_path = os.path.join(folder, "gesturectl.gesture.json")
+    if os.path.exists(ours_path):
+        with open(ours_path, encoding="utf-8") as file:
+            recorded = json.load(file)
+        samples = [len(stroke["samples"]) for stroke in recorded.get("strokes", [])]
+        dropped = recorded.get("recording", {}).get("dropped_events", recorded.get("dropped_events"))
+        if dropped is None:
+            dropped = next((value for key, value in _walk(recorded) if key == "dropped_events"), None)
+        rows.append({"recorder": "gesturectl record", "kept": sum(samples),
+                     "kept_range": (min(samples), max(samples)) if samples else None, "strokes": len(samples),
+                     "syn_dropped": dropped, "cpu_s": cpu("gesturectl"), "per_finger": True})
+    print(f"## Recording: the C reference wrote {sent} frames (ten fingers at 1 kHz, {len(sent_samples)} fingers × "
+          f"{max(sent_samples)} samples × {repeat} plays)"
+          f" in {keys.get('writer_seconds', '?')} s; three recorders read the device at the same time")
+    print()
+    header = ["recorder", "kept / sent", "lost", "SYN_DROPPED", "CPU s", "CPU ms per frame sent"]
+    body = []
+    for row in rows:
+        expected = sent_total if row.get("per_finger") else sent
+        kept = row["kept"]
+        if row.get("kept_range"):
+            low, high = row["kept_range"]
+            kept_text = f"{kept} / {expected} samples ({row['strokes']} strokes of {low}–{high})"
+        else:
+            kept_text = f"{kept} / {expected} frames"
+        lost = 100 * (expected - kept) / expected if expected else 0
+        row["lost_percent"] = lost
+        row["cpu_ms_per_frame"] = None if row["cpu_s"] is None else row["cpu_s"] * 1000 / sent
+        body.append([row["recorder"], kept_text, f"{lost:.2f} %",
+                     "–" if row["syn_dropped"] is None else str(row["syn_dropped"]),
+                     "–" if row["cpu_s"] is None else f"{row['cpu_s']:.2f}",
+                     "–" if row["cpu_ms_per_frame"] is None else f"{row['cpu_ms_per_frame']:.3f}"])
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
+        print("\n".join(lines + ["| " + " | ".join(row) + " |" for row in body]))
+    else:
+        widths = [max(len(row[column]) for row in [header] + body) for column in range(len(header))]
+        for row in [header, ["-" * width for width in widths]] + body:
+            print("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)))
+    print("CPU: utime + stime from /proc/PID/stat once the writer had finished and evemu-record had drained "
+          f"({ticks} ticks a second). gesturectl record keeps samples (one per finger per frame, a stroke per "
+          "touch); the others, frames. CPU per frame is against the frames sent.")
+    print()
+    return {"frames_sent": sent, "writer_seconds": keys.get("writer_seconds"), "recorders": rows,
+            "gesturectl_status": keys.get("gesturectl_status")}
+
+
+def _walk(value):
+    """(key, value) pairs of every object nested in a JSON value."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key, item
+            yield from _walk(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _walk(item)
+
+
 def main(arguments):
     markdown = "--markdown" in arguments
     per_run = "--per-run" in arguments
@@ -282,63 +579,29 @@ def main(arguments):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     results = positional[0]
-    intended = read_frames(os.path.join(results, "gesture.evemu"))
-    if not intended:
-        raise AnalysisError(f"{results}/gesture.evemu holds no frames")
     runs_folder = os.path.join(results, "runs")
     environment = read_keys(os.path.join(runs_folder, "environment.txt"))
-
-    rows = []
-    details = []
-    self_reports = []
-    for tool, label in TOOLS:
-        folders = sorted(
-            (os.path.join(runs_folder, entry) for entry in os.listdir(runs_folder) if entry.startswith(tool + "-")),
-            key=lambda path: int(path.rsplit("-", 1)[1]))
-        runs = [analyse_run(folder, tool, intended) for folder in folders]
-        if not runs:
-            continue
-        rows.append((label, summarise(runs)))
-        for run in runs:
-            details.append((run["name"], summarise([run]), run["start_note"]))
-            if run["self_report"]:
-                self_reports.append(run["self_report"])
-
-    duration = intended[-1][0] - intended[0][0]
-    print(f"Gesture: {len(intended)} frames over {duration / 1e6:.3f} s; "
-          f"{environment.get('runs', '?')} runs per tool, interleaved; guest: kernel {environment.get('kernel', '?')}, "
-          f"{environment.get('cpus', '?')} CPU(s), libinput {environment.get('libinput', '?')}, evemu {environment.get('evemu', '?')}, "
-          f"{environment.get('date', '?')}")
-    print("Lateness = |error| of each frame's time relative to the first frame; seen by evemu-record (kernel timestamps).")
+    print(f"{environment.get('runs', '?')} runs per tool, interleaved; guest: kernel {environment.get('kernel', '?')}, "
+          f"{environment.get('cpus', '?')} CPU(s), libinput {environment.get('libinput', '?')}, "
+          f"evemu {environment.get('evemu', '?')}, {environment.get('date', '?')}, "
+          f"guest load average at the start {environment.get('load_average', '?')}")
+    print("Lateness = |error| of each frame's time relative to the first frame; seen by input-observer "
+          "(kernel timestamps). first offset = how late the first frame is against the cadence of the rest.")
     print()
-    print(table(rows, markdown))
-    if per_run:
-        print()
-        print(table([(name, summary) for name, summary, _ in details], markdown))
-    notes = [f"{name}: start delay not measured: {note}" for name, _, note in details if note]
-    if notes:
-        print()
-        print("\n".join(notes))
-
-    ours = dict(rows).get("gesturectl play")
-    if ours:
-        print()
-        for label, summary in rows:
-            if label == "gesturectl play":
-                continue
-            parts = [ratio_text(name, summary[key], ours[key]) for name, key in
-                     (("end drift", "end_drift"), ("p99 lateness", "p99"), ("max lateness", "max"),
-                      ("start delay", "start_delay"), ("jitter p99", "jitter"))]
-            parts = [part for part in parts if part]
-            if summary["bunched"] or ours["bunched"]:
-                parts.append(f"bunched frames {summary['bunched']} vs gesturectl's {ours['bunched']}")
-            print(f"{label}: " + "; ".join(parts) + ".")
-    if self_reports:
-        p99 = statistics.median(report.get("lateness_p99_us", 0) for report in self_reports)
-        maximum = max(report.get("lateness_max_us", 0) for report in self_reports)
-        print()
-        print(f"gesturectl's own --json (lateness against its absolute deadlines, user space): "
-              f"p99 {p99 / 1000:.3f} ms (median of runs), max {maximum / 1000:.3f} ms.")
+    cases_path = os.path.join(results, "cases.txt")
+    figures = {}
+    if os.path.exists(cases_path):
+        with open(cases_path, encoding="utf-8") as file:
+            names = [line.strip() for line in file if line.strip()]
+        for name in names:
+            figures[name] = analyse_case(results, name, os.path.join(runs_folder, name), environment, markdown, per_run)
+    else:  # a results folder from before the cases
+        figures["gesture"] = analyse_case(results, "", runs_folder, environment, markdown, per_run)
+    recording = analyse_recording(results, markdown)
+    with open(os.path.join(results, "summary.json"), "w", encoding="utf-8") as output:
+        json.dump({"environment": environment, "cases": figures, "recording": recording}, output, indent=1)
+        output.write("\n")
+    print(f"JSON: {os.path.join(results, 'summary.json')}")
     return 0
 
 

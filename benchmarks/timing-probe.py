@@ -16,7 +16,10 @@ CLOCK_MONOTONIC (EVIOCSCLOCKID), and then, depending on --mode:
 
 It then reads until --frames SYN_REPORTs arrived (or --timeout seconds
 passed, or the device went away), writes a JSON object to --result and, in
-exec mode, waits for COMMAND and exits with its status. So the guest script
+exec mode, waits for COMMAND and exits with its status. With --first-only it
+stops reading after the first frame (the guest then waits for the player
+itself): a Python reader parsing ten fingers at 1 kHz under emulation takes
+CPU from the player and the observer. So the guest script
 waits for the probe with bash's `wait` and starts no process while a tool
 plays (under emulation every process start disturbs the timing).
 
@@ -51,7 +54,7 @@ def monotonic_microseconds():
     return time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
 
 
-def read_frames(descriptor, count, timeout_seconds):
+def read_frames(descriptor, count, timeout_seconds, first_only=False):
     """Reads until `count` SYN_REPORTs, the timeout or the device's removal.
     Returns (the first frame's kernel time in microseconds or None, its events
     as [type, code, value] lists, how many frames arrived)."""
@@ -76,6 +79,8 @@ def read_frames(descriptor, count, timeout_seconds):
                 if first_time is None:
                     first_time, first_events = seconds * 1_000_000 + microseconds, events
                 frames += 1
+                if first_only:
+                    return first_time, first_events, frames
                 events = []
             else:
                 events.append([event_type, code, value])
@@ -107,6 +112,7 @@ def main():
     parser.add_argument("--ready-to", required=True, help="fifo to write 'ready' to once the node is open")
     parser.add_argument("--frames", type=int, default=1, help="how many frames to wait for")
     parser.add_argument("--timeout", type=float, default=30, help="seconds to wait for them")
+    parser.add_argument("--first-only", action="store_true", help="stop reading after the first frame")
     parser.add_argument("command", nargs="*", help="exec mode: the command ({node} is the node)")
     arguments = parser.parse_args()
 
@@ -133,7 +139,7 @@ def main():
             trigger.write("\n")
 
     result["first_frame_us"], result["first_frame_events"], result["frames"] = read_frames(
-        descriptor, arguments.frames, arguments.timeout)
+        descriptor, arguments.frames, arguments.timeout, arguments.first_only)
     os.close(descriptor)
     with open(arguments.result, "w", encoding="utf-8") as output:
         json.dump(result, output)

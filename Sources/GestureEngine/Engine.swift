@@ -68,6 +68,7 @@ public final class Engine: Sendable {
     ///   ``GestureEditing/Placement/Failure`` (a bad placement).
     public func startPlay(_ request: PlayRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
         let request = try request.resolvingPlacement().request
+        if let priority = request.realtimePriority { try Player.checkRealtime(priority: priority) }
         let profile = try profile(for: request.target, gesture: request.gesture)
         let keptSession = request.keepDevice ? kept.withLock { $0.sessions[profile] } : nil
         let builder = try FrameBuilder(target: profile, options: request.options)
@@ -82,7 +83,9 @@ public final class Engine: Sendable {
                 profile: profile, linger: request.linger, udevTimeout: udevTimeout, uinputPath: uinputPath)
             if request.keepDevice { kept.withLock { $0.sessions[profile] = session } }
         }
-        return try start(frames, on: session, handle: handle, closesSession: !request.keepDevice)
+        return try start(
+            frames, on: session, handle: handle, closesSession: !request.keepDevice,
+            realtimePriority: request.realtimePriority)
     }
 
     /// Starts `frames` (already including any lead-in) on a session the
@@ -95,10 +98,11 @@ public final class Engine: Sendable {
     }
 
     private func start(
-        _ frames: [InputFrame], on session: PlaybackSession, handle: PlaybackHandle, closesSession: Bool
+        _ frames: [InputFrame], on session: PlaybackSession, handle: PlaybackHandle, closesSession: Bool,
+        realtimePriority: Int32? = nil
     ) throws -> PlayJob {
         do {
-            _ = try session.start(frames, handle: handle)
+            _ = try session.start(frames, handle: handle, realtimePriority: realtimePriority)
         } catch {
             if closesSession { session.close() }
             throw error

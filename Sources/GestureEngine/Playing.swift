@@ -40,12 +40,17 @@ public struct PlayRequest: Sendable {
     /// (docs/EDITING.md, "place"); applied before frames are built. `nil`
     /// (default) plays it where it is.
     public var placement: PlayPlacement?
+    /// Play at this SCHED_FIFO priority (``GesturePlayback/Player/defaultRealtimePriority``
+    /// for `play --realtime`); `nil` (default) for the normal scheduler.
+    /// Checked before the device is made: refused with
+    /// ``GesturePlayback/PlaybackError/realtimeRefused(priority:_:)``.
+    public var realtimePriority: Int32?
 
     /// Creates a request; see each property for the defaults.
     public init(
         gesture: Gesture, target: PlayTarget = .kind(.touchscreen), options: PlaybackOptions = PlaybackOptions(),
         leadIn: Microseconds = Microseconds(100_000), linger: Microseconds = PlaybackSession.defaultLinger,
-        keepDevice: Bool = false, placement: PlayPlacement? = nil
+        keepDevice: Bool = false, placement: PlayPlacement? = nil, realtimePriority: Int32? = nil
     ) {
         self.gesture = gesture
         self.target = target
@@ -54,6 +59,7 @@ public struct PlayRequest: Sendable {
         self.linger = linger
         self.keepDevice = keepDevice
         self.placement = placement
+        self.realtimePriority = realtimePriority
     }
 
     /// The request with its placement applied to the gesture (and no

@@ -6,6 +6,15 @@ import OperatingSystem
 public protocol FrameSink {
     /// Writes one whole frame (all its events at once).
     func write(_ frame: InputFrame) throws
+    /// Runs the write path once without changing what readers see, so that
+    /// the first frame does not pay for code and memory used for the first
+    /// time (the player calls it before its first deadline). Best effort.
+    func warmUp()
+}
+
+extension FrameSink {
+    /// Nothing to warm (test doubles and other outputs).
+    public func warmUp() {}
 }
 
 /// Writes frames to a uinput device, one `write()` per frame
@@ -20,4 +29,11 @@ public final class UinputFrameSink: FrameSink, Sendable {
     /// Writes `frame`'s events in one `write()`.
     /// - Throws: ``SystemError`` from `write` (kind `.deviceVanished` on ENODEV).
     public func write(_ frame: InputFrame) throws { try device.write(frame: frame.events) }
+
+    /// Writes a lone `SYN_REPORT`: the whole path of a frame (this sink,
+    /// `write()`, uinput, the input core), which readers never see — the
+    /// input core passes a report on only with at least one event before
+    /// it (drivers/input/input.c, `num_vals >= 2`). A failure is left to
+    /// the first real frame to report.
+    public func warmUp() { try? device.write(frame: [.synchronizationReport()]) }
 }

@@ -13,6 +13,18 @@ public protocol PlaybackClock: Sendable {
     /// even over a deadline that has passed.
     /// - Throws: ``OperatingSystem/SystemError`` when the wait cannot be set up.
     func wait(until deadline: Microseconds, cancellation: CancellationSignal) throws(SystemError) -> WaitResult
+    /// Runs a short wait once, so that the first real wait (the first
+    /// frame's) does not pay for code used for the first time. Best effort.
+    func warmUp()
 }
 
-extension SystemClock: PlaybackClock {}
+extension PlaybackClock {
+    /// Nothing to warm (test clocks).
+    public func warmUp() {}
+}
+
+extension SystemClock: PlaybackClock {
+    /// Waits 100 µs on a timer: the whole path of a deadline (timerfd,
+    /// poll, the wake, the clock read) runs once before the first frame's.
+    public func warmUp() { _ = try? wait(until: now() + Microseconds(100), cancellation: .never) }
+}

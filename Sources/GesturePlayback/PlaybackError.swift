@@ -33,6 +33,9 @@ public enum PlaybackError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The playing thread could not be started or set up (its name, its
     /// timer slack): nothing was played.
     case cannotStart(SystemError)
+    /// The playing thread may not run at SCHED_FIFO `priority` (real-time
+    /// playing was asked for): nothing was played.
+    case realtimeRefused(priority: Int32, SystemError)
 
     /// A one-line message for people.
     public var description: String {
@@ -61,6 +64,10 @@ public enum PlaybackError: Error, Hashable, Sendable, CustomStringConvertible {
             "the playback device was closed"
         case let .cannotStart(error):
             "cannot start playing: \(error)"
+        case let .realtimeRefused(priority, error):
+            "real-time playing (SCHED_FIFO priority \(priority)) is not permitted: it needs CAP_SYS_NICE "
+                + "(root, or `setcap cap_sys_nice+ep` on the binary) or an RLIMIT_RTPRIO of at least \(priority) "
+                + "(`ulimit -r`; rtprio in /etc/security/limits.conf); nothing was played (\(error))"
         }
     }
 

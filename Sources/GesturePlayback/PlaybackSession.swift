@@ -104,8 +104,12 @@ public final class PlaybackSession: Sendable {
     /// `releasesAtEnd: false` leaves down what the frames leave down when
     /// they all play (a key pressed with `down`): it stays down, in
     /// ``state``, until a later play releases it or ``close()`` does.
+    /// `realtimePriority` plays at SCHED_FIFO (``Player/realtimePriority``);
+    /// refused with ``PlaybackError/cannotStart(_:)`` (EPERM) without the
+    /// capability (``Player/checkRealtime(priority:)`` asks first).
     public func start(
-        _ frames: [InputFrame], handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true
+        _ frames: [InputFrame], handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true,
+        realtimePriority: Int32? = nil
     ) throws(PlaybackError) -> PlaybackHandle {
         let claimed: Result<(any FrameSink & Sendable, DeviceState), PlaybackError> = guarded.withLock { current in
             if current.closing { return .failure(.sessionClosed) }
@@ -117,7 +121,7 @@ public final class PlaybackSession: Sendable {
         }
         let (sink, initial) = try claimed.get()
         do throws(SystemError) {
-            return try Player(clock: clock).start(
+            return try Player(clock: clock, realtimePriority: realtimePriority).start(
                 frames, on: sink, state: initial, handle: handle, releasesAtEnd: releasesAtEnd
             ) { [self] result in
                 guarded.withLock { current in

@@ -27,16 +27,59 @@ import OperatingSystem
 /// still releases everything. It does not keep
 /// the device afterwards: whoever destroys the device waits a moment first
 /// (``PlaybackSession/close()``).
+///
+/// The first frame is as punctual as the rest: before taking the start
+/// time the player runs the path of a frame once — the sink's
+/// ``FrameSink/warmUp()`` (a write readers never see) and the clock's
+/// ``PlaybackClock/warmUp()`` (a 100 µs timer wait) — and touches the
+/// memory it fills while playing, so that code and pages used for the
+/// first time are not paid for between the first deadline and its write
+/// (issue 9: it came 5–15 ms after its cadence under emulation).
 public struct Player: Sendable {
     /// The clock deadlines are measured and waited on.
     public let clock: any PlaybackClock
+    /// The SCHED_FIFO priority of the playing thread, `nil` for the normal
+    /// scheduler (``realtimeThreadOptions(priority:)``).
+    public let realtimePriority: Int32?
 
-    /// Creates a player on `clock` (CLOCK_MONOTONIC by default).
-    public init(clock: any PlaybackClock = SystemClock()) { self.clock = clock }
+    /// Creates a player on `clock` (CLOCK_MONOTONIC by default), playing
+    /// at `realtimePriority` (SCHED_FIFO) when given.
+    public init(clock: any PlaybackClock = SystemClock(), realtimePriority: Int32? = nil) {
+        self.clock = clock
+        self.realtimePriority = realtimePriority
+    }
 
     /// How the playing thread is set up: named `gesturectl-play` (as `ps -L`
     /// shows it), with a timer slack of 1 ns so that wakes are exact.
     public static let threadOptions = ThreadOptions(name: "gesturectl-play", timerSlackNanoseconds: 1)
+
+    /// The SCHED_FIFO priority `gesturectl play --realtime` asks for: 40,
+    /// above every normal process and below the kernel's threaded interrupt
+    /// handlers (50), which deliver the input the play may wait on.
+    public static let defaultRealtimePriority: Int32 = 40
+
+    /// ``threadOptions`` with SCHED_FIFO at `priority` (1…99), which needs
+    /// CAP_SYS_NICE or an RLIMIT_RTPRIO of at least `priority`.
+    public static func realtimeThreadOptions(priority: Int32) -> ThreadOptions {
+        var options = threadOptions
+        options.realtimePriority = priority
+        return options
+    }
+
+    /// Whether this process may run a thread at SCHED_FIFO `priority`: starts
+    /// a thread set up so (``OperatingSystem/DedicatedThread``) that does
+    /// nothing. Ask before creating a device, so a refusal costs nothing.
+    /// - Throws: ``PlaybackError/realtimeRefused(priority:_:)`` (EPERM
+    ///   without CAP_SYS_NICE or a high enough RLIMIT_RTPRIO).
+    public static func checkRealtime(priority: Int32) throws(PlaybackError) {
+        do throws(SystemError) {
+            var options = realtimeThreadOptions(priority: priority)
+            options.name = "gesturectl-rt"
+            try DedicatedThread.start(options) {}
+        } catch {
+            throw .realtimeRefused(priority: priority, error)
+        }
+    }
 
     /// Plays `frames` on the calling thread and returns when done. Call it
     /// from a dedicated thread (``start(_:on:state:cancellation:progress:completion:)``
@@ -53,10 +96,24 @@ public struct Player: Sendable {
         cancellation: CancellationSignal = CancellationSignal(),
         progress: (@Sendable (PlaybackProgress) -> Void)? = nil, releasesAtEnd: Bool = true
     ) -> PlaybackResult {
-        var state = state
-        var latenesses: [Microseconds] = []
-        latenesses.reserveCapacity(frames.count)
+        let initial = state
+        // Filled in, not appended to: its pages are touched now, not
+        // faulted in one by one while frames are due.
+        var latenesses = [Microseconds](repeating: .zero, count: frames.count)
+        var played = 0
+        sink.warmUp()
+        clock.warmUp()
         let start = clock.now()
+
+        // What readers know after the first `count` frames. Worked out only
+        // when the play ends, not kept up to date frame by frame: at 1 kHz
+        // with ten fingers that bookkeeping cost more time per frame than the
+        // write under emulation.
+        func readersState(after count: Int) -> DeviceState {
+            var state = initial
+            for frame in frames.prefix(count) { state.apply(frame) }
+            return state
+        }
 
         func finish(_ outcome: PlaybackResult.Outcome, lifting liftState: DeviceState) -> PlaybackResult {
             var lifted = liftState
@@ -75,7 +132,8 @@ public struct Player: Sendable {
                 }
             }
             return PlaybackResult(
-                outcome: outcome, lateness: LatenessStatistics(latenesses: latenesses), liftAllFrame: liftFrame,
+                outcome: outcome, lateness: LatenessStatistics(latenesses: Array(latenesses.prefix(played))),
+                liftAllFrame: liftFrame,
                 liftAllError: liftError, finalState: lifted)
         }
 
@@ -91,27 +149,28 @@ public struct Player: Sendable {
             }
             do {
                 if try clock.wait(until: deadline, cancellation: cancellation) == .cancelled {
-                    return finish(.cancelled(framesWritten: index), lifting: state)
+                    return finish(.cancelled(framesWritten: index), lifting: readersState(after: index))
                 }
             } catch {
-                return finish(.failed(error, framesWritten: index), lifting: state)
+                return finish(.failed(error, framesWritten: index), lifting: readersState(after: index))
             }
             let now = clock.now()
-            latenesses.append(now - due)
+            latenesses[index] = now - due
+            played = index + 1
             previousWrite = now
             do {
                 try sink.write(frame)
             } catch {
                 // Part of the frame may have arrived: lift what was down
                 // before it and what it put down.
-                var after = state
+                let before = readersState(after: index)
+                var after = before
                 after.apply(frame)
-                return finish(.failed(error, framesWritten: index), lifting: state.including(after))
+                return finish(.failed(error, framesWritten: index), lifting: before.including(after))
             }
-            state.apply(frame)
             progress?(PlaybackProgress(framesWritten: index + 1, totalFrames: frames.count))
         }
-        return finish(.completed, lifting: state)
+        return finish(.completed, lifting: readersState(after: frames.count))
     }
 
     /// Starts playing on a new dedicated thread (``threadOptions``) and
@@ -128,7 +187,8 @@ public struct Player: Sendable {
     ) throws(SystemError) -> PlaybackHandle {
         let transfer = SinkTransfer(sink: sink)
         let player = self
-        try DedicatedThread.start(Self.threadOptions) {
+        let options = realtimePriority.map { Self.realtimeThreadOptions(priority: $0) } ?? Self.threadOptions
+        try DedicatedThread.start(options) {
             let result = player.play(
                 frames, on: transfer.sink, state: state, cancellation: handle.cancellation,
                 progress: { handle.report($0) }, releasesAtEnd: releasesAtEnd)

@@ -38,6 +38,14 @@ enum PlayCommand {
             every button in one last frame; the device then stays a moment so
             that readers get that frame, and the exit status is 130.
 
+            --realtime plays on a thread scheduled SCHED_FIFO at priority 40
+            (above every normal process, below the kernel's interrupt threads
+            at 50), so that a busy machine does not delay frames. It needs
+            CAP_SYS_NICE (root, or `setcap cap_sys_nice+ep` on the binary) or
+            an RLIMIT_RTPRIO of at least 40 (`ulimit -r`; rtprio in
+            /etc/security/limits.conf); without either it is refused before a
+            device is made.
+
             --print writes the device description and the events as evemu text
             instead of creating a device (works without uinput; evemu-device
             and evemu-play replay it).
@@ -68,6 +76,7 @@ enum PlayCommand {
             .option("linger", valueName: "time", help: "Keep the device this long after the last frame so readers receive it.", type: .duration(in: 0...60_000_000), default: "200ms"),
             .flag("print", help: "Write evemu text (description and events) instead of playing."),
             .flag("json", help: "After playing, print the outcome and timing (lateness of frames) as JSON."),
+            .flag("realtime", help: "Play at SCHED_FIFO priority 40 (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= 40)."),
         ]
     ) { values, context in
         let placement = try placement(values)
@@ -91,7 +100,8 @@ enum PlayCommand {
                 physicalSize: values.flag("physical-size"), speed: values.double("speed") ?? 1,
                 repeatCount: values.integer("repeat") ?? 1, repeatGap: Microseconds(values.duration("repeat-gap") ?? 500_000)),
             leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
-            linger: Microseconds(values.duration("linger") ?? 200_000), placement: placement)
+            linger: Microseconds(values.duration("linger") ?? 200_000), placement: placement,
+            realtimePriority: values.flag("realtime") ? Player.defaultRealtimePriority : nil)
         // Placed here rather than in the engine, so that its warnings are told.
         let request: PlayRequest
         do throws(Placement.Failure) {
@@ -160,7 +170,7 @@ enum PlayCommand {
     private static func playThroughDaemon(
         _ client: DaemonClient, values: ParsedValues, placement: Placement?, context: CommandContext
     ) async throws {
-        for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger"] where values.isGiven(option) {
+        for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger", "realtime"] where values.isGiven(option) {
             throw CommandFailure.usage("--\(option) is not available through the daemon (it plays on its ready devices)")
         }
         var arguments = [try DaemonCalls.gestureArgument(values.argument("gesture") ?? "", context: context)]
