@@ -1,5 +1,6 @@
 import GestureModel
 import OperatingSystem
+import Synchronization
 
 /// How a wait for a deadline ended.
 public enum WaitResult: Hashable, Sendable {
@@ -14,11 +15,26 @@ public enum WaitResult: Hashable, Sendable {
 /// the cancellation, so that timing does not drift and a cancel wakes the
 /// waiter at once.
 ///
-/// Each wait arms a fresh timerfd (`TFD_TIMER_ABSTIME`); a deadline already
+/// Each clock keeps one timerfd for its waits, made at the first wait and
+/// re-armed (`TFD_TIMER_ABSTIME`) for each deadline — re-arming also clears
+/// an expiry not yet read — so a play's frames cost one `timerfd_settime`
+/// and one `poll` each, not a timer made and closed per frame (at 1,000
+/// frames a second that was two syscalls a frame more). A deadline already
 /// passed returns after one clock read. Waiting threads should be
 /// ``OperatingSystem/DedicatedThread``s with a timer slack of 1 ns: the
 /// default 50 µs slack would make every wake late.
 public struct SystemClock: Sendable {
+    /// The timer this clock's waits share; closed with the last copy of the clock.
+    private final class SharedTimer: Sendable {
+        let timer = Mutex<MonotonicTimer?>(nil)
+        /// Taken by the wait that uses the timer; a wait that finds it taken
+        /// (a clock shared by two threads) makes a timer of its own.
+        let inUse = Atomic<Bool>(false)
+        deinit { timer.withLock { $0?.close() } }
+    }
+
+    private let shared = SharedTimer()
+
     /// Creates the clock.
     public init() {}
 
@@ -34,13 +50,29 @@ public struct SystemClock: Sendable {
         if cancellation.isCancelled { return .cancelled }
         if now() >= deadline { return .reached }
         let cancelled = try cancellation.fileDescriptor
-        let timer = try MonotonicTimer()
-        defer { timer.close() }
+        let owned = shared.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+        defer { if owned { shared.inUse.store(false, ordering: .releasing) } }
+        let timer: MonotonicTimer
+        if owned {
+            timer = try shared.timer.withLock { current throws(SystemError) -> MonotonicTimer in
+                if let current { return current }
+                let made = try MonotonicTimer()
+                current = made
+                return made
+            }
+        } else {
+            timer = try MonotonicTimer()
+        }
+        defer { if !owned { timer.close() } }
+        // Arming also clears an expiry of an earlier wait that was not read.
         try timer.arm(atMicroseconds: deadline.rawValue)
         while true {
             let events = try Poll.wait([(timer.fileDescriptor, .readable), (cancelled, .readable)], timeoutMilliseconds: nil)
             if cancellation.isCancelled { return .cancelled }
-            if !events[0].isEmpty || now() >= deadline { return .reached }
+            if now() >= deadline { return .reached }
+            // Readable before the deadline cannot happen with our own arming;
+            // re-arm rather than spin on a readable descriptor.
+            if !events[0].isEmpty { try timer.arm(atMicroseconds: deadline.rawValue) }
         }
     }
 }

@@ -90,13 +90,16 @@ public final class UinputDevice: @unchecked Sendable {
         // withUnsafeBytes does not forward typed throws: carry the error out.
         let failure: SystemError? = kernelEvents.withUnsafeBytes { bytes in
             do throws(SystemError) {
-                try uinputDescriptor.writeAll(
-                    bytes, path: devnode ?? uinputPath, deviceIsOpen: true, detail: "\(frame.count) events")
+                try uinputDescriptor.writeAll(bytes, path: devnode ?? uinputPath, deviceIsOpen: true)
                 return nil
             } catch {
                 return error
             }
         }
-        if let failure { throw failure }
+        // The detail is made only for an error: every frame of a play comes here.
+        if var failure {
+            failure.detail = ["\(frame.count) events", failure.detail].compactMap { $0 }.joined(separator: ", ")
+            throw failure
+        }
     }
 }

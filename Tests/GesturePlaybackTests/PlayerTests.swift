@@ -202,6 +202,35 @@ struct PlayerTests {
         #expect(clock.now() >= deadline)
     }
 
+    @Test("SystemClock: one clock's waits reuse its timer, each ends at or after its own deadline, also two at once")
+    func systemClockReusesItsTimer() throws {
+        let clock = SystemClock()
+        for _ in 0..<20 {
+            let deadline = clock.now() + Microseconds(500)
+            #expect(try clock.wait(until: deadline, cancellation: CancellationSignal()) == .reached)
+            #expect(clock.now() >= deadline)
+        }
+        // A second thread waiting on the same clock at the same time (a
+        // clock shared by mistake) neither wakes early nor wakes the other.
+        let finished = DispatchSemaphore(value: 0)
+        let early = ResultBox()
+        try DedicatedThread.start(ThreadOptions(name: "test-waiter")) {
+            for _ in 0..<20 {
+                let deadline = clock.now() + Microseconds(700)
+                _ = try? clock.wait(until: deadline, cancellation: CancellationSignal())
+                if clock.now() < deadline { early.set(.cancelled) }
+            }
+            finished.signal()
+        }
+        for _ in 0..<20 {
+            let deadline = clock.now() + Microseconds(300)
+            _ = try clock.wait(until: deadline, cancellation: CancellationSignal())
+            #expect(clock.now() >= deadline)
+        }
+        finished.wait()
+        #expect(early.value == nil)
+    }
+
     @Test("The playing thread is named and has a timer slack of 1 ns")
     func playingThreadSetUp() throws {
         let clock = ManualClock()
