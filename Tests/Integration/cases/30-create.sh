@@ -9,6 +9,7 @@
 #      --plain into a file): an evemu one-key switch stops the recording,
 #      picks Review, then Save, then the suggested name; the transcript is
 #      plain lines with no escape sequences, and the gesture is right;
+#      then the same with a mouse drawing (press-drag-release strokes);
 #   3. through the daemon, with no terminal: a long press of the same switch,
 #      bound to {"create": {"device": …}}, starts the flow on the rig; the
 #      switch alone records, saves in the daemon's library, and a subscriber
@@ -147,6 +148,46 @@ if LC_ALL=C grep -q -P '[\x00-\x09\x0b-\x1f\x7f]' "$log"; then
     fail "the plain transcript has control characters: $(LC_ALL=C grep -n -P '[\x00-\x09\x0b-\x1f\x7f]' "$log" | head -n 2 | cat -A)"
 fi
 note "transcript: $(wc -l < "$log") lines"
+
+# --- 2b. one switch and a pointer (a mouse: press-drag-release strokes) --------
+create_device mouse.evemu
+mouse=$DEVICE_NODE
+start_background switch-mouse.out "$GESTURECTL" create --plain --device "$mouse" \
+    --switch "$SWITCH_NAME" --switch-key KEY_F13 --switch-stops-recording \
+    --scan-interval 3s --first-item-hold 0 --idle-timeout 60 --picture "$CASE_WORK/review3.svg" < /dev/null
+create_pid=$BACKGROUND_PID
+log=$CASE_WORK/switch-mouse.out
+wait_for_log "$log" 'Recording from gesturectl test mouse'
+play_events "$mouse" mouse-drag.events
+wait_for_log "$log" 'Stroke 1: '
+play_events "$mouse" mouse-drag.events
+wait_for_log "$log" 'Stroke 2: '
+press
+wait_for_log "$log" '^Highlighted: Save \(2 of 7\)' 20
+press
+wait_for_log "$log" '^Highlighted: Save as '
+press
+wait_for_log "$log" '^Saved as [a-z0-9-]*: 2 pointers'
+wait_background "$create_pid" 30
+[[ $BACKGROUND_STATUS == 0 ]] || fail "gesturectl create with a mouse: exit status $BACKGROUND_STATUS ($(tail -n 3 "$log" | tr '\n' '|'))"
+saved=$(sed -n 's/^Saved as \([a-z0-9-]*\): .*/\1/p' "$log")
+# The pointer starts at the centre of the 1920x1080 virtual screen; each
+# drag is pressed after its hover and leaves the pointer where it ended.
+python3 - "$GESTURECTL_LIBRARY/$saved.gesture.json" "$MOUSE_DRAG_HOVER_DX" "$MOUSE_DRAG_HOVER_DY" "$MOUSE_DRAG_DX" "$MOUSE_DRAG_DY" \
+    > "$CASE_WORK/mouse-check.txt" <<'PY' || fail "the saved mouse gesture is wrong: $(<"$CASE_WORK/mouse-check.txt")"
+import json, sys
+gesture = json.load(open(sys.argv[1]))
+hx, hy, dx, dy = map(int, sys.argv[2:])
+strokes = gesture["strokes"]
+starts = sorted({s["samples"][0][0] for s in strokes})
+firsts = sorted((s["samples"][0][1], s["samples"][0][2]) for s in strokes)
+print(len(strokes), starts, firsts, [s.get("kind") for s in strokes])
+assert len(strokes) == 2 and starts == [0]
+assert all(s.get("kind") == "pointer" for s in strokes)
+first = (960 + hx, 540 + hy)
+second = (first[0] + dx + hx, first[1] + dy + hy)
+assert firsts == sorted([first, second]), (firsts, first, second)
+PY
 
 # --- 3. through the daemon: a bound switch, no terminal ------------------------
 printf '%s\n' 'E: 1.000000 0001 00b7 0001' 'E: 1.000000 0000 0000 0000' \
