@@ -18,7 +18,8 @@ public struct PlaybackOptions: Hashable, Sendable {
     public var physicalSize: Bool
     /// Playback speed: 2 plays twice as fast. 0.01…100.
     public var speed: Double
-    /// How many times the gesture is played in a row. 1…10 000.
+    /// How many times the gesture is played in a row:
+    /// 1…``GestureLimits/maximumRepeatCount``.
     public var repeatCount: Int
     /// The pause between one repetition's last frame (everything lifted)
     /// and the next one's first frame. Default 500 ms, so that apps do not
@@ -60,8 +61,8 @@ public struct PlaybackOptions: Hashable, Sendable {
         if !speed.isFinite || speed < 0.01 || speed > 100 {
             throw .invalidOption(name: "speed", message: "\(speed) is outside 0.01…100")
         }
-        if repeatCount < 1 || repeatCount > 10_000 {
-            throw .invalidOption(name: "repeat", message: "\(repeatCount) is outside 1…10000")
+        if repeatCount < 1 || repeatCount > GestureLimits.maximumRepeatCount {
+            throw .invalidOption(name: "repeat", message: "\(repeatCount) is outside 1…\(GestureLimits.maximumRepeatCount)")
         }
         if repeatGap.rawValue < 0 || repeatGap.rawValue > 3_600_000_000 {
             throw .invalidOption(name: "repeat gap", message: "\(repeatGap) µs is outside 0…3600000000 µs")
