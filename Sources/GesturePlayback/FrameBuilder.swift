@@ -110,17 +110,20 @@ public struct FrameBuilder: Sendable {
     ///   than ``maximumContacts``); ``PlaybackError/oneContactOnly(kind:contacts:)``
     ///   for several at once on a mouse or tablet;
     ///   ``PlaybackError/tooManyEvents(limit:repetitions:)``. All before any frame is played.
-    public func frames(for gesture: Gesture, from state: DeviceState? = nil) throws(PlaybackError) -> [InputFrame] {
+    ///   `eventLimit` is ``maximumEvents`` but for tests.
+    public func frames(
+        for gesture: Gesture, from state: DeviceState? = nil, eventLimit: Int = FrameBuilder.maximumEvents
+    ) throws(PlaybackError) -> [InputFrame] {
         var frames: [InputFrame] = []
         var eventCount = 0
         try forEachFrame(for: gesture, from: state) { (frame: InputFrame, repetition: Int) -> Bool in
             eventCount += frame.events.count
-            if repetition > 0 && eventCount > Self.maximumEvents { return false }
+            if repetition > 0 && eventCount > eventLimit { return false }
             frames.append(frame)
             return true
         }
-        if eventCount > Self.maximumEvents && options.repeatCount > 1 {
-            throw .tooManyEvents(limit: Self.maximumEvents, repetitions: options.repeatCount)
+        if eventCount > eventLimit && options.repeatCount > 1 {
+            throw .tooManyEvents(limit: eventLimit, repetitions: options.repeatCount)
         }
         return frames
     }
