@@ -83,6 +83,9 @@ enum InteropCommands {
               evemu-device FILE   (then: evemu-play /dev/input/eventN < FILE)
               libinput replay FILE
 
+            The text is written as it is made, so a gesture of any length
+            exports in little memory; 'gesturectl import' reads it back.
+
             Example:
               gesturectl export pinch-in --format libinput -o pinch-in.yml
             """,
