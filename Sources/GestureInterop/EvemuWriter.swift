@@ -68,6 +68,9 @@ public enum EvemuWriter {
     public struct EventWriter: Sendable {
         private var first: Int64?
         private var lastMilliseconds: Int64 = 0
+        /// `TTTT CCCC ` and `# EV_X / NAME…  ` for each type and code seen:
+        /// the parts of a line that do not change, formatted once.
+        private var parts: [UInt32: (fields: String, comment: String)] = [:]
 
         /// A writer before its first frame.
         public init() {}
@@ -79,12 +82,32 @@ public enum EvemuWriter {
             let (difference, overflow) = frame.time.rawValue.subtractingReportingOverflow(first)
             let elapsed = overflow ? (frame.time.rawValue < first ? 0 : Int64.max - 1) : max(0, difference)
             let time = elapsed + 1
-            let stamp = "\(time / 1_000_000).\(CFormatting.zeroPadded(time % 1_000_000, width: 6))"
+            let stamp = "E: \(time / 1_000_000).\(CFormatting.zeroPadded(time % 1_000_000, width: 6)) "
             for event in frame.events {
-                text += "E: \(stamp) \(CFormatting.hex(UInt64(event.type.rawValue), width: 4)) "
-                text += "\(CFormatting.hex(UInt64(event.code.rawValue), width: 4)) "
-                text += "\(CFormatting.zeroPadded(Int64(event.value), width: 4))\t"
-                text += EvemuWriter.comment(for: event, milliseconds: time / 1000, lastMilliseconds: &lastMilliseconds)
+                text += stamp
+                if event.type == .synchronization {
+                    text += "\(CFormatting.hex(UInt64(event.type.rawValue), width: 4)) "
+                    text += "\(CFormatting.hex(UInt64(event.code.rawValue), width: 4)) "
+                    text += "\(CFormatting.zeroPadded(Int64(event.value), width: 4))\t"
+                    text += EvemuWriter.comment(for: event, milliseconds: time / 1000, lastMilliseconds: &lastMilliseconds)
+                } else {
+                    let key = UInt32(event.type.rawValue) << 16 | UInt32(event.code.rawValue)
+                    let part = parts[key] ?? {
+                        let made = (
+                            fields: "\(CFormatting.hex(UInt64(event.type.rawValue), width: 4)) "
+                                + "\(CFormatting.hex(UInt64(event.code.rawValue), width: 4)) ",
+                            comment: "# \(CFormatting.typeName(event.type)) / "
+                                + "\(CFormatting.rightPad(CFormatting.codeName(event.code, type: event.type), width: 20)) "
+                        )
+                        parts[key] = made
+                        return made
+                    }()
+                    text += part.fields
+                    text += CFormatting.zeroPadded(Int64(event.value), width: 4)
+                    text += "\t"
+                    text += part.comment
+                    text += String(event.value)
+                }
                 text += "\n"
             }
         }

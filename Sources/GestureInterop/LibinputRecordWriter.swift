@@ -182,6 +182,9 @@ public enum LibinputRecordWriter {
     public struct EventWriter: Sendable {
         private var first: Int64?
         private var lastTime: Int64 = 0
+        /// `TTT, CCC, ` and `] # EV_X / NAME…  ` for each type and code
+        /// seen: the parts of a line that do not change, formatted once.
+        private var parts: [UInt32: (fields: String, comment: String)] = [:]
 
         /// A writer before its first frame.
         public init() {}
@@ -196,12 +199,34 @@ public enum LibinputRecordWriter {
             let seconds = time / 1_000_000
             let microseconds = time % 1_000_000
             text += "  - evdev:\n"
+            let stamp = "    - [\(CFormatting.padded(seconds, width: 3)), \(CFormatting.padded(microseconds, width: 6)), "
             for event in frame.events {
-                text += "    - [\(CFormatting.padded(seconds, width: 3)), \(CFormatting.padded(microseconds, width: 6)), "
-                text += "\(CFormatting.padded(Int64(event.type.rawValue), width: 3)), "
-                text += "\(CFormatting.padded(Int64(event.code.rawValue), width: 3)), "
-                text += "\(CFormatting.padded(Int64(event.value), width: 7))] # "
-                text += LibinputRecordWriter.comment(for: event, time: time, lastTime: &lastTime) + "\n"
+                text += stamp
+                if event.type == .synchronization {
+                    text += "\(CFormatting.padded(Int64(event.type.rawValue), width: 3)), "
+                    text += "\(CFormatting.padded(Int64(event.code.rawValue), width: 3)), "
+                    text += "\(CFormatting.padded(Int64(event.value), width: 7))] # "
+                    text += LibinputRecordWriter.comment(for: event, time: time, lastTime: &lastTime)
+                } else {
+                    let key = UInt32(event.type.rawValue) << 16 | UInt32(event.code.rawValue)
+                    let part = parts[key] ?? {
+                        let made = (
+                            fields: "\(CFormatting.padded(Int64(event.type.rawValue), width: 3)), "
+                                + "\(CFormatting.padded(Int64(event.code.rawValue), width: 3)), ",
+                            comment: "] # \(CFormatting.typeName(event.type)) / "
+                                + "\(CFormatting.rightPad(CFormatting.codeName(event.code, type: event.type), width: 20)) "
+                        )
+                        parts[key] = made
+                        return made
+                    }()
+                    let value = CFormatting.padded(Int64(event.value), width: 7)
+                    text += part.fields
+                    text += value
+                    text += part.comment
+                    // The comment's value, `%6d`: the field's `%7d` less a space when there is one.
+                    text += value.hasPrefix(" ") ? String(value.dropFirst()) : value
+                }
+                text += "\n"
             }
         }
     }
