@@ -54,6 +54,9 @@ public struct PlaybackOptions: Hashable, Sendable {
         self.screenHeight = screenHeight
     }
 
+    /// The longest ``repeatGap``: 1 hour (`play --repeat-gap` takes the same).
+    public static let maximumRepeatGap = Microseconds(3_600_000_000)
+
     /// Checks every option's range.
     /// - Throws: ``PlaybackError/invalidOption(name:message:)`` for the first
     ///   option out of range.
@@ -64,8 +67,8 @@ public struct PlaybackOptions: Hashable, Sendable {
         if repeatCount < 1 || repeatCount > GestureLimits.maximumRepeatCount {
             throw .invalidOption(name: "repeat", message: "\(repeatCount) is outside 1…\(GestureLimits.maximumRepeatCount)")
         }
-        if repeatGap.rawValue < 0 || repeatGap.rawValue > 3_600_000_000 {
-            throw .invalidOption(name: "repeat gap", message: "\(repeatGap) µs is outside 0…3600000000 µs")
+        if repeatGap.rawValue < 0 || repeatGap > Self.maximumRepeatGap {
+            throw .invalidOption(name: "repeat gap", message: "\(repeatGap) µs is outside 0…\(Self.maximumRepeatGap) µs")
         }
         if liftDelay.rawValue < 1 || liftDelay.rawValue > 10_000_000 {
             throw .invalidOption(name: "lift delay", message: "\(liftDelay) µs is outside 1…10000000 µs")

@@ -44,6 +44,14 @@ import Testing
         #expect(beyond.status == 2)
         #expect(beyond.stderr.contains("10000"), "\(beyond.stderr)")
         #expect(!beyond.stderr.contains("100000"))
+        // The pause between repetitions: the same range in help and check.
+        #expect(help.stdout.contains("--repeat-gap"))
+        #expect(help.stdout.contains("(at most 3600s;"), "\(help.stdout)")
+        let longGap = try CLI.run(["play", "tap", "--print", "--repeat", "2", "--repeat-gap", "3601s"])
+        #expect(longGap.status == 2, "\(longGap.stderr)")
+        #expect(longGap.stderr.contains("3600s"), "\(longGap.stderr)")
+        let hourGap = try CLI.run(["play", "tap", "--print", "--repeat", "2", "--repeat-gap", "3600s"])
+        #expect(hourGap.status == 0, "\(hourGap.stderr)")
     }
 
     @Test("export and play --print stream: their memory beyond loading the gesture does not grow from 10k to 100k samples")
