@@ -70,7 +70,7 @@ public enum EvemuWriter {
         private var lastMilliseconds: Int64 = 0
         /// `TTTT CCCC ` and `# EV_X / NAME…  ` for each type and code seen:
         /// the parts of a line that do not change, formatted once.
-        private var parts: [UInt32: (fields: String, comment: String)] = [:]
+        private var parts = LineParts()
 
         /// A writer before its first frame.
         public init() {}
@@ -91,15 +91,14 @@ public enum EvemuWriter {
                     text += "\(CFormatting.zeroPadded(Int64(event.value), width: 4))\t"
                     text += EvemuWriter.comment(for: event, milliseconds: time / 1000, lastMilliseconds: &lastMilliseconds)
                 } else {
-                    let key = UInt32(event.type.rawValue) << 16 | UInt32(event.code.rawValue)
-                    let part = parts[key] ?? {
+                    let part = parts[event] ?? {
                         let made = (
                             fields: "\(CFormatting.hex(UInt64(event.type.rawValue), width: 4)) "
                                 + "\(CFormatting.hex(UInt64(event.code.rawValue), width: 4)) ",
                             comment: "# \(CFormatting.typeName(event.type)) / "
                                 + "\(CFormatting.rightPad(CFormatting.codeName(event.code, type: event.type), width: 20)) "
                         )
-                        parts[key] = made
+                        parts[event] = made
                         return made
                     }()
                     text += part.fields

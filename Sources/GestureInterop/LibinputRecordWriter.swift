@@ -184,7 +184,7 @@ public enum LibinputRecordWriter {
         private var lastTime: Int64 = 0
         /// `TTT, CCC, ` and `] # EV_X / NAME…  ` for each type and code
         /// seen: the parts of a line that do not change, formatted once.
-        private var parts: [UInt32: (fields: String, comment: String)] = [:]
+        private var parts = LineParts()
 
         /// A writer before its first frame.
         public init() {}
@@ -208,15 +208,14 @@ public enum LibinputRecordWriter {
                     text += "\(CFormatting.padded(Int64(event.value), width: 7))] # "
                     text += LibinputRecordWriter.comment(for: event, time: time, lastTime: &lastTime)
                 } else {
-                    let key = UInt32(event.type.rawValue) << 16 | UInt32(event.code.rawValue)
-                    let part = parts[key] ?? {
+                    let part = parts[event] ?? {
                         let made = (
                             fields: "\(CFormatting.padded(Int64(event.type.rawValue), width: 3)), "
                                 + "\(CFormatting.padded(Int64(event.code.rawValue), width: 3)), ",
                             comment: "] # \(CFormatting.typeName(event.type)) / "
                                 + "\(CFormatting.rightPad(CFormatting.codeName(event.code, type: event.type), width: 20)) "
                         )
-                        parts[key] = made
+                        parts[event] = made
                         return made
                     }()
                     let value = CFormatting.padded(Int64(event.value), width: 7)
