@@ -39,7 +39,7 @@ enum InteropCommands {
         // As large as an export can be: import reads what export writes.
         let bytes = try context.readFile(file, limit: GestureLimits.maximumRecordingBytes)
         let source = file == "-" ? "<stdin>" : file
-        let recording = try InteropReader.read(String(decoding: bytes, as: UTF8.self), source: source)
+        let recording = try InteropReader.read(bytes: bytes, source: source)
         if !recording.ignoredLines.isEmpty {
             // Said, not silently dropped: evemu-play skips them too.
             let lines = listed(recording.ignoredLines.map(String.init))
