@@ -144,7 +144,7 @@ extension DaemonServer {
         }
         let options = PlaybackOptions(
             speed: try arguments.number("speed", in: 0.01...100) ?? 1,
-            repeatCount: try arguments.integer("repeat", in: 1...10_000) ?? 1)
+            repeatCount: try arguments.integer("repeat", in: 1...GestureLimits.maximumRepeatCount) ?? 1)
         let placement = try Self.placement(arguments)
         let waits = try arguments.bool("wait", default: true)
         let onDisconnect = try arguments.string("on_disconnect") ?? "cancel"

@@ -48,12 +48,23 @@ public final class Engine: Sendable {
         }
     }
 
-    /// The frames of a play, times from its first frame (no lead-in): what
-    /// `play --print` and `export` write.
+    /// The frames of a play, times from its first frame (no lead-in), all
+    /// in memory (see ``FrameBuilder/frames(for:from:)`` for its limit).
     public func frames(for request: PlayRequest) throws -> (profile: VirtualDeviceProfile, frames: [InputFrame]) {
+        let stream = try frameStream(for: request)
+        return (stream.profile, try stream.builder.frames(for: stream.gesture))
+    }
+
+    /// What a play of `request` needs to be written frame by frame, as
+    /// `play --print` and `export` write it (memory independent of the
+    /// gesture's length): the device profile, the builder and the placed
+    /// gesture; ``FrameBuilder/forEachFrame(for:from:_:)`` makes the frames.
+    public func frameStream(for request: PlayRequest) throws -> (
+        profile: VirtualDeviceProfile, builder: FrameBuilder, gesture: Gesture
+    ) {
         let request = try request.resolvingPlacement().request
         let profile = try profile(for: request.target, gesture: request.gesture)
-        return (profile, try FrameBuilder(target: profile, options: request.options).frames(for: request.gesture))
+        return (profile, try FrameBuilder(target: profile, options: request.options), request.gesture)
     }
 
     /// Starts a play: builds the frames first (so that nothing but the

@@ -51,3 +51,32 @@ enum CFormatting {
         return count >= width ? text : String(repeating: fill, count: width - count) + text
     }
 }
+
+/// The unchanging text of a type and code's event lines (its number
+/// fields, its comment's names), formatted once per writer: a flat table
+/// by type and code, since hashing each event costs as much as formatting.
+struct LineParts: Sendable {
+    private static let codesPerType = 0x300
+    private static let types = 0x20
+    private var table: [(fields: String, comment: String)?] = []
+
+    /// The parts of `event`'s type and code; `nil` until set (and always
+    /// for a type or code beyond the kernel's tables).
+    subscript(event: InputEvent) -> (fields: String, comment: String)? {
+        get {
+            guard let index = Self.index(event), index < table.count else { return nil }
+            return table[index]
+        }
+        set {
+            guard let index = Self.index(event) else { return }
+            if table.isEmpty { table = Array(repeating: nil, count: Self.types * Self.codesPerType) }
+            table[index] = newValue
+        }
+    }
+
+    private static func index(_ event: InputEvent) -> Int? {
+        let type = Int(event.type.rawValue)
+        let code = Int(event.code.rawValue)
+        return type < types && code < codesPerType ? type * codesPerType + code : nil
+    }
+}

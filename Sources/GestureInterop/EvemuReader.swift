@@ -64,8 +64,14 @@ public enum EvemuReader {
     ///   - text: The file's text.
     ///   - source: The file name to show in errors.
     public static func read(_ text: String, source: String) throws(InteropError) -> EvemuRecording {
+        try read(bytes: Array(text.utf8), source: source)
+    }
+
+    /// Reads a recording given as the file's bytes (no copy of the text is
+    /// made); see ``read(_:source:)``.
+    public static func read(bytes: [UInt8], source: String) throws(InteropError) -> EvemuRecording {
         var parser = Parser(source: source)
-        return try parser.read(TextLines(text))
+        return try parser.read(TextLines(bytes: bytes))
     }
 
     /// Reads a recording into its description and events; see ``read(_:source:)``.

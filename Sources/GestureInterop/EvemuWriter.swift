@@ -56,23 +56,60 @@ public enum EvemuWriter {
     /// stamps a whole frame with one time); a frame earlier than the first
     /// is written at the first frame's time.
     public static func events(_ frames: [InputFrame]) -> String {
-        guard let first = frames.first?.time.rawValue else { return "" }
+        var writer = EventWriter()
         var text = ""
-        var lastMilliseconds: Int64 = 0
-        for frame in frames {
+        for frame in frames { writer.append(frame, to: &text) }
+        return text
+    }
+
+    /// Writes frames as ``events(_:)`` does, one at a time, so that a long
+    /// recording can be written in pieces as its frames are made; the
+    /// first frame appended sets the time origin.
+    public struct EventWriter: Sendable {
+        private var first: Int64?
+        private var lastMilliseconds: Int64 = 0
+        /// `TTTT CCCC ` and `# EV_X / NAME…  ` for each type and code seen:
+        /// the parts of a line that do not change, formatted once.
+        private var parts = LineParts()
+
+        /// A writer before its first frame.
+        public init() {}
+
+        /// Appends `frame`'s `E:` lines to `text`.
+        public mutating func append(_ frame: InputFrame, to text: inout String) {
+            let first = self.first ?? frame.time.rawValue
+            self.first = first
             let (difference, overflow) = frame.time.rawValue.subtractingReportingOverflow(first)
             let elapsed = overflow ? (frame.time.rawValue < first ? 0 : Int64.max - 1) : max(0, difference)
             let time = elapsed + 1
-            let stamp = "\(time / 1_000_000).\(CFormatting.zeroPadded(time % 1_000_000, width: 6))"
+            let stamp = "E: \(time / 1_000_000).\(CFormatting.zeroPadded(time % 1_000_000, width: 6)) "
             for event in frame.events {
-                text += "E: \(stamp) \(CFormatting.hex(UInt64(event.type.rawValue), width: 4)) "
-                text += "\(CFormatting.hex(UInt64(event.code.rawValue), width: 4)) "
-                text += "\(CFormatting.zeroPadded(Int64(event.value), width: 4))\t"
-                text += comment(for: event, milliseconds: time / 1000, lastMilliseconds: &lastMilliseconds)
+                text += stamp
+                if event.type == .synchronization {
+                    text += "\(CFormatting.hex(UInt64(event.type.rawValue), width: 4)) "
+                    text += "\(CFormatting.hex(UInt64(event.code.rawValue), width: 4)) "
+                    text += "\(CFormatting.zeroPadded(Int64(event.value), width: 4))\t"
+                    text += EvemuWriter.comment(for: event, milliseconds: time / 1000, lastMilliseconds: &lastMilliseconds)
+                } else {
+                    let part = parts[event] ?? {
+                        let made = (
+                            fields: "\(CFormatting.hex(UInt64(event.type.rawValue), width: 4)) "
+                                + "\(CFormatting.hex(UInt64(event.code.rawValue), width: 4)) ",
+                            comment: "# \(CFormatting.typeName(event.type)) / "
+                                + "\(CFormatting.rightPad(CFormatting.codeName(event.code, type: event.type), width: 20)) "
+                        )
+                        parts[event] = made
+                        return made
+                    }()
+                    text += part.fields
+                    text += CFormatting.zeroPadded(Int64(event.value), width: 4)
+                    text += "\t"
+                    text += part.comment
+                    text += String(event.value)
+                }
                 text += "\n"
             }
         }
-        return text
     }
 
     /// A whole recording as `evemu-record` writes it: the description, the
@@ -169,7 +206,7 @@ public enum EvemuWriter {
     // MARK: Event parts
 
     /// The `# …` comment evemu writes after an event (its `write_event_desc`).
-    private static func comment(for event: InputEvent, milliseconds: Int64, lastMilliseconds: inout Int64) -> String {
+    fileprivate static func comment(for event: InputEvent, milliseconds: Int64, lastMilliseconds: inout Int64) -> String {
         if event.type == .synchronization {
             let name = CFormatting.codeName(event.code, type: .synchronization)
             if event.code == .synchronizationMultitouchReport {

@@ -73,14 +73,21 @@ public enum InteropReader {
     /// - Throws: ``InteropError`` with ``InteropError/Kind/unknownFormat``
     ///   for a file in neither format, or the format reader's error.
     public static func read(_ text: String, source: String) throws(InteropError) -> InteropRecording {
-        switch InteropFormat.detect(text: text) {
+        try read(bytes: Array(text.utf8), source: source)
+    }
+
+    /// Detects the format and reads the recording given as the file's
+    /// bytes, without another copy of the text (a recording can be
+    /// gigabytes); see ``read(_:source:)``.
+    public static func read(bytes: [UInt8], source: String) throws(InteropError) -> InteropRecording {
+        switch InteropFormat.detect(bytes) {
         case .evemu:
-            let recording = try EvemuReader.read(text, source: source)
+            let recording = try EvemuReader.read(bytes: bytes, source: source)
             return InteropRecording(
                 format: .evemu, description: recording.description, events: recording.events,
                 ignoredLines: recording.ignoredLines)
         case .libinputRecord:
-            let recording = try LibinputRecordReader.read(text, source: source)
+            let recording = try LibinputRecordReader.read(bytes: bytes, source: source)
             return InteropRecording(
                 format: .libinputRecord, description: recording.description, events: recording.events)
         case .unknown:

@@ -55,7 +55,13 @@ public enum LibinputRecordReader {
     ///   - source: The file name to show in errors.
     ///   - deviceIndex: Which device of a multi-device recording to read.
     public static func read(_ text: String, source: String, deviceIndex: Int = 0) throws(InteropError) -> LibinputRecording {
-        let root = try YAMLSubsetParser.parse(text, source: source)
+        try read(bytes: Array(text.utf8), source: source, deviceIndex: deviceIndex)
+    }
+
+    /// Reads device `deviceIndex` of a recording given as the file's bytes
+    /// (no copy of the text is made); see ``read(_:source:deviceIndex:)``.
+    public static func read(bytes: [UInt8], source: String, deviceIndex: Int = 0) throws(InteropError) -> LibinputRecording {
+        let root = try YAMLSubsetParser.parse(TextLines(bytes: bytes), source: source)
         let reader = SchemaReader(source: source)
         return try reader.recording(root, deviceIndex: deviceIndex)
     }

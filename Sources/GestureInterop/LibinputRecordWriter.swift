@@ -30,6 +30,17 @@ public enum LibinputRecordWriter {
         description: InputDeviceDescription, frames: [InputFrame], node: String = "unknown",
         udevProperties: [String]? = nil
     ) -> String {
+        var text = header(description: description, node: node, udevProperties: udevProperties)
+        var writer = EventWriter()
+        for frame in frames { writer.append(frame, to: &text) }
+        return text
+    }
+
+    /// The document up to and including its `  events:` line; the events
+    /// follow, written by an ``EventWriter`` (parameters as ``document(description:frames:node:udevProperties:)``).
+    public static func header(
+        description: InputDeviceDescription, node: String = "unknown", udevProperties: [String]? = nil
+    ) -> String {
         var text = """
             # libinput record
             # Written by gesturectl, not by libinput; replay it with: libinput replay FILE
@@ -52,7 +63,6 @@ public enum LibinputRecordWriter {
             text += "    - \(plainOrQuoted(property))\n"
         }
         text += "  events:\n"
-        text += events(frames)
         return text
     }
 
@@ -164,30 +174,64 @@ public enum LibinputRecordWriter {
         return text
     }
 
-    /// The `events:` entries: `  - evdev:` per frame, then its events.
-    private static func events(_ frames: [InputFrame]) -> String {
-        guard let first = frames.first?.time.rawValue else { return "" }
-        var text = ""
-        var lastTime: Int64 = 0
-        for frame in frames where !frame.events.isEmpty {
+    /// Writes the `events:` entries (`  - evdev:` per frame, then its
+    /// events) one frame at a time, so that a long recording can be written
+    /// in pieces as its frames are made. The first frame appended sets the
+    /// time origin (0); a frame earlier than it is written at 0, a frame
+    /// without events is left out.
+    public struct EventWriter: Sendable {
+        private var first: Int64?
+        private var lastTime: Int64 = 0
+        /// `TTT, CCC, ` and `] # EV_X / NAME…  ` for each type and code
+        /// seen: the parts of a line that do not change, formatted once.
+        private var parts = LineParts()
+
+        /// A writer before its first frame.
+        public init() {}
+
+        /// Appends `frame`'s entry to `text`.
+        public mutating func append(_ frame: InputFrame, to text: inout String) {
+            let first = self.first ?? frame.time.rawValue
+            self.first = first
+            guard !frame.events.isEmpty else { return }
             let (difference, overflow) = frame.time.rawValue.subtractingReportingOverflow(first)
             let time = overflow ? (frame.time.rawValue < first ? 0 : Int64.max) : max(0, difference)
             let seconds = time / 1_000_000
             let microseconds = time % 1_000_000
             text += "  - evdev:\n"
+            let stamp = "    - [\(CFormatting.padded(seconds, width: 3)), \(CFormatting.padded(microseconds, width: 6)), "
             for event in frame.events {
-                text += "    - [\(CFormatting.padded(seconds, width: 3)), \(CFormatting.padded(microseconds, width: 6)), "
-                text += "\(CFormatting.padded(Int64(event.type.rawValue), width: 3)), "
-                text += "\(CFormatting.padded(Int64(event.code.rawValue), width: 3)), "
-                text += "\(CFormatting.padded(Int64(event.value), width: 7))] # "
-                text += comment(for: event, time: time, lastTime: &lastTime) + "\n"
+                text += stamp
+                if event.type == .synchronization {
+                    text += "\(CFormatting.padded(Int64(event.type.rawValue), width: 3)), "
+                    text += "\(CFormatting.padded(Int64(event.code.rawValue), width: 3)), "
+                    text += "\(CFormatting.padded(Int64(event.value), width: 7))] # "
+                    text += LibinputRecordWriter.comment(for: event, time: time, lastTime: &lastTime)
+                } else {
+                    let part = parts[event] ?? {
+                        let made = (
+                            fields: "\(CFormatting.padded(Int64(event.type.rawValue), width: 3)), "
+                                + "\(CFormatting.padded(Int64(event.code.rawValue), width: 3)), ",
+                            comment: "] # \(CFormatting.typeName(event.type)) / "
+                                + "\(CFormatting.rightPad(CFormatting.codeName(event.code, type: event.type), width: 20)) "
+                        )
+                        parts[event] = made
+                        return made
+                    }()
+                    let value = CFormatting.padded(Int64(event.value), width: 7)
+                    text += part.fields
+                    text += value
+                    text += part.comment
+                    // The comment's value, `%6d`: the field's `%7d` less a space when there is one.
+                    text += value.hasPrefix(" ") ? String(value.dropFirst()) : value
+                }
+                text += "\n"
             }
         }
-        return text
     }
 
     /// The comment `libinput record` writes after an event.
-    private static func comment(for event: InputEvent, time: Int64, lastTime: inout Int64) -> String {
+    fileprivate static func comment(for event: InputEvent, time: Int64, lastTime: inout Int64) -> String {
         if event.type == .synchronization {
             let name = CFormatting.codeName(event.code, type: .synchronization)
             if event.code == .synchronizationMultitouchReport {

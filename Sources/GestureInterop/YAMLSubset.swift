@@ -61,8 +61,13 @@ struct YAMLSubsetParser {
 
     /// Parses a whole document.
     static func parse(_ text: String, source: String) throws(InteropError) -> YAMLNode {
+        try parse(TextLines(text), source: source)
+    }
+
+    /// Parses a whole document already split into lines.
+    static func parse(_ lines: TextLines, source: String) throws(InteropError) -> YAMLNode {
         var parser = YAMLSubsetParser(source: source)
-        try parser.prepare(TextLines(text))
+        try parser.prepare(lines)
         guard !parser.lines.isEmpty else {
             throw InteropError(kind: .malformed, source: source, message: "the file is empty")
         }

@@ -76,9 +76,28 @@ public enum FileIO {
     public static func writeAtomically(
         _ bytes: [UInt8], to path: String, overwrite: Bool = true, permissions: UInt32 = 0o644
     ) throws(FileSystemError) {
+        do {
+            try writeAtomically(to: path, overwrite: overwrite, permissions: permissions) { write in try write(bytes) }
+        } catch let error as FileSystemError {
+            throw error
+        } catch {
+            throw FileSystemError(kind: .other, path: path, operation: "cannot write", reason: "\(error)")
+        }
+    }
+
+    /// Writes what `produce` hands to its `write` function to `path`
+    /// atomically, as ``writeAtomically(_:to:overwrite:permissions:)``
+    /// does, piece by piece into the temporary file: for output too long to
+    /// hold in memory. `write` throws ``FileSystemError`` when a piece cannot
+    /// be written; whatever `produce` throws (that error or its own) leaves
+    /// the target untouched, deletes the temporary file and is rethrown.
+    public static func writeAtomically(
+        to path: String, overwrite: Bool = true, permissions: UInt32 = 0o644,
+        _ produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+    ) throws {
         let folder = directoryName(path)
         TemporaryFiles.sweep(folder: folder, isOurs: isTemporaryName)
-        do throws(SystemError) {
+        do {
             let (descriptor, temporary) = try FileSystem.createTemporaryFile(prefix: "\(folder)/\(temporaryPrefix(for: baseName(path)))")
             TemporaryFiles.shared.register(temporary)
             var finished = false
@@ -90,7 +109,13 @@ public enum FileIO {
                 defer { descriptor.close() }
                 // Held until closed: a sweeper leaves a file in use alone.
                 try descriptor.lock(exclusive: true)
-                try descriptor.writeAll(bytes, path: temporary)
+                try produce { (bytes: [UInt8]) throws in
+                    do throws(SystemError) {
+                        try descriptor.writeAll(bytes, path: temporary)
+                    } catch {
+                        throw FileSystemError(error, path: path, operation: "cannot write")
+                    }
+                }
                 // The temporary file is created 0600; gestures are ordinary documents.
                 try descriptor.setPermissions(permissions, path: temporary)
                 try descriptor.synchronize(path: temporary)
@@ -102,7 +127,7 @@ public enum FileIO {
                 try? FileSystem.unlink(temporary)
             }
             finished = true
-        } catch {
+        } catch let error as SystemError {
             throw FileSystemError(error, path: path, operation: "cannot write")
         }
         syncDirectory(folder)

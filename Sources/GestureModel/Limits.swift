@@ -10,6 +10,17 @@ public enum GestureLimits {
     public static let maximumDuration = Microseconds(4 * 3_600 * 1_000_000)
     /// Largest file the reader accepts: 512 MiB.
     public static let maximumFileBytes = 512 * 1024 * 1024
+    /// Largest evemu or libinput record file `import` reads: 8 GiB, more
+    /// than `export` writes for any gesture within these limits (at most
+    /// about 1 KB a sample: nine events of under 100 bytes; the one-hour
+    /// ten-finger gesture exports to about 1 GB), so that import reads what
+    /// export writes.
+    public static let maximumRecordingBytes = 8 * 1024 * 1024 * 1024
+    /// Most repetitions of one play (`play --repeat`, the daemon's
+    /// `repeat`): 10,000. Held in memory, a play's repetitions are also
+    /// limited to 16 million events together (one repetition never is);
+    /// written as text (`play --print`) they are not.
+    public static let maximumRepeatCount = 10_000
     /// Longest name, in UTF-8 bytes.
     public static let maximumNameBytes = 200
     /// Longest description, in UTF-8 bytes.

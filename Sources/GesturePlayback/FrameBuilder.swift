@@ -34,8 +34,11 @@ public struct FrameBuilder: Sendable {
     /// and `SYN_REPORT`: 14 × 4 + 6 = 62 ≤ 64, so a frame without optional
     /// axes always fits. Ten-finger gestures fit with room to spare.
     public static let maximumContacts = 14
-    /// The most events of one play, all repetitions together (16 million,
-    /// about 256 MB), so that `--repeat` cannot exhaust memory.
+    /// The most events of a play held in memory, all repetitions together
+    /// (16 million, about 256 MB), so that `--repeat` cannot exhaust memory.
+    /// It limits repetitions only: one repetition of any valid gesture is
+    /// always accepted, and text written frame by frame
+    /// (``forEachFrame(for:from:_:)``: export, `play --print`) has no limit.
     public static let maximumEvents = 16_000_000
 
     /// The device played on.
@@ -96,13 +99,46 @@ public struct FrameBuilder: Sendable {
     /// state after earlier plays so that the selected slot and tracking ids
     /// carry on. The last frame leaves everything lifted and released.
     ///
+    /// One repetition of any valid gesture is always accepted; more are
+    /// refused when all of them together would exceed ``maximumEvents``
+    /// (the frames are held in memory). Writers of text use
+    /// ``forEachFrame(for:from:_:)``, which holds one frame at a time.
+    ///
     /// - Throws: ``PlaybackError/invalidGesture(_:)`` (see
     ///   ``Gesture/validate()``); ``PlaybackError/tooManyContacts(contacts:limit:device:at:)``
     ///   when more contacts are held at once than the target has slots (or
     ///   than ``maximumContacts``); ``PlaybackError/oneContactOnly(kind:contacts:)``
     ///   for several at once on a mouse or tablet;
-    ///   ``PlaybackError/tooManyEvents(limit:)``. All before any frame is played.
-    public func frames(for gesture: Gesture, from state: DeviceState? = nil) throws(PlaybackError) -> [InputFrame] {
+    ///   ``PlaybackError/tooManyEvents(limit:repetitions:)``. All before any frame is played.
+    ///   `eventLimit` is ``maximumEvents`` but for tests.
+    public func frames(
+        for gesture: Gesture, from state: DeviceState? = nil, eventLimit: Int = FrameBuilder.maximumEvents
+    ) throws(PlaybackError) -> [InputFrame] {
+        var frames: [InputFrame] = []
+        var eventCount = 0
+        try forEachFrame(for: gesture, from: state) { (frame: InputFrame, repetition: Int) -> Bool in
+            eventCount += frame.events.count
+            if repetition > 0 && eventCount > eventLimit { return false }
+            frames.append(frame)
+            return true
+        }
+        if eventCount > eventLimit && options.repeatCount > 1 {
+            throw .tooManyEvents(limit: eventLimit, repetitions: options.repeatCount)
+        }
+        return frames
+    }
+
+    /// Checks `gesture` against the target, then calls `body` with each
+    /// frame that plays it, in order, and the repetition it belongs to
+    /// (0 for the first), until `body` returns false. Only one moment's
+    /// frames exist at a time, so the memory used does not grow with the
+    /// gesture's length or the repetitions: for writing a long play as text.
+    ///
+    /// - Throws: as ``frames(for:from:)`` (but never too many events),
+    ///   every check before the first frame.
+    public func forEachFrame(
+        for gesture: Gesture, from state: DeviceState? = nil, _ body: (InputFrame, Int) -> Bool
+    ) throws(PlaybackError) {
         do throws(GestureValidationError) {
             try gesture.validate()
         } catch {
@@ -124,21 +160,23 @@ public struct FrameBuilder: Sendable {
 
         var deviceState = state ?? DeviceState(description: target.description)
         var writer = try makeWriter(for: gesture)
-        var frames: [InputFrame] = []
-        var eventCount = 0
         var offset = Microseconds.zero
-        for _ in 0..<options.repeatCount {
-            for moment in timeline.moments {
-                let produced = try writer.frames(for: moment, at: offset + moment.time, state: &deviceState)
-                for frame in produced {
-                    eventCount += frame.events.count
-                    if eventCount > Self.maximumEvents { throw .tooManyEvents(limit: Self.maximumEvents) }
-                    frames.append(frame)
+        var lastTime: Microseconds?
+        for repetition in 0..<options.repeatCount {
+            var stopped = false
+            try timeline.forEachMoment { (moment: Moment) throws(PlaybackError) -> Bool in
+                for frame in try writer.frames(for: moment, at: offset + moment.time, state: &deviceState) {
+                    lastTime = frame.time
+                    guard body(frame, repetition) else {
+                        stopped = true
+                        return false
+                    }
                 }
+                return true
             }
-            offset = (frames.last?.time ?? offset) + options.repeatGap
+            if stopped { return }
+            offset = (lastTime ?? offset) + options.repeatGap
         }
-        return frames
     }
 
     /// The frame that lifts every contact and releases every button of

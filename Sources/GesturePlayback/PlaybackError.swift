@@ -23,9 +23,9 @@ public enum PlaybackError: Error, Hashable, Sendable, CustomStringConvertible {
     /// It cannot happen with at most ``FrameBuilder/maximumContacts``
     /// contacts; reported rather than trapping.
     case frameTooLarge(events: Int, at: Microseconds)
-    /// The frames of all repetitions together would exceed
-    /// ``FrameBuilder/maximumEvents`` events.
-    case tooManyEvents(limit: Int)
+    /// The frames of all `repetitions` together would exceed
+    /// ``FrameBuilder/maximumEvents`` events (one repetition never does).
+    case tooManyEvents(limit: Int, repetitions: Int)
     /// The session is playing already; one play at a time per device.
     case sessionBusy
     /// The session was closed; its device is gone.
@@ -56,8 +56,8 @@ public enum PlaybackError: Error, Hashable, Sendable, CustomStringConvertible {
                 : "a mouse has one pointer; this gesture has \(contacts) pointers at once"
         case let .frameTooLarge(events, time):
             "the frame at \(Self.seconds(time)) s needs \(events) events; libinput drops frames over 64"
-        case let .tooManyEvents(limit):
-            "the play would need more than \(limit) events; use fewer repetitions"
+        case let .tooManyEvents(limit, repetitions):
+            "\(repetitions) repetitions of this gesture would need more than \(limit) events in memory; use fewer repetitions"
         case .sessionBusy:
             "the device is playing another gesture"
         case .sessionClosed:

@@ -18,7 +18,8 @@ public struct PlaybackOptions: Hashable, Sendable {
     public var physicalSize: Bool
     /// Playback speed: 2 plays twice as fast. 0.01…100.
     public var speed: Double
-    /// How many times the gesture is played in a row. 1…10 000.
+    /// How many times the gesture is played in a row:
+    /// 1…``GestureLimits/maximumRepeatCount``.
     public var repeatCount: Int
     /// The pause between one repetition's last frame (everything lifted)
     /// and the next one's first frame. Default 500 ms, so that apps do not
@@ -53,6 +54,9 @@ public struct PlaybackOptions: Hashable, Sendable {
         self.screenHeight = screenHeight
     }
 
+    /// The longest ``repeatGap``: 1 hour (`play --repeat-gap` takes the same).
+    public static let maximumRepeatGap = Microseconds(3_600_000_000)
+
     /// Checks every option's range.
     /// - Throws: ``PlaybackError/invalidOption(name:message:)`` for the first
     ///   option out of range.
@@ -60,11 +64,11 @@ public struct PlaybackOptions: Hashable, Sendable {
         if !speed.isFinite || speed < 0.01 || speed > 100 {
             throw .invalidOption(name: "speed", message: "\(speed) is outside 0.01…100")
         }
-        if repeatCount < 1 || repeatCount > 10_000 {
-            throw .invalidOption(name: "repeat", message: "\(repeatCount) is outside 1…10000")
+        if repeatCount < 1 || repeatCount > GestureLimits.maximumRepeatCount {
+            throw .invalidOption(name: "repeat", message: "\(repeatCount) is outside 1…\(GestureLimits.maximumRepeatCount)")
         }
-        if repeatGap.rawValue < 0 || repeatGap.rawValue > 3_600_000_000 {
-            throw .invalidOption(name: "repeat gap", message: "\(repeatGap) µs is outside 0…3600000000 µs")
+        if repeatGap.rawValue < 0 || repeatGap > Self.maximumRepeatGap {
+            throw .invalidOption(name: "repeat gap", message: "\(repeatGap) µs is outside 0…\(Self.maximumRepeatGap) µs")
         }
         if liftDelay.rawValue < 1 || liftDelay.rawValue > 10_000_000 {
             throw .invalidOption(name: "lift delay", message: "\(liftDelay) µs is outside 1…10000000 µs")

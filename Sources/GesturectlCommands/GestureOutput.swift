@@ -60,8 +60,32 @@ enum GestureOutput {
     ///   no rename, no `--force` needed — never replaced by a file;
     /// - a folder, a socket, a block device or an empty name: refused, saying so.
     static func writeText(_ text: String, to output: String, force: Bool, context: CommandContext) throws {
+        try writeStream(to: output, force: force, context: context) { write in try write(text) }
+    }
+
+    /// Writes what `produce` hands to its `write` function where `-o`
+    /// points, by the rules of ``writeText(_:to:force:context:)``, piece by
+    /// piece as it comes (nothing is held whole): standard output, a device
+    /// or a FIFO directly, a file into its temporary file, renamed into
+    /// place only when `produce` returns. `write` throws when a piece cannot
+    /// be written (`produce` should then stop; the error is reported once);
+    /// an error of `produce`'s own leaves no file behind.
+    static func writeStream(
+        to output: String, force: Bool, context: CommandContext,
+        _ produce: (_ write: (String) throws -> Void) throws -> Void
+    ) throws {
         if output == "-" || Self.isStandardOutput(output) {
-            context.standardOutput.write(text)
+            // The tool reports a failed standard output once the command
+            // has returned; stop producing at once.
+            let standardOutput = context.standardOutput
+            do {
+                try produce { text in
+                    standardOutput.write(text)
+                    if standardOutput.failure != nil { throw StandardOutputFailed() }
+                }
+            } catch is StandardOutputFailed {
+                return
+            }
             return
         }
         try checkOutputPath(output, context: context)
@@ -71,11 +95,17 @@ enum GestureOutput {
         // An open descriptor named by path (/dev/stderr, /dev/fd/N) is
         // written into as it is, whatever it leads to; so are devices and FIFOs.
         if followed == .characterDevice || followed == .fifo || Self.namesOpenDescriptor(output) {
-            do throws(SystemError) {
+            do {
                 let file = try FileDescriptor.open(resolved, [.writeOnly, .append])
                 defer { file.close() }
-                try file.writeAll(Array(text.utf8), path: output)
-            } catch {
+                try produce { text in
+                    do throws(SystemError) {
+                        try file.writeAll(Array(text.utf8), path: output)
+                    } catch {
+                        throw FileSystemError(error, path: output, operation: "cannot write")
+                    }
+                }
+            } catch let error as SystemError {
                 throw FileSystemError(error, path: output, operation: "cannot write")
             }
             return
@@ -87,11 +117,19 @@ enum GestureOutput {
                 "Replace \(shown(output))?", refusal: "\(shown(output)) already exists (use --force to replace it)")
         }
         do {
-            try FileIO.writeAtomically(Array(text.utf8), to: path, overwrite: overwrite)
-        } catch {
+            try FileIO.writeAtomically(to: path, overwrite: overwrite) { write in
+                try withoutActuallyEscaping(write) { write in
+                    try produce { text in try write(Array(text.utf8)) }
+                }
+            }
+        } catch let error as FileSystemError {
             throw FileSystemError(kind: error.kind, path: output, operation: error.operation, reason: error.reason)
         }
     }
+
+    /// Thrown to stop a producer once standard output has failed (the tool
+    /// reports that failure itself).
+    private struct StandardOutputFailed: Error {}
 
     /// Whether `output` names standard output by path (`/dev/stdout`,
     /// `/dev/fd/1`, `/proc/self/fd/1`): written as `-` is.

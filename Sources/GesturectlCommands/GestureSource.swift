@@ -44,12 +44,13 @@ extension CommandContext {
         GestureLibrary(environment: environment, executablePath: Paths.executable())
     }
 
-    /// Reads a file named on the command line ('-' for standard input);
+    /// Reads a file named on the command line ('-' for standard input),
+    /// refusing more than `limit` bytes (by default a gesture file's);
     /// errors name it as the user typed it.
-    func readFile(_ path: String) throws -> [UInt8] {
-        if path == "-" { return try readStandardInput(GestureLimits.maximumFileBytes) }
+    func readFile(_ path: String, limit: Int = GestureLimits.maximumFileBytes) throws -> [UInt8] {
+        if path == "-" { return try readStandardInput(limit) }
         do {
-            return try FileIO.read(path: resolve(path), limit: GestureLimits.maximumFileBytes)
+            return try FileIO.read(path: resolve(path), limit: limit)
         } catch {
             throw FileSystemError(kind: error.kind, path: path, operation: error.operation, reason: error.reason)
         }

@@ -36,9 +36,10 @@ enum InteropCommands {
         ] + GestureOutput.options
     ) { values, context in
         let file = values.argument("file") ?? "-"
-        let bytes = try context.readFile(file)
+        // As large as an export can be: import reads what export writes.
+        let bytes = try context.readFile(file, limit: GestureLimits.maximumRecordingBytes)
         let source = file == "-" ? "<stdin>" : file
-        let recording = try InteropReader.read(String(decoding: bytes, as: UTF8.self), source: source)
+        let recording = try InteropReader.read(bytes: bytes, source: source)
         if !recording.ignoredLines.isEmpty {
             // Said, not silently dropped: evemu-play skips them too.
             let lines = listed(recording.ignoredLines.map(String.init))
@@ -82,6 +83,9 @@ enum InteropCommands {
               evemu-device FILE   (then: evemu-play /dev/input/eventN < FILE)
               libinput replay FILE
 
+            The text is written as it is made, so a gesture of any length
+            exports in little memory; 'gesturectl import' reads it back.
+
             Example:
               gesturectl export pinch-in --format libinput -o pinch-in.yml
             """,
@@ -97,11 +101,58 @@ enum InteropCommands {
     ) { values, context in
         let gesture = try context.loadGesture(values.argument("gesture") ?? "")
         let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
-        let (profile, frames) = try context.engine.frames(
+        let stream = try context.engine.frameStream(
             for: PlayRequest(gesture: gesture, target: .kind(kind), options: PlaybackOptions(speed: values.double("speed") ?? 1)))
-        let text = values.string("format") == "evemu"
-            ? EvemuWriter.recording(description: profile.description, frames: frames)
-            : LibinputRecordWriter.document(description: profile.description, frames: frames)
-        try GestureOutput.writeText(text, to: values.string("output") ?? "-", force: values.flag("force"), context: context)
+        try writeFrames(
+            of: stream.gesture, with: stream.builder, format: values.string("format") == "evemu" ? .evemu : .libinput,
+            to: values.string("output") ?? "-", force: values.flag("force"), context: context)
+    }
+
+    /// The text formats frames are written in.
+    enum TextFormat { case evemu, libinput }
+
+    /// How much text is gathered before it is written: large enough that
+    /// writes are few, small enough that memory does not grow with the play.
+    static let chunkBytes = 1 << 16
+
+    /// Writes the frames that play `gesture` with `builder` as evemu or
+    /// libinput record text where `-o` points, frame by frame in pieces of
+    /// about ``chunkBytes``: the memory used does not grow with the
+    /// gesture's length. Every check (the gesture, its contacts on the
+    /// device) comes before anything is written; a failed write stops it
+    /// and is reported.
+    static func writeFrames(
+        of gesture: Gesture, with builder: FrameBuilder, format: TextFormat, to output: String, force: Bool,
+        context: CommandContext
+    ) throws {
+        let description = builder.target.description
+        try GestureOutput.writeStream(to: output, force: force, context: context) { write in
+            var text: String
+            var evemu = EvemuWriter.EventWriter()
+            var libinput = LibinputRecordWriter.EventWriter()
+            switch format {
+            case .evemu: text = EvemuWriter.description(description) + EvemuWriter.eventsBanner
+            case .libinput: text = LibinputRecordWriter.header(description: description)
+            }
+            text.reserveCapacity(chunkBytes + 4_096)
+            var failure: (any Error)?
+            try builder.forEachFrame(for: gesture) { frame, _ in
+                switch format {
+                case .evemu: evemu.append(frame, to: &text)
+                case .libinput: libinput.append(frame, to: &text)
+                }
+                guard text.utf8.count >= chunkBytes else { return true }
+                do {
+                    try write(text)
+                } catch {
+                    failure = error
+                    return false
+                }
+                text.removeAll(keepingCapacity: true)
+                return true
+            }
+            if let failure { throw failure }
+            try write(text)
+        }
     }
 }

@@ -66,8 +66,8 @@ enum PlayCommand {
             .option("clone", valueName: "device", help: "Play on a uinput copy of this real device's description (node, link, name or vendor:product).",
                 completion: .files),
             .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: "1"),
-            .option("repeat", valueName: "n", help: "Play the gesture N times.", type: .integer(in: 1...100_000), default: "1"),
-            .option("repeat-gap", valueName: "time", help: "Pause between repeats.", type: .duration, default: "500ms"),
+            .option("repeat", valueName: "n", help: "Play the gesture N times.", type: .integer(in: 1...GestureLimits.maximumRepeatCount), default: "1"),
+            .option("repeat-gap", valueName: "time", help: "Pause between repeats.", type: .duration(in: 0...PlaybackOptions.maximumRepeatGap.rawValue), default: "500ms"),
             .flag("physical-size", help: "Keep the gesture's size in mm instead of its place on the surface."),
             .option("at", valueName: "x,y", help: "Put the gesture's centre here: mm from the top-left corner, or percents of the surface (80%,90%)."),
             .option("scale", valueName: "factor", help: "Make the gesture larger (2) or smaller (0.5) about its centre.", type: .double),
@@ -112,8 +112,10 @@ enum PlayCommand {
             throw usage(error)
         }
         if values.flag("print") {
-            let (profile, frames) = try context.engine.frames(for: request)
-            context.standardOutput.write(EvemuWriter.recording(description: profile.description, frames: frames))
+            // Written frame by frame: any length, any number of repetitions.
+            let stream = try context.engine.frameStream(for: request)
+            try InteropCommands.writeFrames(
+                of: stream.gesture, with: stream.builder, format: .evemu, to: "-", force: false, context: context)
             return
         }
         let job = try context.engine.startPlay(request)

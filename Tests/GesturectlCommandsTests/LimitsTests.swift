@@ -1,0 +1,146 @@
+import Foundation
+import Glibc
+import GestureModel
+import OperatingSystem
+import Synchronization
+import Testing
+
+/// One set of limits, applied everywhere (docs/FORMAT.md, Limits): the help
+/// states the ranges the checks apply, export and `play --print` write
+/// frame by frame (memory does not grow with the gesture), and import
+/// reads what export writes.
+@Suite struct LimitsTests {
+    /// A fresh folder for one test's files.
+    private func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "gesturectl-limits-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Runs gesturectl in `directory` with standard output on /dev/null;
+    /// its exit status and its peak resident memory in KiB. The child is
+    /// forked by a small Python process and measured there (wait4): a
+    /// child spawned straight from this test process (posix_spawn, vfork)
+    /// would count this process's own peak as its own.
+    private func peakMemory(_ arguments: [String], in directory: String) throws -> (status: Int32, kibibytes: Int) {
+        let report = directory + "/peak-" + UUID().uuidString
+        let measure = """
+            import os, sys
+            pid = os.fork()
+            if pid == 0:
+                os.execv(sys.argv[2], sys.argv[2:])
+            _, status, usage = os.wait4(pid, 0)
+            open(sys.argv[1], "w").write(str(usage.ru_maxrss))
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """
+        let null = try FileDescriptor.open("/dev/null", .writeOnly)
+        defer { null.close() }
+        let child = try ChildProcess.spawn(
+            path: "/usr/bin/python3", arguments: ["-c", measure, report, CLI.binary] + arguments,
+            environment: ["PATH=/usr/bin:/bin", "HOME=\(directory)", "GESTURECTL_BUILTINS=\(CLI.checkout)/Recordings"],
+            standardOutput: null, standardError: null)
+        guard case .exited(let status) = try child.wait() else { return (-1, 0) }
+        let peak = (try? String(contentsOfFile: report, encoding: .utf8)).flatMap { Int($0) } ?? 0
+        return (status, peak)
+    }
+
+    @Test("play --repeat: the help states the range the check applies, and the check takes all of it")
+    func repeatRangeIsOne() throws {
+        let help = try CLI.run(["help", "play"])
+        #expect(help.stdout.contains("(1 to \(GestureLimits.maximumRepeatCount); default: 1)"))
+        let most = try CLI.run(["play", "tap", "--print", "--repeat", String(GestureLimits.maximumRepeatCount)])
+        #expect(most.status == 0, "\(most.stderr)")
+        #expect(most.stdout.components(separatedBy: "BTN_TOUCH            1").count - 1 == GestureLimits.maximumRepeatCount)
+        let beyond = try CLI.run(["play", "tap", "--print", "--repeat", String(GestureLimits.maximumRepeatCount + 1)])
+        #expect(beyond.status == 2)
+        #expect(beyond.stderr.contains("10000"), "\(beyond.stderr)")
+        #expect(!beyond.stderr.contains("100000"))
+        // The pause between repetitions: the same range in help and check.
+        #expect(help.stdout.contains("--repeat-gap"))
+        #expect(help.stdout.contains("(at most 3600s;"), "\(help.stdout)")
+        let longGap = try CLI.run(["play", "tap", "--print", "--repeat", "2", "--repeat-gap", "3601s"])
+        #expect(longGap.status == 2, "\(longGap.stderr)")
+        #expect(longGap.stderr.contains("3600s"), "\(longGap.stderr)")
+        let hourGap = try CLI.run(["play", "tap", "--print", "--repeat", "2", "--repeat-gap", "3600s"])
+        #expect(hourGap.status == 0, "\(hourGap.stderr)")
+    }
+
+    @Test("export and play --print stream: their memory beyond loading the gesture does not grow from 10k to 100k samples")
+    func streaming() throws {
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Ten fingers turning at 1 kHz: every sample moves, so the text is
+        // about 200 bytes a sample (20 MB at 100k samples).
+        var runs: [[String]] = []
+        for (seconds, degrees) in [("1s", "360"), ("10s", "3600")] {
+            let name = "\(directory)/r\(seconds).json"
+            let made = try CLI.run(
+                ["synth", "rotate", "--fingers", "10", "--rate", "1000", "--duration", seconds, "--degrees", degrees,
+                 "--radius", "50", "-o", name], in: directory)
+            #expect(made.status == 0, "\(made.stderr)")
+            runs += [
+                ["validate", name], ["export", name, "--format", "evemu", "-o", "\(name).evemu"],
+                ["export", name, "--format", "libinput"], ["play", name, "--print"],
+            ]
+        }
+        // Side by side: each child's own peak is measured.
+        let results = Mutex<[Int: (status: Int32, kibibytes: Int)]>([:])
+        let commands = runs
+        DispatchQueue.concurrentPerform(iterations: commands.count) { index in
+            let result = (try? peakMemory(commands[index], in: directory)) ?? (-1, 0)
+            results.withLock { $0[index] = result }
+        }
+        let measured = results.withLock { $0 }
+        for index in runs.indices { #expect(measured[index]?.status == 0, "\(runs[index])") }
+        for command in 1..<4 {
+            // Memory beyond what loading the gesture takes (validate).
+            let small = (measured[command]?.kibibytes ?? 0) - (measured[0]?.kibibytes ?? 0)
+            let large = (measured[4 + command]?.kibibytes ?? 0) - (measured[4]?.kibibytes ?? 0)
+            // Held whole, the text alone would add 18 MB or more.
+            #expect(large < small + 4_096, "\(runs[command]): \(small) KiB beyond validate at 10k samples, \(large) KiB at 100k")
+        }
+    }
+
+    @Test("import reads what export writes, and a recording beyond its limit is refused naming the limit")
+    func importReadsExports() throws {
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try CLI.run(
+            ["synth", "rotate", "--fingers", "10", "--rate", "1000", "--duration", "1s", "-o", "r.json"], in: directory)
+        for format in ["evemu", "libinput"] {
+            let exported = try CLI.run(["export", "r.json", "--format", format, "-o", "r.\(format)"], in: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let imported = try CLI.run(["import", "r.\(format)", "-o", "back-\(format).json"], in: directory)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let described = try CLI.run(["describe", "back-\(format).json"], in: directory)
+            #expect(described.stdout.hasPrefix("10 fingers"), "\(described.stdout)")
+        }
+        // A sparse file one byte beyond the limit: refused before reading.
+        let huge = directory + "/huge.evemu"
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        #expect(truncate(huge, off_t(GestureLimits.maximumRecordingBytes) + 1) == 0)
+        let refused = try CLI.run(["import", "huge.evemu"], in: directory)
+        #expect(refused.status != 0)
+        #expect(
+            refused.stderr.contains("the file has \(GestureLimits.maximumRecordingBytes + 1) bytes; the most accepted is \(GestureLimits.maximumRecordingBytes)"),
+            "\(refused.stderr)")
+    }
+
+    @Test("A failed write of a streamed export is reported, and -o FILE keeps the old file")
+    func streamedWriteFailure() throws {
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try CLI.run(
+            ["synth", "rotate", "--fingers", "10", "--rate", "1000", "--duration", "2s", "-o", "r.json"], in: directory)
+        let full = try CLI.run(["export", "r.json", "--format", "evemu", "-o", "/dev/full"], in: directory)
+        #expect(full.status == 1)
+        #expect(full.stderr.contains("No space left on device"), "\(full.stderr)")
+        // A gesture no touchscreen can play (more fingers than slots) is
+        // refused before anything is written: the old file stays.
+        try "old\n".write(toFile: directory + "/out.evemu", atomically: false, encoding: .utf8)
+        let mouse = try CLI.run(["export", "r.json", "--format", "evemu", "--as", "mouse", "-o", "out.evemu", "--force"], in: directory)
+        #expect(mouse.status != 0)
+        #expect(try String(contentsOfFile: directory + "/out.evemu", encoding: .utf8) == "old\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["out.evemu", "r.json"])
+    }
+}
