@@ -10,8 +10,9 @@
 
 "$GESTURECTL" synth swipe --direction right --distance 60 --duration 300ms -o drag.gesture.json
 
+libinput_watch_for 'gesturectl virtual tablet' libinput-tablet.log
 start_gesturectl_play tablet.log 'gesturectl virtual tablet' --as tablet drag.gesture.json
-libinput_watch "$PLAY_NODE" libinput-tablet.log
+libinput_wait_added "$PLAY_NODE"
 tablet_log=$LIBINPUT_LOG
 assert_log_contains "$tablet_log" 'DEVICE_ADDED +gesturectl virtual tablet .*cap:T' "libinput's view of the virtual tablet"
 finish_gesturectl_play 0
@@ -23,8 +24,9 @@ assert_log_contains "$tablet_log" 'TABLET_TOOL_TIP.*up' "the pen lifting"
 assert_libinput_content "$tablet_log"
 stop_background "$LIBINPUT_PID"
 
+libinput_watch_for "$VIRTUAL_MOUSE_NAME" libinput-mouse.log
 start_gesturectl_play mouse.log "$VIRTUAL_MOUSE_NAME" --as mouse drag.gesture.json
-libinput_watch "$PLAY_NODE" libinput-mouse.log
+libinput_wait_added "$PLAY_NODE"
 mouse_log=$LIBINPUT_LOG
 assert_log_contains "$mouse_log" "DEVICE_ADDED +$VIRTUAL_MOUSE_NAME .*cap:p" "libinput's view of the virtual mouse"
 finish_gesturectl_play 0
