@@ -344,18 +344,8 @@ libinput_watch_for() {
     # its first DEVICE_ADDED (the guest's own keyboard, power button…) says
     # that it listens.
     wait_for_log "$seat_log" 'DEVICE_ADDED'
-    # mawk and gawk: fflush() after each line, so that the log follows.
-    start_background "$log" bash -c '
-        tail -n +1 -f --pid="$1" -- "$2" | awk -v name="$3" '\''
-            function device(line,   found) {
-                if (match(line, /event[0-9]+/)) return substr(line, RSTART, RLENGTH)
-                return ""
-            }
-            {
-                here = device($0)
-                if (mine == "" && $0 ~ /DEVICE_ADDED/ && index($0, " " name " ")) mine = here
-                if (here == "" || here == mine || index($0, " " name ":")) { print; fflush() }
-            }'\''' libinput-filter "$LIBINPUT_PID" "$seat_log" "$name"
+    start_background "$log" bash -c 'tail -n +1 -f --pid="$1" -- "$2" | python3 "$3" "$4"' \
+        libinput-filter "$LIBINPUT_PID" "$seat_log" "$INTEGRATION/libinput-device-lines.py" "$name"
 }
 
 # libinput_wait_added NODE : after libinput_watch_for, waits until libinput
