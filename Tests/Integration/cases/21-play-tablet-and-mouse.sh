@@ -17,8 +17,8 @@
 # added and removed with no event between. A desktop's libinput has long
 # been running; so is this one: a twin of the virtual tablet (its own
 # description, from play --print, under another name) is there first.
-"$GESTURECTL" play --print --as tablet drag.gesture.json | grep -E '^[NIPBALS]: ' \
-    | sed '1s/^N: .*/N: libwacom warm-up tablet/' > warm-up-tablet.evemu
+"$GESTURECTL" play --print --as tablet drag.gesture.json | grep -E '^(# EVEMU |[NIPBALS]: )' \
+    | sed 's/^N: .*/N: libwacom warm-up tablet/' > warm-up-tablet.evemu
 create_device "$CASE_WORK/warm-up-tablet.evemu"
 libinput_watch_for 'gesturectl virtual tablet' libinput-tablet.log
 wait_for_log "${LIBINPUT_LOG%.log}.seat.log" 'DEVICE_ADDED +libwacom warm-up tablet .*cap:T'
