@@ -342,7 +342,7 @@ libinput_watch_for() {
     LIBINPUT_NAME=$name
     # libinput listens to udev before it adds the devices already there, so
     # its first DEVICE_ADDED (the guest's own keyboard, power button…) says
-    # that it listens.
+    # that it listens (the guest always has some: power button, keyboard).
     wait_for_log "$seat_log" 'DEVICE_ADDED'
     start_background "$log" bash -c 'tail -n +1 -f --pid="$1" -- "$2" | python3 "$3" "$4"' \
         libinput-filter "$LIBINPUT_PID" "$seat_log" "$INTEGRATION/libinput-device-lines.py" "$name"
@@ -361,8 +361,9 @@ libinput_wait_added() {
 # evemu_record_watch_for NAME LOG : waits, in the background, for the kernel
 # to add an input device named NAME and runs `evemu-record` on its node as
 # soon as it does (exec-on-input-device.py: the kernel's announcement comes
-# before udev's, so evemu-record opens the node before any program that waits
-# for udev can write to it). Returns once it listens. Sets EVEMU_RECORD_LOG
+# before udev's, so evemu-record has udev's rule processing plus the
+# program's lead-in as head start, not the lead-in minus its own start-up).
+# Returns once it listens. Sets EVEMU_RECORD_LOG
 # and EVEMU_RECORD_PID. Then, once the device exists: evemu_record_wait_ready NODE.
 evemu_record_watch_for() {
     local name=$1 log=$2
