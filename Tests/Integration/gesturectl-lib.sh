@@ -17,10 +17,11 @@ VIRTUAL_TOUCHPAD_NAME='gesturectl virtual touchpad'
 VIRTUAL_MOUSE_NAME='gesturectl virtual mouse'
 
 # How long `gesturectl play` waits after udev has set its device up before
-# the first frame. An observer is started only once udev has announced the
-# device (libinput debug-events needs ~1-2 s to start under emulation), so
-# the first frames would otherwise go out before anyone reads the node. A
-# late observer misses the first TOUCH_DOWN, and the checks then fail: they
+# the first frame. The observers are started BEFORE the play (lib.sh's
+# libinput_watch_for, evemu_record_watch_for) and take the device up as it
+# is announced, so this is no race against starting a process: it only
+# covers libinput opening and setting up a device it was told about. A
+# late observer misses the first frames, and the checks then fail: they
 # never pass silently.
 PLAY_LEAD_IN=${PLAY_LEAD_IN:-4s}
 
@@ -69,7 +70,9 @@ start_gesturectl_record() {
 # --lead-in $PLAY_LEAD_IN ARGUMENT...` in the background and waits until
 # udev has added its virtual device named DEVICE-NAME. Sets PLAY_PID,
 # PLAY_NODE and PLAY_LOG. The udev monitor is started first, so the "add"
-# is never missed.
+# is never missed. Start the observers first (libinput_watch_for NAME LOG,
+# evemu_record_watch_for NAME LOG) and wait for them after this
+# (libinput_wait_added "$PLAY_NODE", evemu_record_wait_ready "$PLAY_NODE").
 start_gesturectl_play() {
     local log=$1 device_name=$2
     shift 2

@@ -315,6 +315,72 @@ evemu_record_watch() {
     wait_for_log "$EVEMU_RECORD_LOG" 'Waiting for events'
 }
 
+# --- observers of a device that does not exist yet --------------------------------
+# A device that a program under test creates and then writes into (e.g.
+# `gesturectl play`) must be observed from its first frame on. An observer
+# started once udev has announced the device races the program's lead-in,
+# and under load (a slow guest on a busy host) it loses: it misses the first
+# frames. These helpers start the observer BEFORE the device exists, and
+# return once it listens; after the device is there, *_wait_added /
+# *_wait_ready wait until it has taken the device up (nothing to race: the
+# observer took it up as soon as it was announced).
+
+# libinput_watch_for NAME LOG : runs `libinput debug-events --udev seat0` in
+# the background (it adds every new device itself as udev announces it) and
+# returns once it listens to udev. LOG keeps only the lines about the device
+# named NAME (found by its DEVICE_ADDED line: its eventN) and libinput's lines
+# about no device at all; the whole output is in LOG's name with .seat.log.
+# Sets LIBINPUT_LOG, LIBINPUT_PID (stopping it ends the filter too) and
+# LIBINPUT_NAME. Then, once the device exists: libinput_wait_added NODE.
+libinput_watch_for() {
+    local name=$1 log=$2
+    local seat_log="$CASE_WORK/${log%.log}.seat.log"
+    : > "$seat_log"
+    start_background "${seat_log##*/}" libinput debug-events --udev seat0
+    LIBINPUT_PID=$BACKGROUND_PID
+    LIBINPUT_LOG="$CASE_WORK/$log"
+    LIBINPUT_NAME=$name
+    # libinput listens to udev before it adds the devices already there, so
+    # its first DEVICE_ADDED (the guest's own keyboard, power button…) says
+    # that it listens (the guest always has some: power button, keyboard).
+    wait_for_log "$seat_log" 'DEVICE_ADDED'
+    start_background "$log" bash -c 'tail -n +1 -f --pid="$1" -- "$2" | python3 "$3" "$4"' \
+        libinput-filter "$LIBINPUT_PID" "$seat_log" "$INTEGRATION/libinput-device-lines.py" "$name"
+}
+
+# libinput_wait_added NODE : after libinput_watch_for, waits until libinput
+# has added the device (its DEVICE_ADDED line) and checks that it is NODE.
+libinput_wait_added() {
+    local node=$1 added
+    wait_for_log "$LIBINPUT_LOG" "DEVICE_ADDED"
+    added=$(grep -m 1 -o -E '^[- ]?event[0-9]+[[:space:]]+DEVICE_ADDED' "$LIBINPUT_LOG" | grep -o -E 'event[0-9]+' || true)
+    [[ $added == "${node##*/}" ]] \
+        || fail "libinput added '$LIBINPUT_NAME' as '${added:-nothing}', expected ${node##*/}"
+}
+
+# evemu_record_watch_for NAME LOG : waits, in the background, for the kernel
+# to add an input device named NAME and runs `evemu-record` on its node as
+# soon as it does (exec-on-input-device.py: the kernel's announcement comes
+# before udev's, so evemu-record has udev's rule processing plus the
+# program's lead-in as head start, not the lead-in minus its own start-up).
+# Returns once it listens. Sets EVEMU_RECORD_LOG
+# and EVEMU_RECORD_PID. Then, once the device exists: evemu_record_wait_ready NODE.
+evemu_record_watch_for() {
+    local name=$1 log=$2
+    start_background "$log" python3 "$INTEGRATION/exec-on-input-device.py" "$name" evemu-record '{}'
+    EVEMU_RECORD_PID=$BACKGROUND_PID
+    EVEMU_RECORD_LOG="$CASE_WORK/$log"
+    wait_for_log "$EVEMU_RECORD_LOG" '^listening$'
+}
+
+# evemu_record_wait_ready NODE : after evemu_record_watch_for, waits until
+# evemu-record reads NODE ("Waiting for events").
+evemu_record_wait_ready() {
+    local node=$1
+    wait_for_log "$EVEMU_RECORD_LOG" 'Waiting for events'
+    assert_log_contains "$EVEMU_RECORD_LOG" "^opening $node\$" "the node evemu-record opened"
+}
+
 # play_events NODE RECORDING : plays an evemu event recording (a file in
 # $FIXTURES or a path) into NODE with evemu-play and waits until it is done.
 play_events() {

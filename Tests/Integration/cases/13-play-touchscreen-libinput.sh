@@ -19,8 +19,9 @@
 "$GESTURECTL" merge up.gesture.json right.gesture.json down.gesture.json -o merged.gesture.json
 size=$(python3 -c 'import json; d = json.load(open("merged.gesture.json"))["device"]; print("%gx%gmm" % (d["width_mm"], d["height_mm"]))')
 
+libinput_watch_for "$VIRTUAL_TOUCHSCREEN_NAME" libinput.log
 start_gesturectl_play play.log "$VIRTUAL_TOUCHSCREEN_NAME" merged.gesture.json
-libinput_watch "$PLAY_NODE"
+libinput_wait_added "$PLAY_NODE"
 assert_log_contains "$LIBINPUT_LOG" "DEVICE_ADDED +$VIRTUAL_TOUCHSCREEN_NAME .*cap:t .*size $size" "libinput's view of the virtual touchscreen"
 finish_gesturectl_play 0
 wait_for_lines "$LIBINPUT_LOG" 'TOUCH_UP' 3

@@ -19,8 +19,9 @@ fingers_of() { python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1
 play_on_touchpad() {
     local name=$1 type=$2 fingers
     fingers=$(fingers_of "$recordings/$name.gesture.json")
+    libinput_watch_for "$VIRTUAL_TOUCHPAD_NAME" "libinput-$name.log"
     start_gesturectl_play "play-$name.log" "$VIRTUAL_TOUCHPAD_NAME" "$recordings/$name.gesture.json" --as touchpad
-    libinput_watch "$PLAY_NODE" "libinput-$name.log"
+    libinput_wait_added "$PLAY_NODE"
     assert_log_contains "$LIBINPUT_LOG" "DEVICE_ADDED +$VIRTUAL_TOUCHPAD_NAME .*cap:pg" "libinput's view of the virtual touchpad"
     finish_gesturectl_play 0
     wait_for_log "$LIBINPUT_LOG" "GESTURE_${type}_END"
@@ -32,6 +33,7 @@ play_on_touchpad() {
     assert_log_lacks "$LIBINPUT_LOG" "GESTURE_${other}_BEGIN" "$name: no ${other,,}"
     assert_libinput_content "$LIBINPUT_LOG"
     gesturectl_check "$name" libinput-gesture "$LIBINPUT_LOG" "$recordings/$name.gesture.json"
+    stop_background "$LIBINPUT_PID"
     note "$name: libinput reported $(grep -m 1 "GESTURE_${type}_BEGIN" "$LIBINPUT_LOG" | tr -s ' \t' ' ') and $(count_lines "$LIBINPUT_LOG" "GESTURE_${type}_UPDATE") updates"
 }
 

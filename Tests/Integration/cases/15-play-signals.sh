@@ -22,9 +22,11 @@ motion_lines_before_signal=9
 # interrupt_touchscreen SIGNAL
 interrupt_touchscreen() {
     local signal=$1
+    libinput_watch_for "$VIRTUAL_TOUCHSCREEN_NAME" "libinput-$signal.log"
+    evemu_record_watch_for "$VIRTUAL_TOUCHSCREEN_NAME" "evemu-record-$signal.log"
     start_gesturectl_play "play-$signal.log" "$VIRTUAL_TOUCHSCREEN_NAME" "$gesture" --speed 0.1
-    libinput_watch "$PLAY_NODE" "libinput-$signal.log"
-    evemu_record_watch "$PLAY_NODE" "evemu-record-$signal.log"
+    libinput_wait_added "$PLAY_NODE"
+    evemu_record_wait_ready "$PLAY_NODE"
     wait_for_lines "$LIBINPUT_LOG" 'TOUCH_DOWN' 3
     wait_for_lines "$LIBINPUT_LOG" 'TOUCH_MOTION' "$motion_lines_before_signal"
     note "sending SIG$signal to gesturectl play (pid $PLAY_PID)"
@@ -46,9 +48,11 @@ interrupt_touchscreen() {
 interrupt_touchscreen INT
 interrupt_touchscreen TERM
 
+libinput_watch_for "$VIRTUAL_TOUCHPAD_NAME" libinput-HUP.log
+evemu_record_watch_for "$VIRTUAL_TOUCHPAD_NAME" evemu-record-HUP.log
 start_gesturectl_play play-HUP.log "$VIRTUAL_TOUCHPAD_NAME" "$gesture" --speed 0.1 --as touchpad
-libinput_watch "$PLAY_NODE" libinput-HUP.log
-evemu_record_watch "$PLAY_NODE" evemu-record-HUP.log
+libinput_wait_added "$PLAY_NODE"
+evemu_record_wait_ready "$PLAY_NODE"
 wait_for_log "$LIBINPUT_LOG" 'GESTURE_SWIPE_BEGIN .*[[:space:]]3$'
 wait_for_lines "$LIBINPUT_LOG" 'GESTURE_SWIPE_UPDATE' 2
 note "sending SIGHUP to gesturectl play (pid $PLAY_PID)"

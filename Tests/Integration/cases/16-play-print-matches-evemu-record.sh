@@ -22,8 +22,9 @@ compare_play() {
     shift 3
     run_logged "print-$label" "$GESTURECTL" play "$gesture" --print "$@"
     assert_status 0
+    evemu_record_watch_for "$device_name" "evemu-record-$label.log"
     start_gesturectl_play "play-$label.log" "$device_name" "$gesture" --json "$@"
-    evemu_record_watch "$PLAY_NODE" "evemu-record-$label.log"
+    evemu_record_wait_ready "$PLAY_NODE"
     finish_gesturectl_play 0
     # The device lingers after the last frame, and evemu-record reads it
     # before it goes: everything is in the log once the play has ended.

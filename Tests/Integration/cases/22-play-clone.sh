@@ -11,8 +11,9 @@
 create_device touchscreen.evemu
 original=$DEVICE_NODE
 clone_name="gesturectl clone of $DEVICE_NAME"
+libinput_watch_for "$clone_name" libinput-clone.log
 start_gesturectl_play play.log "$clone_name" --clone "$original" two-finger-tap
-libinput_watch "$PLAY_NODE" libinput-clone.log
+libinput_wait_added "$PLAY_NODE"
 assert_log_contains "$LIBINPUT_LOG" "DEVICE_ADDED +$clone_name .*cap:t .*size 200x125mm" "libinput's view of the clone"
 finish_gesturectl_play 0
 wait_for_lines "$LIBINPUT_LOG" 'TOUCH_UP' 2
