@@ -96,26 +96,9 @@ check_saved "$GESTURECTL_LIBRARY/two-strokes.gesture.json"
 tmux kill-session -t create
 
 # --- 2. one switch, no keyboard ------------------------------------------------
-SWITCH_NAME='gesturectl test switch'
-# A one-key switch (KEY_F13: byte 22 of the key mask, bit 7), as in 28-trigger.
-{
-    echo '# EVEMU 1.3'
-    echo "N: $SWITCH_NAME"
-    echo 'I: 0003 1d6b 7a09 0100'
-    echo 'P: 00 00 00 00 00 00 00 00'
-    echo 'B: 00 03 00 00 00 00 00 00 00'
-    for line in 0 1 2 3 4 5 6 7 8 9 10 11; do
-        if ((line == 2)); then echo 'B: 01 00 00 00 00 00 00 80 00'; else echo 'B: 01 00 00 00 00 00 00 00 00'; fi
-    done
-} > "$CASE_WORK/switch.evemu"
-# One short press, 50 ms, in one process (an evemu-event per edge could be
-# slow enough under emulation to make it a long press). The times start at
-# 1 s: evemu-play sleeps only once a timestamp's seconds are above 0.
-printf '%s\n' 'E: 1.000000 0001 00b7 0001' 'E: 1.000000 0000 0000 0000' \
-    'E: 1.050000 0001 00b7 0000' 'E: 1.050000 0000 0000 0000' > "$CASE_WORK/press.events"
-create_device "$CASE_WORK/switch.evemu"
-switch=$DEVICE_NODE
-press() { play_events "$switch" "$CASE_WORK/press.events"; }
+create_switch
+switch=$SWITCH_NODE
+press() { switch_press; }
 
 # The interval leaves time for a press after its highlight line appears
 # (an evemu-play start in a loaded guest can take over a second).
