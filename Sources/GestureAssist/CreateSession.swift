@@ -336,7 +336,9 @@ public final class CreateSession: AssistLoopClient {
             do {
                 let job = try services.startRecording { post(.stroke($0)) }
                 job.handle.onCompletion { post(.recorded($0)) }
-                job.handle.observeProgress { post(.status($0)) }
+                // Only a pointer's status draws anything (the canvas): a touch
+                // device's ten reports a second need not wake this thread.
+                job.handle.observeProgress { if $0.pointer != nil { post(.status($0)) } }
                 takeStrokes = []
                 takeGeometry = job.geometry
                 lastPointer = nil

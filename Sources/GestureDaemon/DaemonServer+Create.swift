@@ -81,8 +81,8 @@ struct DaemonCreateServices: CreateServices {
     func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle { try switchPresses.watch() }
 }
 
-/// A create flow's lines as the daemon's `create` events (and its log).
-final class DaemonCreateDisplay: AssistDisplay {
+/// A create flow's or a menu's lines as the daemon's `create` or `menu` events (and its log).
+final class DaemonAssistDisplay: AssistDisplay {
     private let publish: @Sendable (Announcement) -> Void
 
     init(publish: @escaping @Sendable (Announcement) -> Void) { self.publish = publish }
@@ -104,33 +104,14 @@ extension DaemonServer {
     /// Starts the guided create flow drawing on `device`, operated by the
     /// trigger `key` (its presses go to the flow until it ends); one at a time.
     func startCreate(_ action: CreateAction, operatedBy key: WatchedKey) throws {
-        let handle = JobHandle<Result<CreateOutcome, CreateFailure>, Never>()
-        let switchPresses = SwitchRelay()
-        let (id, library, timings) = try reserveAssistRun(
-            what: "create flow", key: key, switchPresses: switchPresses, cancel: { handle.cancel() }, wait: { _ = handle.wait() })
-        let services = createServices(drawingOn: action.device, library: library, switchPresses: switchPresses)
-        let display = assistDisplay(event: "create")
-        handle.onCompletion { [self] result in
-            endAssistRun(id)
-            switch result {
-            case .success(let outcome): log.info("create flow ended: \(outcome)")
-            case .failure(let failure): log.error("create flow failed: \(failure.message)")
-            }
-        }
-        do {
-            let trigger = try TriggerRequest(device: key.device, key: key.key)
+        try startAssistRun(
+            what: "create flow", key: key, scanInterval: action.scanInterval, firstItemHold: action.firstItemHold,
+            stopsRecording: action.stopsRecording
+        ) { library, switchPresses, switchSetup, handle in
             _ = try CreateSession.start(
-                flow: CreateFlow(library: LibraryNames(library)), services: services, display: display, keyboard: nil,
-                switchSetup: SwitchSetup(
-                    trigger: trigger,
-                    scanning: ScanSettings(
-                        interval: action.scanInterval, firstItemHold: action.firstItemHold, longPress: timings.longPress,
-                        emergencyStop: timings.emergencyStop),
-                    stopsRecording: action.stopsRecording),
-                handle: handle)
-        } catch {
-            handle.finish(.failure(CreateFailure("\(error)")))
-            throw error
+                flow: CreateFlow(library: LibraryNames(library)),
+                services: createServices(drawingOn: action.device, library: library, switchPresses: switchPresses),
+                display: assistDisplay(event: "create"), keyboard: nil, switchSetup: switchSetup, handle: handle)
         }
     }
 
@@ -153,32 +134,48 @@ extension DaemonServer {
         } else {
             configuration = MenuConfiguration.defaults
         }
-        let handle = JobHandle<Result<ActionMenuOutcome, CreateFailure>, Never>()
+        try startAssistRun(
+            what: "menu", key: key, scanInterval: action.scanInterval, firstItemHold: action.firstItemHold
+        ) { library, switchPresses, switchSetup, handle in
+            let services = DaemonMenuServices(
+                engine: engine, devices: devices, library: library,
+                createServices: createServices(drawingOn: action.drawingDevice, library: library, switchPresses: switchPresses),
+                playLabel: "Play on a virtual touchscreen (acts on the desktop)", switchPresses: switchPresses)
+            _ = try MenuSession.start(
+                ActionMenu(configuration: configuration, library: services), services: services,
+                display: assistDisplay(event: "menu"), keyboard: nil, switchSetup: switchSetup, handle: handle)
+        }
+    }
+
+    /// What a create flow and a menu share: the one slot taken (or `busy`),
+    /// the trigger as the run's switch with the daemon's press timings and
+    /// the action's scanning, the end logged and the slot freed, and a run
+    /// that cannot start finished with its error.
+    /// - Parameter start: starts the run on `handle` (from the library, the
+    ///   relay of the trigger's presses and the switch's setup).
+    private func startAssistRun<Outcome: Sendable>(
+        what: String, key: WatchedKey, scanInterval: Microseconds, firstItemHold: Microseconds, stopsRecording: Bool = false,
+        start: (GestureLibrary, SwitchRelay, SwitchSetup, JobHandle<Result<Outcome, CreateFailure>, Never>) throws -> Void
+    ) throws {
+        let handle = JobHandle<Result<Outcome, CreateFailure>, Never>()
         let switchPresses = SwitchRelay()
         let (id, library, timings) = try reserveAssistRun(
-            what: "menu", key: key, switchPresses: switchPresses, cancel: { handle.cancel() }, wait: { _ = handle.wait() })
-        let services = DaemonMenuServices(
-            engine: engine, devices: devices, library: library,
-            createServices: createServices(drawingOn: action.drawingDevice, library: library, switchPresses: switchPresses),
-            playLabel: "Play on a virtual touchscreen (acts on the desktop)", switchPresses: switchPresses)
+            what: what, key: key, switchPresses: switchPresses, cancel: { handle.cancel() }, wait: { _ = handle.wait() })
         handle.onCompletion { [self] result in
             endAssistRun(id)
             switch result {
-            case .success(let outcome): log.info("menu ended: \(outcome)")
-            case .failure(let failure): log.error("menu failed: \(failure.message)")
+            case .success(let outcome): log.info("\(what) ended: \(outcome)")
+            case .failure(let failure): log.error("\(what) failed: \(failure.message)")
             }
         }
         do {
-            let trigger = try TriggerRequest(device: key.device, key: key.key)
-            _ = try MenuSession.start(
-                ActionMenu(configuration: configuration, library: services), services: services, display: assistDisplay(event: "menu"),
-                keyboard: nil,
-                switchSetup: SwitchSetup(
-                    trigger: trigger,
-                    scanning: ScanSettings(
-                        interval: action.scanInterval, firstItemHold: action.firstItemHold, longPress: timings.longPress,
-                        emergencyStop: timings.emergencyStop)),
-                handle: handle)
+            let switchSetup = SwitchSetup(
+                trigger: try TriggerRequest(device: key.device, key: key.key),
+                scanning: ScanSettings(
+                    interval: scanInterval, firstItemHold: firstItemHold, longPress: timings.longPress,
+                    emergencyStop: timings.emergencyStop),
+                stopsRecording: stopsRecording)
+            try start(library, switchPresses, switchSetup, handle)
         } catch {
             handle.finish(.failure(CreateFailure("\(error)")))
             throw error
@@ -220,9 +217,9 @@ extension DaemonServer {
     }
 
     /// A display whose lines are logged and pushed as `event` events.
-    private func assistDisplay(event: String) -> DaemonCreateDisplay {
+    private func assistDisplay(event: String) -> DaemonAssistDisplay {
         let log = self.log
-        return DaemonCreateDisplay { [self] line in
+        return DaemonAssistDisplay { [self] line in
             log.info("\(event): \(DaemonLog.oneLine(line.text))")
             broadcast(event, [("line", .string(line.text)), ("spoken", .string(line.spoken))])
         }
