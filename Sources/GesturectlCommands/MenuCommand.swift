@@ -80,12 +80,17 @@ enum MenuCommand {
             }
             return
         }
-        let configuration: MenuConfiguration
+        let loaded: MenuConfiguration?
         do throws(MenuConfigurationError) {
-            configuration = try MenuConfigurationFile.load(path: path) ?? .defaults
+            loaded = try MenuConfigurationFile.load(path: path)
         } catch {
             throw CommandFailure.failure(error.message)
         }
+        // The user's own file may be absent (the defaults apply); one named with --config must be there.
+        if loaded == nil && values.isGiven("config") {
+            throw CommandFailure.notFound("--config: there is no \(shown(path)) (without --config the defaults apply)")
+        }
+        let configuration = loaded ?? .defaults
         let switchSetup = try AssistOptions.switchSetup(values)
         if let problem = context.libraryFolderProblem { throw CommandFailure.failure(problem) }
         let (createServices, kind) = try AssistOptions.createServices(values, context: context)

@@ -23,6 +23,14 @@ import TestSupport
         #expect(result.stderr == "gesturectl: error: \(folder.path)/menu.json: items[1].play: must be the name of a saved gesture\n")
     }
 
+    @Test func aMissingConfigurationNamedWithConfigIsAnError() throws {
+        let folder = try TemporaryFolder()
+        let result = try CLI.run(["menu", "--config", "nosuch.json"], in: folder.path, stdin: "")
+        #expect(result.status == 3)
+        #expect(result.stdout == "")
+        #expect(result.stderr.contains("--config: there is no \(folder.path)/nosuch.json"), "\(result.stderr)")
+    }
+
     @Test func resetDeletesTheUsersFileAndTheDefaultsComeBack() throws {
         let folder = try TemporaryFolder()
         let environment = ["XDG_CONFIG_HOME": folder.path]
