@@ -34,21 +34,21 @@ public struct EngineCreateServices: CreateServices {
     public var playTarget: PlayTarget
     /// The library to save into.
     public var library: GestureLibrary
-    /// Where the review picture is written (`nil`: none).
-    public var picturePath: String?
-    /// Makes an SVG of a gesture (GestureRender's, given by the front end).
-    public var picture: @Sendable (Gesture) -> String
+    /// Writes the review picture of a gesture and says where it went
+    /// (`nil`: none is wanted). The front end's, so that its output rules
+    /// apply (the CLI's `-o` rules: a device or FIFO is written into, never
+    /// replaced by a file).
+    public var picture: @Sendable (Gesture) throws -> String?
 
     /// Creates the services.
     public init(
-        engine: Engine, record: RecordRequest, playTarget: PlayTarget, library: GestureLibrary, picturePath: String?,
-        picture: @escaping @Sendable (Gesture) -> String
+        engine: Engine, record: RecordRequest, playTarget: PlayTarget, library: GestureLibrary,
+        picture: @escaping @Sendable (Gesture) throws -> String?
     ) {
         self.engine = engine
         self.record = record
         self.playTarget = playTarget
         self.library = library
-        self.picturePath = picturePath
         self.picture = picture
     }
 
@@ -66,11 +66,7 @@ public struct EngineCreateServices: CreateServices {
         try library.save(gesture, as: name, overwrite: replacing).path
     }
 
-    public func writePicture(_ gesture: Gesture) throws -> String? {
-        guard let picturePath else { return nil }
-        try FileIO.writeAtomically(Array(picture(gesture).utf8), to: picturePath)
-        return picturePath
-    }
+    public func writePicture(_ gesture: Gesture) throws -> String? { try picture(gesture) }
 
     public func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle {
         try engine.startWatchingTrigger(request)

@@ -24,7 +24,9 @@ enum AssistOptions {
         .option(
             "as", valueName: "kind", help: "The virtual device gestures are played on (\"Play on a virtual device\").",
             type: .choice(PlayCommand.kinds), default: "touchscreen"),
-        .option("picture", valueName: "file", help: "Where Review writes the SVG picture.", default: "gesturectl-review.svg", completion: .files),
+        .option(
+            "picture", valueName: "file", help: "Where Review writes the SVG picture ('' for none; a device or FIFO is written into).",
+            default: "gesturectl-review.svg", completion: .files),
     ]
 
     /// `--switch`, `--switch-key`, `--grab-switch` and the scanning's timings.
@@ -123,7 +125,14 @@ enum AssistOptions {
     static func createServices(_ values: ParsedValues, context: CommandContext) throws -> (EngineCreateServices, DeviceKind) {
         let screen = try RecordCommand.parseScreen(values.string("screen") ?? "1920x1080")
         let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
-        let picture = values.string("picture").map { $0.isEmpty ? nil : context.resolve($0) } ?? nil
+        // The picture goes where -o would put it, by the same rules; never
+        // to standard output, where the flow's lines are.
+        // An empty --picture writes none.
+        let picture = values.string("picture") ?? "gesturectl-review.svg"
+        if picture == "-" || GestureOutput.isStandardOutput(picture) {
+            throw CommandFailure.usage("--picture: the picture cannot go to standard output, where the flow's lines are; give a file")
+        }
+        if !picture.isEmpty { try GestureOutput.checkOutputPath(picture, option: "--picture", context: context) }
         let services = EngineCreateServices(
             engine: context.engine,
             record: RecordRequest(
@@ -131,8 +140,13 @@ enum AssistOptions {
                 recorderOptions: RecorderOptions(virtualScreenWidth: screen.width, virtualScreenHeight: screen.height),
                 sessionOptions: RecordingSessionOptions(idleTimeout: values.duration("idle-timeout").map { Microseconds($0) }),
                 details: RecordingDetails(name: "created", recordedAt: Timestamp.iso8601(), tool: "gesturectl \(Gesturectl.version)")),
-            playTarget: .kind(kind), library: context.library, picturePath: picture,
-            picture: { renderSVG($0) })
+            playTarget: .kind(kind), library: context.library,
+            picture: { gesture in
+                guard !picture.isEmpty else { return nil }
+                // Replaced at every review: it is the review's own picture.
+                try GestureOutput.writeText(renderSVG(gesture), to: picture, force: true, context: context)
+                return context.resolve(picture)
+            })
         return (services, kind)
     }
 

@@ -168,20 +168,22 @@ enum GestureOutput {
     /// Refuses an output path that can never be written as a file, saying
     /// why in the user's terms: an empty name, a folder, a socket or a block
     /// device (where no `--force` could help).
-    static func checkOutputPath(_ output: String, context: CommandContext) throws {
+    static func checkOutputPath(_ output: String, option: String = "-o/--output", context: CommandContext) throws {
+        // Only -o takes '-' for standard output.
+        let orDash = option == "-o/--output" ? ", or '-' for standard output" : ""
         if output.isEmpty {
-            throw CommandFailure.usage("-o/--output: the file name is empty; give a file name, or '-' for standard output")
+            throw CommandFailure.usage("\(option): the file name is empty; give a file name\(orDash)")
         }
         switch (try? Paths.status(context.resolve(output)))?.type {
         case .directory?:
             throw CommandFailure.failure(
-                "-o/--output: \(shown(output)) is a folder; give the name of a file to write"
-                    + " (e.g. \(shown(output.hasSuffix("/") ? output : output + "/"))NAME), or '-' for standard output")
+                "\(option): \(shown(output)) is a folder; give the name of a file to write"
+                    + " (e.g. \(shown(output.hasSuffix("/") ? output : output + "/"))NAME)\(orDash)")
         case .socket?:
-            throw CommandFailure.failure("-o/--output: \(shown(output)) is a socket, not a file; give the name of a file to write")
+            throw CommandFailure.failure("\(option): \(shown(output)) is a socket, not a file; give the name of a file to write")
         case .blockDevice?:
             throw CommandFailure.failure(
-                "-o/--output: \(shown(output)) is a block device (a disk); gesturectl does not write onto disks")
+                "\(option): \(shown(output)) is a block device (a disk); gesturectl does not write onto disks")
         default:
             return
         }

@@ -13,12 +13,23 @@ struct CreateCommandTests {
             (["create", "--switch", "/dev/input/event3", "--switch-key", "KEY_F13"], "changes when the device is plugged in again"),
             (["create", "--switch", "s", "--switch-key", "KEY_F13", "--scan-interval", "0.1s"], "--scan-interval"),
             (["create", "--idle-timeout", "0"], "--idle-timeout"),
+            (["create", "--picture", "-"], "--picture: the picture cannot go to standard output"),
+            (["create", "--picture", "/dev/stdout"], "--picture: the picture cannot go to standard output"),
         ]
         for (arguments, expected) in cases {
             let result = try CLI.run(arguments, stdin: "")
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
         }
+    }
+
+    @Test("--picture is checked as -o is: a folder is refused before anything is drawn")
+    func pictureIntoAFolder() throws {
+        let result = try CLI.run(["create", "--picture", "/tmp"], stdin: "2")
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr.contains("--picture: /tmp is a folder; give the name of a file to write"))
+        #expect(!result.stderr.contains("'-'"))
     }
 
     @Test("With nothing to operate it (no terminal, no keys, no switch) it refuses at once")
