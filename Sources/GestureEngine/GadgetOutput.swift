@@ -79,7 +79,18 @@ extension Engine {
         }
         let gadgetName = name ?? GadgetSpecification.defaultName
         let gadget = USBGadget(paths: gadgetPaths)
-        guard let status = try gadget.status(name: gadgetName) else {
+        let found: GadgetStatus?
+        switch Result(catching: { () throws(GadgetError) in try gadget.status(name: gadgetName) }) {
+        case .success(let status):
+            found = status
+        case .failure(let error) where error.kind == .kernelSupportMissing:
+            throw PlayOutputError.unavailable(
+                output: "gadget",
+                reason: "there is no gadget (\(error.message)); make it (as root): gesturectl gadget up\(Self.nameOption(name))\(option)")
+        case .failure(let error):
+            throw error
+        }
+        guard let status = found else {
             throw PlayOutputError.unavailable(
                 output: "gadget",
                 reason: "there is no gadget \(gadget.paths.gadget(gadgetName)); make it (as root):"
