@@ -45,7 +45,11 @@ public enum GadgetPlan {
         if buttons {
             functions.append(GadgetFunction(instance: GadgetFunction.buttons, description: HIDButtonsLayout.description()))
         }
-        var specification = GadgetSpecification(name: name, functions: functions, controller: controller)
+        // Hosts name every HID interface after the USB device's strings
+        // ("gesturectl HID touchscreen"): say what is in it.
+        let kinds = ["touchscreen"] + (mouse ? ["mouse"] : []) + (buttons ? ["buttons"] : [])
+        var specification = GadgetSpecification(
+            name: name, productName: "HID " + kinds.dropLast().joined(separator: ", ") + (kinds.count > 1 ? " and " : "") + kinds.last!, functions: functions, controller: controller)
         if let vendor { specification.vendor = vendor }
         if let product { specification.product = product }
         return specification

@@ -51,7 +51,7 @@ public struct GadgetSpecification: Hashable, Sendable {
     /// Creates a specification; see each property for the defaults.
     public init(
         name: String = defaultName, vendor: UInt16 = 0x1d6b, product: UInt16 = 0x0104, deviceVersion: UInt16 = 0x0100,
-        manufacturer: String = "gesturectl", productName: String = "gesturectl touchscreen",
+        manufacturer: String = "gesturectl", productName: String = "HID touchscreen",
         serialNumber: String? = nil, maxPower: Int = 100, functions: [GadgetFunction], controller: String? = nil
     ) {
         self.name = name
