@@ -149,7 +149,7 @@ let package = Package(
             name: "GestureEngineTests",
             dependencies: [
                 "GestureEngine", "GestureModel", "GesturePlayback", "GestureRecording", "GestureSynth", "InputSystem",
-                "OperatingSystem", "TestSupport",
+                "OperatingSystem", "TestSupport", "HIDOutput",
             ]),
         .testTarget(
             name: "HIDOutputTests",
