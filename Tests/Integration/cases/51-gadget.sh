@@ -4,7 +4,8 @@
 # kernel) binds hid-multitouch and libinput adds a 10-touch 216x135 mm
 # touchscreen; a two-finger drag played through /dev/hidg0 reaches libinput
 # as two fingers down together, moving at the file's millimetres, and two
-# lifts; `gadget status --json` says configured; `gadget down` removes the
+# lifts; `gadget status --json` says configured; a host that stops reading
+# makes the play fail with "the host is not reading"; `gadget down` removes the
 # configfs folder and the host's device, and a play then names the fix.
 # timeout: 150
 . "$INTEGRATION/lib.sh"
@@ -43,6 +44,14 @@ assert_status 0
 wait_for_lines "$LIBINPUT_LOG" 'TOUCH_UP' 2
 assert_libinput_content "$LIBINPUT_LOG"
 gesturectl_check libinput libinput-touch drag.gesture.json "$LIBINPUT_LOG" --touch-down-together
+
+# A host that stops reading (its HID driver unbound; the UDC stays
+# configured): the play fails with the message, it does not hang.
+for interface in /sys/bus/usb/drivers/usbhid/*:*; do echo -n "${interface##*/}" > /sys/bus/usb/drivers/usbhid/unbind; done
+run_logged play-unread "$GESTURECTL" play --to gadget drag.gesture.json
+[[ $RUN_STATUS != 0 ]] || fail "play --to gadget to a host that does not read succeeded"
+assert_log_contains play-unread.err 'the host is not reading \(is the cable in a host.s port, is the host awake\?\)' "play to a host that does not read"
+assert_log_contains play-unread.err 'the lift could not be written either' "play to a host that does not read"
 
 run_logged down "$GESTURECTL" gadget down
 assert_status 0
