@@ -7,7 +7,8 @@ extension Engine {
     /// The profile of the HID function of kind `kind` of the gadget `name`
     /// (made by `gesturectl gadget up`): frames are built for its geometry.
     /// A touchscreen's is read back from the function's `report_desc`, so
-    /// a play fits the surface the host was told about.
+    /// a play fits the surface the host was told about; the mouse's and the
+    /// keyboard's (`press --to gadget`: the buttons function) are fixed.
     /// - Throws: ``PlayOutputError/unavailable(output:reason:)`` without the
     ///   gadget or the function (with the command that makes it),
     ///   ``PlayOutputError/unsupportedKind(output:kind:hint:)`` for a
@@ -24,6 +25,8 @@ extension Engine {
                         + " rebuild the gadget: gesturectl gadget down, then gesturectl gadget up")
             }
             return layout.profile()
+        case .keyboard:
+            return VirtualDeviceProfile.keyboard()
         default:
             return VirtualDeviceProfile.mouse()
         }
@@ -73,7 +76,10 @@ extension Engine {
         case .mouse:
             instance = GadgetFunction.mouse
             option = " --mouse"
-        case .touchpad, .tablet, .keyboard, .other:
+        case .keyboard:
+            instance = GadgetFunction.buttons
+            option = " --buttons"
+        case .touchpad, .tablet, .other:
             throw PlayOutputError.unsupportedKind(
                 output: "gadget", kind: kind, hint: "play it as a touchscreen (--as touchscreen) or a mouse (--as mouse)")
         }

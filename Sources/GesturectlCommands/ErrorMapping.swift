@@ -1,6 +1,8 @@
 import CommandKit
 import Glibc
 import GestureModel
+import GestureEngine
+import HIDOutput
 import DeviceDiscovery
 import GestureInterop
 import GesturePlayback
@@ -55,6 +57,15 @@ enum ErrorMapping {
             case .invalid: return .usage(error.message)
             case .busy, .hostNotReading, .other: return .failure(error.message)
             }
+        case let error as PlayOutputError:
+            // A kind or key the output cannot carry is the command line's
+            // fault; an output that is missing here is "not available".
+            switch error {
+            case .unsupportedKind, .unsupportedKey: return .usage(error.description)
+            case .unavailable: return .notFound(error.description)
+            }
+        case let error as HIDDevicePlan.Failure:
+            return .usage(error.description)
         case let error as RecordingError:
             return .failure(error.description)
         case let error as GestureFormatError:

@@ -16,7 +16,7 @@ import Testing
         let paths: GadgetPaths
         var engine: Engine { Engine(gadgetPaths: paths) }
 
-        init(mouse: Bool = false, state: String = "configured") throws {
+        init(mouse: Bool = false, buttons: Bool = false, state: String = "configured") throws {
             folder = try TemporaryFolder(prefix: "gesturectl-gadget-engine")
             paths = GadgetPaths(
                 configfs: folder.file("config"), controllers: folder.file("udc"), modules: folder.file("module"),
@@ -26,7 +26,7 @@ import Testing
             try manager.createDirectory(atPath: paths.controllers + "/dummy_udc.0", withIntermediateDirectories: true)
             try folder.write("udc/dummy_udc.0/state", state + "\n")
             let layout = try GadgetPlan.touchscreen(contacts: 5, widthMM: 100, heightMM: 60)
-            try USBGadget(paths: paths).up(GadgetPlan.specification(touchscreen: layout, mouse: mouse, buttons: false))
+            try USBGadget(paths: paths).up(GadgetPlan.specification(touchscreen: layout, mouse: mouse, buttons: buttons))
             // What the kernel does: each HID function's dev attribute.
             try folder.write("config/usb_gadget/gesturectl/functions/hid.touchscreen/dev", "239:0\n")
             if mouse { try folder.write("config/usb_gadget/gesturectl/functions/hid.mouse/dev", "239:1\n") }
@@ -62,10 +62,18 @@ import Testing
         }
         #expect(mouse?.contains("no mouse function") == true)
         #expect(mouse?.contains("gesturectl gadget up --mouse") == true)
+        let keys = reason { _ = try rig.engine.readyProfile(kind: .keyboard, output: .gadget(name: nil)) }
+        #expect(keys?.contains("gesturectl gadget up --buttons") == true)
         let touchpad = reason {
             _ = try rig.engine.profile(for: PlayRequest(gesture: tap, target: .kind(.touchpad), output: .gadget(name: nil)))
         }
         #expect(touchpad?.contains("cannot play a touchpad gesture") == true)
+    }
+
+    @Test func keysAndTheMouseUseTheirFunctions() throws {
+        let rig = try Rig(mouse: true, buttons: true)
+        #expect(try rig.engine.readyProfile(kind: .keyboard, output: .gadget(name: nil)) == VirtualDeviceProfile.keyboard())
+        #expect(try rig.engine.readyProfile(kind: .mouse, output: .gadget(name: nil)) == VirtualDeviceProfile.mouse())
     }
 
     @Test func aGadgetNoHostHasIsRefusedBeforePlaying() throws {
