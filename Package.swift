@@ -71,7 +71,7 @@ let package = Package(
         // Evdev events to strokes: the recorder's state machine.
         .target(name: "GestureRecording", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
         // evemu and libinput-record text formats, in and out.
-        .target(name: "GestureInterop", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
+        .target(name: "GestureInterop", dependencies: ["GestureModel", "GestureFormat", "InputSystem", "OperatingSystem"]),
         // The engine under every front end: devices kept across plays, jobs
         // (play, record, import, watch) with one handle type, signals as events.
         .target(
