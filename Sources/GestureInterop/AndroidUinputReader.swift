@@ -86,12 +86,10 @@ public enum AndroidUinputReader {
                 try apply(command)
             }
             guard sawCommand else {
-                throw InteropError(kind: .malformed, source: input.source, message: "no commands: the file is empty")
+                throw InteropError(kind: .malformed, source: input.source, message: "the file is empty: no commands")
             }
             guard let description else {
-                throw InteropError(
-                    kind: .malformed, source: input.source,
-                    message: "no \"register\" command: the device is never described")
+                throw input.error(.malformed, "no \"register\" command: the device is never described")
             }
             return Recording(description: description, events: events)
         }

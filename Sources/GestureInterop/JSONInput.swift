@@ -27,7 +27,10 @@ struct JSONInput {
 
     /// An error at `offset` (the cursor by default), with its line.
     func error(_ kind: InteropError.Kind, _ message: String, at offset: Int? = nil) -> InteropError {
-        let position = TextPosition(offset: offset ?? scanner.position, in: scanner.bytes)
+        // The end of the file belongs to its last line (after a final line
+        // break too), never to a line the file does not have.
+        let place = min(offset ?? scanner.position, max(0, scanner.bytes.count - 1))
+        let position = TextPosition(offset: place, in: scanner.bytes)
         return InteropError(kind: kind, source: source, line: position.line, message: message)
     }
 

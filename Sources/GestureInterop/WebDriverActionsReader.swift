@@ -74,6 +74,7 @@ public enum WebDriverActionsReader {
         var kind: Kind
         var id: String
         var actions: [Action]
+        var offset: Int
     }
 
     /// The longest tick accepted: as long as the longest gesture.
@@ -81,6 +82,8 @@ public enum WebDriverActionsReader {
 
     static func readPayload(_ input: inout JSONInput) throws(InteropError) -> [Source] {
         var sources: [Source]?
+        input.scanner.skipWhitespace()
+        let start = input.scanner.position
         try input.object("the payload") { (input, key, offset) throws(InteropError) in
             switch key {
             case "actions":
@@ -97,7 +100,7 @@ public enum WebDriverActionsReader {
             throw input.error(.malformed, "text after the payload's closing '}'")
         }
         guard let sources else {
-            throw InteropError(kind: .malformed, source: input.source, message: "no \"actions\" in the payload")
+            throw input.error(.malformed, "no \"actions\" in the payload", at: start)
         }
         return sources
     }
@@ -144,7 +147,7 @@ public enum WebDriverActionsReader {
         for action in actions where kind == .other && (action.kind == .move || action.kind == .down || action.kind == .up) {
             throw input.error(.malformed, "\(what): a \(type) source cannot have pointer actions", at: action.offset)
         }
-        return Source(kind: kind, id: id, actions: actions)
+        return Source(kind: kind, id: id, actions: actions, offset: at)
     }
 
     static func readAction(_ input: inout JSONInput, what: String) throws(InteropError) -> Action {
@@ -196,13 +199,13 @@ public enum WebDriverActionsReader {
     static func run(_ sources: [Source], viewport given: WebDriverViewport?, input: JSONInput) throws(InteropError) -> Recording {
         let pointers = sources.indices.filter { sources[$0].kind == .pointer }
         if pointers.count > maximumPointers {
-            throw InteropError(
-                kind: .tooLarge, source: input.source,
-                message: "\(pointers.count) pointer sources; at most \(maximumPointers) fingers are read")
+            throw input.error(
+                .tooLarge, "\(pointers.count) pointer sources; at most \(maximumPointers) fingers are read",
+                at: sources[pointers[maximumPointers]].offset)
         }
         var seen = Set<String>()
         for source in sources where !seen.insert(source.id).inserted {
-            throw InteropError(kind: .malformed, source: input.source, message: "two sources have the id \"\(source.id)\"")
+            throw input.error(.malformed, "two sources have the id \"\(source.id)\"", at: source.offset)
         }
         struct Pointer {
             var x = 0.0
@@ -217,14 +220,16 @@ public enum WebDriverActionsReader {
         var largestY = 0.0
         for tick in 0..<tickCount {
             var duration: Int64 = 0
-            for source in sources where tick < source.actions.count {
-                duration = max(duration, source.actions[tick].duration)
+            var longest = 0
+            for source in sources where tick < source.actions.count && source.actions[tick].duration >= duration {
+                duration = source.actions[tick].duration
+                longest = source.actions[tick].offset
             }
             time += duration * 1_000
             if time > GestureLimits.maximumDuration.rawValue {
-                throw InteropError(
-                    kind: .tooLarge, source: input.source,
-                    message: "the ticks add up to more than \(GestureLimits.maximumDuration.rawValue / 3_600_000_000) hours, the longest gesture")
+                throw input.error(
+                    .tooLarge, "the ticks add up to more than \(GestureLimits.maximumDuration.rawValue / 3_600_000_000) hours, the longest gesture",
+                    at: longest)
             }
             for (slot, index) in pointers.enumerated() where tick < sources[index].actions.count {
                 let action = sources[index].actions[tick]
