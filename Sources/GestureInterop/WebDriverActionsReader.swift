@@ -262,12 +262,14 @@ public enum WebDriverActionsReader {
         while index < positions.count {
             let frameTime = Microseconds(positions[index].time)
             let before = downCount
-            // Every change at one time is one frame, except that a lift
-            // and a touch of one slot need two.
-            var changed = Set<Int>()
+            // Every change at one time is one frame, except that a slot
+            // that moved or lifted in it starts the next frame to go down
+            // or up: a recorder would drop a move made in a lift's frame,
+            // and cannot see a lift and a touch of one slot in one frame.
+            var inFrame = Set<Int>()
             while index < positions.count && positions[index].time == frameTime.rawValue {
                 let position = positions[index]
-                if position.change && !changed.insert(position.slot).inserted { break }
+                if !inFrame.insert(position.slot).inserted && position.change { break }
                 events.append(InputEvent(time: frameTime, type: .absolute, code: .multitouchSlot, value: Int32(position.slot)))
                 if position.change {
                     if position.down {

@@ -205,7 +205,8 @@ struct WebDriverActionsTests {
             InputEvent(time: 147_000, type: .absolute, code: .multitouchSlot, value: 0),
             InputEvent(time: 147_000, type: .absolute, code: .multitouchPositionX, value: 15),
             InputEvent(time: 147_000, type: .absolute, code: .multitouchPositionY, value: 16),
-            // the cancel, in the same tick's time: the same frame
+            .synchronizationReport(time: 147_000),
+            // the cancel, at the same time: a frame of its own, so that the move is not lost
             InputEvent(time: 147_000, type: .absolute, code: .multitouchSlot, value: 0),
             InputEvent(time: 147_000, type: .absolute, code: .multitouchTrackingID, value: -1),
             InputEvent(time: 147_000, type: .key, code: .buttonTouch, value: 0),
