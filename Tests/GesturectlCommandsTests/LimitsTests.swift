@@ -81,8 +81,10 @@ import Testing
             runs += [
                 ["validate", name], ["export", name, "--format", "evemu", "-o", "\(name).evemu"],
                 ["export", name, "--format", "libinput"], ["play", name, "--print"],
+                ["export", name, "--format", "android-uinput"], ["export", name, "--format", "webdriver"],
             ]
         }
+        let perGroup = runs.count / 2
         // Side by side: each child's own peak is measured.
         let results = Mutex<[Int: (status: Int32, kibibytes: Int)]>([:])
         let commands = runs
@@ -92,10 +94,10 @@ import Testing
         }
         let measured = results.withLock { $0 }
         for index in runs.indices { #expect(measured[index]?.status == 0, "\(runs[index])") }
-        for command in 1..<4 {
+        for command in 1..<perGroup {
             // Memory beyond what loading the gesture takes (validate).
             let small = (measured[command]?.kibibytes ?? 0) - (measured[0]?.kibibytes ?? 0)
-            let large = (measured[4 + command]?.kibibytes ?? 0) - (measured[4]?.kibibytes ?? 0)
+            let large = (measured[perGroup + command]?.kibibytes ?? 0) - (measured[perGroup]?.kibibytes ?? 0)
             // Held whole, the text alone would add 18 MB or more.
             #expect(large < small + 4_096, "\(runs[command]): \(small) KiB beyond validate at 10k samples, \(large) KiB at 100k")
         }
@@ -107,7 +109,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try CLI.run(
             ["synth", "rotate", "--fingers", "10", "--rate", "1000", "--duration", "1s", "-o", "r.json"], in: directory)
-        for format in ["evemu", "libinput"] {
+        for format in ["evemu", "libinput", "android-uinput", "webdriver"] {
             let exported = try CLI.run(["export", "r.json", "--format", format, "-o", "r.\(format)"], in: directory)
             #expect(exported.status == 0, "\(exported.stderr)")
             let imported = try CLI.run(["import", "r.\(format)", "-o", "back-\(format).json"], in: directory)
