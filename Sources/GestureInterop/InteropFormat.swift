@@ -62,6 +62,11 @@ public enum InteropFormat: String, Hashable, Sendable, CaseIterable {
                 }
                 index += 2
             case UInt8(ascii: "{"):
+                if let format = detectByKeys(head) { return format }
+                // The keys cannot be read to the object's end (the head ends
+                // inside it, or it is broken): the first of the two keys
+                // written anywhere decides, and the reader then says what
+                // is wrong.
                 let command = firstOffset(of: Array("\"command\"".utf8), in: head, from: index)
                 let actions = firstOffset(of: Array("\"actions\"".utf8), in: head, from: index)
                 switch (command, actions) {
@@ -74,6 +79,26 @@ public enum InteropFormat: String, Hashable, Sendable, CaseIterable {
             }
         }
         return nil
+    }
+
+    /// The first object's top-level keys: `"command"` is Android's,
+    /// `"actions"` WebDriver's; `.unknown` for an object with neither;
+    /// nil when the keys cannot be read to the end of the object.
+    private static func detectByKeys(_ head: [UInt8]) -> InteropFormat? {
+        head.withUnsafeBufferPointer { buffer -> InteropFormat? in
+            var input = JSONInput(bytes: buffer, source: "", lenient: true)
+            var found: InteropFormat?
+            do throws(InteropError) {
+                try input.object("") { (input, key, _) throws(InteropError) in
+                    if found == nil && key == "command" { found = .androidUinput }
+                    if found == nil && key == "actions" { found = .webdriver }
+                    try input.skipValue()
+                }
+            } catch {
+                return found
+            }
+            return found ?? .unknown
+        }
     }
 
     private static func firstOffset(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {

@@ -125,7 +125,7 @@ enum InteropCommands {
             Examples:
               gesturectl export pinch-in --format libinput -o pinch-in.yml
               gesturectl export pinch-in --format android-uinput -o pinch-in.json
-              gesturectl export swipe --format webdriver --viewport 412x915 -o swipe.json
+              gesturectl export three-finger-swipe-left --format webdriver --viewport 412x915 -o swipe.json
             """,
         section: section,
         arguments: [Argument("gesture", help: "The gesture (NAME|FILE).", completion: .gesture)],

@@ -322,6 +322,12 @@ struct WebDriverActionsTests {
         #expect(InteropFormat.detect(text: "{\"command\": \"x\", \"actions\": 1}") == .androidUinput)
         #expect(InteropFormat.detect(text: "{\"format\": \"gesturectl-gesture\"}") == .unknown)
         #expect(InteropFormat.detect(text: "[1]") == .unknown)
+        // By the top-level keys, not by words inside values.
+        #expect(InteropFormat.detect(text: "{\"format\": 1, \"description\": \"actions\", \"strokes\": []}") == .unknown)
+        #expect(InteropFormat.detect(text: "{\"x\": {\"command\": 1}, \"actions\": []}") == .webdriver)
+        // Cut short (or broken): the first of the keys written decides.
+        #expect(InteropFormat.detect(text: "{\"id\": 0x1, \"command\": \"register\"") == .androidUinput)
+        #expect(InteropFormat.detect(text: "{\"id\": @, \"actions\": [") == .webdriver)
         #expect(InteropFormat.androidUinput.rawValue == "android-uinput")
         #expect(InteropFormat.webdriver.rawValue == "webdriver")
     }
