@@ -81,7 +81,7 @@ import Testing
             runs += [
                 ["validate", name], ["export", name, "--format", "evemu", "-o", "\(name).evemu"],
                 ["export", name, "--format", "libinput"], ["play", name, "--print"],
-                ["export", name, "--format", "android-uinput"], ["export", name, "--format", "webdriver"],
+                ["export", name, "--format", "android-uinput"],
             ]
         }
         let perGroup = runs.count / 2
@@ -101,6 +101,34 @@ import Testing
             // Held whole, the text alone would add 18 MB or more.
             #expect(large < small + 4_096, "\(runs[command]): \(small) KiB beyond validate at 10k samples, \(large) KiB at 100k")
         }
+    }
+
+    @Test("export --format webdriver streams too: its memory does not grow from 5 s to 50 s of two fingers at 1 kHz")
+    func webdriverStreaming() throws {
+        // Two fingers, as the payload is made once per finger: 10k and
+        // 100k samples, about 0.8 and 8.4 MB of payload.
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var runs: [[String]] = []
+        for (seconds, degrees) in [("5s", "360"), ("50s", "3600")] {
+            let name = "\(directory)/r\(seconds).json"
+            let made = try CLI.run(
+                ["synth", "rotate", "--fingers", "2", "--rate", "1000", "--duration", seconds, "--degrees", degrees,
+                 "--radius", "50", "-o", name], in: directory)
+            #expect(made.status == 0, "\(made.stderr)")
+            runs += [["validate", name], ["export", name, "--format", "webdriver"]]
+        }
+        let results = Mutex<[Int: (status: Int32, kibibytes: Int)]>([:])
+        let commands = runs
+        DispatchQueue.concurrentPerform(iterations: commands.count) { index in
+            let result = (try? peakMemory(commands[index], in: directory)) ?? (-1, 0)
+            results.withLock { $0[index] = result }
+        }
+        let measured = results.withLock { $0 }
+        for index in runs.indices { #expect(measured[index]?.status == 0, "\(runs[index])") }
+        let small = (measured[1]?.kibibytes ?? 0) - (measured[0]?.kibibytes ?? 0)
+        let large = (measured[3]?.kibibytes ?? 0) - (measured[2]?.kibibytes ?? 0)
+        #expect(large < small + 4_096, "\(small) KiB beyond validate at 10k samples, \(large) KiB at 100k")
     }
 
     @Test("import reads what export writes, and a recording beyond its limit is refused naming the limit")
