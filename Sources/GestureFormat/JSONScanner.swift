@@ -14,9 +14,9 @@ package struct JSONScanner {
 
     package let bytes: UnsafeBufferPointer<UInt8>
     package var position: Int
-    /// Whether `//` and `/* */` comments count as whitespace, as in the
-    /// lenient JSON of Android's `uinput` command (`JsonReader.setLenient`).
-    /// Off for gesture files, which are strict JSON.
+    /// Whether `//`, `#` and `/* */` comments count as whitespace, as in
+    /// the lenient JSON of Android's `uinput` command
+    /// (`JsonReader.setLenient`). Off for gesture files, which are strict JSON.
     package var allowsComments = false
 
     package init(bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
@@ -35,6 +35,8 @@ package struct JSONScanner {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            case UInt8(ascii: "#") where allowsComments:
+                while position < bytes.count && bytes[position] != 0x0A { position += 1 }
             case UInt8(ascii: "/") where allowsComments && position + 1 < bytes.count:
                 if bytes[position + 1] == UInt8(ascii: "/") {
                     while position < bytes.count && bytes[position] != 0x0A { position += 1 }

@@ -19,7 +19,7 @@ public enum InteropFormat: String, Hashable, Sendable, CaseIterable {
     /// `# libinput record`, or a first content line `version:`,
     /// `ndevices:`, `libinput:` or `devices:`, is libinput record. Only the
     /// first 64 KiB are looked at. A text that starts with `{` (after
-    /// white space and `//` or `/* */` comments) is JSON: an Android
+    /// white space and `//`, `#` or `/* */` comments) is JSON: an Android
     /// `uinput` command file when the key `"command"` comes before
     /// `"actions"`, a WebDriver payload when `"actions"` comes first.
     public static func detect(_ bytes: some Sequence<UInt8>) -> InteropFormat {
@@ -53,7 +53,10 @@ public enum InteropFormat: String, Hashable, Sendable, CaseIterable {
         while index < head.count {
             switch head[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            case UInt8(ascii: "/") where index + 1 < head.count && head[index + 1] == UInt8(ascii: "/"):
+            case UInt8(ascii: "/") where index + 1 < head.count && head[index + 1] == UInt8(ascii: "/"),
+                UInt8(ascii: "#"):
+                // A `#` line is also evemu's and libinput's comment: with no
+                // `{` after the comments, those formats are tried next.
                 while index < head.count && head[index] != 0x0A { index += 1 }
             case UInt8(ascii: "/") where index + 1 < head.count && head[index + 1] == UInt8(ascii: "*"):
                 index += 2

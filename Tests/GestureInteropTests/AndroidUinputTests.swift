@@ -143,6 +143,7 @@ struct AndroidUinputTests {
     /// commands on a line, a sync.
     static let lenient = """
         // A hand-written file
+        # with a shell-style comment too
         {
           "id": 1,
           "command": "register",
