@@ -101,30 +101,25 @@ public enum AndroidUinputReader {
             try input.object("a command") { (input, key, offset) throws(InteropError) in
                 switch key {
                 case "id":
-                    input.scanner.skipWhitespace()
-                    let at = input.scanner.position
+                    let at = input.valueOffset()
                     command.id = (try input.integer("id", in: Int64(Int32.min)...Int64(Int32.max)), at)
                 case "command":
-                    input.scanner.skipWhitespace()
-                    let at = input.scanner.position
+                    let at = input.valueOffset()
                     command.command = (try input.string("command"), at)
                 case "name": command.name = try input.string("name")
                 case "vid": command.vendor = try input.integer("vid", in: 0...0xFFFF)
                 case "pid": command.product = try input.integer("pid", in: 0...0xFFFF)
                 case "bus":
-                    input.scanner.skipWhitespace()
-                    let at = input.scanner.position
+                    let at = input.valueOffset()
                     command.bus = (try input.string("bus"), at)
                 case "configuration": command.configuration = try Self.readConfiguration(&input)
                 case "abs_info": command.axes = try Self.readAxes(&input)
                 case "ff_effects_max": _ = try input.integer("ff_effects_max", in: 0...Int64(Int32.max))
                 case "duration":
-                    input.scanner.skipWhitespace()
-                    let at = input.scanner.position
+                    let at = input.valueOffset()
                     command.duration = (try input.integer("duration", in: Int64(Int32.min)...Int64(Int32.max)), at)
                 case "events":
-                    input.scanner.skipWhitespace()
-                    let at = input.scanner.position
+                    let at = input.valueOffset()
                     command.events = (try Self.readEvents(&input), at)
                 case "port": _ = try input.string("port")
                 case "syncToken": command.syncToken = try input.string("syncToken")

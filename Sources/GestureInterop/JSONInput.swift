@@ -87,6 +87,13 @@ struct JSONInput {
         }
     }
 
+    /// Where the next value starts (after white space and comments), for
+    /// errors found once the value is read.
+    mutating func valueOffset() -> Int {
+        scanner.skipWhitespace()
+        return scanner.position
+    }
+
     /// Checks and skips a value of any kind (an unknown key's).
     mutating func skipValue() throws(InteropError) {
         if isLenient, isUnquotedWord { return skipUnquotedWord() }

@@ -65,6 +65,21 @@ import Testing
         #expect(hourGap.status == 0, "\(hourGap.stderr)")
     }
 
+    /// Runs the commands side by side, each child's own peak measured;
+    /// each must succeed.
+    private func peakMemories(
+        _ runs: [[String]], in directory: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [Int: (status: Int32, kibibytes: Int)] {
+        let results = Mutex<[Int: (status: Int32, kibibytes: Int)]>([:])
+        DispatchQueue.concurrentPerform(iterations: runs.count) { index in
+            let result = (try? peakMemory(runs[index], in: directory)) ?? (-1, 0)
+            results.withLock { $0[index] = result }
+        }
+        let measured = results.withLock { $0 }
+        for index in runs.indices { #expect(measured[index]?.status == 0, "\(runs[index])", sourceLocation: sourceLocation) }
+        return measured
+    }
+
     @Test("export and play --print stream: their memory beyond loading the gesture does not grow from 10k to 100k samples")
     func streaming() throws {
         let directory = try folder()
@@ -85,15 +100,7 @@ import Testing
             ]
         }
         let perGroup = runs.count / 2
-        // Side by side: each child's own peak is measured.
-        let results = Mutex<[Int: (status: Int32, kibibytes: Int)]>([:])
-        let commands = runs
-        DispatchQueue.concurrentPerform(iterations: commands.count) { index in
-            let result = (try? peakMemory(commands[index], in: directory)) ?? (-1, 0)
-            results.withLock { $0[index] = result }
-        }
-        let measured = results.withLock { $0 }
-        for index in runs.indices { #expect(measured[index]?.status == 0, "\(runs[index])") }
+        let measured = peakMemories(runs, in: directory)
         for command in 1..<perGroup {
             // Memory beyond what loading the gesture takes (validate).
             let small = (measured[command]?.kibibytes ?? 0) - (measured[0]?.kibibytes ?? 0)
@@ -118,14 +125,7 @@ import Testing
             #expect(made.status == 0, "\(made.stderr)")
             runs += [["validate", name], ["export", name, "--format", "webdriver"]]
         }
-        let results = Mutex<[Int: (status: Int32, kibibytes: Int)]>([:])
-        let commands = runs
-        DispatchQueue.concurrentPerform(iterations: commands.count) { index in
-            let result = (try? peakMemory(commands[index], in: directory)) ?? (-1, 0)
-            results.withLock { $0[index] = result }
-        }
-        let measured = results.withLock { $0 }
-        for index in runs.indices { #expect(measured[index]?.status == 0, "\(runs[index])") }
+        let measured = peakMemories(runs, in: directory)
         let small = (measured[1]?.kibibytes ?? 0) - (measured[0]?.kibibytes ?? 0)
         let large = (measured[3]?.kibibytes ?? 0) - (measured[2]?.kibibytes ?? 0)
         #expect(large < small + 4_096, "\(small) KiB beyond validate at 10k samples, \(large) KiB at 100k")
