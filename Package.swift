@@ -38,7 +38,7 @@ let package = Package(
                 "GestureModel", "GestureFormat", "GestureEditing", "GestureSynth",
                 "GestureRender", "GestureLibrary", "CommandKit", "InputSystem", "DeviceDiscovery",
                 "GesturePlayback", "GestureRecording", "GestureInterop", "GestureEngine", "GestureDaemon", "OperatingSystem",
-                "GestureAssist",
+                "GestureAssist", "HIDOutput",
             ]
         ),
         .executableTarget(
@@ -72,13 +72,18 @@ let package = Package(
         .target(name: "GestureRecording", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
         // evemu and libinput-record text formats, in and out.
         .target(name: "GestureInterop", dependencies: ["GestureModel", "GestureFormat", "InputSystem", "OperatingSystem"]),
+        // HID outputs (issue 11): report descriptors made from a device's
+        // geometry, frames to HID reports, /dev/uhid and USB gadgets (configfs,
+        // /dev/hidgN).
+        .target(
+            name: "HIDOutput", dependencies: ["GestureModel", "InputSystem", "OperatingSystem", "GesturePlayback"]),
         // The engine under every front end: devices kept across plays, jobs
         // (play, record, import, watch) with one handle type, signals as events.
         .target(
             name: "GestureEngine",
             dependencies: [
                 "GestureModel", "GestureEditing", "InputSystem", "OperatingSystem", "DeviceDiscovery",
-                "GesturePlayback", "GestureRecording", "GestureInterop",
+                "GesturePlayback", "GestureRecording", "GestureInterop", "HIDOutput",
             ]
         ),
         // The daemon for test rigs and switch users: a Unix socket server over
@@ -146,6 +151,9 @@ let package = Package(
                 "GestureEngine", "GestureModel", "GesturePlayback", "GestureRecording", "GestureSynth", "InputSystem",
                 "OperatingSystem", "TestSupport",
             ]),
+        .testTarget(
+            name: "HIDOutputTests",
+            dependencies: ["HIDOutput", "GestureModel", "InputSystem", "OperatingSystem", "GesturePlayback", "TestSupport"]),
         .testTarget(
             name: "GestureInteropTests", dependencies: ["GestureInterop", "InputSystem", "GestureModel", "TestSupport"]),
         .testTarget(

@@ -16,8 +16,15 @@ import Synchronization
 /// One engine per process is the rule; it is `Sendable`, so any thread or
 /// task may use it.
 public final class Engine: Sendable {
+    /// A kept device is found by its profile and its output: the same
+    /// touchscreen through uinput and through uhid are two devices.
+    struct KeptKey: Hashable, Sendable {
+        var profile: VirtualDeviceProfile
+        var output: PlayOutput
+    }
+
     private struct Kept: Sendable {
-        var sessions: [VirtualDeviceProfile: PlaybackSession] = [:]
+        var sessions: [KeptKey: PlaybackSession] = [:]
     }
 
     private let kept = Mutex(Kept())
@@ -63,7 +70,7 @@ public final class Engine: Sendable {
         profile: VirtualDeviceProfile, builder: FrameBuilder, gesture: Gesture
     ) {
         let request = try request.resolvingPlacement().request
-        let profile = try profile(for: request.target, gesture: request.gesture)
+        let profile = try profile(for: request)
         return (profile, try FrameBuilder(target: profile, options: request.options), request.gesture)
     }
 
@@ -80,8 +87,9 @@ public final class Engine: Sendable {
     public func startPlay(_ request: PlayRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
         let request = try request.resolvingPlacement().request
         if let priority = request.realtimePriority { try Player.checkRealtime(priority: priority) }
-        let profile = try profile(for: request.target, gesture: request.gesture)
-        let keptSession = request.keepDevice ? kept.withLock { $0.sessions[profile] } : nil
+        let profile = try profile(for: request)
+        let key = KeptKey(profile: profile, output: request.output)
+        let keptSession = request.keepDevice ? kept.withLock { $0.sessions[key] } : nil
         let builder = try FrameBuilder(target: profile, options: request.options)
         let built = try keptSession.map { try builder.frames(for: request.gesture, from: $0.state) }
             ?? (try builder.frames(for: request.gesture))
@@ -90,13 +98,39 @@ public final class Engine: Sendable {
         if let keptSession, !keptSession.isClosed {
             session = keptSession
         } else {
-            session = try PlaybackSession(
-                profile: profile, linger: request.linger, udevTimeout: udevTimeout, uinputPath: uinputPath)
-            if request.keepDevice { kept.withLock { $0.sessions[profile] = session } }
+            session = try makeSession(request.output, profile: profile, linger: request.linger)
+            if request.keepDevice { kept.withLock { $0.sessions[key] = session } }
         }
         return try start(
             frames, on: session, handle: handle, closesSession: !request.keepDevice,
             realtimePriority: request.realtimePriority)
+    }
+
+    /// The profile a play of `request` uses: the target's, except on a
+    /// gadget, whose HID functions were made with their geometry by
+    /// `gadget up` (``gadgetProfile(name:kind:)``).
+    public func profile(for request: PlayRequest) throws -> VirtualDeviceProfile {
+        if case .gadget(let name) = request.output {
+            let kind: DeviceKind = switch request.target {
+            case .kind(let kind): kind
+            case .clone(_, let kind): kind ?? .touchscreen
+            case .profile(let profile): profile.kind
+            }
+            return try gadgetProfile(name: name, kind: kind)
+        }
+        return try profile(for: request.target, gesture: request.gesture)
+    }
+
+    /// A new device of `profile` through `output`, udev waited for.
+    func makeSession(_ output: PlayOutput, profile: VirtualDeviceProfile, linger: Microseconds) throws -> PlaybackSession {
+        switch output {
+        case .uinput:
+            try PlaybackSession(profile: profile, linger: linger, udevTimeout: udevTimeout, uinputPath: uinputPath)
+        case .uhid:
+            try uhidSession(profile: profile, linger: linger)
+        case .gadget(let name):
+            try gadgetSession(name: name, profile: profile, linger: linger)
+        }
     }
 
     /// Starts `frames` (already including any lead-in) on a session the
@@ -121,17 +155,21 @@ public final class Engine: Sendable {
         return PlayJob(handle: handle, session: session, frameCount: frames.count, closesSession: closesSession)
     }
 
-    /// The kept device of `profile`, created (and udev waited for) when
-    /// there is none or the kept one was closed: the daemon's ready devices.
-    /// - Throws: ``OperatingSystem/SystemError`` when it cannot be created.
-    public func readyDevice(_ profile: VirtualDeviceProfile, linger: Microseconds = PlaybackSession.defaultLinger) throws(SystemError)
-        -> PlaybackSession
-    {
-        if let session = kept.withLock({ $0.sessions[profile] }), !session.isClosed { return session }
-        let session = try PlaybackSession(profile: profile, linger: linger, udevTimeout: udevTimeout, uinputPath: uinputPath)
+    /// The kept device of `profile` through `output`, created (and udev
+    /// waited for) when there is none or the kept one was closed: the
+    /// daemon's ready devices.
+    /// - Throws: ``OperatingSystem/SystemError`` when it cannot be created,
+    ///   ``PlayOutputError`` or ``HIDOutput/HIDDevicePlan/Failure`` when the
+    ///   output cannot make it.
+    public func readyDevice(
+        _ profile: VirtualDeviceProfile, output: PlayOutput = .uinput, linger: Microseconds = PlaybackSession.defaultLinger
+    ) throws -> PlaybackSession {
+        let key = KeptKey(profile: profile, output: output)
+        if let session = kept.withLock({ $0.sessions[key] }), !session.isClosed { return session }
+        let session = try makeSession(output, profile: profile, linger: linger)
         let replaced: PlaybackSession? = kept.withLock { current in
-            if let other = current.sessions[profile], !other.isClosed { return other }
-            current.sessions[profile] = session
+            if let other = current.sessions[key], !other.isClosed { return other }
+            current.sessions[key] = session
             return nil
         }
         // Another thread made one meanwhile: keep that one.
@@ -142,10 +180,21 @@ public final class Engine: Sendable {
         return session
     }
 
-    /// Closes and forgets the kept device of `profile` (e.g. after it
-    /// vanished, before making a new one).
-    public func forgetDevice(_ profile: VirtualDeviceProfile) {
-        let session = kept.withLock { $0.sessions.removeValue(forKey: profile) }
+    /// The profile of the ready device of `kind` through `output`: the
+    /// built-in profile of the kind at its default size (the keyboard's for
+    /// `.keyboard`), or, on a gadget, the geometry its HID function was made
+    /// with.
+    /// - Throws: ``GesturePlayback/PlaybackError`` for a kind that plays
+    ///   nothing, ``PlayOutputError`` for a gadget without that function.
+    public func readyProfile(kind: DeviceKind, output: PlayOutput = .uinput) throws -> VirtualDeviceProfile {
+        if case .gadget(let name) = output { return try gadgetProfile(name: name, kind: kind) }
+        return kind == .keyboard ? .keyboard() : try VirtualDeviceProfile.profile(for: kind)
+    }
+
+    /// Closes and forgets the kept device of `profile` through `output`
+    /// (e.g. after it vanished, before making a new one).
+    public func forgetDevice(_ profile: VirtualDeviceProfile, output: PlayOutput = .uinput) {
+        let session = kept.withLock { $0.sessions.removeValue(forKey: KeptKey(profile: profile, output: output)) }
         session?.close()
     }
 

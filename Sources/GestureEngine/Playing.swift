@@ -15,6 +15,51 @@ public enum PlayTarget: Hashable, Sendable {
     case profile(VirtualDeviceProfile)
 }
 
+/// How a play reaches its device: the transport under the virtual device.
+public enum PlayOutput: Hashable, Sendable {
+    /// A uinput device on this machine (evdev, above the HID layer): the default.
+    case uinput
+    /// A HID device through /dev/uhid on this machine: the kernel's own HID
+    /// drivers (hid-multitouch for a touchscreen) drive it, as a real
+    /// touchscreen is driven.
+    case uhid
+    /// The HID functions of a USB gadget made by `gesturectl gadget up`
+    /// (configfs name `name`, or the default one when `nil`): the host the
+    /// board is plugged into receives the gesture.
+    case gadget(name: String?)
+
+    /// The word front ends and the protocol use: `uinput`, `uhid`, `gadget`.
+    public var word: String {
+        switch self {
+        case .uinput: "uinput"
+        case .uhid: "uhid"
+        case .gadget: "gadget"
+        }
+    }
+}
+
+/// Why a play cannot use the output asked for, found before anything is played.
+public enum PlayOutputError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The output cannot play this kind of device (e.g. a tablet through uhid).
+    case unsupportedKind(output: String, kind: DeviceKind, hint: String)
+    /// The output cannot be used here: what is missing and what to do.
+    case unavailable(output: String, reason: String)
+    /// The key has no HID usage hosts agree on (the HID buttons cannot send it).
+    case unsupportedKey(output: String, key: EventCode)
+
+    /// A one-line message for people.
+    public var description: String {
+        switch self {
+        case let .unsupportedKind(output, kind, hint):
+            "--to \(output) cannot play a \(kind.rawValue) gesture; \(hint)"
+        case let .unavailable(output, reason):
+            "--to \(output): \(reason)"
+        case let .unsupportedKey(output, key):
+            "--to \(output) cannot press \(key.name(type: .key) ?? "key \(key.rawValue)"): HID buttons have no usage for it that hosts agree on; press it through uinput"
+        }
+    }
+}
+
 /// Where a played gesture lands, how big and how turned
 /// (``GestureEditing/Placement``), by a name front ends that do not import
 /// GestureEditing (the daemon) can use.
@@ -45,13 +90,17 @@ public struct PlayRequest: Sendable {
     /// Checked before the device is made: refused with
     /// ``GesturePlayback/PlaybackError/realtimeRefused(priority:_:)``.
     public var realtimePriority: Int32?
+    /// The transport under the device (default ``PlayOutput/uinput``).
+    public var output: PlayOutput
 
     /// Creates a request; see each property for the defaults.
     public init(
         gesture: Gesture, target: PlayTarget = .kind(.touchscreen), options: PlaybackOptions = PlaybackOptions(),
         leadIn: Microseconds = Microseconds(100_000), linger: Microseconds = PlaybackSession.defaultLinger,
-        keepDevice: Bool = false, placement: PlayPlacement? = nil, realtimePriority: Int32? = nil
+        keepDevice: Bool = false, placement: PlayPlacement? = nil, realtimePriority: Int32? = nil,
+        output: PlayOutput = .uinput
     ) {
+        self.output = output
         self.gesture = gesture
         self.target = target
         self.options = options

@@ -77,6 +77,9 @@ enum PlayCommand {
             .flag("print", help: "Write evemu text (description and events) instead of playing."),
             .flag("json", help: "After playing, print the outcome and timing (lateness of frames) as JSON."),
             .flag("realtime", help: "Play at SCHED_FIFO priority 40 (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= 40)."),
+            .option("to", valueName: "output", help: "How the device is made: uinput (evdev, the default), uhid (a HID device the kernel's HID drivers drive), gadget (the USB gadget 'gesturectl gadget up' made: the host it is plugged into).",
+                type: .choice(outputs), default: "uinput"),
+            .option("gadget", valueName: "name", help: "With --to gadget: the gadget's configfs name.", default: "gesturectl"),
         ]
     ) { values, context in
         let placement = try placement(values)
@@ -101,7 +104,8 @@ enum PlayCommand {
                 repeatCount: values.integer("repeat") ?? 1, repeatGap: Microseconds(values.duration("repeat-gap") ?? 500_000)),
             leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
             linger: Microseconds(values.duration("linger") ?? 200_000), placement: placement,
-            realtimePriority: values.flag("realtime") ? Player.defaultRealtimePriority : nil)
+            realtimePriority: values.flag("realtime") ? Player.defaultRealtimePriority : nil,
+            output: try output(values))
         // Placed here rather than in the engine, so that its warnings are told.
         let request: PlayRequest
         do throws(Placement.Failure) {
@@ -135,6 +139,22 @@ enum PlayCommand {
         case .failed(let error, let written):
             throw CommandFailure.failure(
                 "playing failed after \(written) of \(job.frameCount) frames: \(error); every finger lifted")
+        }
+    }
+
+    /// The words `--to` takes.
+    static let outputs = ["uinput", "uhid", "gadget"]
+
+    /// The output `--to` (and `--gadget`) ask for.
+    static func output(_ values: ParsedValues) throws -> PlayOutput {
+        let word = values.string("to") ?? "uinput"
+        if values.isGiven("gadget") && word != "gadget" {
+            throw CommandFailure.usage("--gadget names the gadget of --to gadget; add --to gadget")
+        }
+        switch word {
+        case "uhid": return .uhid
+        case "gadget": return .gadget(name: values.isGiven("gadget") ? values.string("gadget") : nil)
+        default: return .uinput
         }
     }
 
@@ -172,11 +192,13 @@ enum PlayCommand {
     private static func playThroughDaemon(
         _ client: DaemonClient, values: ParsedValues, placement: Placement?, context: CommandContext
     ) async throws {
-        for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger", "realtime"] where values.isGiven(option) {
+        for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger", "realtime", "gadget"] where values.isGiven(option) {
             throw CommandFailure.usage("--\(option) is not available through the daemon (it plays on its ready devices)")
         }
         var arguments = [try DaemonCalls.gestureArgument(values.argument("gesture") ?? "", context: context)]
         arguments.append(("as", .string(values.string("as") ?? "touchscreen")))
+        // The daemon's outputs are its configuration's ("outputs"); --to picks one.
+        if values.isGiven("to") { arguments.append(("to", .string(values.string("to") ?? "uinput"))) }
         if let speed = values.double("speed") { arguments.append(("speed", .decimal(speed))) }
         if let count = values.integer("repeat") { arguments.append(("repeat", .integer(count))) }
         if let at = placement?.at { arguments.append(("at", .array([json(at.x), json(at.y)]))) }
