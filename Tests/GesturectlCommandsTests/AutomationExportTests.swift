@@ -69,6 +69,17 @@ import TestSupport
         #expect(try CLI.run(["describe", "-"], stdin: webdriver).stdout.hasPrefix("3 fingers · swipe left · 0.25 s"))
     }
 
+    @Test(arguments: ["touchpad", "mouse", "tablet"])
+    func everyDeviceKindRoundTripsThroughAndroidAsThroughEvemu(kind: String) throws {
+        let scratch = try TemporaryFolder()
+        let evemu = try Self.roundTrip("tap", ["--format", "evemu", "--as", kind], in: scratch)
+        let android = try Self.roundTrip("tap", ["--format", "android-uinput", "--as", kind], in: scratch)
+        let strokes = try Self.strokes(android)
+        let reference = try Self.strokes(evemu)
+        #expect(strokes.map(\.count) == reference.map(\.count))
+        #expect(try CLI.run(["describe", "-"], stdin: android).stdout == CLI.run(["describe", "-"], stdin: evemu).stdout)
+    }
+
     @Test func theDefaultViewportIsTheSurfaceAt96PixelsPerInch() throws {
         let scratch = try TemporaryFolder()
         let result = try CLI.run(["export", "tap", "--format", "webdriver"], in: scratch.path)
