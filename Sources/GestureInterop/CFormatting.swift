@@ -52,17 +52,63 @@ enum CFormatting {
     }
 }
 
+/// Formatting straight into UTF-8 bytes, for the writers whose output is
+/// large (an hour's export is a gigabyte): no String, no allocation per number.
+extension Array where Element == UInt8 {
+    /// `%d`, `%Nd` (spaces before) or `%0Nd` (`zeroPadded`: the sign, then
+    /// zeros), as ``CFormatting/padded(_:width:)`` and
+    /// ``CFormatting/zeroPadded(_:width:)`` write it.
+    mutating func appendDecimal(_ value: Int64, width: Int = 0, zeroPadded: Bool = false) {
+        let magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let sign = value < 0 ? 1 : 0
+        let padding = Swift.max(0, width - digits - sign)
+        if zeroPadded {
+            if sign == 1 { append(0x2D) }
+            append(contentsOf: repeatElement(0x30, count: padding))
+        } else {
+            append(contentsOf: repeatElement(0x20, count: padding))
+            if sign == 1 { append(0x2D) }
+        }
+        let end = count + digits
+        append(contentsOf: repeatElement(0x30, count: digits))
+        var index = end - 1
+        var remaining = magnitude
+        while true {
+            self[index] = 0x30 + UInt8(remaining % 10)
+            remaining /= 10
+            if remaining == 0 { break }
+            index -= 1
+        }
+    }
+
+    /// `%+d`: the sign always shown.
+    mutating func appendSigned(_ value: Int64) {
+        if value >= 0 { append(0x2B) }
+        appendDecimal(value)
+    }
+
+    /// The UTF-8 of `text`.
+    mutating func append(_ text: String) { append(contentsOf: text.utf8) }
+}
+
 /// The unchanging text of a type and code's event lines (its number
-/// fields, its comment's names), formatted once per writer: a flat table
-/// by type and code, since hashing each event costs as much as formatting.
+/// fields, its comment's names), formatted once per writer as UTF-8: a
+/// flat table by type and code, since hashing each event costs as much as
+/// formatting.
 struct LineParts: Sendable {
     private static let codesPerType = 0x300
     private static let types = 0x20
-    private var table: [(fields: String, comment: String)?] = []
+    private var table: [(fields: [UInt8], comment: [UInt8])?] = []
 
     /// The parts of `event`'s type and code; `nil` until set (and always
     /// for a type or code beyond the kernel's tables).
-    subscript(event: InputEvent) -> (fields: String, comment: String)? {
+    subscript(event: InputEvent) -> (fields: [UInt8], comment: [UInt8])? {
         get {
             guard let index = Self.index(event), index < table.count else { return nil }
             return table[index]

@@ -71,43 +71,61 @@ public enum EvemuWriter {
         /// `TTTT CCCC ` and `# EV_X / NAME…  ` for each type and code seen:
         /// the parts of a line that do not change, formatted once.
         private var parts = LineParts()
+        /// The frame's `E: S.UUUUUU ` (kept to reuse its storage).
+        private var stamp: [UInt8] = []
 
         /// A writer before its first frame.
         public init() {}
 
         /// Appends `frame`'s `E:` lines to `text`.
         public mutating func append(_ frame: InputFrame, to text: inout String) {
+            var bytes: [UInt8] = []
+            append(frame, to: &bytes)
+            text += String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// Appends `frame`'s `E:` lines to `bytes` as UTF-8: the same text,
+        /// without a String in between (an hour's export is a gigabyte).
+        public mutating func append(_ frame: InputFrame, to bytes: inout [UInt8]) {
             let first = self.first ?? frame.time.rawValue
             self.first = first
             let (difference, overflow) = frame.time.rawValue.subtractingReportingOverflow(first)
             let elapsed = overflow ? (frame.time.rawValue < first ? 0 : Int64.max - 1) : max(0, difference)
             let time = elapsed + 1
-            let stamp = "E: \(time / 1_000_000).\(CFormatting.zeroPadded(time % 1_000_000, width: 6)) "
+            stamp.removeAll(keepingCapacity: true)
+            stamp.append("E: ")
+            stamp.appendDecimal(time / 1_000_000)
+            stamp.append(0x2E)
+            stamp.appendDecimal(time % 1_000_000, width: 6, zeroPadded: true)
+            stamp.append(0x20)
             for event in frame.events {
-                text += stamp
+                bytes.append(contentsOf: stamp)
                 if event.type == .synchronization {
-                    text += "\(CFormatting.hex(UInt64(event.type.rawValue), width: 4)) "
-                    text += "\(CFormatting.hex(UInt64(event.code.rawValue), width: 4)) "
-                    text += "\(CFormatting.zeroPadded(Int64(event.value), width: 4))\t"
-                    text += EvemuWriter.comment(for: event, milliseconds: time / 1000, lastMilliseconds: &lastMilliseconds)
+                    bytes.append(
+                        "\(CFormatting.hex(UInt64(event.type.rawValue), width: 4)) \(CFormatting.hex(UInt64(event.code.rawValue), width: 4)) ")
+                    bytes.appendDecimal(Int64(event.value), width: 4, zeroPadded: true)
+                    bytes.append(0x09)
+                    bytes.append(EvemuWriter.comment(for: event, milliseconds: time / 1000, lastMilliseconds: &lastMilliseconds))
                 } else {
                     let part = parts[event] ?? {
                         let made = (
-                            fields: "\(CFormatting.hex(UInt64(event.type.rawValue), width: 4)) "
-                                + "\(CFormatting.hex(UInt64(event.code.rawValue), width: 4)) ",
-                            comment: "# \(CFormatting.typeName(event.type)) / "
-                                + "\(CFormatting.rightPad(CFormatting.codeName(event.code, type: event.type), width: 20)) "
+                            fields: Array(
+                                ("\(CFormatting.hex(UInt64(event.type.rawValue), width: 4)) "
+                                    + "\(CFormatting.hex(UInt64(event.code.rawValue), width: 4)) ").utf8),
+                            comment: Array(
+                                ("# \(CFormatting.typeName(event.type)) / "
+                                    + "\(CFormatting.rightPad(CFormatting.codeName(event.code, type: event.type), width: 20)) ").utf8)
                         )
                         parts[event] = made
                         return made
                     }()
-                    text += part.fields
-                    text += CFormatting.zeroPadded(Int64(event.value), width: 4)
-                    text += "\t"
-                    text += part.comment
-                    text += String(event.value)
+                    bytes.append(contentsOf: part.fields)
+                    bytes.appendDecimal(Int64(event.value), width: 4, zeroPadded: true)
+                    bytes.append(0x09)
+                    bytes.append(contentsOf: part.comment)
+                    bytes.appendDecimal(Int64(event.value))
                 }
-                text += "\n"
+                bytes.append(0x0A)
             }
         }
     }

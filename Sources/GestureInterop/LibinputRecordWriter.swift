@@ -185,47 +185,64 @@ public enum LibinputRecordWriter {
         /// `TTT, CCC, ` and `] # EV_X / NAME…  ` for each type and code
         /// seen: the parts of a line that do not change, formatted once.
         private var parts = LineParts()
+        /// The frame's `    - [SSS, UUUUUU, ` (kept to reuse its storage).
+        private var stamp: [UInt8] = []
 
         /// A writer before its first frame.
         public init() {}
 
         /// Appends `frame`'s entry to `text`.
         public mutating func append(_ frame: InputFrame, to text: inout String) {
+            var bytes: [UInt8] = []
+            append(frame, to: &bytes)
+            text += String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// Appends `frame`'s entry to `bytes` as UTF-8: the same text,
+        /// without a String in between (an hour's export is a gigabyte).
+        public mutating func append(_ frame: InputFrame, to bytes: inout [UInt8]) {
             let first = self.first ?? frame.time.rawValue
             self.first = first
             guard !frame.events.isEmpty else { return }
             let (difference, overflow) = frame.time.rawValue.subtractingReportingOverflow(first)
             let time = overflow ? (frame.time.rawValue < first ? 0 : Int64.max) : max(0, difference)
-            let seconds = time / 1_000_000
-            let microseconds = time % 1_000_000
-            text += "  - evdev:\n"
-            let stamp = "    - [\(CFormatting.padded(seconds, width: 3)), \(CFormatting.padded(microseconds, width: 6)), "
+            bytes.append("  - evdev:\n")
+            stamp.removeAll(keepingCapacity: true)
+            stamp.append("    - [")
+            stamp.appendDecimal(time / 1_000_000, width: 3)
+            stamp.append(", ")
+            stamp.appendDecimal(time % 1_000_000, width: 6)
+            stamp.append(", ")
             for event in frame.events {
-                text += stamp
+                bytes.append(contentsOf: stamp)
                 if event.type == .synchronization {
-                    text += "\(CFormatting.padded(Int64(event.type.rawValue), width: 3)), "
-                    text += "\(CFormatting.padded(Int64(event.code.rawValue), width: 3)), "
-                    text += "\(CFormatting.padded(Int64(event.value), width: 7))] # "
-                    text += LibinputRecordWriter.comment(for: event, time: time, lastTime: &lastTime)
+                    bytes.appendDecimal(Int64(event.type.rawValue), width: 3)
+                    bytes.append(", ")
+                    bytes.appendDecimal(Int64(event.code.rawValue), width: 3)
+                    bytes.append(", ")
+                    bytes.appendDecimal(Int64(event.value), width: 7)
+                    bytes.append("] # ")
+                    bytes.append(LibinputRecordWriter.comment(for: event, time: time, lastTime: &lastTime))
                 } else {
                     let part = parts[event] ?? {
                         let made = (
-                            fields: "\(CFormatting.padded(Int64(event.type.rawValue), width: 3)), "
-                                + "\(CFormatting.padded(Int64(event.code.rawValue), width: 3)), ",
-                            comment: "] # \(CFormatting.typeName(event.type)) / "
-                                + "\(CFormatting.rightPad(CFormatting.codeName(event.code, type: event.type), width: 20)) "
+                            fields: Array(
+                                ("\(CFormatting.padded(Int64(event.type.rawValue), width: 3)), "
+                                    + "\(CFormatting.padded(Int64(event.code.rawValue), width: 3)), ").utf8),
+                            comment: Array(
+                                ("] # \(CFormatting.typeName(event.type)) / "
+                                    + "\(CFormatting.rightPad(CFormatting.codeName(event.code, type: event.type), width: 20)) ").utf8)
                         )
                         parts[event] = made
                         return made
                     }()
-                    let value = CFormatting.padded(Int64(event.value), width: 7)
-                    text += part.fields
-                    text += value
-                    text += part.comment
+                    bytes.append(contentsOf: part.fields)
+                    bytes.appendDecimal(Int64(event.value), width: 7)
+                    bytes.append(contentsOf: part.comment)
                     // The comment's value, `%6d`: the field's `%7d` less a space when there is one.
-                    text += value.hasPrefix(" ") ? String(value.dropFirst()) : value
+                    bytes.appendDecimal(Int64(event.value), width: 6)
                 }
-                text += "\n"
+                bytes.append(0x0A)
             }
         }
     }

@@ -74,13 +74,26 @@ enum GestureOutput {
         to output: String, force: Bool, context: CommandContext,
         _ produce: (_ write: (String) throws -> Void) throws -> Void
     ) throws {
+        try writeByteStream(to: output, force: force, context: context) { write in
+            try withoutActuallyEscaping(write) { write in
+                try produce { text in try write(Array(text.utf8)) }
+            }
+        }
+    }
+
+    /// ``writeStream(to:force:context:_:)`` for producers that make UTF-8
+    /// bytes (the exports' writers): no String in between.
+    static func writeByteStream(
+        to output: String, force: Bool, context: CommandContext,
+        _ produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+    ) throws {
         if output == "-" || Self.isStandardOutput(output) {
             // The tool reports a failed standard output once the command
             // has returned; stop producing at once.
             let standardOutput = context.standardOutput
             do {
-                try produce { text in
-                    standardOutput.write(text)
+                try produce { bytes in
+                    standardOutput.write(bytes: bytes)
                     if standardOutput.failure != nil { throw StandardOutputFailed() }
                 }
             } catch is StandardOutputFailed {
@@ -98,9 +111,9 @@ enum GestureOutput {
             do {
                 let file = try FileDescriptor.open(resolved, [.writeOnly, .append])
                 defer { file.close() }
-                try produce { text in
+                try produce { bytes in
                     do throws(SystemError) {
-                        try file.writeAll(Array(text.utf8), path: output)
+                        try file.writeAll(bytes, path: output)
                     } catch {
                         throw FileSystemError(error, path: output, operation: "cannot write")
                     }
@@ -119,7 +132,7 @@ enum GestureOutput {
         do {
             try FileIO.writeAtomically(to: path, overwrite: overwrite) { write in
                 try withoutActuallyEscaping(write) { write in
-                    try produce { text in try write(Array(text.utf8)) }
+                    try produce { bytes in try write(bytes) }
                 }
             }
         } catch let error as FileSystemError {

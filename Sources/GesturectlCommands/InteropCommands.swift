@@ -239,36 +239,41 @@ enum InteropCommands {
             }
             return
         }
-        try GestureOutput.writeStream(to: output, force: force, context: context) { write in
-            var text: String
+        try GestureOutput.writeByteStream(to: output, force: force, context: context) { write in
+            var bytes: [UInt8] = []
             var evemu = EvemuWriter.EventWriter()
             var libinput = LibinputRecordWriter.EventWriter()
             var android = AndroidUinputWriter.EventWriter()
+            var text = ""
             switch format {
-            case .evemu: text = EvemuWriter.description(description) + EvemuWriter.eventsBanner
-            case .libinput: text = LibinputRecordWriter.header(description: description)
-            case .androidUinput, .webdriver: text = AndroidUinputWriter.header(description: description)
+            case .evemu: bytes.append(contentsOf: (EvemuWriter.description(description) + EvemuWriter.eventsBanner).utf8)
+            case .libinput: bytes.append(contentsOf: LibinputRecordWriter.header(description: description).utf8)
+            case .androidUinput, .webdriver: bytes.append(contentsOf: AndroidUinputWriter.header(description: description).utf8)
             }
-            text.reserveCapacity(chunkBytes + 4_096)
+            bytes.reserveCapacity(chunkBytes + 4_096)
             var failure: (any Error)?
             try builder.forEachFrame(for: gesture) { frame, _ in
+                // evemu and libinput record format straight into bytes.
                 switch format {
-                case .evemu: evemu.append(frame, to: &text)
-                case .libinput: libinput.append(frame, to: &text)
-                case .androidUinput, .webdriver: android.append(frame, to: &text)
+                case .evemu: evemu.append(frame, to: &bytes)
+                case .libinput: libinput.append(frame, to: &bytes)
+                case .androidUinput, .webdriver:
+                    android.append(frame, to: &text)
+                    bytes.append(contentsOf: text.utf8)
+                    text.removeAll(keepingCapacity: true)
                 }
-                guard text.utf8.count >= chunkBytes else { return true }
+                guard bytes.count >= chunkBytes else { return true }
                 do {
-                    try write(text)
+                    try write(bytes)
                 } catch {
                     failure = error
                     return false
                 }
-                text.removeAll(keepingCapacity: true)
+                bytes.removeAll(keepingCapacity: true)
                 return true
             }
             if let failure { throw failure }
-            try write(text)
+            try write(bytes)
         }
     }
 }
