@@ -108,15 +108,8 @@ enum PathSimplifier {
             let covered =
                 index < points.count - 1
                 && along(from, to) { point in
-                    guard let centre = key(point) else { return false }
-                    for dx in Int32(-1)...1 {
-                        for dy in Int32(-1)...1 {
-                            if let drawn = firstDrawn[Square(x: centre.x + dx, y: centre.y + dy)], drawn < before {
-                                return true
-                            }
-                        }
-                    }
-                    return false
+                    guard let square = key(point), let drawn = firstDrawn[square] else { return false }
+                    return drawn < before
                 }
             let length = from.distance(to: to)
             if covered {
@@ -125,8 +118,16 @@ enum PathSimplifier {
             } else {
                 if current.isEmpty { current = [from] }
                 current.append(to)
+                // Each point marks its square and the eight around it, so
+                // that a check looks up one square.
                 _ = along(from, to) { point in
-                    if let square = key(point), firstDrawn[square] == nil { firstDrawn[square] = travelled }
+                    guard let centre = key(point) else { return true }
+                    for dx in Int32(-1)...1 {
+                        for dy in Int32(-1)...1 {
+                            let square = Square(x: centre.x &+ dx, y: centre.y &+ dy)
+                            if firstDrawn[square] == nil { firstDrawn[square] = travelled }
+                        }
+                    }
                     return true
                 }
             }
