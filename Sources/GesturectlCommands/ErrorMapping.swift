@@ -1,5 +1,6 @@
 import CommandKit
 import Glibc
+import GestureEngine
 import GestureModel
 import DeviceDiscovery
 import GestureInterop
@@ -49,6 +50,10 @@ enum ErrorMapping {
         case let error as InteropError:
             return .failure(error.description)
         case let error as PlaybackError:
+            return .failure(error.description)
+        case let error as PlayOutputError:
+            // A kind the output cannot play is the caller's choice of options.
+            if case .unsupportedKind = error { return .usage(error.description) }
             return .failure(error.description)
         case let error as RecordingError:
             return .failure(error.description)
