@@ -28,8 +28,11 @@ public final class UhidDevice: HIDReportOutput, Sendable {
     public static let readerThread = ThreadOptions(name: "gesturectl-uhid")
     /// How long creation waits for a driver to bind by default: 5 s.
     public static let defaultDriverTimeout = Microseconds(5_000_000)
-    /// The `phys` string every device is created with.
-    public static let phys = "gesturectl/uhid"
+    /// The start of the `phys` string of every device (`gesturectl/uhid/`
+    /// and the hexadecimal digits of its ``uniq``): libinput groups the
+    /// devices that share a phys (`LIBINPUT_DEVICE_GROUP`), and two plays'
+    /// devices are not one piece of hardware.
+    public static let physPrefix = "gesturectl/uhid/"
 
     /// What the device was created with.
     public let description: HIDDeviceDescription
@@ -84,10 +87,11 @@ public final class UhidDevice: HIDReportOutput, Sendable {
         udevTimeout: Microseconds, clock: some PlaybackClock, uniq: String? = nil
     ) throws {
         let uniq = uniq ?? "gesturectl-" + String(UInt64.random(in: 1...UInt64.max), radix: 16).leftPadded(to: 16)
+        let phys = UhidDevice.physPrefix + uniq.dropFirst("gesturectl-".count)
         let create: [UInt8]
         do throws(UhidCodec.EncodingError) {
             create = try UhidCodec.create2(
-                name: description.name, phys: UhidDevice.phys, uniq: uniq, bus: description.bus,
+                name: description.name, phys: phys, uniq: uniq, bus: description.bus,
                 vendor: description.vendor, product: description.product, version: description.version,
                 country: description.country, reportDescriptor: description.reportDescriptor)
         } catch {

@@ -94,6 +94,9 @@ private final class QueuedUdevSource: UdevEventSource {
         let create = try #require(written.first { $0.first == 11 })
         #expect(Array(create[4..<34]) == Array("gesturectl virtual touchscreen".utf8))
         #expect(Array(create[196..<223]) == Array(device.uniq.utf8))
+        // phys: unique per device too, so libinput does not group two plays' devices.
+        #expect(Array(create[132..<164]) == Array(("gesturectl/uhid/" + device.uniq.dropFirst(11)).utf8))
+        #expect(create[164] == 0)
         #expect(Array(create[280...]) == [0x05, 0x0D, 0xC0])
         let replies = written.filter { $0.first != 11 }
         #expect(
