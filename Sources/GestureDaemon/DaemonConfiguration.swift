@@ -21,6 +21,12 @@ import OperatingSystem
 ///   recogniser's timings (defaults 300, 800, 3000; see ``GestureEngine/PressRecognizer``).
 /// - `grab`: trigger devices are grabbed (default false: a key on a shared
 ///   keyboard must not take the keyboard away).
+/// - `outputs`: how the ready devices are made (default `["uinput"]`):
+///   `"uinput"`, `"uhid"` (HID devices the kernel's HID drivers drive) and
+///   `"gadget"` (the HID functions of the USB gadget `gesturectl gadget up`
+///   made; its configfs name is `gadget`, default `gesturectl`). Each output
+///   keeps ready the `devices` it can play (uhid and a gadget: touchscreen,
+///   mouse, keyboard), created at start; `play`'s `to` chooses one.
 ///
 /// The daemon never writes this file.
 public struct DaemonConfiguration: Hashable, Sendable {
@@ -44,12 +50,40 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var pressTimings: PressTimings
     /// Whether trigger devices are grabbed.
     public var grab: Bool
+    /// How ready devices are made, in the order created (`play`'s `to`).
+    public var outputs: [PlayOutput]
+
+    /// The words `outputs` and `to` take.
+    public static let outputWords = ["uinput", "uhid", "gadget"]
+    /// The kinds a HID output (uhid, a gadget) can play.
+    public static let hidKinds: Set<DeviceKind> = [.touchscreen, .mouse, .keyboard]
+
+    /// The devices kept ready: each output's share of ``devices``, outputs
+    /// in order (a HID output plays only ``hidKinds``).
+    public var readyDevices: [ReadyDevice] {
+        outputs.flatMap { output in
+            devices.filter { output == .uinput || Self.hidKinds.contains($0) }.map { ReadyDevice(kind: $0, output: output) }
+        }
+    }
+
+    /// The output a word of `outputs` or `to` names (`gadget` with the
+    /// configured gadget name); `nil` for another word.
+    public func output(named word: String) -> PlayOutput? {
+        switch word {
+        case "uinput": .uinput
+        case "uhid": .uhid
+        case "gadget": outputs.first { if case .gadget = $0 { true } else { false } } ?? .gadget(name: nil)
+        default: nil
+        }
+    }
 
     /// The defaults.
     public init(
         group: String = "gesturectl", devices: [DeviceKind] = DaemonConfiguration.readyKinds, library: String? = nil,
-        queueLimit: Int = 64, bindings: [TriggerBinding] = [], pressTimings: PressTimings = PressTimings(), grab: Bool = false
+        queueLimit: Int = 64, bindings: [TriggerBinding] = [], pressTimings: PressTimings = PressTimings(), grab: Bool = false,
+        outputs: [PlayOutput] = [.uinput]
     ) {
+        self.outputs = outputs
         self.group = group
         self.devices = devices
         self.library = library
@@ -70,6 +104,8 @@ public struct DaemonConfiguration: Hashable, Sendable {
         }
         guard case .object(let members, _) = value else { throw DaemonError(.badArgument, "\(path): must be a JSON object") }
         var configuration = DaemonConfiguration()
+        var outputWordsGiven = ["uinput"]
+        var gadgetName: String?
         for (key, member) in members {
             switch key {
             case "group":
@@ -115,16 +151,62 @@ public struct DaemonConfiguration: Hashable, Sendable {
                 case "long_press_ms": configuration.pressTimings.longPress = time
                 default: configuration.pressTimings.emergencyStop = time
                 }
+            case "outputs":
+                let wanted = "a list of \(outputWords.joined(separator: ", ")) such as [\"uinput\", \"uhid\"]"
+                guard case .array(let items) = member, !items.isEmpty else {
+                    throw DaemonError(.badArgument, "\(path): \"outputs\" must be \(wanted)")
+                }
+                var words: [String] = []
+                for item in items {
+                    guard case .string(let word) = item, outputWords.contains(word) else {
+                        throw DaemonError(.badArgument, "\(path): \"outputs\": \(item.jsonText) is not one of \(outputWords.joined(separator: ", "))")
+                    }
+                    if !words.contains(word) { words.append(word) }
+                }
+                outputWordsGiven = words
+            case "gadget":
+                guard case .string(let name) = member, !name.isEmpty, name.utf8.count <= 64,
+                    name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+                else {
+                    throw DaemonError(.badArgument, "\(path): \"gadget\" must be a gadget's configfs name (letters, digits, - and _)")
+                }
+                gadgetName = name
             case "grab":
                 guard case .bool(let grab) = member else { throw DaemonError(.badArgument, "\(path): \"grab\" must be true or false") }
                 configuration.grab = grab
             default:
                 throw DaemonError(
                     .badArgument,
-                    "\(path): unknown key \"\(DaemonLog.oneLine(key))\" (known: group, devices, library, queue_limit, bindings, double_press_ms, long_press_ms, emergency_stop_ms, grab)")
+                    "\(path): unknown key \"\(DaemonLog.oneLine(key))\" (known: group, devices, library, queue_limit, bindings, double_press_ms, long_press_ms, emergency_stop_ms, grab, outputs, gadget)")
             }
         }
         if let problem = configuration.pressTimings.problem { throw DaemonError(.badArgument, "\(path): \(problem)") }
+        if gadgetName != nil && !outputWordsGiven.contains("gadget") {
+            throw DaemonError(.badArgument, "\(path): \"gadget\" names the gadget of the \"gadget\" output; add \"gadget\" to \"outputs\"")
+        }
+        configuration.outputs = outputWordsGiven.compactMap { word in
+            word == "gadget" ? .gadget(name: gadgetName) : configuration.output(named: word)
+        }
         return configuration
     }
+}
+
+/// A device the daemon keeps ready: a kind, made through an output.
+public struct ReadyDevice: Hashable, Sendable, CustomStringConvertible {
+    /// What it plays as.
+    public var kind: DeviceKind
+    /// How it is made.
+    public var output: PlayOutput
+
+    /// Creates a key.
+    public init(kind: DeviceKind, output: PlayOutput = .uinput) {
+        self.kind = kind
+        self.output = output
+    }
+
+    /// The keyboard through uinput (`press`).
+    public static let keyboard = ReadyDevice(kind: .keyboard)
+
+    /// `touchscreen`, or `touchscreen (uhid)` for another output than uinput.
+    public var description: String { output == .uinput ? kind.rawValue : "\(kind.rawValue) (\(output.word))" }
 }

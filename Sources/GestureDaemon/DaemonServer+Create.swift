@@ -256,18 +256,18 @@ struct DaemonMenuServices: MenuServices {
     let playLabel: String
     let switchPresses: SwitchRelay
 
-    func prepare() throws { _ = try devices.ready(DaemonServer.profile(for: .keyboard)) }
+    func prepare() throws { _ = try devices.ready(DaemonServer.profile(for: .keyboard), .uinput) }
     func gestureNames() throws -> [String] { try library.list().map(\.name) }
 
     func startPress(_ key: VirtualKeyboard.Key) throws -> PlayJob {
-        let session = try devices.ready(DaemonServer.profile(for: .keyboard))
+        let session = try devices.ready(DaemonServer.profile(for: .keyboard), .uinput)
         return try engine.startPress(KeyPress(key: key.code, action: .tap), on: session, closesSession: false)
     }
 
     func startPlay(named name: String) throws -> PlayJob {
         let gesture = try library.load(named: name)
         let profile = DaemonServer.profile(for: .touchscreen)
-        let session = try devices.ready(profile)
+        let session = try devices.ready(profile, .uinput)
         let frames = try FrameBuilder(target: profile, options: PlaybackOptions()).frames(for: gesture, from: session.state)
         return try engine.startPlay(frames, on: session, closesSession: false)
     }

@@ -11,7 +11,7 @@ extension DaemonServer {
     static let operations: [String: Set<String>] = [
         "version": [], "devices": [], "list": [], "jobs": [],
         "show": ["name"],
-        "play": ["name", "gesture", "as", "speed", "repeat", "at", "scale", "rotate", "wait", "on_disconnect"],
+        "play": ["name", "gesture", "as", "to", "speed", "repeat", "at", "scale", "rotate", "wait", "on_disconnect"],
         "cancel": ["job"],
         "save": ["name", "gesture", "force"],
         "rm": ["name", "force"],
@@ -142,6 +142,11 @@ extension DaemonServer {
         guard let kind = DeviceKind(rawValue: kindName), DaemonConfiguration.playableKinds.contains(kind) else {
             throw DaemonError(.badArgument, "play: \"as\" must be one of \(DaemonConfiguration.playableKinds.map(\.rawValue).joined(separator: ", "))")
         }
+        let outputWord = try arguments.string("to") ?? "uinput"
+        guard let output = state.withLock({ $0.configuration.output(named: outputWord) }) else {
+            throw DaemonError(.badArgument, "play: \"to\" must be one of \(DaemonConfiguration.outputWords.joined(separator: ", "))")
+        }
+        let device = ReadyDevice(kind: kind, output: output)
         let options = PlaybackOptions(
             speed: try arguments.number("speed", in: 0.01...100) ?? 1,
             repeatCount: try arguments.integer("repeat", in: 1...GestureLimits.maximumRepeatCount) ?? 1)
@@ -170,13 +175,14 @@ extension DaemonServer {
         }
         // Check the gesture against the device now, so a bad request is
         // answered at once rather than after the queue.
+        guard let profile = state.withLock({ $0.queues[device]?.profile }) else { throw Self.notReady(device) }
         do {
-            _ = try FrameBuilder(target: Self.profile(for: kind), options: options).frames(for: gesture)
+            _ = try FrameBuilder(target: profile, options: options).frames(for: gesture)
         } catch {
             throw DaemonError(.badArgument, "play: \(error)")
         }
         let job = try queuePlay(
-            gesture, options: options, on: kind, client: client, requestID: request.id, waits: waits,
+            gesture, options: options, on: device, client: client, requestID: request.id, waits: waits,
             cancelOnDisconnect: onDisconnect == "cancel")
         return waits ? nil : .object([("job", .integer(job)), ("state", .string("queued"))])
     }
@@ -186,27 +192,34 @@ extension DaemonServer {
     /// ready), tells subscribers it is queued, and returns the job. A
     /// binding's action uses it too, with client 0 and nobody waiting.
     func queuePlay(
-        _ gesture: Gesture, options: PlaybackOptions, on kind: DeviceKind, client: Int, requestID: JSONValue, waits: Bool,
+        _ gesture: Gesture, options: PlaybackOptions, on device: ReadyDevice, client: Int, requestID: JSONValue, waits: Bool,
         cancelOnDisconnect: Bool
     ) throws(DaemonError) -> Int {
         let handle = JobHandle<PlaybackResult, PlaybackProgress>()
         let job: Int = try state.withLock { current throws(DaemonError) -> Int in
             if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
-            guard let queue = current.queues[kind], !queue.retired else {
-                throw DaemonError(.notFound, "no \(kind.rawValue) is kept ready (the configuration's \"devices\" does not name it)")
-            }
+            guard let queue = current.queues[device], !queue.retired else { throw Self.notReady(device) }
             if queue.count >= current.configuration.queueLimit {
-                throw DaemonError(.busy, "the \(kind.rawValue) has \(queue.count) plays waiting; try again later")
+                throw DaemonError(.busy, "the \(device) has \(queue.count) plays waiting; try again later")
             }
             current.nextJobID += 1
             current.jobs[current.nextJobID] = JobRecord(
-                id: current.nextJobID, kind: kind, clientID: client, requestID: requestID, waits: waits,
-                cancelOnDisconnect: cancelOnDisconnect, handle: handle, gesture: gesture, options: options)
+                id: current.nextJobID, kind: device.kind, output: device.output, clientID: client, requestID: requestID,
+                waits: waits, cancelOnDisconnect: cancelOnDisconnect, handle: handle, gesture: gesture, options: options)
             queue.push(current.nextJobID)
             return current.nextJobID
         }
         broadcast("job", [("job", .integer(job)), ("state", .string("queued")), ("progress", .integer(0))])
         return job
+    }
+
+    /// The answer when no device of a kind is kept ready through an output.
+    static func notReady(_ device: ReadyDevice) -> DaemonError {
+        device.output == .uinput
+            ? DaemonError(.notFound, "no \(device.kind.rawValue) is kept ready (the configuration's \"devices\" does not name it)")
+            : DaemonError(
+                .notFound,
+                "no \(device) is kept ready (the configuration's \"outputs\" must name \(device.output.word) and \"devices\" \(device.kind.rawValue); through \(device.output.word), only touchscreen, mouse and keyboard)")
     }
 
     /// The placement a play asks for (`at`, `scale`, `rotate`), checked as
@@ -256,17 +269,17 @@ extension DaemonServer {
         let record = state.withLock { current in current.jobs[job] }
         guard let record else { throw DaemonError(.notFound, "no job \(job) (finished jobs are forgotten)") }
         record.handle.cancel()
-        let queue = state.withLock { $0.queues[record.kind] }
+        let queue = state.withLock { $0.queues[record.device] }
         if let queue, queue.remove(job) {
-            let session = try? devices.ready(Self.profile(for: record.kind))
-            finish(job, PlaybackResult.cancelledBeforeStart(state: session?.state ?? DeviceState(description: Self.profile(for: record.kind).description)))
+            let session = try? devices.ready(queue.profile, record.output)
+            finish(job, PlaybackResult.cancelledBeforeStart(state: session?.state ?? DeviceState(description: queue.profile.description)))
         }
     }
 
     /// The worker of one device: plays its queue in order until the daemon
     /// stops or the device is retired.
-    func workerLoop(_ kind: DeviceKind, queue: DeviceQueue) {
-        let profile = Self.profile(for: kind)
+    func workerLoop(_ device: ReadyDevice, queue: DeviceQueue) {
+        let profile = queue.profile
         while true {
             queue.signal.wait()
             let stopping = state.withLock { $0.stopping }
@@ -274,7 +287,7 @@ extension DaemonServer {
                 for job in queue.drain() {
                     finish(job, PlaybackResult.cancelledBeforeStart(state: DeviceState(description: profile.description)))
                 }
-                if queue.retired && !stopping { devices.forget(profile) }
+                if queue.retired && !stopping { devices.forget(profile, device.output) }
                 if stopping || queue.retired { return }
             }
             guard let job = queue.pop(), let record = state.withLock({ $0.jobs[job] }) else { continue }
@@ -284,26 +297,26 @@ extension DaemonServer {
             }
             state.withLock { $0.jobs[job]?.state = .running }
             broadcast("job", [("job", .integer(job)), ("state", .string("running")), ("progress", .integer(0))])
-            finish(job, record.press.map { pressNow(record, $0, profile: profile) } ?? playNow(record, profile: profile))
+            finish(job, record.press.map { pressNow(record, $0, profile: profile) } ?? playNow(record, profile: profile, output: device.output))
         }
     }
 
     /// Plays one job on the ready device (made again if it was lost).
-    private func playNow(_ record: JobRecord, profile: VirtualDeviceProfile) -> PlaybackResult {
+    private func playNow(_ record: JobRecord, profile: VirtualDeviceProfile, output: PlayOutput) -> PlaybackResult {
         for attempt in 0..<2 {
             do {
-                let session = try devices.ready(profile)
+                let session = try devices.ready(profile, output)
                 state.withLock { $0.jobs[record.id]?.devnode = session.devnode }
                 let frames = try session.frames(for: record.gesture, options: record.options)
                 let job = try engine.startPlay(frames, on: session, handle: record.handle, closesSession: false)
                 let result = job.wait()
                 if case .failed(let error as SystemError, _) = result.outcome, error.kind == .deviceVanished, attempt == 0 {
-                    recreate(profile, after: error)
+                    recreate(profile, output: output, after: error)
                     continue
                 }
                 return result
             } catch let error as SystemError where error.kind == .deviceVanished && attempt == 0 {
-                recreate(profile, after: error)
+                recreate(profile, output: output, after: error)
             } catch {
                 return PlaybackResult.failedBeforeStart(error, state: DeviceState(description: profile.description))
             }
@@ -312,11 +325,12 @@ extension DaemonServer {
             DaemonError(.internal, "the \(record.kind.rawValue) vanished twice"), state: DeviceState(description: profile.description))
     }
 
-    func recreate(_ profile: VirtualDeviceProfile, after error: SystemError) {
-        log.warning("the \(profile.kind.rawValue) vanished (\(error)); making it again")
-        devices.forget(profile)
-        let node = (try? devices.ready(profile))?.devnode
-        broadcast("device", [("kind", .string(profile.kind.rawValue)), ("node", node.map(JSONValue.string) ?? .null), ("state", .string("recreated"))])
+    func recreate(_ profile: VirtualDeviceProfile, output: PlayOutput = .uinput, after error: SystemError) {
+        let device = ReadyDevice(kind: profile.kind, output: output)
+        log.warning("the \(device) vanished (\(error)); making it again")
+        devices.forget(profile, output)
+        let node = (try? devices.ready(profile, output))?.devnode
+        broadcast("device", Self.deviceFields(device, node: node, state: "recreated"))
     }
 
     /// Ends a job: its reply (if its client waits) and its event.
@@ -373,12 +387,16 @@ extension DaemonServer {
     // MARK: Helpers
 
     private func devicesResult() -> JSONValue {
-        let ready = state.withLock { $0.configuration.devices }
+        let ready = state.withLock { current in
+            current.configuration.readyDevices.compactMap { device in current.queues[device].map { (device, $0.profile) } }
+        }
         let inputDevices = (try? InputDevicesJSON.list()) ?? []
         return .object([
-            ("ready", .array(ready.map { kind in
-                let node = (try? devices.ready(Self.profile(for: kind)))?.devnode
-                return .object([("kind", .string(kind.rawValue)), ("node", node.map(JSONValue.string) ?? .null)])
+            ("ready", .array(ready.map { device, profile in
+                let node = (try? devices.ready(profile, device.output))?.devnode
+                var fields: [(String, JSONValue)] = [("kind", .string(device.kind.rawValue)), ("node", node.map(JSONValue.string) ?? .null)]
+                if device.output != .uinput { fields.append(("to", .string(device.output.word))) }
+                return .object(fields)
             })),
             ("devices", .array(inputDevices)),
         ])

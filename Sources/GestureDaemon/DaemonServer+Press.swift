@@ -101,7 +101,7 @@ extension DaemonServer {
         // A keyboard that vanished is made again once, as for plays.
         for attempt in 0..<2 where outcome == nil {
             do {
-                let session = try devices.ready(profile)
+                let session = try devices.ready(profile, .uinput)
                 state.withLock { $0.jobs[record.id]?.devnode = session.devnode }
                 let played = try engine.startPress(press, on: session, handle: record.handle, closesSession: false).wait()
                 if case .failed(let error as SystemError, _) = played.outcome, error.kind == .deviceVanished, attempt == 0 {
@@ -157,7 +157,7 @@ extension DaemonServer {
             current.heldKeys = HeldKeys()
             return current.queues[.keyboard] != nil
         }
-        guard hasKeyboard, let session = try? devices.ready(Self.profile(for: .keyboard)) else { return }
+        guard hasKeyboard, let session = try? devices.ready(Self.profile(for: .keyboard), .uinput) else { return }
         let down = session.state.pressedKeys.sorted { $0.rawValue < $1.rawValue }
         for key in down {
             do {

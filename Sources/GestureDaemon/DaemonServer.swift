@@ -144,8 +144,8 @@ public final class DaemonServer: Sendable {
         // A socket handed over by socket activation is blocking: the I/O
         // thread accepts until "would block", so it must not be.
         try listening.setNonBlocking()
-        let kinds = state.withLock { $0.configuration.devices }
-        for kind in kinds { try startDevice(kind) }
+        let ready = state.withLock { $0.configuration.readyDevices }
+        for device in ready { try startDevice(device) }
         try DedicatedThread.start(Self.ioThread) { [self] in
             runLoop()
             finished.finish(0)
@@ -166,7 +166,7 @@ public final class DaemonServer: Sendable {
     /// removes the socket file it created. Safe from any thread; later calls
     /// do nothing.
     public func stop() {
-        let (first, running, workers) = state.withLock { current -> (Bool, [JobHandle<PlaybackResult, PlaybackProgress>], [DeviceKind]) in
+        let (first, running, workers) = state.withLock { current -> (Bool, [JobHandle<PlaybackResult, PlaybackProgress>], [ReadyDevice]) in
             if current.stopping { return (false, [], []) }
             current.stopping = true
             return (true, current.jobs.values.map(\.handle), Array(current.queues.keys))
@@ -176,7 +176,7 @@ public final class DaemonServer: Sendable {
         stopAssist()
         log.notice("stopping: cancelling \(running.count) job(s)")
         for handle in running { handle.cancel() }
-        for kind in workers { wakeWorker(kind) }
+        for device in workers { wakeWorker(device) }
         // Wait until every job has ended and queued its reply (not only
         // until the players stopped: the replies come after).
         if state.withLock({ !$0.jobs.isEmpty }) { jobsEnded.wait() }
@@ -193,29 +193,30 @@ public final class DaemonServer: Sendable {
     /// once; devices added are created, devices removed are closed.
     public func reload(_ configuration: DaemonConfiguration, allowedGroup: UInt32?, library: GestureLibrary) {
         gestureCache.clear()
-        let (added, removed) = state.withLock { current -> ([DeviceKind], [DeviceKind]) in
-            let old = current.configuration.devices
+        let (added, removed) = state.withLock { current -> ([ReadyDevice], [ReadyDevice]) in
+            let old = current.configuration.readyDevices
             current.configuration = configuration
             current.allowedGroup = allowedGroup
             current.library = library
-            return (configuration.devices.filter { !old.contains($0) }, old.filter { !configuration.devices.contains($0) })
+            let new = configuration.readyDevices
+            return (new.filter { !old.contains($0) }, old.filter { !new.contains($0) })
         }
-        for kind in added {
-            do { try startDevice(kind) } catch { log.error("cannot create the \(kind.rawValue): \(error)") }
+        for device in added {
+            do { try startDevice(device) } catch { log.error("cannot create the \(device): \(error)") }
         }
-        for kind in removed {
-            state.withLock { $0.queues[kind]?.retired = true }
-            wakeWorker(kind)
+        for device in removed {
+            state.withLock { $0.queues[device]?.retired = true }
+            wakeWorker(device)
         }
         syncTriggerWatches()
-        log.notice("configuration reloaded: devices \(configuration.devices.map(\.rawValue).joined(separator: ", "))")
+        log.notice("configuration reloaded: devices \(configuration.readyDevices.map(\.description).joined(separator: ", "))")
     }
 
     // MARK: Devices and their workers
 
     /// The ready device of a kind (the configuration and `play`'s "as" only
     /// let the four playable kinds and the keyboard through).
-    static func profile(for kind: DeviceKind) -> VirtualDeviceProfile {
+    public static func profile(for kind: DeviceKind) -> VirtualDeviceProfile {
         switch kind {
         case .touchpad: .touchpad()
         case .mouse: .mouse()
@@ -225,25 +226,41 @@ public final class DaemonServer: Sendable {
         }
     }
 
-    private func startDevice(_ kind: DeviceKind) throws {
-        let session = try devices.ready(Self.profile(for: kind))
-        log.info("ready: \(kind.rawValue) at \(session.devnode ?? "?")")
-        let queue = DeviceQueue()
-        state.withLock { $0.queues[kind] = queue }
-        broadcast("device", [("kind", .string(kind.rawValue)), ("node", session.devnode.map(JSONValue.string) ?? .null), ("state", .string("added"))])
-        try DedicatedThread.start(Self.workerThread(for: kind)) { [self] in
-            workerLoop(kind, queue: queue)
+    private func startDevice(_ device: ReadyDevice) throws {
+        let profile = try devices.profile(device.kind, device.output)
+        let session = try devices.ready(profile, device.output)
+        log.info("ready: \(device) at \(session.devnode ?? "?")")
+        let queue = DeviceQueue(profile: profile)
+        state.withLock { $0.queues[device] = queue }
+        broadcast("device", Self.deviceFields(device, node: session.devnode, state: "added"))
+        try DedicatedThread.start(Self.workerThread(for: device)) { [self] in
+            workerLoop(device, queue: queue)
         }
+    }
+
+    /// The fields of a `device` event: kind, node, state, and the output
+    /// when it is not uinput.
+    static func deviceFields(_ device: ReadyDevice, node: String?, state: String) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("kind", .string(device.kind.rawValue)), ("node", node.map(JSONValue.string) ?? .null)]
+        if device.output != .uinput { fields.append(("to", .string(device.output.word))) }
+        fields.append(("state", .string(state)))
+        return fields
     }
 
     /// The I/O thread: named `gesturectl-io`.
     public static let ioThread = ThreadOptions(name: "gesturectl-io")
 
-    /// The worker thread of a ready device: `gesturectl-q-ts`, `-tp`, `-ms`,
-    /// `-tb` (the kernel keeps 15 bytes of a name).
+    /// The worker thread of a ready uinput device: `gesturectl-q-ts`,
+    /// `-tp`, `-ms`, `-tb`, `-kb` (the kernel keeps 15 bytes of a name).
     public static func workerThread(for kind: DeviceKind) -> ThreadOptions {
+        workerThread(for: ReadyDevice(kind: kind))
+    }
+
+    /// The worker thread of a ready device: `gesturectl-q-ts` through
+    /// uinput, `gesturectl-h-ts` through uhid, `gesturectl-g-ts` through a gadget.
+    public static func workerThread(for device: ReadyDevice) -> ThreadOptions {
         let short: String
-        switch kind {
+        switch device.kind {
         case .touchscreen: short = "ts"
         case .touchpad: short = "tp"
         case .mouse: short = "ms"
@@ -251,11 +268,17 @@ public final class DaemonServer: Sendable {
         case .keyboard: short = "kb"
         default: short = "ot"
         }
-        return ThreadOptions(name: "gesturectl-q-" + short)
+        let letter: String
+        switch device.output {
+        case .uinput: letter = "q"
+        case .uhid: letter = "h"
+        case .gadget: letter = "g"
+        }
+        return ThreadOptions(name: "gesturectl-\(letter)-" + short)
     }
 
-    func wakeWorker(_ kind: DeviceKind) {
-        let queue = state.withLock { $0.queues[kind] }
+    func wakeWorker(_ device: ReadyDevice) {
+        let queue = state.withLock { $0.queues[device] }
         queue?.signal.signal()
     }
 
@@ -415,6 +438,8 @@ struct JobRecord: Sendable {
 
     let id: Int
     let kind: DeviceKind
+    /// How its device is made.
+    var output: PlayOutput = .uinput
     let clientID: Int
     let requestID: JSONValue
     let waits: Bool
@@ -428,11 +453,18 @@ struct JobRecord: Sendable {
     var state: State = .queued
     /// The node of the device it played on, once it runs.
     var devnode: String?
+
+    /// The ready device it plays on.
+    var device: ReadyDevice { ReadyDevice(kind: kind, output: output) }
 }
 
 /// The plays waiting for one device, and the worker's wake-up.
 final class DeviceQueue: Sendable {
+    /// The profile of its device (a gadget's is read once, when it is made ready).
+    let profile: VirtualDeviceProfile
     let signal = DispatchSemaphore(value: 0)
+
+    init(profile: VirtualDeviceProfile) { self.profile = profile }
     private let pending = Mutex<[Int]>([])
     private let retiredFlag = Atomic<Bool>(false)
 
@@ -468,7 +500,7 @@ struct ServerState: Sendable {
     var allowedGroup: UInt32?
     var clients: [Int: ClientState] = [:]
     var jobs: [Int: JobRecord] = [:]
-    var queues: [DeviceKind: DeviceQueue] = [:]
+    var queues: [ReadyDevice: DeviceQueue] = [:]
     var nextClientID = 0
     var nextJobID = 0
     var stopping = false

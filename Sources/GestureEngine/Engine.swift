@@ -162,15 +162,18 @@ public final class Engine: Sendable {
         return PlayJob(handle: handle, session: session, frameCount: frames.count, closesSession: closesSession)
     }
 
-    /// The kept device of `profile`, created (and udev waited for) when
-    /// there is none or the kept one was closed: the daemon's ready devices.
-    /// - Throws: ``OperatingSystem/SystemError`` when it cannot be created.
-    public func readyDevice(_ profile: VirtualDeviceProfile, linger: Microseconds = PlaybackSession.defaultLinger) throws(SystemError)
-        -> PlaybackSession
-    {
-        let key = KeptKey(profile: profile, output: .uinput)
+    /// The kept device of `profile` through `output`, created (and udev
+    /// waited for) when there is none or the kept one was closed: the
+    /// daemon's ready devices.
+    /// - Throws: ``OperatingSystem/SystemError`` when it cannot be created,
+    ///   ``PlayOutputError`` or ``HIDOutput/HIDDevicePlan/Failure`` when the
+    ///   output cannot make it.
+    public func readyDevice(
+        _ profile: VirtualDeviceProfile, output: PlayOutput = .uinput, linger: Microseconds = PlaybackSession.defaultLinger
+    ) throws -> PlaybackSession {
+        let key = KeptKey(profile: profile, output: output)
         if let session = kept.withLock({ $0.sessions[key] }), !session.isClosed { return session }
-        let session = try PlaybackSession(profile: profile, linger: linger, udevTimeout: udevTimeout, uinputPath: uinputPath)
+        let session = try makeSession(output, profile: profile, linger: linger)
         let replaced: PlaybackSession? = kept.withLock { current in
             if let other = current.sessions[key], !other.isClosed { return other }
             current.sessions[key] = session
@@ -184,10 +187,21 @@ public final class Engine: Sendable {
         return session
     }
 
-    /// Closes and forgets the kept device of `profile` (e.g. after it
-    /// vanished, before making a new one).
-    public func forgetDevice(_ profile: VirtualDeviceProfile) {
-        let session = kept.withLock { $0.sessions.removeValue(forKey: KeptKey(profile: profile, output: .uinput)) }
+    /// The profile of the ready device of `kind` through `output`: the
+    /// built-in profile of the kind at its default size (the keyboard's for
+    /// `.keyboard`), or, on a gadget, the geometry its HID function was made
+    /// with.
+    /// - Throws: ``GesturePlayback/PlaybackError`` for a kind that plays
+    ///   nothing, ``PlayOutputError`` for a gadget without that function.
+    public func readyProfile(kind: DeviceKind, output: PlayOutput = .uinput) throws -> VirtualDeviceProfile {
+        if case .gadget(let name) = output { return try gadgetProfile(name: name, kind: kind) }
+        return kind == .keyboard ? .keyboard() : try VirtualDeviceProfile.profile(for: kind)
+    }
+
+    /// Closes and forgets the kept device of `profile` through `output`
+    /// (e.g. after it vanished, before making a new one).
+    public func forgetDevice(_ profile: VirtualDeviceProfile, output: PlayOutput = .uinput) {
+        let session = kept.withLock { $0.sessions.removeValue(forKey: KeptKey(profile: profile, output: output)) }
         session?.close()
     }
 

@@ -62,4 +62,77 @@ enum PathSimplifier {
         let fraction = min(max((offset.x * along.x + offset.y * along.y) / lengthSquared, 0), 1)
         return point.distance(to: start + along * fraction)
     }
+
+    /// `points` split into the runs that draw something new: a segment that
+    /// only goes over what the path drew well before (a finger circling the
+    /// same circle for an hour, a swipe back over its own line) is left out,
+    /// and the path starts again (`M`) where it draws something new.
+    ///
+    /// Coverage is kept on a grid of `cell`-sized squares; a segment is
+    /// left out when every point along it (one every half cell) falls in
+    /// squares — or their neighbours — first drawn at least `lookback`
+    /// millimetres of path earlier, so that a slow stroke never hides
+    /// behind its own last few samples. The last segment always stays (the
+    /// arrowhead follows it). A `cell` that is not positive keeps everything.
+    static func visibleRuns(_ points: [PointMM], cell: Double, lookback: Double) -> [[PointMM]] {
+        guard cell > 0, cell.isFinite, lookback.isFinite, points.count > 2 else { return [points] }
+        // The path length at which each square was first drawn.
+        struct Square: Hashable {
+            var x: Int32
+            var y: Int32
+        }
+        var firstDrawn: [Square: Double] = [:]
+        func key(_ point: PointMM) -> Square? {
+            let x = (point.x / cell).rounded(.down)
+            let y = (point.y / cell).rounded(.down)
+            guard x.magnitude < 1e9, y.magnitude < 1e9 else { return nil }
+            return Square(x: Int32(x), y: Int32(y))
+        }
+        /// The points along a segment, one every half cell, ends included.
+        func along(_ from: PointMM, _ to: PointMM, _ body: (PointMM) -> Bool) -> Bool {
+            let length = from.distance(to: to)
+            guard length.isFinite else { return false }
+            let steps = min(Int((length / (cell / 2)).rounded(.up)), 1_000_000)
+            for step in 0...max(steps, 1) where !body(from + (to - from) * (Double(step) / Double(max(steps, 1)))) {
+                return false
+            }
+            return true
+        }
+        var runs: [[PointMM]] = []
+        var current: [PointMM] = []
+        var travelled = 0.0
+        for index in 1..<points.count {
+            let from = points[index - 1]
+            let to = points[index]
+            let before = travelled - lookback
+            let covered =
+                index < points.count - 1
+                && along(from, to) { point in
+                    guard let centre = key(point) else { return false }
+                    for dx in Int32(-1)...1 {
+                        for dy in Int32(-1)...1 {
+                            if let drawn = firstDrawn[Square(x: centre.x + dx, y: centre.y + dy)], drawn < before {
+                                return true
+                            }
+                        }
+                    }
+                    return false
+                }
+            let length = from.distance(to: to)
+            if covered {
+                if current.count > 1 { runs.append(current) }
+                current = []
+            } else {
+                if current.isEmpty { current = [from] }
+                current.append(to)
+                _ = along(from, to) { point in
+                    if let square = key(point), firstDrawn[square] == nil { firstDrawn[square] = travelled }
+                    return true
+                }
+            }
+            if length.isFinite { travelled += length }
+        }
+        if current.count > 1 { runs.append(current) }
+        return runs.isEmpty ? [points] : runs
+    }
 }

@@ -112,9 +112,17 @@ private struct SVGRenderer {
         let paletteIndex = StrokePalette.paletteIndex(forStrokeNumber: strokeNumber)
         let colour = StrokePalette.colours[paletteIndex].hex
         // The tolerance in millimetres: the viewBox is viewWidth mm across pixelWidth pixels.
-        let points = PathSimplifier.simplify(trace.points, tolerance: options.tolerancePixels * viewWidth / Double(pixelWidth))
-        let pathData = points.enumerated().map { offset, point in
-            "\(offset == 0 ? "M" : "L") \(number(point.x)) \(number(point.y))"
+        let tolerance = options.tolerancePixels * viewWidth / Double(pixelWidth)
+        let points = PathSimplifier.simplify(trace.points, tolerance: tolerance)
+        // What retraces what the stroke drew long before adds nothing to the
+        // picture (an hour of circling is one circle): left out, unless --exact.
+        // Squares of a sixth of the line's width: what is left out lies
+        // within half the width (the 3 × 3 squares around) of what is drawn.
+        let runs = tolerance > 0 ? PathSimplifier.visibleRuns(points, cell: unit / 6, lookback: 8 * unit) : [points]
+        let pathData = runs.map { run in
+            run.enumerated().map { offset, point in
+                "\(offset == 0 ? "M" : "L") \(number(point.x)) \(number(point.y))"
+            }.joined(separator: " ")
         }.joined(separator: " ")
         let marker = trace.isStill ? "" : #" marker-end="url(#arrow-\#(paletteIndex + 1))""#
 

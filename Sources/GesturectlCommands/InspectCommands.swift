@@ -132,8 +132,10 @@ enum InspectCommands {
             in its own colour and with its number at its start, and the
             one-line summary as a caption. Each path is simplified to what
             the picture can show: no sample left out lies more than a quarter
-            of a pixel (at --width) from the line drawn, so a long recording
-            gives a small file; --exact keeps every sample.
+            of a pixel (at --width) from the line drawn, and what goes back
+            over what the stroke drew long before (round and round a circle,
+            back along its own line) is drawn once, so a long recording gives
+            a small file; --exact keeps every sample.
 
             Example:
               gesturectl render pinch-in -o pinch-in.svg

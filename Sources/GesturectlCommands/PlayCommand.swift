@@ -212,11 +212,13 @@ enum PlayCommand {
     private static func playThroughDaemon(
         _ client: DaemonClient, values: ParsedValues, placement: Placement?, context: CommandContext
     ) async throws {
-        for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger", "realtime"] where values.isGiven(option) {
+        for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger", "realtime", "gadget"] where values.isGiven(option) {
             throw CommandFailure.usage("--\(option) is not available through the daemon (it plays on its ready devices)")
         }
         var arguments = [try DaemonCalls.gestureArgument(values.argument("gesture") ?? "", context: context)]
         arguments.append(("as", .string(values.string("as") ?? "touchscreen")))
+        // The daemon's outputs are its configuration's ("outputs"); --to picks one.
+        if values.isGiven("to") { arguments.append(("to", .string(values.string("to") ?? "uinput"))) }
         if let speed = values.double("speed") { arguments.append(("speed", .decimal(speed))) }
         if let count = values.integer("repeat") { arguments.append(("repeat", .integer(count))) }
         if let at = placement?.at { arguments.append(("at", .array([json(at.x), json(at.y)]))) }

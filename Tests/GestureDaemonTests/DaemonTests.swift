@@ -19,9 +19,9 @@ import TestSupport
 final class TestDaemon: Sendable {
     /// What the fake devices and the log collect, shared with the closures.
     final class Collected: Sendable {
-        let sinks = Mutex<[DeviceKind: RecordingSink]>([:])
-        let clocks = Mutex<[DeviceKind: ManualClock]>([:])
-        let sessions = Mutex<[DeviceKind: PlaybackSession]>([:])
+        let sinks = Mutex<[ReadyDevice: RecordingSink]>([:])
+        let clocks = Mutex<[ReadyDevice: ManualClock]>([:])
+        let sessions = Mutex<[ReadyDevice: PlaybackSession]>([:])
         let logLines = Mutex<[String]>([])
     }
 
@@ -47,19 +47,32 @@ final class TestDaemon: Sendable {
         let library = GestureLibrary(userDirectory: folder + "/library", builtinDirectory: nil)
         let collected = self.collected
         let provider = DeviceProvider(
-            ready: { profile in
+            ready: { profile, output in
                 // Like the engine's kept devices: the same one until it is closed.
-                if let session = collected.sessions.withLock({ $0[profile.kind] }), !session.isClosed { return session }
+                let key = ReadyDevice(kind: profile.kind, output: output)
+                if let session = collected.sessions.withLock({ $0[key] }), !session.isClosed { return session }
                 let sink = RecordingSink()
                 let clock = ManualClock(mode: clockMode)
-                collected.sinks.withLock { $0[profile.kind] = sink }
-                collected.clocks.withLock { $0[profile.kind] = clock }
+                collected.sinks.withLock { $0[key] = sink }
+                collected.clocks.withLock { $0[key] = clock }
+                let suffix = output == .uinput ? "" : "-\(output.word)"
                 let session = PlaybackSession(
-                    profile: profile, sink: sink, devnode: "/dev/input/test-\(profile.kind.rawValue)", linger: .zero,
+                    profile: profile, sink: sink, devnode: "/dev/input/test-\(profile.kind.rawValue)\(suffix)", linger: .zero,
                     clock: clock)
-                collected.sessions.withLock { $0[profile.kind] = session }
+                collected.sessions.withLock { $0[key] = session }
                 return session
-            }, forget: { _ in }, closeAll: {})
+            }, forget: { _, _ in }, closeAll: {},
+            profile: { kind, output in
+                // A gadget's touchscreen has the geometry it was made with.
+                if case .gadget = output, kind == .touchscreen {
+                    var profile = VirtualDeviceProfile.touchscreen()
+                    profile.description.name = "test gadget touchscreen"
+                    profile.description.absoluteAxes[.multitouchPositionX] = AbsoluteAxisInfo(minimum: 0, maximum: 1_000, resolution: 10)
+                    profile.description.absoluteAxes[.absoluteX] = AbsoluteAxisInfo(minimum: 0, maximum: 1_000, resolution: 10)
+                    return profile
+                }
+                return DaemonServer.profile(for: kind)
+            })
         server = try DaemonServer(
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
@@ -70,8 +83,12 @@ final class TestDaemon: Sendable {
         try server.start()
     }
 
-    func sink(_ kind: DeviceKind) -> RecordingSink? { collected.sinks.withLock { $0[kind] } }
-    func clock(_ kind: DeviceKind) -> ManualClock? { collected.clocks.withLock { $0[kind] } }
+    func sink(_ kind: DeviceKind, output: PlayOutput = .uinput) -> RecordingSink? {
+        collected.sinks.withLock { $0[ReadyDevice(kind: kind, output: output)] }
+    }
+    func clock(_ kind: DeviceKind, output: PlayOutput = .uinput) -> ManualClock? {
+        collected.clocks.withLock { $0[ReadyDevice(kind: kind, output: output)] }
+    }
     var logLines: [String] { collected.logLines.withLock { $0 } }
 
     func client() throws -> DaemonClient { try DaemonClient(path: socketPath) }
