@@ -13,15 +13,36 @@ extension Engine {
     /// session schedules, lingers and lifts on abort as a uinput one does,
     /// and destroying it (UHID_DESTROY) follows the sink's release.
     ///
-    /// - Throws: the plan's error for a kind uhid cannot play (before
-    ///   /dev/uhid is touched); ``OperatingSystem/SystemError`` about
-    ///   `.uhid` (no uhid module, no access); ``HIDOutput/UhidError`` (no
-    ///   driver bound the device in time).
+    /// - Throws: ``PlayOutputError`` for a profile uhid cannot play (a
+    ///   touchpad, a tablet; before /dev/uhid is touched);
+    ///   ``OperatingSystem/SystemError`` about `.uhid` (no uhid module, no
+    ///   access); ``HIDOutput/UhidError`` (no driver bound the device in time).
     func uhidSession(profile: VirtualDeviceProfile, linger: Microseconds) throws -> PlaybackSession {
-        let description = try HIDDevicePlan.description(for: profile)
+        let description: HIDDeviceDescription
+        do throws(HIDDevicePlan.Failure) {
+            description = try HIDDevicePlan.description(for: profile)
+        } catch {
+            throw Self.outputError(error, output: .uhid)
+        }
         let device = try UhidDevice(description: description, driverTimeout: udevTimeout, udevTimeout: udevTimeout)
+        let sink: HIDFrameSink
+        do throws(HIDDevicePlan.Failure) {
+            sink = try HIDFrameSink(profile: profile, output: device)
+        } catch {
+            device.close()
+            throw Self.outputError(error, output: .uhid)
+        }
         return PlaybackSession(
-            profile: profile, sink: HIDFrameSink(profile: profile, output: device), devnode: device.devnode,
-            isInitialisedByUdev: device.isInitialisedByUdev, linger: linger)
+            profile: profile, sink: sink, devnode: device.devnode, isInitialisedByUdev: device.isInitialisedByUdev,
+            linger: linger)
+    }
+
+    /// The plan's refusal in the words of ``PlayOutputError``, which names
+    /// the output (`--to uhid cannot play a tablet gesture; …`).
+    static func outputError(_ failure: HIDDevicePlan.Failure, output: PlayOutput) -> PlayOutputError {
+        switch failure {
+        case let .unsupportedKind(kind, hint): .unsupportedKind(output: output.word, kind: kind, hint: hint)
+        case .layout: .unavailable(output: output.word, reason: failure.description)
+        }
     }
 }
