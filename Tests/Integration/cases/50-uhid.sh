@@ -31,13 +31,76 @@ assert_status 0
 assert_log_lacks swift-testing.err 'skipped' "skipped Swift tests"
 assert_log_contains swift-testing.err 'Suite "uhid devices" passed' "UhidKernelTests"
 
-# 4. The mouse (hid-generic keeps the name).
+# The evdev device hid-multitouch makes from the HID touchscreen
+# (HIDTouchscreenLayout's name; the driver adds no suffix to it).
+UHID_TOUCHSCREEN_NAME='gesturectl HID touchscreen'
+
+# 2. A two-finger drag: two strokes made apart and merged (start together).
+"$GESTURECTL" synth swipe --direction right --distance 40 --duration 300ms --centre 80,50 -o upper.gesture.json
+"$GESTURECTL" synth swipe --direction right --distance 40 --duration 300ms --centre 80,80 -o lower.gesture.json
+"$GESTURECTL" merge upper.gesture.json lower.gesture.json -o drag2.gesture.json
+size=$(python3 -c 'import json; d = json.load(open("drag2.gesture.json"))["device"]; print("%gx%gmm" % (d["width_mm"], d["height_mm"]))')
+libinput_watch_for "$UHID_TOUCHSCREEN_NAME" libinput-touch.log
+evemu_record_watch_for "$UHID_TOUCHSCREEN_NAME" evemu-record-touch.log
+start_gesturectl_play touch.log "$UHID_TOUCHSCREEN_NAME" --to uhid drag2.gesture.json
+libinput_wait_added "$PLAY_NODE"
+evemu_record_wait_ready "$PLAY_NODE"
+assert_log_contains "$LIBINPUT_LOG" "DEVICE_ADDED +$UHID_TOUCHSCREEN_NAME .*cap:t .*size $size" "libinput's view of the HID touchscreen (the profile's millimetres)"
+finish_gesturectl_play 0
+assert_log_contains "$CASE_WORK/touch.log" "playing on $PLAY_NODE \\(gesturectl virtual touchscreen, through uhid\\)" "gesturectl's note"
+wait_for_lines "$LIBINPUT_LOG" 'TOUCH_UP' 2
+assert_libinput_content "$LIBINPUT_LOG"
+gesturectl_check libinput-touch libinput-touch drag2.gesture.json "$LIBINPUT_LOG" --touch-down-together
+# What hid-multitouch made of the descriptor, as evemu-record describes it:
+# a direct-touch device, 10 slots, 100 units/mm on both axes (the physical
+# ranges), USB ids.
+record=$EVEMU_RECORD_LOG
+assert_log_contains "$record" '^# Input device ID: bus 0x03 vendor 0x4753' "the HID device's bus and vendor"
+assert_log_contains "$record" 'Property +type 1 \(INPUT_PROP_DIRECT\)' "INPUT_PROP_DIRECT"
+python3 - "$record" > axes.txt <<'PY' || fail "evemu-record's description: $(tail -n 1 axes.txt)"
+import re, sys
+text = open(sys.argv[1]).read()
+def axis(code):
+    block = re.search(r"Event code %d \([A-Z_]+\)\n((?:#\s+[A-Z][a-z]+\s+-?\d+\n)+)" % code, text)
+    if not block:
+        sys.exit("no axis %d" % code)
+    return dict((k, int(v)) for k, v in re.findall(r"#\s+([A-Z][a-z]+)\s+(-?\d+)", block.group(1)))
+slot, x, y = axis(47), axis(53), axis(54)
+print("slots %d..%d; x 0..%d at %d/mm; y 0..%d at %d/mm" % (slot["Min"], slot["Max"], x["Max"], x["Resolution"], y["Max"], y["Resolution"]))
+if slot["Max"] != 9: sys.exit("ABS_MT_SLOT max %d, expected 9 (10 contacts)" % slot["Max"])
+if not (x["Resolution"] == y["Resolution"] == 100): sys.exit("resolution %d/%d, expected 100 units/mm" % (x["Resolution"], y["Resolution"]))
+PY
+note "hid-multitouch's axes: $(cat axes.txt)"
+stop_background "$LIBINPUT_PID" "$EVEMU_RECORD_PID"
+
+# 3. SIGINT mid-play: the drag slowed down ten times (3 s), interrupted once
+# both fingers are down and have moved a few frames.
+libinput_watch_for "$UHID_TOUCHSCREEN_NAME" libinput-INT.log
+evemu_record_watch_for "$UHID_TOUCHSCREEN_NAME" evemu-record-INT.log
+start_gesturectl_play play-INT.log "$UHID_TOUCHSCREEN_NAME" --to uhid drag2.gesture.json --speed 0.1
+libinput_wait_added "$PLAY_NODE"
+evemu_record_wait_ready "$PLAY_NODE"
+wait_for_lines "$LIBINPUT_LOG" 'TOUCH_DOWN' 2
+wait_for_lines "$LIBINPUT_LOG" 'TOUCH_MOTION' 6
+kill -INT "$PLAY_PID"
+finish_gesturectl_play 130
+assert_log_contains "$CASE_WORK/$PLAY_LOG" 'interrupted after [0-9]+ of [0-9]+ frames' "SIGINT: gesturectl's message"
+wait_for_lines "$LIBINPUT_LOG" 'TOUCH_UP' 2 10
+gesturectl_check libinput-INT touches-lifted "$LIBINPUT_LOG"
+assert_libinput_content "$LIBINPUT_LOG"
+wait_for_lines "$EVEMU_RECORD_LOG" '^E: .* 0003 0039 -001' 2 10
+gesturectl_check evemu-INT last-frame-lifts "$EVEMU_RECORD_LOG" 2
+note "SIGINT: $(grep -o 'interrupted after.*' "$CASE_WORK/$PLAY_LOG")"
+stop_background "$LIBINPUT_PID" "$EVEMU_RECORD_PID"
+
+# 4. The mouse (hid-generic keeps HIDMouseLayout's name).
+UHID_MOUSE_NAME='gesturectl HID mouse'
 "$GESTURECTL" synth swipe --direction right --distance 60 --duration 300ms -o drag.gesture.json
-libinput_watch_for "$VIRTUAL_MOUSE_NAME" libinput-mouse.log
-start_gesturectl_play mouse.log "$VIRTUAL_MOUSE_NAME" --to uhid --as mouse drag.gesture.json
+libinput_watch_for "$UHID_MOUSE_NAME" libinput-mouse.log
+start_gesturectl_play mouse.log "$UHID_MOUSE_NAME" --to uhid --as mouse drag.gesture.json
 libinput_wait_added "$PLAY_NODE"
 mouse_log=$LIBINPUT_LOG
-assert_log_contains "$mouse_log" "DEVICE_ADDED +$VIRTUAL_MOUSE_NAME .*cap:p" "libinput's view of the uhid mouse"
+assert_log_contains "$mouse_log" "DEVICE_ADDED +$UHID_MOUSE_NAME .*cap:p" "libinput's view of the uhid mouse"
 finish_gesturectl_play 0
 assert_log_contains "$CASE_WORK/mouse.log" "playing on $PLAY_NODE \\($VIRTUAL_MOUSE_NAME, through uhid\\)" "gesturectl's note"
 wait_for_lines "$mouse_log" 'POINTER_BUTTON.*BTN_LEFT.*released' 1
