@@ -38,7 +38,7 @@ let package = Package(
                 "GestureModel", "GestureFormat", "GestureEditing", "GestureSynth",
                 "GestureRender", "GestureLibrary", "CommandKit", "InputSystem", "DeviceDiscovery",
                 "GesturePlayback", "GestureRecording", "GestureInterop", "GestureEngine", "GestureDaemon", "OperatingSystem",
-                "GestureAssist",
+                "GestureAssist", "HIDOutput",
             ]
         ),
         .executableTarget(

@@ -44,6 +44,8 @@ public enum PlayOutputError: Error, Hashable, Sendable, CustomStringConvertible 
     case unsupportedKind(output: String, kind: DeviceKind, hint: String)
     /// The output cannot be used here: what is missing and what to do.
     case unavailable(output: String, reason: String)
+    /// The key has no HID usage hosts agree on (the HID buttons cannot send it).
+    case unsupportedKey(output: String, key: EventCode)
 
     /// A one-line message for people.
     public var description: String {
@@ -52,6 +54,8 @@ public enum PlayOutputError: Error, Hashable, Sendable, CustomStringConvertible 
             "--to \(output) cannot play a \(kind.rawValue) gesture; \(hint)"
         case let .unavailable(output, reason):
             "--to \(output): \(reason)"
+        case let .unsupportedKey(output, key):
+            "--to \(output) cannot press \(key.name(type: .key) ?? "key \(key.rawValue)"): HID buttons have no usage for it that hosts agree on; press it through uinput"
         }
     }
 }

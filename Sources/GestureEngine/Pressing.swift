@@ -1,4 +1,5 @@
 import GestureModel
+import HIDOutput
 import GesturePlayback
 import InputSystem
 import OperatingSystem
@@ -17,12 +18,16 @@ public struct PressRequest: Sendable {
     /// this one. A `down` press is possible only on a kept keyboard: a
     /// keyboard that is destroyed releases every key.
     public var keepDevice: Bool
+    /// How the keyboard is made (default uinput): through uhid or a USB
+    /// gadget, the keys are the HID buttons (``HIDOutput/HIDButtonsLayout``).
+    public var output: PlayOutput
 
     /// Creates a request; see each property for the defaults.
     public init(
         press: KeyPress, leadIn: Microseconds = Microseconds(100_000),
-        linger: Microseconds = PlaybackSession.defaultLinger, keepDevice: Bool = false
+        linger: Microseconds = PlaybackSession.defaultLinger, keepDevice: Bool = false, output: PlayOutput = .uinput
     ) {
+        self.output = output
         self.press = press
         self.leadIn = leadIn
         self.linger = linger
@@ -42,11 +47,15 @@ extension Engine {
     /// - Throws: ``OperatingSystem/SystemError`` (no uinput, no access),
     ///   ``GesturePlayback/PlaybackError`` (the kept keyboard is busy).
     public func startPress(_ request: PressRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
-        let profile = VirtualDeviceProfile.keyboard()
+        if request.output != .uinput, HIDButtonsLayout.usage(for: request.press.key) == nil {
+            // The HID buttons would drop it without a word.
+            throw PlayOutputError.unsupportedKey(output: request.output.word, key: request.press.key)
+        }
+        let profile = try readyProfile(kind: .keyboard, output: request.output)
         let session =
             request.keepDevice
-            ? try readyDevice(profile, linger: request.linger)
-            : try PlaybackSession(profile: profile, linger: request.linger, udevTimeout: udevTimeout, uinputPath: uinputPath)
+            ? try readyDevice(profile, output: request.output, linger: request.linger)
+            : try makeSession(request.output, profile: profile, linger: request.linger)
         return try startPress(
             request.press, on: session, leadIn: request.leadIn, handle: handle, closesSession: !request.keepDevice)
     }

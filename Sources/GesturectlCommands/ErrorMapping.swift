@@ -1,7 +1,8 @@
 import CommandKit
 import Glibc
-import GestureEngine
 import GestureModel
+import GestureEngine
+import HIDOutput
 import DeviceDiscovery
 import GestureInterop
 import GesturePlayback
@@ -52,9 +53,14 @@ enum ErrorMapping {
         case let error as PlaybackError:
             return .failure(error.description)
         case let error as PlayOutputError:
-            // A kind the output cannot play is the caller's choice of options.
-            if case .unsupportedKind = error { return .usage(error.description) }
-            return .failure(error.description)
+            // A kind or key the output cannot carry is the command line's
+            // fault; an output that is missing here is "not available".
+            switch error {
+            case .unsupportedKind, .unsupportedKey: return .usage(error.description)
+            case .unavailable: return .notFound(error.description)
+            }
+        case let error as HIDDevicePlan.Failure:
+            return .usage(error.description)
         case let error as RecordingError:
             return .failure(error.description)
         case let error as GestureFormatError:

@@ -39,6 +39,12 @@ import TestSupport
         #expect(try refused(["press", "home", "--hold", "0"]).hasPrefix("gesturectl: error: --hold:"))
         #expect(try refused(["press", "home", "--hold", "61s"]).hasPrefix("gesturectl: error: --hold:"))
         #expect(try refused(["press"]).hasPrefix("gesturectl: error: missing argument <button>"))
+        // A key the HID buttons cannot send is refused before anything is made, not dropped.
+        #expect(
+            try refused(["press", "KEY_MICMUTE", "--to", "uhid"]).hasPrefix(
+                "gesturectl: error: --to uhid cannot press KEY_MICMUTE: HID buttons have no usage for it"))
+        #expect(try refused(["press", "home", "--gadget", "rig"]).hasPrefix("gesturectl: error: --gadget names the gadget of --to gadget"))
+        #expect(try refused(["press", "home", "--to", "bluetooth"]).contains("--to"))
     }
 
     @Test func anUnreachableDaemonIsStatus5() throws {
