@@ -120,6 +120,11 @@ enum PlayCommand {
             linger: Microseconds(values.duration("linger") ?? 200_000), placement: placement,
             realtimePriority: values.flag("realtime") ? Player.defaultRealtimePriority : nil,
             output: try output(values))
+        if unplaced.output == .uhid, values.isGiven("clone") {
+            throw CommandFailure.usage(
+                "--clone cannot play --to uhid: a clone copies a device's evdev description, which only uinput"
+                    + " reproduces (through uhid the HID driver makes its own); drop --clone, or play --to uinput")
+        }
         // Placed here rather than in the engine, so that its warnings are told.
         let request: PlayRequest
         do throws(Placement.Failure) {
@@ -160,17 +165,13 @@ enum PlayCommand {
     /// The words `--to` takes.
     static let outputs = ["uinput", "uhid", "gadget"]
 
-    /// The output `--to` (and `--gadget`) ask for.
+    /// The output `--to` (and `--gadget`) ask for. `press` uses it too: read only the options both commands declare.
     static func output(_ values: ParsedValues) throws -> PlayOutput {
         let word = values.string("to") ?? "uinput"
         if values.isGiven("gadget") && word != "gadget" {
             throw CommandFailure.usage("--gadget names the gadget of --to gadget; add --to gadget")
         }
-        if word == "uhid" && values.isGiven("clone") {
-            throw CommandFailure.usage(
-                "--clone cannot play --to uhid: a clone copies a device's evdev description, which only uinput"
-                    + " reproduces (through uhid the HID driver makes its own); drop --clone, or play --to uinput")
-        }
+
         switch word {
         case "uhid": return .uhid
         case "gadget": return .gadget(name: values.isGiven("gadget") ? values.string("gadget") : nil)
