@@ -11,7 +11,7 @@
 #   3. SIGINT mid-play --to uhid: exit 130, every finger lifted.
 #   4. A mouse drag --to uhid: libinput sees a pointer whose left button is
 #      pressed, moves and is released.
-#   5. Without access to /dev/uhid: exit 4 and what to do.
+# (Access to /dev/uhid through the shipped udev rule: case 17.)
 # timeout: 240
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
@@ -35,14 +35,15 @@ assert_log_contains swift-testing.err 'Suite "uhid devices" passed' "UhidKernelT
 # (HIDTouchscreenLayout's name; the driver adds no suffix to it).
 UHID_TOUCHSCREEN_NAME='gesturectl HID touchscreen'
 
-# 2. A two-finger drag: two strokes made apart and merged (start together).
-"$GESTURECTL" synth swipe --direction right --distance 40 --duration 300ms --centre 80,50 -o upper.gesture.json
-"$GESTURECTL" synth swipe --direction right --distance 40 --duration 300ms --centre 80,80 -o lower.gesture.json
-"$GESTURECTL" merge upper.gesture.json lower.gesture.json -o drag2.gesture.json
-size=$(python3 -c 'import json; d = json.load(open("drag2.gesture.json"))["device"]; print("%gx%gmm" % (d["width_mm"], d["height_mm"]))')
+# 2. A two-finger drag: the built-in two-finger scroll (both fingers start
+# together; recorded on a 216 x 135 mm touchscreen, the profile's size).
+# Built-in files, not synth and merge: each gesturectl start costs seconds
+# under emulation.
+drag2=$REPO_ROOT/Recordings/two-finger-scroll-down.gesture.json
+size=216x135mm
 libinput_watch_for "$UHID_TOUCHSCREEN_NAME" libinput-touch.log
 evemu_record_watch_for "$UHID_TOUCHSCREEN_NAME" evemu-record-touch.log
-start_gesturectl_play touch.log "$UHID_TOUCHSCREEN_NAME" --to uhid drag2.gesture.json
+start_gesturectl_play touch.log "$UHID_TOUCHSCREEN_NAME" --to uhid "$drag2"
 libinput_wait_added "$PLAY_NODE"
 evemu_record_wait_ready "$PLAY_NODE"
 assert_log_contains "$LIBINPUT_LOG" "DEVICE_ADDED +$UHID_TOUCHSCREEN_NAME .*cap:t .*size $size" "libinput's view of the HID touchscreen (the profile's millimetres)"
@@ -50,7 +51,7 @@ finish_gesturectl_play 0
 assert_log_contains "$CASE_WORK/touch.log" "playing on $PLAY_NODE \\(gesturectl virtual touchscreen, through uhid\\)" "gesturectl's note"
 wait_for_lines "$LIBINPUT_LOG" 'TOUCH_UP' 2
 assert_libinput_content "$LIBINPUT_LOG"
-gesturectl_check libinput-touch libinput-touch drag2.gesture.json "$LIBINPUT_LOG" --touch-down-together
+gesturectl_check libinput-touch libinput-touch "$drag2" "$LIBINPUT_LOG" --touch-down-together
 # What hid-multitouch made of the descriptor, as evemu-record describes it:
 # a direct-touch device, 10 slots, 100 units/mm on both axes (the physical
 # ranges), USB ids.
@@ -73,11 +74,11 @@ PY
 note "hid-multitouch's axes: $(cat axes.txt)"
 stop_background "$LIBINPUT_PID" "$EVEMU_RECORD_PID"
 
-# 3. SIGINT mid-play: the drag slowed down ten times (3 s), interrupted once
+# 3. SIGINT mid-play: the drag slowed down ten times (2.5 s), interrupted once
 # both fingers are down and have moved a few frames.
 libinput_watch_for "$UHID_TOUCHSCREEN_NAME" libinput-INT.log
 evemu_record_watch_for "$UHID_TOUCHSCREEN_NAME" evemu-record-INT.log
-start_gesturectl_play play-INT.log "$UHID_TOUCHSCREEN_NAME" --to uhid drag2.gesture.json --speed 0.1
+start_gesturectl_play play-INT.log "$UHID_TOUCHSCREEN_NAME" --to uhid "$drag2" --speed 0.1
 libinput_wait_added "$PLAY_NODE"
 evemu_record_wait_ready "$PLAY_NODE"
 wait_for_lines "$LIBINPUT_LOG" 'TOUCH_DOWN' 2
@@ -95,9 +96,8 @@ stop_background "$LIBINPUT_PID" "$EVEMU_RECORD_PID"
 
 # 4. The mouse (hid-generic keeps HIDMouseLayout's name).
 UHID_MOUSE_NAME='gesturectl HID mouse'
-"$GESTURECTL" synth swipe --direction right --distance 60 --duration 300ms -o drag.gesture.json
 libinput_watch_for "$UHID_MOUSE_NAME" libinput-mouse.log
-start_gesturectl_play mouse.log "$UHID_MOUSE_NAME" --to uhid --as mouse drag.gesture.json
+start_gesturectl_play mouse.log "$UHID_MOUSE_NAME" --to uhid --as mouse "$REPO_ROOT/Recordings/edge-swipe-from-left.gesture.json"
 libinput_wait_added "$PLAY_NODE"
 mouse_log=$LIBINPUT_LOG
 assert_log_contains "$mouse_log" "DEVICE_ADDED +$UHID_MOUSE_NAME .*cap:p" "libinput's view of the uhid mouse"
@@ -110,11 +110,3 @@ motions=$(count_lines "$mouse_log" 'POINTER_MOTION')
 note "mouse: $motions POINTER_MOTION events"
 assert_libinput_content "$mouse_log"
 stop_background "$LIBINPUT_PID"
-
-# 5. Without access: /dev/uhid is root's (0600) here; an outsider is refused.
-outsider_uid=61002
-run_logged play-outsider setpriv --reuid="$outsider_uid" --regid="$outsider_uid" --clear-groups env HOME=/tmp \
-    "$GESTURECTL" play "$REPO_ROOT/Recordings/tap.gesture.json" --to uhid --lead-in 0 --linger 0
-assert_status 4
-assert_log_contains play-outsider.err "write access to /dev/uhid .*gesturectl" "what to do without access"
-note "outsider: $(head -n 1 play-outsider.err)"
