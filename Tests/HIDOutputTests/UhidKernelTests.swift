@@ -1,5 +1,6 @@
 import Foundation
 import GestureModel
+import GesturePlayback
 import InputSystem
 import OperatingSystem
 import Testing
@@ -19,6 +20,25 @@ struct UhidKernelTests {
         0x05, 0x01, 0x09, 0x30, 0x09, 0x31, 0x15, 0x81, 0x25, 0x7F, 0x75, 0x08, 0x95, 0x02, 0x81, 0x06,
         0xC0, 0xC0,
     ]
+
+    @Test("hid-multitouch binds the generated touchscreen: its feature reports are asked for and answered, Device Mode is set")
+    func touchscreenBinds() throws {
+        let description = try HIDDevicePlan.description(for: VirtualDeviceProfile.touchscreen())
+        let device = try UhidDevice(description: description)
+        defer { device.close() }
+        let status = device.status
+        // What hid-multitouch asked while binding, answered at once (the
+        // kernel waits up to 5 s for each answer, and would bind without
+        // the Contact Count Maximum otherwise).
+        #expect(status.isStarted)
+        #expect(status.reportsAnswered >= 1, "GET_REPORT of the Contact Count Maximum")
+        #expect(status.reportsRefused == 0)
+        #expect(status.setReports[HIDTouchscreenLayout.deviceModeReportID]?.first == HIDTouchscreenLayout.deviceModeReportID)
+        let reader = try EvdevDevice(path: try #require(device.devnode))
+        #expect(reader.description.properties.contains(.direct))
+        #expect(reader.slotCount == 10)
+        #expect(reader.description.absoluteAxes[.multitouchPositionX]?.resolution == 100)
+    }
 
     @Test("A boot mouse is bound by a HID driver, its evdev node found, and its reports read back as events")
     func mouseRoundTrip() throws {

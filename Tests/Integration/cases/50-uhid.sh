@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # `gesturectl play --to uhid`: devices made through /dev/uhid and driven by
 # the kernel's own HID drivers, seen by independent tools.
-#   1. UhidDevice's Swift suite ("uhid devices"): a boot mouse is bound, its
-#      evdev node found by the uniq it was created with, its reports read
-#      back as events.
+#   1. UhidDevice's Swift suite ("uhid devices"): the generated touchscreen
+#      is bound by hid-multitouch, whose GET_REPORT (Contact Count Maximum)
+#      and SET_REPORT (Device Mode) were answered at once; a boot mouse is
+#      bound, its evdev node found by the uniq it was created with, its
+#      reports read back as events.
 #   2. A two-finger drag played --to uhid: hid-multitouch binds the
 #      touchscreen (evemu-record shows INPUT_PROP_DIRECT, 10 slots and the
 #      resolution the profile's millimetres give); libinput sees both
