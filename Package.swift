@@ -71,7 +71,7 @@ let package = Package(
         // Evdev events to strokes: the recorder's state machine.
         .target(name: "GestureRecording", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
         // evemu and libinput-record text formats, in and out.
-        .target(name: "GestureInterop", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
+        .target(name: "GestureInterop", dependencies: ["GestureModel", "GestureFormat", "InputSystem", "OperatingSystem"]),
         // HID outputs (issue 11): report descriptors made from a device's
         // geometry, frames to HID reports, /dev/uhid and USB gadgets (configfs,
         // /dev/hidgN).
@@ -149,7 +149,7 @@ let package = Package(
             name: "GestureEngineTests",
             dependencies: [
                 "GestureEngine", "GestureModel", "GesturePlayback", "GestureRecording", "GestureSynth", "InputSystem",
-                "OperatingSystem", "TestSupport",
+                "OperatingSystem", "TestSupport", "HIDOutput",
             ]),
         .testTarget(
             name: "HIDOutputTests",

@@ -1,6 +1,7 @@
 import DeviceDiscovery
 import GestureModel
 import GesturePlayback
+import HIDOutput
 import InputSystem
 import OperatingSystem
 import Synchronization
@@ -30,12 +31,18 @@ public final class Engine: Sendable {
     private let kept = Mutex(Kept())
     let uinputPath: String
     let udevTimeout: Microseconds
+    let gadgetPaths: GadgetPaths
 
-    /// Creates an engine. `uinputPath` and `udevTimeout` are for tests and
-    /// unusual systems.
-    public init(uinputPath: String = "/dev/uinput", udevTimeout: Microseconds = UdevSettle.defaultTimeout) {
+    /// Creates an engine. `uinputPath`, `udevTimeout` and `gadgetPaths`
+    /// (where configfs, the USB device controllers and /dev are) are for
+    /// tests and unusual systems.
+    public init(
+        uinputPath: String = "/dev/uinput", udevTimeout: Microseconds = UdevSettle.defaultTimeout,
+        gadgetPaths: GadgetPaths = .system
+    ) {
         self.uinputPath = uinputPath
         self.udevTimeout = udevTimeout
+        self.gadgetPaths = gadgetPaths
     }
 
     // MARK: Playing

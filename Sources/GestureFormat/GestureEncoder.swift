@@ -5,7 +5,7 @@ import GestureModel
 /// a final newline.
 ///
 /// It appends bytes to one growing buffer, with no string built per sample.
-struct GestureEncoder {
+package struct GestureEncoder {
     private(set) var output: [UInt8] = []
 
     /// Encodes `gesture`.
@@ -159,7 +159,7 @@ struct GestureEncoder {
 
     /// `text` with `"`, `\` and control characters escaped (`\n`, `\r`, `\t`,
     /// otherwise `\u00XX`); everything else, non-ASCII included, as UTF-8.
-    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+    package static func appendEscaped(_ text: String, to output: inout [UInt8]) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -178,7 +178,7 @@ struct GestureEncoder {
     }
 
     /// `text` escaped as inside a JSON string (for quoting it in messages).
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var bytes: [UInt8] = []
         appendEscaped(text, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)

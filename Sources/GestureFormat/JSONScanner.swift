@@ -4,55 +4,81 @@
 ///
 /// It never traps on bad input: every read is bounds-checked and every
 /// problem is a thrown ``ScanError`` at the offending byte.
-struct JSONScanner {
+///
+/// `package`: GestureInterop reads Android's `uinput` command files and
+/// WebDriver actions with it, rather than with a JSON parser of its own.
+package struct JSONScanner {
     /// Deepest nesting of arrays and objects accepted (a canonical gesture
     /// needs 5).
-    static let maximumDepth = 32
+    package static let maximumDepth = 32
 
-    let bytes: UnsafeBufferPointer<UInt8>
-    var position: Int
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var position: Int
+    /// Whether `//`, `#` and `/* */` comments count as whitespace, as in
+    /// the lenient JSON of Android's `uinput` command
+    /// (`JsonReader.setLenient`). Off for gesture files, which are strict JSON.
+    package var allowsComments = false
 
-    init(bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
+    package init(bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
 
     // MARK: Looking
 
-    var isAtEnd: Bool { position >= bytes.count }
+    package var isAtEnd: Bool { position >= bytes.count }
 
     /// The byte at the cursor, or nil at the end.
-    var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+    package var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            case UInt8(ascii: "#") where allowsComments:
+                while position < bytes.count && bytes[position] != 0x0A { position += 1 }
+            case UInt8(ascii: "/") where allowsComments && position + 1 < bytes.count:
+                if bytes[position + 1] == UInt8(ascii: "/") {
+                    while position < bytes.count && bytes[position] != 0x0A { position += 1 }
+                } else if bytes[position + 1] == UInt8(ascii: "*") {
+                    // An unclosed comment runs to the end, where the caller
+                    // then finds the file cut short.
+                    position += 2
+                    while position < bytes.count
+                        && !(bytes[position] == UInt8(ascii: "*") && position + 1 < bytes.count
+                            && bytes[position + 1] == UInt8(ascii: "/"))
+                    {
+                        position += 1
+                    }
+                    position = min(position + 2, bytes.count)
+                } else {
+                    return
+                }
             default: return
             }
         }
     }
 
     /// Skips a UTF-8 byte order mark, which some editors add.
-    mutating func skipByteOrderMark() {
+    package mutating func skipByteOrderMark() {
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
     }
 
     // MARK: Errors
 
-    func syntaxError(_ message: String, at offset: Int? = nil) -> ScanError {
+    package func syntaxError(_ message: String, at offset: Int? = nil) -> ScanError {
         ScanError(.syntax, .spot(offset ?? position), message)
     }
 
     /// `unexpected end of file` at the end, otherwise `expected …, found …`.
-    func unexpected(expecting expectation: String) -> ScanError {
+    package func unexpected(expecting expectation: String) -> ScanError {
         guard let byte = current else { return syntaxError("unexpected end of file") }
         return syntaxError("expected \(expectation), found \(Self.describe(byte: byte, at: position, in: bytes))")
     }
 
     /// A byte as people see it in a message: `'x'`, or `byte 0xFF`, or the
     /// character when it starts valid UTF-8.
-    static func describe(byte: UInt8, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+    package static func describe(byte: UInt8, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         if byte < 0x80 {
             return "U+" + String(repeating: "0", count: byte < 0x10 ? 3 : 2) + String(byte, radix: 16, uppercase: true)
@@ -68,7 +94,7 @@ struct JSONScanner {
     /// What the value starting at `offset` is, for `found …` in messages:
     /// `a string`, `an object`, `an array`, `true`, `false`, `null`, or the
     /// number as written.
-    func describeValue(at offset: Int) -> String {
+    package func describeValue(at offset: Int) -> String {
         guard offset < bytes.count else { return "the end of the file" }
         switch bytes[offset] {
         case UInt8(ascii: "\""): return "a string"
@@ -90,7 +116,7 @@ struct JSONScanner {
     // MARK: Structure
 
     /// Consumes `byte` (after whitespace) or throws `expected …`.
-    mutating func expect(_ byte: UInt8, _ expectation: String) throws(ScanError) {
+    package mutating func expect(_ byte: UInt8, _ expectation: String) throws(ScanError) {
         skipWhitespace()
         guard current == byte else { throw unexpected(expecting: expectation) }
         position += 1
@@ -98,7 +124,7 @@ struct JSONScanner {
 
     /// Checks and skips one value of any kind; containers count towards
     /// `depth` (the depth the value itself would have).
-    mutating func skipValue(depth: Int) throws(ScanError) {
+    package mutating func skipValue(depth: Int) throws(ScanError) {
         skipWhitespace()
         guard let byte = current else { throw syntaxError("unexpected end of file") }
         switch byte {
@@ -127,7 +153,7 @@ struct JSONScanner {
         }
     }
 
-    func checkDepth(_ depth: Int) throws(ScanError) {
+    package func checkDepth(_ depth: Int) throws(ScanError) {
         if depth > Self.maximumDepth {
             throw ScanError(.tooLarge, .spot(position), "nesting is deeper than \(Self.maximumDepth) levels")
         }
@@ -136,7 +162,7 @@ struct JSONScanner {
     /// Inside an object whose `{` is consumed: reads the next key and its
     /// `:`, leaving the cursor at the value; nil after consuming the `}`.
     /// `first` tracks whether a `,` is due.
-    mutating func nextKey(first: inout Bool) throws(ScanError) -> (key: String, offset: Int)? {
+    package mutating func nextKey(first: inout Bool) throws(ScanError) -> (key: String, offset: Int)? {
         skipWhitespace()
         if first {
             first = false
@@ -167,7 +193,7 @@ struct JSONScanner {
 
     /// Inside an array whose `[` is consumed: true with the cursor at the
     /// next element, false after consuming the `]`.
-    mutating func nextElement(first: inout Bool) throws(ScanError) -> Bool {
+    package mutating func nextElement(first: inout Bool) throws(ScanError) -> Bool {
         skipWhitespace()
         if first {
             first = false
@@ -195,7 +221,7 @@ struct JSONScanner {
     // MARK: Literals
 
     /// Skips `true`, `false` or `null`.
-    mutating func skipLiteral() throws(ScanError) {
+    package mutating func skipLiteral() throws(ScanError) {
         for literal in ["true", "false", "null"] {
             if matches(literal) {
                 position += literal.utf8.count
@@ -211,7 +237,7 @@ struct JSONScanner {
     }
 
     /// Whether the bytes at the cursor spell `literal`.
-    func matches(_ literal: String) -> Bool {
+    package func matches(_ literal: String) -> Bool {
         var index = position
         for byte in literal.utf8 {
             guard index < bytes.count, bytes[index] == byte else { return false }
@@ -223,16 +249,16 @@ struct JSONScanner {
     // MARK: Numbers
 
     /// The extent of a number in the text.
-    struct NumberToken {
-        var start: Int
-        var end: Int
+    package struct NumberToken {
+        package var start: Int
+        package var end: Int
         /// No fraction and no exponent.
-        var isInteger: Bool
+        package var isInteger: Bool
     }
 
     /// Reads a number, checking the JSON grammar:
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    mutating func scanNumber() throws(ScanError) -> NumberToken {
+    package mutating func scanNumber() throws(ScanError) -> NumberToken {
         let start = position
         if current == UInt8(ascii: "-") { position += 1 }
         guard let first = current, Self.isDigit(first) else {
@@ -274,17 +300,17 @@ struct JSONScanner {
         skipDigits()
     }
 
-    static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+    package static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
     /// The number as written (shortened when very long).
-    func text(of token: NumberToken) -> String {
+    package func text(of token: NumberToken) -> String {
         let shown = min(token.end - token.start, 40)
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[token.start..<token.start + shown]), as: UTF8.self)
         return shown < token.end - token.start ? text + "…" : text
     }
 
     /// The value of an integer token, or nil when it does not fit an `Int`.
-    func integerValue(of token: NumberToken) -> Int? {
+    package func integerValue(of token: NumberToken) -> Int? {
         var index = token.start
         let negative = bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -303,21 +329,21 @@ struct JSONScanner {
     }
 
     /// The value of a number token as a `Double` (infinite when out of range).
-    func doubleValue(of token: NumberToken) -> Double? {
+    package func doubleValue(of token: NumberToken) -> Double? {
         Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self))
     }
 
     // MARK: Strings
 
     /// Checks and skips a string without building it.
-    mutating func skipString() throws(ScanError) {
+    package mutating func skipString() throws(ScanError) {
         var sink: [UInt8]? = nil
         try scanString(into: &sink)
     }
 
     /// Reads a string (cursor at its opening quote), decoding escapes and
     /// checking UTF-8.
-    mutating func readString() throws(ScanError) -> String {
+    package mutating func readString() throws(ScanError) -> String {
         let start = position + 1
         var buffer: [UInt8]? = []
         // Plain strings (no escapes) are decoded straight from the input.
@@ -429,7 +455,7 @@ struct JSONScanner {
     /// (1 for ASCII); 0 when the bytes there are not valid UTF-8 (overlong
     /// forms, surrogates and values above U+10FFFF included); -1 when they
     /// are valid so far but the input ends inside the sequence.
-    static func utf8SequenceLength(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func utf8SequenceLength(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         guard offset >= 0 && offset < bytes.count else { return 0 }
         let lead = bytes[offset]
         let length: Int

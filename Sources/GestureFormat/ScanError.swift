@@ -1,9 +1,9 @@
 /// A problem found while reading, located by byte offset; turned into a
 /// ``GestureFormatError`` (with line and column) once, at the end, so that
 /// the reader never counts lines while it works.
-struct ScanError: Error {
+package struct ScanError: Error {
     /// Where the problem is.
-    enum Place {
+    package enum Place {
         /// Nowhere in particular (the file as a whole).
         case none
         /// At a byte offset, shown as line and column.
@@ -12,11 +12,11 @@ struct ScanError: Error {
         case line(Int)
     }
 
-    var kind: GestureFormatError.Kind
-    var place: Place
-    var message: String
+    package var kind: GestureFormatError.Kind
+    package var place: Place
+    package var message: String
 
-    init(_ kind: GestureFormatError.Kind, _ place: Place, _ message: String) {
+    package init(_ kind: GestureFormatError.Kind, _ place: Place, _ message: String) {
         self.kind = kind
         self.place = place
         self.message = message
@@ -39,11 +39,11 @@ struct ScanError: Error {
 }
 
 /// A 1-based line and column (in Unicode scalars) of a byte offset.
-struct TextPosition {
-    var line: Int
-    var column: Int
+package struct TextPosition {
+    package var line: Int
+    package var column: Int
 
-    init(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+    package init(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
         let end = min(max(offset, 0), bytes.count)
         var line = 1
         var lineStart = 0

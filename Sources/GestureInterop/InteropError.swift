@@ -1,6 +1,7 @@
 import GestureModel
 
-/// Why an evemu or `libinput record` file could not be read, and where.
+/// Why an evemu, `libinput record`, Android `uinput` or WebDriver actions
+/// file could not be read, and where.
 ///
 /// ``description`` is what a person sees: `SOURCE:LINE: message` for a
 /// problem on one line, `SOURCE: message` when no line applies (an empty
@@ -18,7 +19,7 @@ public struct InteropError: Error, CustomStringConvertible, Hashable, Sendable {
         /// A file format version this reader does not understand (e.g. a
         /// `libinput record` file with `version: 2`).
         case unsupportedVersion
-        /// The text is neither an evemu recording nor a `libinput record` file.
+        /// The text is in none of the formats read here.
         case unknownFormat
         /// A size limit was reached (nesting depth, line length).
         case tooLarge

@@ -1,11 +1,16 @@
 import InputSystem
 
-/// The recording formats of the Linux input peers this module reads.
+/// The recording formats this module reads: the Linux input peers' and
+/// the two automation formats.
 public enum InteropFormat: String, Hashable, Sendable, CaseIterable {
     /// evemu text (`evemu-describe`, `evemu-record`).
     case evemu
     /// `libinput record` YAML.
     case libinputRecord = "libinput"
+    /// The command file of Android's `uinput` shell command (JSON).
+    case androidUinput = "android-uinput"
+    /// A W3C WebDriver Actions payload (JSON).
+    case webdriver
     /// Neither.
     case unknown
 
@@ -13,9 +18,13 @@ public enum InteropFormat: String, Hashable, Sendable, CaseIterable {
     /// content line `N:` (older evemu) or `E:` (events only), is evemu;
     /// `# libinput record`, or a first content line `version:`,
     /// `ndevices:`, `libinput:` or `devices:`, is libinput record. Only the
-    /// first 64 KiB are looked at.
+    /// first 64 KiB are looked at. A text that starts with `{` (after
+    /// white space and `//`, `#` or `/* */` comments) is JSON: an Android
+    /// `uinput` command file when the key `"command"` comes before
+    /// `"actions"`, a WebDriver payload when `"actions"` comes first.
     public static func detect(_ bytes: some Sequence<UInt8>) -> InteropFormat {
         let head = Array(bytes.prefix(65_536))
+        if let json = detectJSON(head) { return json }
         for line in TextLines(bytes: head).lines {
             var scanner = ByteScanner(line.bytes)
             scanner.skipWhitespace()
@@ -35,6 +44,72 @@ public enum InteropFormat: String, Hashable, Sendable, CaseIterable {
             return .unknown
         }
         return .unknown
+    }
+
+    /// `.androidUinput`, `.webdriver` or `.unknown` for a text that starts
+    /// with `{`; nil for one that does not.
+    private static func detectJSON(_ head: [UInt8]) -> InteropFormat? {
+        var index = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while index < head.count {
+            switch head[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            case UInt8(ascii: "/") where index + 1 < head.count && head[index + 1] == UInt8(ascii: "/"),
+                UInt8(ascii: "#"):
+                // A `#` line is also evemu's and libinput's comment: with no
+                // `{` after the comments, those formats are tried next.
+                while index < head.count && head[index] != 0x0A { index += 1 }
+            case UInt8(ascii: "/") where index + 1 < head.count && head[index + 1] == UInt8(ascii: "*"):
+                index += 2
+                while index + 1 < head.count && !(head[index] == UInt8(ascii: "*") && head[index + 1] == UInt8(ascii: "/")) {
+                    index += 1
+                }
+                index += 2
+            case UInt8(ascii: "{"):
+                if let format = detectByKeys(head) { return format }
+                // The keys cannot be read to the object's end (the head ends
+                // inside it, or it is broken): the first of the two keys
+                // written anywhere decides, and the reader then says what
+                // is wrong.
+                let command = firstOffset(of: Array("\"command\"".utf8), in: head, from: index)
+                let actions = firstOffset(of: Array("\"actions\"".utf8), in: head, from: index)
+                switch (command, actions) {
+                case (let c?, let a?): return c < a ? .androidUinput : .webdriver
+                case (_?, nil): return .androidUinput
+                case (nil, _?): return .webdriver
+                case (nil, nil): return .unknown
+                }
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// The first object's top-level keys: `"command"` is Android's,
+    /// `"actions"` WebDriver's; `.unknown` for an object with neither;
+    /// nil when the keys cannot be read to the end of the object.
+    private static func detectByKeys(_ head: [UInt8]) -> InteropFormat? {
+        head.withUnsafeBufferPointer { buffer -> InteropFormat? in
+            var input = JSONInput(bytes: buffer, source: "", lenient: true)
+            var found: InteropFormat?
+            do throws(InteropError) {
+                try input.object("") { (input, key, _) throws(InteropError) in
+                    if found == nil && key == "command" { found = .androidUinput }
+                    if found == nil && key == "actions" { found = .webdriver }
+                    try input.skipValue()
+                }
+            } catch {
+                return found
+            }
+            return found ?? .unknown
+        }
+    }
+
+    private static func firstOffset(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+        for offset in start...(haystack.count - needle.count) where haystack[offset] == needle[0] {
+            if haystack[offset..<offset + needle.count].elementsEqual(needle) { return offset }
+        }
+        return nil
     }
 
     /// Recognises a text; see ``detect(_:)``.
@@ -72,14 +147,18 @@ public enum InteropReader {
     ///
     /// - Throws: ``InteropError`` with ``InteropError/Kind/unknownFormat``
     ///   for a file in neither format, or the format reader's error.
-    public static func read(_ text: String, source: String) throws(InteropError) -> InteropRecording {
-        try read(bytes: Array(text.utf8), source: source)
+    public static func read(_ text: String, source: String, viewport: WebDriverViewport? = nil) throws(InteropError) -> InteropRecording {
+        try read(bytes: Array(text.utf8), source: source, viewport: viewport)
     }
 
     /// Detects the format and reads the recording given as the file's
     /// bytes, without another copy of the text (a recording can be
     /// gigabytes); see ``read(_:source:)``.
-    public static func read(bytes: [UInt8], source: String) throws(InteropError) -> InteropRecording {
+    ///
+    /// `viewport` is the viewport of a WebDriver payload's positions
+    /// (without one: the smallest that holds them all); other formats
+    /// carry their device's axes and ignore it.
+    public static func read(bytes: [UInt8], source: String, viewport: WebDriverViewport? = nil) throws(InteropError) -> InteropRecording {
         switch InteropFormat.detect(bytes) {
         case .evemu:
             let recording = try EvemuReader.read(bytes: bytes, source: source)
@@ -90,10 +169,18 @@ public enum InteropReader {
             let recording = try LibinputRecordReader.read(bytes: bytes, source: source)
             return InteropRecording(
                 format: .libinputRecord, description: recording.description, events: recording.events)
+        case .androidUinput:
+            let recording = try AndroidUinputReader.read(bytes: bytes, source: source)
+            return InteropRecording(format: .androidUinput, description: recording.description, events: recording.events)
+        case .webdriver:
+            let recording = try WebDriverActionsReader.read(bytes: bytes, source: source, viewport: viewport)
+            return InteropRecording(format: .webdriver, description: recording.description, events: recording.events)
         case .unknown:
             throw InteropError(
                 kind: .unknownFormat, source: source,
-                message: "neither an evemu recording ('# EVEMU 1.3', 'N: NAME') nor a libinput record file ('version: 1')")
+                message: "not an evemu recording ('# EVEMU 1.3', 'N: NAME'), a libinput record file ('version: 1'), "
+                    + "an Android uinput command file ('{\"command\": \"register\", …}') "
+                    + "or a WebDriver actions payload ('{\"actions\": […]}')")
         }
     }
 }

@@ -10,6 +10,7 @@ import GestureRecording
 import InputSystem
 import GestureFormat
 import GestureLibrary
+import HIDOutput
 import OperatingSystem
 
 /// Maps the libraries' errors to the documented exit statuses.
@@ -52,6 +53,13 @@ enum ErrorMapping {
             return .failure(error.description)
         case let error as PlaybackError:
             return .failure(error.description)
+        case let error as GadgetError:
+            switch error.kind {
+            case .permissionDenied: return .permissionDenied(error.message)
+            case .notFound, .noController, .kernelSupportMissing: return .notFound(error.message)
+            case .invalid: return .usage(error.message)
+            case .busy, .hostNotReading, .other: return .failure(error.message)
+            }
         case let error as PlayOutputError:
             // A kind or key the output cannot carry is the command line's
             // fault; an output that is missing here is "not available".

@@ -12,34 +12,54 @@ enum InteropCommands {
     static let section = DevicesCommand.section
 
     static let importCommand = Command(
-        name: "import", abstract: "Turn an evemu or libinput record recording into a gesture.",
+        name: "import",
+        abstract: "Turn an evemu, libinput record, Android uinput or WebDriver actions file into a gesture.",
         discussion: """
             Reads a file written by evemu-record (or evemu-describe plus
-            events) or by 'libinput record' (its first device), and runs its
-            events through the same recorder as 'gesturectl record': one stroke
-            per contact, the device's geometry from its description. The
-            format is detected from the content. docs/INTEROP.md has details.
+            events), by 'libinput record' (its first device), an Android
+            'uinput' command file (register, inject and delay commands) or a
+            W3C WebDriver actions payload ({"actions": [...]}, one pointer
+            source per finger), and runs its events through the same
+            recorder as 'gesturectl record': one stroke per contact, the
+            device's geometry from its description. The format is detected
+            from the content. docs/INTEROP.md has details.
             A recording whose times go backwards, or whose values lie beyond
             the device's own axis ranges, is repaired (times kept from going
             back, values clamped into the axes) with a warning that counts
             the samples changed; --strict refuses it instead.
 
-            Example:
+            A WebDriver payload gives positions in CSS pixels of a viewport
+            it does not name: --viewport gives it (as for 'export --format
+            webdriver'); without it, the smallest viewport that holds every
+            position is used. Its size in millimetres is unknown.
+
+            Examples:
               gesturectl import swipe.evemu -o swipe.gesture.json
+              gesturectl import pinch.json --save pinch          # adb's uinput file
+              gesturectl import actions.json --viewport 412x915 -o swipe.gesture.json
             """,
         section: section,
         arguments: [Argument("file", help: "The recording ('-' for standard input).", completion: .files)],
         options: [
             .flag("sequential", help: "Make all strokes start together, as 'record --sequential' does."),
             .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
+            .option(
+                "viewport", valueName: "WxH",
+                help: "The viewport of a WebDriver payload, in CSS pixels (default: the smallest that holds every position)."),
             .flag("strict", help: "Refuse a recording that would have to be repaired (times going backwards, values beyond the axes)."),
         ] + GestureOutput.options
     ) { values, context in
         let file = values.argument("file") ?? "-"
+        let viewport = try values.string("viewport").map { try parseViewport($0) }
         // As large as an export can be: import reads what export writes.
         let bytes = try context.readFile(file, limit: GestureLimits.maximumRecordingBytes)
         let source = file == "-" ? "<stdin>" : file
-        let recording = try InteropReader.read(bytes: bytes, source: source)
+        let recording = try InteropReader.read(bytes: bytes, source: source, viewport: viewport)
+        if viewport != nil && recording.format != .webdriver {
+            throw CommandFailure.usage(
+                "--viewport: \(shown(source)) is \(describedFormat(recording.format)), which carries its own device size; "
+                    + "--viewport is for WebDriver actions payloads")
+        }
         if !recording.ignoredLines.isEmpty {
             // Said, not silently dropped: evemu-play skips them too.
             let lines = listed(recording.ignoredLines.map(String.init))
@@ -75,41 +95,122 @@ enum InteropCommands {
     }
 
     static let exportCommand = Command(
-        name: "export", abstract: "Write a gesture as an evemu or libinput record file that those tools replay.",
+        name: "export",
+        abstract: "Write a gesture as an evemu, libinput record, Android uinput or WebDriver actions file.",
         discussion: """
-            The file holds the description of the virtual device 'gesturectl
-            play --as KIND' would create, and the events it would play.
-            Replay it with:
+            evemu and libinput: the file holds the description of the
+            virtual device 'gesturectl play --as KIND' would create, and the
+            events it would play. Replay it with:
               evemu-device FILE   (then: evemu-play /dev/input/eventN < FILE)
               libinput replay FILE
 
-            The text is written as it is made, so a gesture of any length
-            exports in little memory; 'gesturectl import' reads it back.
+            android-uinput: the same device and events as commands for
+            Android's 'uinput' shell command (a register, a 500 ms delay,
+            then inject and delay commands, delays in whole ms):
+              adb shell uinput - < pinch.json
 
-            Example:
+            webdriver: a W3C WebDriver Actions payload, one touch pointer
+            source per finger, one tick per frame, for Selenium's or
+            Appium's perform actions (POST /session/ID/actions), with
+            positions in CSS pixels of --viewport (default: the gesture's
+            surface at 96 pixels per inch, its size in millimetres):
+              curl -X POST -H 'Content-Type: application/json' \\
+                --data @pinch.json http://127.0.0.1:4723/session/ID/actions
+              driver.execute('actions', json.load(open('pinch.json')))   # Selenium (Python)
+
+            The text is written as it is made, so a gesture of any length
+            exports in little memory; 'gesturectl import' reads all four
+            back.
+
+            Examples:
               gesturectl export pinch-in --format libinput -o pinch-in.yml
+              gesturectl export pinch-in --format android-uinput -o pinch-in.json
+              gesturectl export three-finger-swipe-left --format webdriver --viewport 412x915 -o swipe.json
             """,
         section: section,
         arguments: [Argument("gesture", help: "The gesture (NAME|FILE).", completion: .gesture)],
         options: [
-            .option("format", valueName: "format", help: "The file format.", type: .choice(["evemu", "libinput"]), required: true),
+            .option(
+                "format", valueName: "format", help: "The file format.",
+                type: .choice(["evemu", "libinput", "android-uinput", "webdriver"]), required: true),
             .option("as", valueName: "kind", help: "The device to describe.", type: .choice(PlayCommand.kinds), default: "touchscreen"),
             .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: "1"),
+            .option(
+                "viewport", valueName: "WxH",
+                help: "For --format webdriver: the viewport in CSS pixels (default: the gesture's surface at 96 pixels per inch)."),
             .option("output", short: "o", valueName: "file", help: "Where to write ('-' for standard output).", default: "-", completion: .files),
             GestureOutput.forceFlag,
         ]
     ) { values, context in
-        let gesture = try context.loadGesture(values.argument("gesture") ?? "")
+        let formatName = values.string("format") ?? "evemu"
+        let format: TextFormat =
+            switch formatName {
+            case "libinput": .libinput
+            case "android-uinput": .androidUinput
+            case "webdriver": .webdriver(nil)
+            default: .evemu
+            }
+        let viewport = try values.string("viewport").map { try parseViewport($0) }
+        if viewport != nil, case .webdriver = format {} else if viewport != nil {
+            throw CommandFailure.usage("--viewport is for --format webdriver (positions in CSS pixels), not \(formatName)")
+        }
         let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
+        if case .webdriver = format, kind != .touchscreen {
+            throw CommandFailure.usage(
+                "--format webdriver plays touch pointers, one per finger: it needs --as touchscreen, not \(kind.rawValue)")
+        }
+        let gesture = try context.loadGesture(values.argument("gesture") ?? "")
         let stream = try context.engine.frameStream(
             for: PlayRequest(gesture: gesture, target: .kind(kind), options: PlaybackOptions(speed: values.double("speed") ?? 1)))
+        var chosen = format
+        if case .webdriver = format {
+            chosen = .webdriver(viewport ?? defaultViewport(for: stream.builder.target.description, gesture: stream.gesture))
+        }
         try writeFrames(
-            of: stream.gesture, with: stream.builder, format: values.string("format") == "evemu" ? .evemu : .libinput,
+            of: stream.gesture, with: stream.builder, format: chosen,
             to: values.string("output") ?? "-", force: values.flag("force"), context: context)
     }
 
+    /// `WxH` as a viewport, or a usage error naming the option.
+    static func parseViewport(_ text: String) throws -> WebDriverViewport {
+        guard let viewport = WebDriverViewport(parsing: text) else {
+            throw CommandFailure.usage(
+                "--viewport: \"\(shown(text))\" is not a viewport size like 1080x1920 "
+                    + "(width and height in CSS pixels, 1 to \(WebDriverViewport.maximumSide))")
+        }
+        return viewport
+    }
+
+    /// The surface the frames are played on, at 96 CSS pixels per inch:
+    /// the device's axes over their resolution, or the gesture's surface
+    /// (its stated, derived or assumed size) when the device has none.
+    static func defaultViewport(for description: InputDeviceDescription, gesture: Gesture) -> WebDriverViewport {
+        func millimetres(_ code: EventCode, fallback: Double) -> Double {
+            guard let axis = description.absoluteAxes[code], axis.resolution > 0 else { return fallback }
+            return (Double(axis.maximum) - Double(axis.minimum)) / Double(axis.resolution)
+        }
+        return WebDriverViewport(
+            millimetresWide: millimetres(.multitouchPositionX, fallback: gesture.device.surfaceWidthMM),
+            high: millimetres(.multitouchPositionY, fallback: gesture.device.surfaceHeightMM))
+    }
+
+    /// "an evemu recording", … for messages.
+    static func describedFormat(_ format: InteropFormat) -> String {
+        switch format {
+        case .evemu: "an evemu recording"
+        case .libinputRecord: "a libinput record file"
+        case .androidUinput: "an Android uinput command file"
+        case .webdriver: "a WebDriver actions payload"
+        case .unknown: "in no known format"
+        }
+    }
+
     /// The text formats frames are written in.
-    enum TextFormat { case evemu, libinput }
+    enum TextFormat {
+        case evemu, libinput, androidUinput
+        /// WebDriver actions in a viewport (always given by the time frames are written).
+        case webdriver(WebDriverViewport?)
+    }
 
     /// How much text is gathered before it is written: large enough that
     /// writes are few, small enough that memory does not grow with the play.
@@ -126,13 +227,27 @@ enum InteropCommands {
         context: CommandContext
     ) throws {
         let description = builder.target.description
+        if case .webdriver(let viewport) = format {
+            // Source by source: the frames are made once per source, so
+            // memory stays small (see WebDriverActionsWriter).
+            let writer = WebDriverActionsWriter(
+                description: description, viewport: viewport ?? WebDriverViewport(width: 1080, height: 1920))
+            try builder.forEachFrame(for: gesture) { _, _ in false }  // every check before anything is written
+            try GestureOutput.writeStream(to: output, force: force, context: context) { write in
+                try writer.write(
+                    frames: { body in try builder.forEachFrame(for: gesture) { frame, _ in body(frame) } }, write: write)
+            }
+            return
+        }
         try GestureOutput.writeStream(to: output, force: force, context: context) { write in
             var text: String
             var evemu = EvemuWriter.EventWriter()
             var libinput = LibinputRecordWriter.EventWriter()
+            var android = AndroidUinputWriter.EventWriter()
             switch format {
             case .evemu: text = EvemuWriter.description(description) + EvemuWriter.eventsBanner
             case .libinput: text = LibinputRecordWriter.header(description: description)
+            case .androidUinput, .webdriver: text = AndroidUinputWriter.header(description: description)
             }
             text.reserveCapacity(chunkBytes + 4_096)
             var failure: (any Error)?
@@ -140,6 +255,7 @@ enum InteropCommands {
                 switch format {
                 case .evemu: evemu.append(frame, to: &text)
                 case .libinput: libinput.append(frame, to: &text)
+                case .androidUinput, .webdriver: android.append(frame, to: &text)
                 }
                 guard text.utf8.count >= chunkBytes else { return true }
                 do {

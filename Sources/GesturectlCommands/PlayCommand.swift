@@ -157,8 +157,12 @@ enum PlayCommand {
             context.note("interrupted after \(written) of \(job.frameCount) frames; every finger lifted")
             throw CommandFailure.exit(.interrupted)
         case .failed(let error, let written):
+            // A gadget's host that stops reading does not take the lift either.
+            let lift = result.liftAllError.map { liftError in
+                "the lift could not be written either" + ("\(liftError)" == "\(error)" ? "" : " (\(liftError))")
+            } ?? "every finger lifted"
             throw CommandFailure.failure(
-                "playing failed after \(written) of \(job.frameCount) frames: \(error); every finger lifted")
+                "playing failed after \(written) of \(job.frameCount) frames: \(error); \(lift)")
         }
     }
 

@@ -28,4 +28,10 @@ public enum ErrorNumber {
     public static let badDescriptor: Int32 = EBADF
     /// ENODEV: no such device (on an open device: it went away).
     public static let noSuchDevice: Int32 = ENODEV
+    /// EBUSY: the resource is in use (a USB device controller bound to another gadget).
+    public static let busy: Int32 = EBUSY
+    /// ESHUTDOWN: the endpoint is shut down (a USB gadget the host has not configured).
+    public static let endpointShutDown: Int32 = ESHUTDOWN
+    /// ENOTEMPTY: the folder is not empty.
+    public static let notEmpty: Int32 = ENOTEMPTY
 }

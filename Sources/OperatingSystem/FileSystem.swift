@@ -27,6 +27,24 @@ public enum FileSystem {
         try Syscall.minusOne("mkdir", path: path) { Glibc.mkdir(path, mode_t(permissions)) }
     }
 
+    /// `rmdir(2)`: removes the empty folder `path` (in configfs, a folder
+    /// whose attribute files vanish with it).
+    public static func removeDirectory(_ path: String) throws(SystemError) {
+        try Syscall.minusOne("rmdir", path: path) { Glibc.rmdir(path) }
+    }
+
+    /// `symlink(2)`: a symbolic link at `path` pointing to `target`; EEXIST
+    /// when something is at `path`.
+    public static func makeSymbolicLink(_ path: String, to target: String) throws(SystemError) {
+        try Syscall.minusOne("symlink", path: path, detail: "to \(target)") { Glibc.symlink(target, path) }
+    }
+
+    /// `mount(2)` of a file system without a device (`configfs`, `tmpfs`)
+    /// on the folder `path`, as `mount -t TYPE none PATH` does.
+    public static func mountVirtual(type: String, at path: String) throws(SystemError) {
+        try Syscall.minusOne("mount", path: path, detail: "-t \(type)") { Glibc.mount("none", path, type, 0, nil) }
+    }
+
     /// Creates and opens a new file named `prefix` followed by six random
     /// letters and digits, as `mkstemp(3)` does (mode 0600, O_EXCL, another
     /// name tried when one is taken) but with O_CLOEXEC from the start, so

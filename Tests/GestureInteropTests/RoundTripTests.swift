@@ -83,7 +83,9 @@ struct RoundTripTests {
         #expect(libinput.events.count == 16)
         #expect(throws: InteropError(
             kind: .unknownFormat, source: "c",
-            message: "neither an evemu recording ('# EVEMU 1.3', 'N: NAME') nor a libinput record file ('version: 1')")) {
+            message: "not an evemu recording ('# EVEMU 1.3', 'N: NAME'), a libinput record file ('version: 1'), "
+                + "an Android uinput command file ('{\"command\": \"register\", …}') "
+                + "or a WebDriver actions payload ('{\"actions\": […]}')")) {
             try InteropReader.read("{\"format\": \"gesturectl\"}", source: "c")
         }
     }

@@ -36,7 +36,7 @@ import TestSupport
         let result = try CLI.run(["import", "x.txt"], in: scratch.path)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("gesturectl: error: x.txt"))
-        #expect(result.stderr.contains("neither an evemu recording"))
+        #expect(result.stderr.contains("not an evemu recording"))
     }
 
     @Test(.enabled(if: !hasUinput)) func playWithoutUinputSaysWhatToDo() throws {

@@ -65,6 +65,21 @@ import Testing
         #expect(hourGap.status == 0, "\(hourGap.stderr)")
     }
 
+    /// Runs the commands side by side, each child's own peak measured;
+    /// each must succeed.
+    private func peakMemories(
+        _ runs: [[String]], in directory: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [Int: (status: Int32, kibibytes: Int)] {
+        let results = Mutex<[Int: (status: Int32, kibibytes: Int)]>([:])
+        DispatchQueue.concurrentPerform(iterations: runs.count) { index in
+            let result = (try? peakMemory(runs[index], in: directory)) ?? (-1, 0)
+            results.withLock { $0[index] = result }
+        }
+        let measured = results.withLock { $0 }
+        for index in runs.indices { #expect(measured[index]?.status == 0, "\(runs[index])", sourceLocation: sourceLocation) }
+        return measured
+    }
+
     @Test("export and play --print stream: their memory beyond loading the gesture does not grow from 10k to 100k samples")
     func streaming() throws {
         let directory = try folder()
@@ -81,24 +96,39 @@ import Testing
             runs += [
                 ["validate", name], ["export", name, "--format", "evemu", "-o", "\(name).evemu"],
                 ["export", name, "--format", "libinput"], ["play", name, "--print"],
+                ["export", name, "--format", "android-uinput"],
             ]
         }
-        // Side by side: each child's own peak is measured.
-        let results = Mutex<[Int: (status: Int32, kibibytes: Int)]>([:])
-        let commands = runs
-        DispatchQueue.concurrentPerform(iterations: commands.count) { index in
-            let result = (try? peakMemory(commands[index], in: directory)) ?? (-1, 0)
-            results.withLock { $0[index] = result }
-        }
-        let measured = results.withLock { $0 }
-        for index in runs.indices { #expect(measured[index]?.status == 0, "\(runs[index])") }
-        for command in 1..<4 {
+        let perGroup = runs.count / 2
+        let measured = peakMemories(runs, in: directory)
+        for command in 1..<perGroup {
             // Memory beyond what loading the gesture takes (validate).
             let small = (measured[command]?.kibibytes ?? 0) - (measured[0]?.kibibytes ?? 0)
-            let large = (measured[4 + command]?.kibibytes ?? 0) - (measured[4]?.kibibytes ?? 0)
+            let large = (measured[perGroup + command]?.kibibytes ?? 0) - (measured[perGroup]?.kibibytes ?? 0)
             // Held whole, the text alone would add 18 MB or more.
             #expect(large < small + 4_096, "\(runs[command]): \(small) KiB beyond validate at 10k samples, \(large) KiB at 100k")
         }
+    }
+
+    @Test("export --format webdriver streams too: its memory does not grow from 5 s to 50 s of two fingers at 1 kHz")
+    func webdriverStreaming() throws {
+        // Two fingers, as the payload is made once per finger: 10k and
+        // 100k samples, about 0.8 and 8.4 MB of payload.
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var runs: [[String]] = []
+        for (seconds, degrees) in [("5s", "360"), ("50s", "3600")] {
+            let name = "\(directory)/r\(seconds).json"
+            let made = try CLI.run(
+                ["synth", "rotate", "--fingers", "2", "--rate", "1000", "--duration", seconds, "--degrees", degrees,
+                 "--radius", "50", "-o", name], in: directory)
+            #expect(made.status == 0, "\(made.stderr)")
+            runs += [["validate", name], ["export", name, "--format", "webdriver"]]
+        }
+        let measured = peakMemories(runs, in: directory)
+        let small = (measured[1]?.kibibytes ?? 0) - (measured[0]?.kibibytes ?? 0)
+        let large = (measured[3]?.kibibytes ?? 0) - (measured[2]?.kibibytes ?? 0)
+        #expect(large < small + 4_096, "\(small) KiB beyond validate at 10k samples, \(large) KiB at 100k")
     }
 
     @Test("import reads what export writes, and a recording beyond its limit is refused naming the limit")
@@ -107,7 +137,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try CLI.run(
             ["synth", "rotate", "--fingers", "10", "--rate", "1000", "--duration", "1s", "-o", "r.json"], in: directory)
-        for format in ["evemu", "libinput"] {
+        for format in ["evemu", "libinput", "android-uinput", "webdriver"] {
             let exported = try CLI.run(["export", "r.json", "--format", format, "-o", "r.\(format)"], in: directory)
             #expect(exported.status == 0, "\(exported.stderr)")
             let imported = try CLI.run(["import", "r.\(format)", "-o", "back-\(format).json"], in: directory)

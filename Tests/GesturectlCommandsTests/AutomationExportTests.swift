@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 11 item 5: `export --format android-uinput|webdriver` and
+/// `import` of both, through the built binary.
+@Suite struct AutomationExportTests {
+    /// A gesture file's strokes: per stroke its samples as (time from the
+    /// gesture's first sample, x and y as fractions of the axes).
+    static func strokes(_ json: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[(Double, Double, Double)]] {
+        let gesture = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], sourceLocation: sourceLocation)
+        let device = try #require(gesture["device"] as? [String: Any], sourceLocation: sourceLocation)
+        func axis(_ name: String) throws -> (Double, Double) {
+            let axis = try #require(device[name] as? [String: Any], sourceLocation: sourceLocation)
+            return (Double(axis["min"] as? Int ?? 0), Double(axis["max"] as? Int ?? 1))
+        }
+        let (xMin, xMax) = try axis("x")
+        let (yMin, yMax) = try axis("y")
+        let strokes = try #require(gesture["strokes"] as? [[String: Any]], sourceLocation: sourceLocation)
+        let samples = strokes.map { ($0["samples"] as? [[Double]]) ?? [] }
+        let start = samples.compactMap { $0.first?[0] }.min() ?? 0
+        return samples.map { list in
+            list.map { (($0[0] - start) / 1_000, ($0[1] - xMin) / (xMax - xMin), ($0[2] - yMin) / (yMax - yMin)) }
+        }
+    }
+
+    /// The gesture `export FORMAT` then `import --strict` gives.
+    static func roundTrip(_ gesture: String, _ arguments: [String], importing: [String] = [], in scratch: TemporaryFolder) throws -> String {
+        let exported = try CLI.run(["export", gesture, "-o", "out.json", "--force"] + arguments, in: scratch.path)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stderr == "")
+        let imported = try CLI.run(["import", "out.json", "--strict"] + importing, in: scratch.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr == "")
+        return imported.stdout
+    }
+
+    @Test(arguments: ["three-finger-swipe-left", "pinch-in", "double-tap"])
+    func exportedAndImportedComeBackWithTheSameStrokes(gesture: String) throws {
+        let scratch = try TemporaryFolder()
+        // The reference: the same frames through evemu, whose round trip is exact.
+        let reference = try Self.strokes(try Self.roundTrip(gesture, ["--format", "evemu"], in: scratch))
+        let android = try Self.strokes(try Self.roundTrip(gesture, ["--format", "android-uinput"], in: scratch))
+        let webdriver = try Self.strokes(
+            try Self.roundTrip(
+                gesture, ["--format", "webdriver", "--viewport", "1080x1920"], importing: ["--viewport", "1080x1920"], in: scratch))
+        for (name, strokes, pixels) in [("android-uinput", android, (0.0, 0.0)), ("webdriver", webdriver, (1 / 1079.0, 1 / 1919.0))] {
+            #expect(strokes.count == reference.count, "\(name)")
+            for (got, want) in zip(strokes, reference) {
+                #expect(got.count == want.count, "\(name)")
+                for (a, b) in zip(got, want) {
+                    // Times in whole ms (rounded from the start); positions
+                    // exact (Android) or within a pixel (WebDriver).
+                    #expect(abs(a.0 - b.0) <= 0.5 + 1e-9, "\(name): time \(a.0) ms, expected \(b.0) ms")
+                    #expect(abs(a.1 - b.1) <= pixels.0 / 2 + 1e-4, "\(name): x \(a.1), expected \(b.1)")
+                    #expect(abs(a.2 - b.2) <= pixels.1 / 2 + 1e-4, "\(name): y \(a.2), expected \(b.2)")
+                }
+            }
+        }
+    }
+
+    @Test func theDescriptionsMatchAfterTheRoundTrip() throws {
+        let scratch = try TemporaryFolder()
+        let android = try Self.roundTrip("three-finger-swipe-left", ["--format", "android-uinput"], in: scratch)
+        #expect(try CLI.run(["describe", "-"], stdin: android).stdout == "3 fingers · swipe left · 0.25 s · 40 mm\n")
+        // WebDriver knows no millimetres: the surface is in pixels, its size unknown.
+        let webdriver = try Self.roundTrip("three-finger-swipe-left", ["--format", "webdriver"], in: scratch)
+        #expect(try CLI.run(["describe", "-"], stdin: webdriver).stdout.hasPrefix("3 fingers · swipe left · 0.25 s"))
+    }
+
+    @Test(arguments: ["touchpad", "mouse", "tablet"])
+    func everyDeviceKindRoundTripsThroughAndroidAsThroughEvemu(kind: String) throws {
+        let scratch = try TemporaryFolder()
+        let evemu = try Self.roundTrip("tap", ["--format", "evemu", "--as", kind], in: scratch)
+        let android = try Self.roundTrip("tap", ["--format", "android-uinput", "--as", kind], in: scratch)
+        let strokes = try Self.strokes(android)
+        let reference = try Self.strokes(evemu)
+        #expect(strokes.map(\.count) == reference.map(\.count))
+        #expect(try CLI.run(["describe", "-"], stdin: android).stdout == CLI.run(["describe", "-"], stdin: evemu).stdout)
+    }
+
+    @Test func theDefaultViewportIsTheSurfaceAt96PixelsPerInch() throws {
+        let scratch = try TemporaryFolder()
+        let result = try CLI.run(["export", "tap", "--format", "webdriver"], in: scratch.path)
+        #expect(result.status == 0)
+        // The built-in touchscreen is 216 × 135 mm: 816 × 510 CSS pixels; a tap in its middle.
+        #expect(result.stdout.contains("{\"type\": \"pointerMove\", \"duration\": 0, \"origin\": \"viewport\", \"x\": 408, \"y\": 255}"))
+    }
+
+    @Test func theAndroidFileRegistersATouchscreen() throws {
+        let result = try CLI.run(["export", "tap", "--format", "android-uinput"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("{\"id\": 1, \"command\": \"register\", \"name\": \"gesturectl virtual touchscreen\""))
+        #expect(result.stdout.contains("{\"type\": 110, \"data\": [1]}"), "INPUT_PROP_DIRECT")
+        #expect(result.stdout.contains("\n{\"id\": 1, \"command\": \"delay\", \"duration\": 500}\n"))
+    }
+
+    @Test(
+        arguments: [
+            (["export", "tap", "--format", "webdriver", "--viewport", "big"],
+             "gesturectl: error: --viewport: \"big\" is not a viewport size like 1080x1920 (width and height in CSS pixels, 1 to 100000)\n"),
+            (["export", "tap", "--format", "webdriver", "--viewport", "0x100"],
+             "gesturectl: error: --viewport: \"0x100\" is not a viewport size like 1080x1920 (width and height in CSS pixels, 1 to 100000)\n"),
+            (["export", "tap", "--format", "evemu", "--viewport", "100x100"],
+             "gesturectl: error: --viewport is for --format webdriver (positions in CSS pixels), not evemu\n"),
+            (["export", "tap", "--format", "webdriver", "--as", "mouse"],
+             "gesturectl: error: --format webdriver plays touch pointers, one per finger: it needs --as touchscreen, not mouse\n"),
+            (["import", "in.evemu", "--viewport", "100x100"],
+             "gesturectl: error: --viewport: in.evemu is an evemu recording, which carries its own device size; --viewport is for WebDriver actions payloads\n"),
+        ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let scratch = try TemporaryFolder()
+        #expect(try CLI.run(["export", "tap", "--format", "evemu", "-o", "in.evemu"], in: scratch.path).status == 0)
+        let result = try CLI.run(arguments, in: scratch.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+        #expect(result.stdout == "")
+    }
+
+    @Test func anUnknownFormatIsAUsageError() throws {
+        let result = try CLI.run(["export", "tap", "--format", "android"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("android-uinput"), "the choices are listed: \(result.stderr)")
+    }
+
+    @Test func badFilesNameTheFileAndLine() throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write("a.json", "{\"id\": 1, \"command\": \"register\", \"name\": \"x\", \"configuration\": []}\n{\"id\": 1, \"command\": \"launch\"}\n")
+        let android = try CLI.run(["import", "a.json"], in: scratch.path)
+        #expect(android.status == 1)
+        #expect(android.stderr == "gesturectl: error: a.json:2: unknown command \"launch\" (known: register, delay, inject, sync)\n")
+        try scratch.write("w.json", "{\"actions\": [{\"type\": \"pointer\", \"actions\": [\n{\"type\": \"pointerMove\", \"x\": \"\\u001b[31m\"}]}]}")
+        let webdriver = try CLI.run(["import", "w.json"], in: scratch.path)
+        #expect(webdriver.status == 1)
+        #expect(webdriver.stderr == "gesturectl: error: w.json:2: actions[0].actions[0].x must be a number, not a string\n")
+    }
+
+    @Test func positionsBeyondTheViewportAreRepairedOrRefused() throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write(
+            "w.json",
+            """
+            {"actions": [{"type": "pointer", "id": "f", "parameters": {"pointerType": "touch"}, "actions": [
+              {"type": "pointerMove", "x": 10, "y": 10}, {"type": "pointerDown", "button": 0},
+              {"type": "pointerMove", "duration": 100, "x": 150, "y": 10}, {"type": "pointerUp", "button": 0}]}]}
+            """)
+        let repaired = try CLI.run(["import", "w.json", "--viewport", "100x100"], in: scratch.path)
+        #expect(repaired.status == 0)
+        #expect(repaired.stderr.contains("warning: w.json: x of 1 sample lay outside the axis range 0…99 (as far as 150)"), "\(repaired.stderr)")
+        let refused = try CLI.run(["import", "w.json", "--viewport", "100x100", "--strict"], in: scratch.path)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("refused (--strict)"))
+        // Without --viewport, the smallest that holds every position: nothing to repair.
+        let fitted = try CLI.run(["import", "w.json", "--strict"], in: scratch.path)
+        #expect(fitted.status == 0, "\(fitted.stderr)")
+    }
+
+    @Test func aFailedWriteOfAStreamedWebDriverExportIsReported() throws {
+        let result = try CLI.run(["export", "pinch-in", "--format", "webdriver", "-o", "/dev/full"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("No space left on device"), "\(result.stderr)")
+    }
+}
