@@ -125,6 +125,13 @@ public final class Engine: Sendable {
             }
             return try gadgetProfile(name: name, kind: kind)
         }
+        if request.output == .uhid, case .clone = request.target {
+            // A clone promises the real device's evdev description; through
+            // uhid the HID driver makes the evdev device, not us.
+            throw PlayOutputError.unavailable(
+                output: "uhid",
+                reason: "a clone copies a device's evdev description, which only uinput reproduces; play a kind instead")
+        }
         return try profile(for: request.target, gesture: request.gesture)
     }
 

@@ -30,21 +30,35 @@ public enum UdevSettle {
         monitor: some UdevEventSource, devnode: String, timeout: Microseconds = defaultTimeout,
         clock: some PlaybackClock = SystemClock()
     ) -> Bool {
+        waitForDevice(monitor: monitor, timeout: timeout, clock: clock) { $0.node == devnode } != nil
+    }
+
+    /// Waits for udev's "add" event of the first evdev node that `matches`
+    /// (e.g. by its parent's `uniq`, for a device whose node the creator
+    /// is not told, as with /dev/uhid), on a monitor opened before the
+    /// device was created.
+    ///
+    /// - Returns: the node as udev announced it; `nil` when `timeout`
+    ///   passed first or the monitor failed.
+    public static func waitForDevice(
+        monitor: some UdevEventSource, timeout: Microseconds = defaultTimeout, clock: some PlaybackClock = SystemClock(),
+        matching matches: (UdevInputDevice) -> Bool
+    ) -> UdevInputDevice? {
         let deadline = clock.now() + timeout
         while true {
             do throws(SystemError) {
                 while let event = try monitor.receive() {
-                    if event.action == .add && event.device.node == devnode { return true }
+                    if event.action == .add && matches(event.device) { return event.device }
                 }
             } catch {
-                return false
+                return nil
             }
             let remaining = deadline.rawValue - clock.now().rawValue
-            if remaining <= 0 { return false }
+            if remaining <= 0 { return nil }
             do throws(SystemError) {
                 _ = try Poll.waitReadable(monitor.fileDescriptor, timeoutMilliseconds: Poll.milliseconds(roundingUp: remaining))
             } catch {
-                return false
+                return nil
             }
         }
     }

@@ -38,6 +38,9 @@ enum ErrorMapping {
                         error.description + "; this kernel has no uinput: load it with 'modprobe uinput'"
                             + " (or use 'gesturectl play --print' to write evemu text instead)")
                 }
+                if error.subject == .uhid {
+                    return .notFound(error.description + "; this kernel has no uhid loaded: load it with 'modprobe uhid'")
+                }
                 return .notFound(error.description)
             case .permissionDenied: return .permissionDenied(Self.permissionHint(error))
             case .deviceVanished, .other:
@@ -96,6 +99,10 @@ enum ErrorMapping {
                 + "; creating virtual devices needs write access to \(error.path ?? "/dev/uinput") (see udev-rules/ and the README)"
         case .inputDevice:
             error.description + "; reading input devices needs membership in the 'input' group"
+        case .uhid:
+            error.description
+                + "; creating HID devices needs write access to \(error.path ?? "/dev/uhid")"
+                + " (the 'gesturectl' group with the rule in udev-rules/: see the README)"
         case nil:
             error.description
         }

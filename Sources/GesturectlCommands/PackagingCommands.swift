@@ -95,7 +95,7 @@ extension Gesturectl {
                 .init("/var/lib/gesturectl/gestures/", "The system daemon's library."),
                 .init("/var/lib/gesturectl/bindings.json", "The system daemon's key bindings changed over its socket."),
                 .init("/run/gesturectl/gesturectl.sock", "The system daemon's socket (gesturectl.socket)."),
-                .init("/usr/lib/udev/rules.d/70-gesturectl-uinput.rules", "Makes /dev/uinput writable by the group gesturectl."),
+                .init("/usr/lib/udev/rules.d/70-gesturectl-uinput.rules", "Makes /dev/uinput and /dev/uhid writable by the group gesturectl."),
             ],
             seeAlso: ["gesturectl-format(5)", "systemd-sysusers(8)", "udev(7)"]
         )

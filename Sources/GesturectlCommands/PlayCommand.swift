@@ -50,6 +50,19 @@ enum PlayCommand {
             instead of creating a device (works without uinput; evemu-device
             and evemu-play replay it).
 
+            --to uhid makes a real HID device through /dev/uhid instead: a
+            multitouch digitizer (for --as touchscreen) or a mouse (--as
+            mouse) whose report descriptor is generated from the surface, which
+            the kernel's own drivers bind (hid-multitouch for the
+            touchscreen, as a USB touchscreen is bound) and turn into the
+            evdev node the play then reports. Same timing, lead-in, linger
+            and lifting on Ctrl-C as through uinput. It needs the uhid module
+            ('modprobe uhid') and write access to /dev/uhid (the group
+            gesturectl, with the rule in udev-rules/). Touchpads and tablets
+            have no HID description here: they play through uinput. --clone
+            cannot be combined with it: a clone reproduces a device's evdev
+            description, and a HID driver makes its own.
+
             Examples:
               gesturectl play pinch-in
               gesturectl play three-finger-swipe-left --as touchpad
@@ -58,6 +71,7 @@ enum PlayCommand {
               gesturectl play pinch-in --at 60,40 --scale 1.5 --rotate 45
               gesturectl play tap --clone /dev/input/by-id/usb-ELAN_Touchscreen-event-if00
               gesturectl play rotate --print > rotate.evemu
+              gesturectl play pinch-in --to uhid
             """,
         section: DevicesCommand.section,
         arguments: [Argument("gesture", help: "The gesture to play (NAME|FILE).", completion: .gesture)],
@@ -106,6 +120,11 @@ enum PlayCommand {
             linger: Microseconds(values.duration("linger") ?? 200_000), placement: placement,
             realtimePriority: values.flag("realtime") ? Player.defaultRealtimePriority : nil,
             output: try output(values))
+        if unplaced.output == .uhid, values.isGiven("clone") {
+            throw CommandFailure.usage(
+                "--clone cannot play --to uhid: a clone copies a device's evdev description, which only uinput"
+                    + " reproduces (through uhid the HID driver makes its own); drop --clone, or play --to uinput")
+        }
         // Placed here rather than in the engine, so that its warnings are told.
         let request: PlayRequest
         do throws(Placement.Failure) {
@@ -127,7 +146,8 @@ enum PlayCommand {
         if !job.session.isInitialisedByUdev {
             context.warn("udev did not announce \(job.devnode ?? "the device") in time; playing anyway")
         }
-        context.note("playing on \(job.devnode ?? "?") (\(job.session.profile.description.name))")
+        let through = request.output == .uinput ? "" : ", through \(request.output.word)"
+        context.note("playing on \(job.devnode ?? "?") (\(job.session.profile.description.name)\(through))")
         let result = await context.untilFinished(job)
         if values.flag("json") { context.print(json(result, frames: job.frameCount, device: job.devnode)) }
         switch result.outcome {
@@ -149,12 +169,13 @@ enum PlayCommand {
     /// The words `--to` takes.
     static let outputs = ["uinput", "uhid", "gadget"]
 
-    /// The output `--to` (and `--gadget`) ask for.
+    /// The output `--to` (and `--gadget`) ask for. `press` uses it too: read only the options both commands declare.
     static func output(_ values: ParsedValues) throws -> PlayOutput {
         let word = values.string("to") ?? "uinput"
         if values.isGiven("gadget") && word != "gadget" {
             throw CommandFailure.usage("--gadget names the gadget of --to gadget; add --to gadget")
         }
+
         switch word {
         case "uhid": return .uhid
         case "gadget": return .gadget(name: values.isGiven("gadget") ? values.string("gadget") : nil)

@@ -25,12 +25,16 @@ public struct UdevInputDevice: Hashable, Sendable {
     public var vendor: UInt16?
     /// The product id (`id/product`), when readable.
     public var product: UInt16?
+    /// The parent input device's unique identifier (`uniq`: a serial
+    /// number, or the string a uhid device was created with), `nil` when
+    /// empty or unreadable.
+    public var uniq: String?
 
     /// Creates a device record.
     public init(
         node: String, syspath: String, name: String? = nil, classes: Set<InputDeviceClass> = [],
         properties: [String: String] = [:], links: [String] = [], bus: UInt16? = nil, vendor: UInt16? = nil,
-        product: UInt16? = nil
+        product: UInt16? = nil, uniq: String? = nil
     ) {
         self.node = node
         self.syspath = syspath
@@ -41,6 +45,7 @@ public struct UdevInputDevice: Hashable, Sendable {
         self.bus = bus
         self.vendor = vendor
         self.product = product
+        self.uniq = uniq
     }
 
     /// The `/dev/input/by-id/` links (stable across ports for USB devices).
@@ -60,7 +65,7 @@ public struct UdevInputDevice: Hashable, Sendable {
 extension UdevInputDevice {
     /// Builds a record from udev's data, without touching libudev, so the
     /// parsing is testable: `attributes` are the parent input device's sysfs
-    /// attributes (`name`, `id/bustype`, `id/vendor`, `id/product`).
+    /// attributes (`name`, `id/bustype`, `id/vendor`, `id/product`, `uniq`).
     init(node: String, syspath: String, properties: [String: String], links: [String], attributes: [String: String]) {
         var classes: Set<InputDeviceClass> = []
         for inputClass in InputDeviceClass.allCases where properties[inputClass.propertyName] == "1" {
@@ -76,7 +81,8 @@ extension UdevInputDevice {
             node: node, syspath: syspath, name: name, classes: classes, properties: properties,
             links: links.sorted(), bus: UdevInputDevice.hexIdentifier(attributes["id/bustype"]),
             vendor: UdevInputDevice.hexIdentifier(attributes["id/vendor"]),
-            product: UdevInputDevice.hexIdentifier(attributes["id/product"])
+            product: UdevInputDevice.hexIdentifier(attributes["id/product"]),
+            uniq: attributes["uniq"].map { $0.trimmingTrailingNewlines() }.flatMap { $0.isEmpty ? nil : $0 }
         )
     }
 
@@ -100,7 +106,7 @@ extension UdevInputDevice {
         // The event node's parent `inputN` carries the name and ids; it is
         // owned by `device`, so it is not unreferenced here.
         if let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil) {
-            for attribute in ["name", "id/bustype", "id/vendor", "id/product"] {
+            for attribute in ["name", "id/bustype", "id/vendor", "id/product", "uniq"] {
                 if let value = udev_device_get_sysattr_value(parent, attribute) {
                     attributes[attribute] = String(cString: value)
                 }

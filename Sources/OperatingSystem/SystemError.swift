@@ -30,6 +30,9 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         case uinput
         /// An evdev node of an input device (`/dev/input/eventN`).
         case inputDevice
+        /// The uhid node, through which HID devices are created in user
+        /// space (`/dev/uhid`).
+        case uhid
     }
 
     /// The C function that failed, e.g. `open` or `libevdev_new_from_fd`.

@@ -108,6 +108,18 @@ public enum UnixSocket {
             processID: pid, userID: uid, groupID: gid, supplementaryGroups: Array(groups.prefix(Int(count))))
     }
 
+    /// A connected pair of packet sockets (`socketpair(AF_UNIX,
+    /// SOCK_SEQPACKET | SOCK_CLOEXEC)`): each `write` arrives as one `read`
+    /// at the other end, as with a character device that speaks in whole
+    /// messages (/dev/uhid), so tests can stand in for one.
+    public static func packetPair() throws(SystemError) -> (FileDescriptor, FileDescriptor) {
+        var ends: [Int32] = [-1, -1]
+        try Syscall.minusOne("socketpair") {
+            socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends)
+        }
+        return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
+    }
+
     /// Writes as much of `bytes` as the socket takes now (`send` with
     /// MSG_NOSIGNAL|MSG_DONTWAIT): the count written, 0 when it would block.
     /// - Throws: ``SystemError``; EPIPE or ECONNRESET when the peer is gone.

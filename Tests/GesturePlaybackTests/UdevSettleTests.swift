@@ -165,3 +165,31 @@ struct UdevSettleTests {
         #expect(clock.now() == timeout)
     }
 }
+
+@Suite("Waiting for udev by a property")
+struct UdevSettleMatchingTests {
+    @Test("The first add whose device matches ends the wait and is returned; removes and other devices are skipped")
+    func firstMatchingAddIsReturned() {
+        let clock = ManualClock()
+        func device(_ node: String, uniq: String?) -> UdevInputDevice {
+            UdevInputDevice(node: node, syspath: "/sys/devices/virtual/misc/uhid/x", uniq: uniq)
+        }
+        let source = FakeUdevSource(
+            clock: clock, timeoutStep: Microseconds(10_000_000),
+            events: [
+                UdevEvent(action: .add, device: device("/dev/input/event3", uniq: "other")),
+                UdevEvent(action: .remove, device: device("/dev/input/event5", uniq: "ours")),
+                UdevEvent(action: .add, device: device("/dev/input/event6", uniq: "ours")),
+            ])
+        let found = UdevSettle.waitForDevice(monitor: source, timeout: .zero, clock: clock) { $0.uniq == "ours" }
+        #expect(found?.node == "/dev/input/event6")
+    }
+
+    @Test("Without a matching add before the deadline the wait returns nil")
+    func noMatchTimesOut() {
+        let clock = ManualClock()
+        let source = FakeUdevSource(clock: clock, timeoutStep: Microseconds(10_000_000), events: [])
+        source.queue([], timeOutWhenDrained: true)
+        #expect(UdevSettle.waitForDevice(monitor: source, timeout: Microseconds(1_000), clock: clock) { _ in true } == nil)
+    }
+}

@@ -47,6 +47,21 @@ import OperatingSystem
         #expect(ErrorMapping.failure(for: DeviceSelectionError(kind: .ambiguous, message: "m"))?.status == .usageError)
     }
 
+    /// uhid's hints: what to load, and which group and rule give access.
+    @Test func uhidErrors() {
+        let missing = SystemError(call: "open", path: "/dev/uhid", errorNumber: ENOENT, subject: .uhid)
+        #expect(ErrorMapping.failure(for: missing)?.status == .notFound)
+        #expect(
+            ErrorMapping.failure(for: missing)?.message
+                == "open /dev/uhid failed: No such file or directory (errno 2); this kernel has no uhid loaded: load it with 'modprobe uhid'")
+        let denied = SystemError(call: "open", path: "/dev/uhid", errorNumber: EACCES, subject: .uhid)
+        #expect(ErrorMapping.failure(for: denied)?.status == .permissionDenied)
+        #expect(
+            ErrorMapping.failure(for: denied)?.message
+                == "open /dev/uhid failed: Permission denied (errno 13); creating HID devices needs write access to /dev/uhid (the 'gesturectl' group with the rule in udev-rules/: see the README)"
+        )
+    }
+
     /// The hints follow what the thrower opened, not the path: a path that
     /// merely looks like a device gets none.
     @Test func hintsFollowTheSubjectNotThePath() {

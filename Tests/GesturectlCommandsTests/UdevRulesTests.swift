@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The shipped udev rule gives uinput to the gesturectl group only and
+/// The shipped udev rule gives uinput and uhid to the gesturectl group only and
 /// leaves input event nodes alone. (The integration tier also installs it
 /// in the VM and checks the node's owner and mode.)
 @Suite struct UdevRulesTests {
@@ -16,16 +16,17 @@ import Testing
         let lines = try Self.ruleLines("70-gesturectl-uinput.rules")
         #expect(
             lines == [
-                "KERNEL==\"uinput\", SUBSYSTEM==\"misc\", OPTIONS+=\"static_node=uinput\", GROUP=\"gesturectl\", MODE=\"0660\""
+                "KERNEL==\"uinput\", SUBSYSTEM==\"misc\", OPTIONS+=\"static_node=uinput\", GROUP=\"gesturectl\", MODE=\"0660\"",
+                "KERNEL==\"uhid\", SUBSYSTEM==\"misc\", OPTIONS+=\"static_node=uhid\", GROUP=\"gesturectl\", MODE=\"0660\"",
             ])
         for line in lines {
             #expect(!line.contains("0666"))
             #expect(!line.contains("event"), "input event nodes keep their group")
-            #expect(!line.contains("uaccess") || line.contains("uinput"))
+            #expect(!line.contains("uaccess"))
         }
     }
 
-    @Test func modulesLoadSnippetLoadsUinput() throws {
-        #expect(try Self.ruleLines("gesturectl-uinput.conf") == ["uinput"])
+    @Test func modulesLoadSnippetLoadsUinputAndUhid() throws {
+        #expect(try Self.ruleLines("gesturectl-uinput.conf") == ["uinput", "uhid"])
     }
 }

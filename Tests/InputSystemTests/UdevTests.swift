@@ -73,6 +73,15 @@ struct UdevTests {
         #expect(device.bus == nil)
     }
 
+    @Test("The parent's uniq is kept without its newline; an empty one is nil")
+    func parsingUniq() {
+        func device(_ uniq: String) -> UdevInputDevice {
+            UdevInputDevice(node: "/dev/input/event5", syspath: "/sys/x", properties: [:], links: [], attributes: ["uniq": uniq])
+        }
+        #expect(device("gesturectl-00ff\n").uniq == "gesturectl-00ff")
+        #expect(device("\n").uniq == nil)
+    }
+
     @Test("Actions are parsed from udev's words")
     func actions() {
         #expect(UdevEvent.Action("add") == .add)

@@ -6,7 +6,9 @@
 # for a device created afterwards. A user in the gesturectl group (and not
 # in input) can play a gesture through uinput but cannot record from an
 # event node; a user outside it cannot play: exit status 4 (permission
-# denied) each time. Everything is undone at the end.
+# denied) each time. The same rule gives /dev/uhid to the group (once
+# uhid is loaded and its node triggered): a member plays --to uhid, an
+# outsider gets exit 4. Everything is undone at the end.
 # (/etc is writable in the guest: vm-run's virtme-ng overlays it, the host's
 # copy is never touched.)
 # timeout: 150
@@ -25,6 +27,9 @@ rm -f /etc/.gesturectl-write-test
 ! getent group gesturectl > /dev/null || fail "a group 'gesturectl' exists already; this case needs a clean system"
 
 original_uinput=$(stat -c '%U %G %a' /dev/uinput)
+modprobe uhid || fail "modprobe uhid failed"
+modprobe hid-multitouch || fail "modprobe hid-multitouch failed"
+original_uhid=$(stat -c '%U %G %a' /dev/uhid)
 restore() {
     rm -f "$installed"
     groupdel gesturectl 2>/dev/null || true
@@ -32,6 +37,9 @@ restore() {
     read -r owner group mode <<< "$original_uinput"
     chown "$owner:$group" /dev/uinput || true
     chmod "$mode" /dev/uinput || true
+    read -r owner group mode <<< "$original_uhid"
+    chown "$owner:$group" /dev/uhid || true
+    chmod "$mode" /dev/uhid || true
 }
 trap 'status=$?; restore; (exit "$status"); _lib_cleanup' EXIT
 
@@ -40,9 +48,12 @@ groupadd -r gesturectl
 install -m 644 "$REPO_ROOT/udev-rules/$rule" "$installed"
 udevadm control --reload
 udevadm trigger --settle --sysname-match=uinput --subsystem-match=misc
+udevadm trigger --settle --sysname-match=uhid --subsystem-match=misc
 stat -c '%n %U %G %a' /dev/uinput /dev/input/event* > permissions-after.txt
 note "/dev/uinput before: $original_uinput; after: $(stat -c '%U %G %a' /dev/uinput)"
 assert_equal 'gesturectl 660' "$(stat -c '%G %a' /dev/uinput)" "/dev/uinput group and mode"
+note "/dev/uhid before: $original_uhid; after: $(stat -c '%U %G %a' /dev/uhid)"
+assert_equal 'gesturectl 660' "$(stat -c '%G %a' /dev/uhid)" "/dev/uhid group and mode"
 
 # Every event node is still in group input (not regrouped), also one that
 # appears now that the rule is loaded.
@@ -64,3 +75,8 @@ note "member recording: $(head -n 1 record-member.err)"
 run_logged play-outsider "${as_outsider[@]}" "$GESTURECTL" play "$tap" --lead-in 0 --linger 0
 assert_status 4
 note "outsider playing: $(head -n 1 play-outsider.err)"
+run_logged play-uhid-member "${as_member[@]}" "$GESTURECTL" play "$tap" --to uhid --lead-in 0 --linger 0
+assert_status 0
+run_logged play-uhid-outsider "${as_outsider[@]}" "$GESTURECTL" play "$tap" --to uhid --lead-in 0 --linger 0
+assert_status 4
+note "outsider playing --to uhid: $(head -n 1 play-uhid-outsider.err)"
