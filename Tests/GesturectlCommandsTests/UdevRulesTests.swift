@@ -18,6 +18,7 @@ import Testing
             lines == [
                 "KERNEL==\"uinput\", SUBSYSTEM==\"misc\", OPTIONS+=\"static_node=uinput\", GROUP=\"gesturectl\", MODE=\"0660\"",
                 "KERNEL==\"uhid\", SUBSYSTEM==\"misc\", OPTIONS+=\"static_node=uhid\", GROUP=\"gesturectl\", MODE=\"0660\"",
+                "KERNEL==\"hidg[0-9]*\", GROUP=\"gesturectl\", MODE=\"0660\"",
             ])
         for line in lines {
             #expect(!line.contains("0666"))
