@@ -13,8 +13,13 @@
 #   3. SIGINT mid-play --to uhid: exit 130, every finger lifted.
 #   4. A mouse drag --to uhid: libinput sees a pointer whose left button is
 #      pressed, moves and is released.
+#   5. `press volume-up --to uhid`: the HID consumer-control button reaches
+#      libinput as KEY_VOLUMEUP pressed and released once.
+#   6. The daemon with "outputs": ["uinput", "uhid"]: its ready uhid
+#      touchscreen (made at start) plays a client's `play --to uhid`, seen
+#      by libinput with both fingers.
 # (Access to /dev/uhid through the shipped udev rule: case 17.)
-# timeout: 240
+# timeout: 360
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 
@@ -111,4 +116,40 @@ motions=$(count_lines "$mouse_log" 'POINTER_MOTION')
 [[ $motions -ge 5 ]] || fail "libinput saw $motions POINTER_MOTION events; expected the drag's motion"
 note "mouse: $motions POINTER_MOTION events"
 assert_libinput_content "$mouse_log"
+stop_background "$LIBINPUT_PID"
+
+# 5. A button through uhid: hid-generic makes one evdev device per
+# application collection, named after it.
+UHID_CONSUMER_NAME='gesturectl HID buttons Consumer Control'
+udev_monitor_start
+start_background press.log "$GESTURECTL" press volume-up --to uhid --hold 300ms --lead-in "$PLAY_LEAD_IN"
+press_pid=$BACKGROUND_PID
+wait_for_input_device "$UHID_CONSUMER_NAME"
+libinput_watch "$DEVICE_NODE" libinput-press.log
+wait_background "$press_pid" 60
+assert_equal 0 "$BACKGROUND_STATUS" "press --to uhid's exit status ($(tail -n 2 "$CASE_WORK/press.log" | tr '\n' '|'))"
+wait_for_log "$LIBINPUT_LOG" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) released' 20
+assert_line_count "$LIBINPUT_LOG" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) pressed' 1 "volume-up presses through uhid"
+assert_line_count "$LIBINPUT_LOG" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) released' 1 "volume-up releases through uhid"
+assert_libinput_content "$LIBINPUT_LOG"
+stop_background "$LIBINPUT_PID"
+
+# 6. The daemon's uhid output: a ready HID touchscreen made at start.
+socket=$CASE_WORK/d.sock
+printf '%s\n' '{"devices": ["touchscreen"], "outputs": ["uinput", "uhid"]}' > daemon.json
+start_background daemon.log "$GESTURECTL" daemon --socket "$socket" --library "$CASE_WORK/library" --config "$CASE_WORK/daemon.json"
+daemon_pid=$BACKGROUND_PID
+wait_for_log "$CASE_WORK/daemon.log" 'ready: listening on|error'
+ready_uhid=$(grep -o 'ready: touchscreen (uhid) at /dev/input/event[0-9]*' "$CASE_WORK/daemon.log" | awk '{print $5}')
+[[ -n $ready_uhid ]] || fail "the daemon did not say where its uhid touchscreen is ($(tail -n 3 "$CASE_WORK/daemon.log" | tr '\n' '|'))"
+libinput_watch "$ready_uhid" libinput-daemon.log
+assert_log_contains "$LIBINPUT_LOG" "DEVICE_ADDED +$UHID_TOUCHSCREEN_NAME .*cap:t" "libinput's view of the daemon's uhid touchscreen"
+run_logged daemon-play "$GESTURECTL" --socket "$socket" play "$drag2" --to uhid
+assert_status 0
+wait_for_lines "$LIBINPUT_LOG" 'TOUCH_UP' 2
+gesturectl_check libinput-daemon libinput-touch "$drag2" "$LIBINPUT_LOG" --touch-down-together
+assert_libinput_content "$LIBINPUT_LOG"
+kill -TERM "$daemon_pid"
+wait_background "$daemon_pid" 30
+assert_equal 0 "$BACKGROUND_STATUS" "the daemon's exit status after SIGTERM"
 stop_background "$LIBINPUT_PID"
