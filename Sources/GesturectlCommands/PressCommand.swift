@@ -97,7 +97,8 @@ enum PressCommand {
         if !job.session.isInitialisedByUdev {
             context.warn("udev did not announce \(job.devnode ?? "the keyboard") in time; pressing anyway")
         }
-        context.note("pressing \(key.name) (\(key.kernelName)) on \(job.devnode ?? "?") (\(job.session.profile.description.name))")
+        let through = request.output == .uinput ? "" : ", through \(request.output.word)"
+        context.note("pressing \(key.name) (\(key.kernelName)) on \(job.devnode ?? "?") (\(job.session.profile.description.name)\(through))")
         let result = await context.untilFinished(job)
         switch result.outcome {
         case .completed:
