@@ -23,7 +23,9 @@ public struct RecordingSessionResult: Sendable {
 /// many threads as cores): ``start(_:handle:)`` does that. Each
 /// wait is one `poll` on the device, the cancellation pipe and the Enter
 /// descriptor, with a timeout up to the next status report or deadline;
-/// a wait allocates nothing.
+/// a wait allocates nothing. After a wake-up that read events it pauses
+/// ``batchInterval`` (a cancel or Enter ends the pause) so that fast
+/// devices' frames are read a few at a time.
 /// After each wake-up at most ``maximumOutcomesPerWakeup`` outcomes are
 /// read, so a flooding device cannot starve the timeouts. The status and
 /// warning handlers run on the session's thread.
@@ -44,6 +46,16 @@ public final class RecordingSession {
 
     /// The most outcomes read after one wake-up before timeouts are checked again.
     public static let maximumOutcomesPerWakeup = 256
+
+    /// After a wake-up that read events, the session waits this long (on
+    /// the cancellation and Enter only) before it waits on the device
+    /// again, so that a fast device's frames are read several at a time:
+    /// a ten-finger touchscreen at 1 kHz woke it for every frame, and under
+    /// emulation the wake-up (poll, two reads, the clock, the scheduler)
+    /// cost more than the frame's 22 events (issue 9). 4 ms is 4 frames at
+    /// 1 kHz, far below what the kernel buffers for a reader (~23 frames of
+    /// ten fingers), and delays a live status or stroke by no more.
+    public static let batchInterval = Microseconds(4_000)
 
     private let source: any EventSource
     private var recorder: StrokeRecorder
@@ -97,6 +109,9 @@ public final class RecordingSession {
         // closes): a wake-up allocates nothing, and at 1,000 frames a
         // second there is one wake-up a frame.
         var waiting: Poll.Group?
+        // The cancellation and Enter alone: waited on for ``batchInterval``
+        // after a wake-up that read events.
+        var pausing: Poll.Group?
         while true {
             let now = clock.now()
             if let reason = deadlineReached(now: now, sessionStart: sessionStart) { return reason }
@@ -115,6 +130,7 @@ public final class RecordingSession {
                 var descriptors: [(FileDescriptor, Poll.Events)] = [(source.fileDescriptor, .readable), (cancelled, .readable)]
                 if let enterDescriptor { descriptors.append((enterDescriptor, .readable)) }
                 waiting = Poll.Group(descriptors)
+                pausing = Poll.Group(Array(descriptors.dropFirst()))
             }
             do {
                 try waiting?.wait(
@@ -130,8 +146,10 @@ public final class RecordingSession {
             if deviceEvents.contains(.invalid) {
                 return .readFailed(SystemError(call: "poll", errorNumber: ErrorNumber.badDescriptor, detail: "the device descriptor is not open"))
             }
-            if !deviceEvents.isEmpty, let reason = readAvailable(hangUp: !deviceEvents.isDisjoint(with: [.hangUp, .error])) {
-                return reason
+            var outcomesRead = 0
+            if !deviceEvents.isEmpty {
+                let hangUp = !deviceEvents.isDisjoint(with: [.hangUp, .error])
+                if let reason = readAvailable(hangUp: hangUp, outcomesRead: &outcomesRead) { return reason }
             }
             if !ready.events(at: 1).isEmpty || cancellation.isCancelled { return .cancelled }
             if ready.count > 2, !ready.events(at: 2).isEmpty, let descriptor = enterDescriptor {
@@ -141,27 +159,45 @@ public final class RecordingSession {
                 case .closed:
                     enterDescriptor = nil
                     waiting = nil
+                    pausing = nil
+                }
+            }
+            if outcomesRead > 0, pausing != nil {
+                // Let a few frames gather before the next read (see
+                // ``batchInterval``); a cancel or Enter ends the pause, and
+                // the next turn sees it. (`now` is this turn's: the pause
+                // may end a fraction of a millisecond after a deadline,
+                // which the next turn then honours.)
+                let untilNext = pollTimeout(now: now, nextStatus: nextStatus, sessionStart: sessionStart)
+                let milliseconds = min(Poll.milliseconds(roundingUp: Self.batchInterval.rawValue), untilNext ?? .max)
+                if milliseconds > 0 {
+                    do {
+                        try pausing?.wait(timeoutMilliseconds: milliseconds)
+                    } catch {
+                        return .readFailed(error)
+                    }
                 }
             }
         }
     }
 
     /// Reads and records what is waiting; a stop reason when reading must end.
-    private func readAvailable(hangUp: Bool) -> RecordingStopReason? {
+    private func readAvailable(hangUp: Bool, outcomesRead: inout Int) -> RecordingStopReason? {
         // The recorder is passed in once for the whole wake-up: each access
         // to a class's stored property is checked for exclusivity at run
         // time, and at 22 events a frame those checks cost more than
         // recording the events.
         Self.readAvailable(
             from: source, into: &recorder, hangUp: hangUp, maximumDuration: options.maximumDuration,
-            warningHandler: warningHandler, strokeHandler: strokeHandler)
+            warningHandler: warningHandler, strokeHandler: strokeHandler, outcomesRead: &outcomesRead)
     }
 
     private static func readAvailable(
         from source: any EventSource, into recorder: inout StrokeRecorder, hangUp: Bool, maximumDuration: Microseconds?,
-        warningHandler: ((RecorderNotice) -> Void)?, strokeHandler: ((Stroke) -> Void)?
+        warningHandler: ((RecorderNotice) -> Void)?, strokeHandler: ((Stroke) -> Void)?, outcomesRead: inout Int
     ) -> RecordingStopReason? {
         for index in 0..<Self.maximumOutcomesPerWakeup {
+            outcomesRead = index
             let outcome: ReadOutcome
             do {
                 outcome = try source.nextEvent()
@@ -189,6 +225,7 @@ public final class RecordingSession {
             }
             if recorder.limitReached { return .limitReached }
         }
+        outcomesRead = Self.maximumOutcomesPerWakeup
         return nil
     }
 
