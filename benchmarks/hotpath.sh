@@ -8,9 +8,12 @@
 # benchmarks/timing (benchmarks/README.md); this one shows where the time
 # goes.
 #
-# Usage: benchmarks/hotpath.sh [--no-valgrind] [--binary PATH]
+# Usage: benchmarks/hotpath.sh [--no-valgrind] [--vm] [--binary PATH]
 #   --binary PATH  a gesturectl-hotpath built elsewhere (default: the
 #                  release build of this checkout, built first)
+#   --vm           also run the CPU-time figures in the VM (scripts/vm-run:
+#                  qemu without KVM, as benchmarks/timing; ~2 minutes more),
+#                  where they are 20-90 times the host's
 #
 # Allocations a frame: valgrind's malloc count (memcheck's "total heap
 # usage") of a run of 2N frames minus a run of N, over N, so set-up is not
@@ -20,11 +23,12 @@ set -euo pipefail
 
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo_root"
-binary="" valgrind=1
+binary="" valgrind=1 vm=0
 while (($# > 0)); do
     case "$1" in
         --binary) binary=${2:?--binary needs a path}; shift 2 ;;
         --no-valgrind) valgrind=0; shift ;;
+        --vm) vm=1; shift ;;
         -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "hotpath: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
@@ -40,6 +44,12 @@ echo "## CPU time (host: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/lo
 "$binary" play-nowait 10000
 "$binary" record 2
 "$binary" record-burst 10000
+if ((vm)); then
+    echo "## CPU time in the VM (TCG)"
+    scripts/vm-run --timeout 900 -- bash -c '
+        echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+        "$0" play 2; "$0" play-nowait 2000; "$0" record 2; "$0" record-burst 5000' "$binary" || echo "(the VM run failed: status $?)"
+fi
 
 allocations() { # MODE N: heap allocations of one run
     valgrind --tool=memcheck "$binary" "$1" "$2" 1 2>&1 >/dev/null | sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d ,
