@@ -47,7 +47,7 @@ public final class RecordingSession {
     /// The most outcomes read after one wake-up before timeouts are checked again.
     public static let maximumOutcomesPerWakeup = 256
 
-    /// After a wake-up that read events, the session waits this long (on
+    /// After a wake-up that read every event waiting, the session waits this long (on
     /// the cancellation and Enter only) before it waits on the device
     /// again, so that a fast device's frames are read several at a time:
     /// a ten-finger touchscreen at 1 kHz woke it for every frame, and under
@@ -162,7 +162,11 @@ public final class RecordingSession {
                     pausing = nil
                 }
             }
-            if outcomesRead > 0, pausing != nil {
+            // Only after a wake-up that read everything waiting: with a
+            // backlog (the most outcomes read, more waiting) the next read
+            // comes at once, or a stall's backlog would drain at 256
+            // outcomes every 4 ms and the kernel's buffer could overflow.
+            if outcomesRead > 0, outcomesRead < Self.maximumOutcomesPerWakeup, pausing != nil {
                 // Let a few frames gather before the next read (see
                 // ``batchInterval``); a cancel or Enter ends the pause, and
                 // the next turn sees it. (`now` is this turn's: the pause
