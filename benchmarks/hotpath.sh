@@ -65,7 +65,8 @@ if command -v strace > /dev/null; then
     echo "## System calls a frame at 1 kHz (strace -c -f, 2,002 frames)"
     for mode in play record; do
         summary=$(strace -f -c -o /dev/stdout "$binary" "$mode" 2 2>/dev/null | grep -E "^ *[0-9]" || true)
-        calls=$(awk '$NF != "total" { calls[$NF] += $4 } END { for (c in calls) if (calls[c] >= 1000) printf "%s %.2f, ", c, calls[c] / 2002 }' <<< "$summary")
-        echo "$mode: ${calls%, } (the recording's writer thread included: one write and one clock_nanosleep a frame)"
+        calls=$(awk '$NF != "total" { calls[$NF] += $4 } END { for (c in calls) if (calls[c] >= 200) printf "%s %.2f, ", c, calls[c] / 2002 }' <<< "$summary")
+        [[ $mode == record ]] && calls+="(the writer thread's one write and one clock_nanosleep a frame included), "
+        echo "$mode: ${calls%, }"
     done
 fi
