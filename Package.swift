@@ -47,6 +47,13 @@ let package = Package(
             // play's first frame must not pay for lazy binding (issue 9).
             linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
 
+        // The per-frame cost of playing and recording on the host (issue 9):
+        // benchmarks/hotpath.sh runs it; no test or product depends on it.
+        .executableTarget(
+            name: "gesturectl-hotpath",
+            dependencies: ["GestureModel", "GestureSynth", "GesturePlayback", "GestureRecording", "InputSystem", "OperatingSystem"],
+            path: "benchmarks/hotpath"),
+
         // The door to the operating system: file descriptors, one syscall
         // funnel and error type, poll, timers, eventfd, signals, threads and
         // child processes. Every module that touches the OS goes through it.

@@ -10,7 +10,8 @@ public protocol PlaybackClock: Sendable {
     func now() -> Microseconds
     /// Blocks until `deadline` (an absolute time of ``now()``) or until
     /// `cancellation` fires, whichever is first. A cancelled signal wins
-    /// even over a deadline that has passed.
+    /// even over a deadline that has passed. (``InputSystem/SystemClock``
+    /// sleeps waits of 2 ms or less through and sees a cancel at their end.)
     /// - Throws: ``OperatingSystem/SystemError`` when the wait cannot be set up.
     func wait(until deadline: Microseconds, cancellation: CancellationSignal) throws(SystemError) -> WaitResult
     /// Runs a short wait once, so that the first real wait (the first

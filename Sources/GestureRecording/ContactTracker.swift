@@ -13,6 +13,12 @@ struct ContactKey: Hashable, Comparable, Sendable {
     static func < (lhs: ContactKey, rhs: ContactKey) -> Bool {
         (lhs.slot, lhs.generation) < (rhs.slot, rhs.generation)
     }
+
+    /// One word hashed, not two: a recorder hashes keys dozens of times a
+    /// frame. Equal keys hash alike; keys that share the mix collide only.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt(bitPattern: slot) &* 0x9E37_79B9_7F4A_7C15 ^ UInt(bitPattern: generation))
+    }
 }
 
 /// Where one contact is at the end of a frame, in device units.
@@ -35,6 +41,10 @@ struct ContactPoint: Hashable, Sendable {
     }
 }
 
+/// One contact down at the end of a frame, as a recorder keeps them: in a
+/// list in key order.
+typealias ContactEntry = (key: ContactKey, point: ContactPoint)
+
 /// Turns one input protocol's events into the set of contacts down at the
 /// end of each frame. The recorder compares consecutive sets to start,
 /// extend and end strokes, so every protocol reduces to the same question:
@@ -44,6 +54,9 @@ protocol ContactTracker: Sendable {
     mutating func apply(_ event: InputEvent)
     /// Ends the current frame (`SYN_REPORT`): the contacts down now.
     mutating func endFrame() -> [ContactKey: ContactPoint]
+    /// ``endFrame()`` as a list in key order, written into `contacts`
+    /// (emptied first, its storage reused): what the recorder calls.
+    mutating func endFrame(into contacts: inout [ContactEntry])
     /// The kernel dropped events (`SYN_DROPPED`); resync events follow.
     mutating func beginResync()
     /// Ends a frame of resync events: the contacts down now, or `nil` when
@@ -58,6 +71,14 @@ protocol ContactTracker: Sendable {
 }
 
 extension ContactTracker {
+    /// ``endFrame()``'s dictionary, sorted (trackers of devices that send
+    /// far fewer frames than a ten-finger touchscreen).
+    mutating func endFrame(into contacts: inout [ContactEntry]) {
+        contacts.removeAll(keepingCapacity: true)
+        contacts.append(contentsOf: endFrame().lazy.map { ($0.key, $0.value) })
+        contacts.sort { $0.key < $1.key }
+    }
+
     var pointerPosition: PointerPosition? { nil }
     mutating func beginResync() {}
     mutating func endResyncFrame() -> [ContactKey: ContactPoint]? { endFrame() }

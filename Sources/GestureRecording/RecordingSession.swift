@@ -22,7 +22,10 @@ public struct RecordingSessionResult: Sendable {
 /// on a thread of its own, never on Swift's cooperative pool (which has as
 /// many threads as cores): ``start(_:handle:)`` does that. Each
 /// wait is one `poll` on the device, the cancellation pipe and the Enter
-/// descriptor, with a timeout up to the next status report or deadline.
+/// descriptor, with a timeout up to the next status report or deadline;
+/// a wait allocates nothing. After a wake-up that read events it pauses
+/// ``batchInterval`` (a cancel or Enter ends the pause) so that fast
+/// devices' frames are read a few at a time.
 /// After each wake-up at most ``maximumOutcomesPerWakeup`` outcomes are
 /// read, so a flooding device cannot starve the timeouts. The status and
 /// warning handlers run on the session's thread.
@@ -43,6 +46,16 @@ public final class RecordingSession {
 
     /// The most outcomes read after one wake-up before timeouts are checked again.
     public static let maximumOutcomesPerWakeup = 256
+
+    /// After a wake-up that read every event waiting, the session waits this long (on
+    /// the cancellation and Enter only) before it waits on the device
+    /// again, so that a fast device's frames are read several at a time:
+    /// a ten-finger touchscreen at 1 kHz woke it for every frame, and under
+    /// emulation the wake-up (poll, two reads, the clock, the scheduler)
+    /// cost more than the frame's 22 events (issue 9). 4 ms is 4 frames at
+    /// 1 kHz, far below what the kernel buffers for a reader (~23 frames of
+    /// ten fingers), and delays a live status or stroke by no more.
+    public static let batchInterval = Microseconds(4_000)
 
     private let source: any EventSource
     private var recorder: StrokeRecorder
@@ -92,6 +105,13 @@ public final class RecordingSession {
         let sessionStart = clock.now()
         var enterDescriptor = options.enterDescriptor
         var nextStatus = sessionStart
+        // The descriptors waited on, made once (again only when Enter's
+        // closes): a wake-up allocates nothing, and at 1,000 frames a
+        // second there is one wake-up a frame.
+        var waiting: Poll.Group?
+        // The cancellation and Enter alone: waited on for ``batchInterval``
+        // after a wake-up that read events.
+        var pausing: Poll.Group?
         while true {
             let now = clock.now()
             if let reason = deadlineReached(now: now, sessionStart: sessionStart) { return reason }
@@ -100,53 +120,95 @@ public final class RecordingSession {
                 nextStatus = Self.adding(options.statusInterval, to: now)
             }
 
-            let cancelled: FileDescriptor
-            do {
-                cancelled = try cancellation.fileDescriptor
-            } catch {
-                return .readFailed(error)
+            if waiting == nil {
+                let cancelled: FileDescriptor
+                do {
+                    cancelled = try cancellation.fileDescriptor
+                } catch {
+                    return .readFailed(error)
+                }
+                var descriptors: [(FileDescriptor, Poll.Events)] = [(source.fileDescriptor, .readable), (cancelled, .readable)]
+                if let enterDescriptor { descriptors.append((enterDescriptor, .readable)) }
+                waiting = Poll.Group(descriptors)
+                pausing = Poll.Group(Array(descriptors.dropFirst()))
             }
-            var descriptors: [(FileDescriptor, Poll.Events)] = [(source.fileDescriptor, .readable), (cancelled, .readable)]
-            if let enterDescriptor { descriptors.append((enterDescriptor, .readable)) }
-            let ready: [Poll.Events]
             do {
-                ready = try Poll.wait(
-                    descriptors,
+                try waiting?.wait(
                     timeoutMilliseconds: pollTimeout(now: now, nextStatus: nextStatus, sessionStart: sessionStart))
             } catch {
                 return .readFailed(error)
             }
+            guard let ready = waiting else { continue }
 
             // The device first, so that what is already waiting is recorded
             // before a stop request is honoured.
-            let deviceEvents = ready[0]
+            let deviceEvents = ready.events(at: 0)
             if deviceEvents.contains(.invalid) {
                 return .readFailed(SystemError(call: "poll", errorNumber: ErrorNumber.badDescriptor, detail: "the device descriptor is not open"))
             }
-            if !deviceEvents.isEmpty, let reason = readAvailable(hangUp: !deviceEvents.isDisjoint(with: [.hangUp, .error])) {
-                return reason
+            var outcomesRead = 0
+            if !deviceEvents.isEmpty {
+                let hangUp = !deviceEvents.isDisjoint(with: [.hangUp, .error])
+                if let reason = readAvailable(hangUp: hangUp, outcomesRead: &outcomesRead) { return reason }
             }
-            if !ready[1].isEmpty || cancellation.isCancelled { return .cancelled }
-            if ready.count > 2, !ready[2].isEmpty, let descriptor = enterDescriptor {
+            if !ready.events(at: 1).isEmpty || cancellation.isCancelled { return .cancelled }
+            if ready.count > 2, !ready.events(at: 2).isEmpty, let descriptor = enterDescriptor {
                 switch LineInput.read(descriptor) {
                 case .line: return .enterPressed
                 case .nothing: break
-                case .closed: enterDescriptor = nil
+                case .closed:
+                    enterDescriptor = nil
+                    waiting = nil
+                    pausing = nil
+                }
+            }
+            // Only after a wake-up that read everything waiting: with a
+            // backlog (the most outcomes read, more waiting) the next read
+            // comes at once, or a stall's backlog would drain at 256
+            // outcomes every 4 ms and the kernel's buffer could overflow.
+            if outcomesRead > 0, outcomesRead < Self.maximumOutcomesPerWakeup, pausing != nil {
+                // Let a few frames gather before the next read (see
+                // ``batchInterval``); a cancel or Enter ends the pause, and
+                // the next turn sees it. (`now` is this turn's: the pause
+                // may end a fraction of a millisecond after a deadline,
+                // which the next turn then honours.)
+                let untilNext = pollTimeout(now: now, nextStatus: nextStatus, sessionStart: sessionStart)
+                let milliseconds = min(Poll.milliseconds(roundingUp: Self.batchInterval.rawValue), untilNext ?? .max)
+                if milliseconds > 0 {
+                    do {
+                        try pausing?.wait(timeoutMilliseconds: milliseconds)
+                    } catch {
+                        return .readFailed(error)
+                    }
                 }
             }
         }
     }
 
     /// Reads and records what is waiting; a stop reason when reading must end.
-    private func readAvailable(hangUp: Bool) -> RecordingStopReason? {
+    private func readAvailable(hangUp: Bool, outcomesRead: inout Int) -> RecordingStopReason? {
+        // The recorder is passed in once for the whole wake-up: each access
+        // to a class's stored property is checked for exclusivity at run
+        // time, and at 22 events a frame those checks cost more than
+        // recording the events.
+        Self.readAvailable(
+            from: source, into: &recorder, hangUp: hangUp, maximumDuration: options.maximumDuration,
+            warningHandler: warningHandler, strokeHandler: strokeHandler, outcomesRead: &outcomesRead)
+    }
+
+    private static func readAvailable(
+        from source: any EventSource, into recorder: inout StrokeRecorder, hangUp: Bool, maximumDuration: Microseconds?,
+        warningHandler: ((RecorderNotice) -> Void)?, strokeHandler: ((Stroke) -> Void)?, outcomesRead: inout Int
+    ) -> RecordingStopReason? {
         for index in 0..<Self.maximumOutcomesPerWakeup {
+            outcomesRead = index
             let outcome: ReadOutcome
             do {
                 outcome = try source.nextEvent()
             } catch {
                 return error.kind == .deviceVanished ? .deviceVanished(error) : .readFailed(error)
             }
-            if outcome == .wouldBlock {
+            if case .wouldBlock = outcome {
                 // A hang-up with nothing to read: the device is gone, even if
                 // the read did not say ENODEV.
                 if hangUp && index == 0 {
@@ -155,7 +217,7 @@ public final class RecordingSession {
                 }
                 return nil
             }
-            if let maximumDuration = options.maximumDuration, let start = recorder.startTime,
+            if let maximumDuration, let start = recorder.startTime,
                 case .event(let event) = outcome,
                 StrokeRecorder.relative(event.time, to: start) > maximumDuration
             {
@@ -167,37 +229,42 @@ public final class RecordingSession {
             }
             if recorder.limitReached { return .limitReached }
         }
+        outcomesRead = Self.maximumOutcomesPerWakeup
         return nil
     }
 
-    /// The stop reason of a timeout that has passed at `now`, if any.
+    /// The stop reason of a timeout that has passed at `now`, if any (the
+    /// maximum duration before the idle timeout when both have).
     private func deadlineReached(now: Microseconds, sessionStart: Microseconds) -> RecordingStopReason? {
-        for (deadline, reason) in deadlines(sessionStart: sessionStart) where now >= deadline { return reason }
-        return nil
+        var reached: RecordingStopReason?
+        forEachDeadline(sessionStart: sessionStart) { deadline, reason in
+            if reached == nil, now >= deadline { reached = reason }
+        }
+        return reached
     }
 
-    /// The moments at which the session stops by itself, as things stand.
-    private func deadlines(sessionStart: Microseconds) -> [(Microseconds, RecordingStopReason)] {
-        var result: [(Microseconds, RecordingStopReason)] = []
+    /// Calls `body` with each moment at which the session stops by itself,
+    /// as things stand, and the reason it would stop (no array: this runs
+    /// twice on every wake-up).
+    private func forEachDeadline(sessionStart: Microseconds, _ body: (Microseconds, RecordingStopReason) -> Void) {
         if let start = recorder.startTime {
             if let maximumDuration = options.maximumDuration {
-                result.append((Self.adding(maximumDuration, to: start), .maximumDuration))
+                body(Self.adding(maximumDuration, to: start), .maximumDuration)
             }
             if let idleTimeout = options.idleTimeout, recorder.contactsDown == 0, let last = recorder.lastActivity {
-                result.append((Self.adding(idleTimeout, to: last), .idleTimeout))
+                body(Self.adding(idleTimeout, to: last), .idleTimeout)
             }
         } else if let firstContactTimeout = options.firstContactTimeout {
-            result.append((Self.adding(firstContactTimeout, to: sessionStart), .noContactTimeout))
+            body(Self.adding(firstContactTimeout, to: sessionStart), .noContactTimeout)
         }
-        return result
     }
 
     /// Milliseconds until the next status report or deadline, rounded up;
     /// `nil` (no limit) when there is neither.
     private func pollTimeout(now: Microseconds, nextStatus: Microseconds, sessionStart: Microseconds) -> Int32? {
-        var moments = deadlines(sessionStart: sessionStart).map(\.0)
-        if statusHandler != nil { moments.append(nextStatus) }
-        guard let next = moments.min() else { return nil }
+        var next: Microseconds? = statusHandler != nil ? nextStatus : nil
+        forEachDeadline(sessionStart: sessionStart) { deadline, _ in next = min(next ?? deadline, deadline) }
+        guard let next else { return nil }
         return Poll.milliseconds(roundingUp: StrokeRecorder.relative(next, to: now).rawValue)
     }
 

@@ -88,29 +88,41 @@ struct SlotTracker: ContactTracker {
     }
 
     mutating func endFrame() -> [ContactKey: ContactPoint] {
-        var contacts: [ContactKey: ContactPoint] = [:]
-        var tracking = 0
-        for (index, slot) in slots.enumerated() where slot.trackingID >= 0 {
-            tracking += 1
-            guard let x = slot.x, let y = slot.y else { continue }
-            contacts[ContactKey(slot: index, generation: slot.generation)] = ContactPoint(
-                x: x, y: y, pressure: slot.pressure, size: slot.size)
-        }
-        addEstimatedFingers(to: &contacts, down: max(tracking, toolCounts.max() ?? 0))
-        return contacts
+        var contacts: [ContactEntry] = []
+        endFrame(into: &contacts)
+        return Dictionary(uniqueKeysWithValues: contacts.lazy.map { ($0.key, $0.point) })
     }
 
-    /// Adds the fingers down that have no position, beside the tracked ones.
-    private mutating func addEstimatedFingers(to contacts: inout [ContactKey: ContactPoint], down: Int) {
-        let tracked = contacts.values
-        let missing = tracked.isEmpty ? 0 : max(0, down - tracked.count)
+    /// The contacts in slot order (which is key order: one contact a slot,
+    /// estimated fingers after every real slot), with no dictionary made
+    /// and no key hashed: a ten-finger touchscreen sends 1,000 frames a
+    /// second.
+    mutating func endFrame(into contacts: inout [ContactEntry]) {
+        contacts.removeAll(keepingCapacity: true)
+        var tracking = 0
+        for index in slots.indices where slots[index].trackingID >= 0 {
+            tracking += 1
+            let slot = slots[index]
+            guard let x = slot.x, let y = slot.y else { continue }
+            contacts.append(
+                (ContactKey(slot: index, generation: slot.generation),
+                 ContactPoint(x: x, y: y, pressure: slot.pressure, size: slot.size)))
+        }
+        addEstimatedFingers(to: &contacts, down: max(tracking, toolCounts.max() ?? 0))
+    }
+
+    /// Adds the fingers down that have no position, beside the tracked ones
+    /// (`contacts`: the tracked ones, in key order).
+    private mutating func addEstimatedFingers(to contacts: inout [ContactEntry], down: Int) {
+        let tracked = contacts.count
+        let missing = tracked == 0 ? 0 : max(0, down - tracked)
         while estimatedGenerations.count > missing { estimatedGenerations.removeLast() }
         while estimatedGenerations.count < missing {
             estimatedGenerations.append(nextGeneration)
             nextGeneration &+= 1
         }
-        guard missing > 0, let anchor = contacts.min(by: { $0.key < $1.key })?.value else { return }
-        let xs = tracked.map(\.x)
+        guard missing > 0, let anchor = contacts.first?.point else { return }
+        let xs = contacts.map(\.point.x)
         let spacing = max(estimatedSpacing, 1)
         let rightmost = xs.max() ?? anchor.x
         let leftmost = xs.min() ?? anchor.x
@@ -120,8 +132,9 @@ struct SlotTracker: ContactTracker {
             let step = (offset + 1) * spacing
             let x = goRight ? rightmost + step : max(leftmost - step, xAxis.lowerBound)
             // Slots after every real one, so estimated fingers sort last.
-            contacts[ContactKey(slot: slots.count + offset, generation: generation)] = ContactPoint(
-                x: x, y: anchor.y, pressure: anchor.pressure, size: anchor.size, isEstimated: true)
+            contacts.append(
+                (ContactKey(slot: slots.count + offset, generation: generation),
+                 ContactPoint(x: x, y: anchor.y, pressure: anchor.pressure, size: anchor.size, isEstimated: true)))
         }
     }
 

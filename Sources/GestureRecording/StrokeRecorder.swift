@@ -40,8 +40,12 @@ public struct StrokeRecorder: Sendable {
     public let options: RecorderOptions
 
     private var tracker: any ContactTracker
-    /// The contacts down at the end of the last frame, as the tracker reported them.
-    private var previousContacts: [ContactKey: ContactPoint] = [:]
+    /// The contacts down at the end of the last frame, as the tracker
+    /// reported them, in key order.
+    private var previousContacts: [ContactEntry] = []
+    /// The list of the frame before the last, emptied: the next frame's
+    /// contacts are written into its storage, so that none is made a frame.
+    private var spareContacts: [ContactEntry] = []
     /// Contacts already down when recording began: followed, not recorded.
     private var ignoredContacts: Set<ContactKey> = []
     /// The stroke (index into `strokes`) of each contact down.
@@ -57,6 +61,9 @@ public struct StrokeRecorder: Sendable {
     private var currentStepBack = Microseconds.zero
     /// Whether the frame being committed gave a retimed sample.
     private var currentFrameRetimed = false
+    /// Scratch space for ``commitFrame(at:contacts:)``: the keys lifted in
+    /// a frame; kept empty between frames.
+    private var liftedScratch: [ContactKey] = []
     /// Per axis (x, y, pressure, size): samples clamped and the farthest value.
     private var clampCounts: [(samples: Int, farthest: Int)] = Array(repeating: (0, 0), count: 4)
 
@@ -114,8 +121,8 @@ public struct StrokeRecorder: Sendable {
             tracker = PointerTracker(absolute: (profile.geometry.x.minimum, profile.geometry.y.minimum))
         }
         tracker.load(initialState)
-        previousContacts = tracker.endFrame()
-        ignoredContacts = Set(previousContacts.keys)
+        tracker.endFrame(into: &previousContacts)
+        ignoredContacts = Set(previousContacts.map(\.key))
     }
 
     /// How far apart fingers a touchpad reported down but did not track
@@ -152,6 +159,8 @@ public struct StrokeRecorder: Sendable {
     /// still down are not in it. Times are from the first contact, as in
     /// the finished gesture.
     public mutating func takeFinishedStrokes() -> [Stroke] {
+        // Asked after every event: nothing to do most of the time.
+        guard !finishedSinceTaken.isEmpty else { return [] }
         defer { finishedSinceTaken = [] }
         return finishedSinceTaken.map { strokes[$0] }
     }
@@ -166,7 +175,10 @@ public struct StrokeRecorder: Sendable {
         switch outcome {
         case .event(let event):
             if event.isSynchronizationReport {
-                commitFrame(at: event.time, contacts: tracker.endFrame())
+                var contacts = spareContacts
+                spareContacts = []
+                tracker.endFrame(into: &contacts)
+                commitFrame(at: event.time, contacts: contacts)
             } else if event.isSynchronizationDropped {
                 // A SYN_DROPPED seen as a plain event (a source without
                 // libevdev's resync): count it; later frames are the truth.
@@ -183,7 +195,9 @@ public struct StrokeRecorder: Sendable {
             return .eventsDropped(total: droppedEventCount)
         case .resyncEvent(let event):
             if event.isSynchronizationReport {
-                if let contacts = tracker.endResyncFrame() { commitFrame(at: event.time, contacts: contacts) }
+                if let contacts = tracker.endResyncFrame() {
+                    commitFrame(at: event.time, contacts: contacts.map { ($0.key, $0.value) }.sorted { $0.key < $1.key })
+                }
             } else {
                 tracker.apply(event)
             }
@@ -202,7 +216,8 @@ public struct StrokeRecorder: Sendable {
 
     // MARK: Frames
 
-    private mutating func commitFrame(at reportedTime: Microseconds, contacts: [ContactKey: ContactPoint]) {
+    /// Compares `contacts` (in key order) with the previous frame's.
+    private mutating func commitFrame(at reportedTime: Microseconds, contacts: [ContactEntry]) {
         let frameTime = max(reportedTime, latestFrameTime ?? reportedTime)
         latestFrameTime = frameTime
         currentStepBack = StrokeRecorder.relative(frameTime, to: reportedTime)
@@ -215,15 +230,30 @@ public struct StrokeRecorder: Sendable {
         }
         var active = false
 
-        for key in previousContacts.keys.sorted() where contacts[key] == nil {
+        // The keys lifted, found by walking both lists in key order, in an
+        // array kept from frame to frame: at 1,000 frames a second under
+        // emulation, dictionaries made, keys hashed and arrays allocated
+        // each frame cost more than the recording itself.
+        var lifted = liftedScratch
+        liftedScratch = []
+        defer {
+            lifted.removeAll(keepingCapacity: true)
+            liftedScratch = lifted
+        }
+        var next = 0
+        for (key, _) in previousContacts {
+            while next < contacts.count && contacts[next].key < key { next += 1 }
+            if next < contacts.count && contacts[next].key == key { continue }
+            lifted.append(key)
+        }
+        for key in lifted {
             if ignoredContacts.remove(key) != nil { continue }
             guard let index = openStrokes.removeValue(forKey: key) else { continue }
             active = true
             endStroke(index, at: frameTime)
             finishedSinceTaken.append(index)
         }
-        for key in contacts.keys.sorted() where !ignoredContacts.contains(key) {
-            guard let point = contacts[key] else { continue }
+        for (key, point) in contacts where ignoredContacts.isEmpty || !ignoredContacts.contains(key) {
             active = true
             let sample = makeSample(point, at: frameTime)
             if let index = openStrokes[key] {
@@ -235,7 +265,10 @@ public struct StrokeRecorder: Sendable {
             }
         }
         if active { lastActivity = frameTime }
+        var spare = previousContacts
         previousContacts = contacts
+        spare.removeAll(keepingCapacity: true)
+        spareContacts = spare
     }
 
     private mutating func startStroke(for key: ContactKey, point: ContactPoint, at time: Microseconds) {
@@ -273,18 +306,22 @@ public struct StrokeRecorder: Sendable {
     /// into the axes.
     private mutating func countRepairs(of point: ContactPoint) {
         countRetime()
+        // One axis at a time, not an array of the four: this runs for every sample.
         let geometry = profile.geometry
-        let values: [(AxisRange?, Int?)] = [
-            (geometry.x, point.x), (geometry.y, point.y), (geometry.pressure, point.pressure), (geometry.size, point.size),
-        ]
-        for (index, (range, value)) in values.enumerated() {
-            guard let range, let value, value < range.minimum || value > range.maximum else { continue }
-            let distance = { (value: Int) in value < range.minimum ? range.minimum - value : value - range.maximum }
-            let counts = clampCounts[index]
-            clampCounts[index] = (
-                counts.samples + 1, counts.samples == 0 || distance(value) > distance(counts.farthest) ? value : counts.farthest
-            )
-        }
+        countClamping(axis: 0, range: geometry.x, value: point.x)
+        countClamping(axis: 1, range: geometry.y, value: point.y)
+        countClamping(axis: 2, range: geometry.pressure, value: point.pressure)
+        countClamping(axis: 3, range: geometry.size, value: point.size)
+    }
+
+    /// Counts `value` on `axis` (x, y, pressure, size) when it lies outside `range`.
+    private mutating func countClamping(axis index: Int, range: AxisRange?, value: Int?) {
+        guard let range, let value, value < range.minimum || value > range.maximum else { return }
+        let distance = { (value: Int) in value < range.minimum ? range.minimum - value : value - range.maximum }
+        let counts = clampCounts[index]
+        clampCounts[index] = (
+            counts.samples + 1, counts.samples == 0 || distance(value) > distance(counts.farthest) ? value : counts.farthest
+        )
     }
 
     /// Counts a sample whose time was raised to the latest frame time.

@@ -13,14 +13,16 @@ public enum WaitResult: Hashable, Sendable {
 /// CLOCK_MONOTONIC, the clock of evdev timestamps and of every deadline a
 /// play keeps, with waits on an absolute-time timer polled together with
 /// the cancellation, so that timing does not drift and a cancel wakes the
-/// waiter at once.
+/// waiter at once. Waits of at most ``sleepLimit`` (2 ms) are one
+/// absolute `clock_nanosleep` instead, and a cancel is seen at their end.
 ///
 /// Each clock keeps one timerfd for its waits, made at the first wait and
 /// re-armed (`TFD_TIMER_ABSTIME`) for each deadline — re-arming also clears
 /// an expiry not yet read — so a play's frames cost one `timerfd_settime`
 /// and one `poll` each, not a timer made and closed per frame (at 1,000
-/// frames a second that was two syscalls a frame more). A deadline already
-/// passed returns after one clock read. Waiting threads should be
+/// frames a second that was two syscalls a frame more), and a wait
+/// allocates nothing. A deadline already passed returns after one clock
+/// read; a wait the timer ends reads no clock. Waiting threads should be
 /// ``OperatingSystem/DedicatedThread``s with a timer slack of 1 ns: the
 /// default 50 µs slack would make every wake late.
 public struct SystemClock: Sendable {
@@ -34,9 +36,21 @@ public struct SystemClock: Sendable {
     }
 
     private let shared = SharedTimer()
+    /// The longest wait slept in one `clock_nanosleep` instead of the timer.
+    public let sleepLimit: Microseconds
 
-    /// Creates the clock.
-    public init() {}
+    /// Waits up to this long are one `clock_nanosleep` (TIMER_ABSTIME):
+    /// 2 ms, a 1 kHz play's waits and its catch-up spacing. At 1,000 frames
+    /// a second under emulation the timer's `timerfd_settime` and `poll`
+    /// of two descriptors cost more CPU than a frame may take (issue 9); a
+    /// cancel during such a sleep is seen when it ends, within 2 ms.
+    public static let defaultSleepLimit = Microseconds(2_000)
+
+    /// Creates the clock; waits up to `sleepLimit` sleep without the timer
+    /// (``defaultSleepLimit``; `.zero`: every wait on the timer).
+    public init(sleepLimit: Microseconds = SystemClock.defaultSleepLimit) {
+        self.sleepLimit = sleepLimit
+    }
 
     /// The current CLOCK_MONOTONIC time.
     public func now() -> Microseconds { Microseconds(MonotonicClock.nowMicroseconds()) }
@@ -48,7 +62,12 @@ public struct SystemClock: Sendable {
     ///   that cannot be precise is an error, never a slower fallback.
     public func wait(until deadline: Microseconds, cancellation: CancellationSignal) throws(SystemError) -> WaitResult {
         if cancellation.isCancelled { return .cancelled }
-        if now() >= deadline { return .reached }
+        let start = now()
+        if start >= deadline { return .reached }
+        if deadline - start <= sleepLimit {
+            try MonotonicClock.sleep(untilMicroseconds: deadline.rawValue)
+            return cancellation.isCancelled ? .cancelled : .reached
+        }
         let cancelled = try cancellation.fileDescriptor
         let owned = shared.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
         defer { if owned { shared.inUse.store(false, ordering: .releasing) } }
@@ -67,12 +86,14 @@ public struct SystemClock: Sendable {
         // Arming also clears an expiry of an earlier wait that was not read.
         try timer.arm(atMicroseconds: deadline.rawValue)
         while true {
-            let events = try Poll.wait([(timer.fileDescriptor, .readable), (cancelled, .readable)], timeoutMilliseconds: nil)
+            let (expired, _) = try Poll.wait((timer.fileDescriptor, .readable), (cancelled, .readable), timeoutMilliseconds: nil)
             if cancellation.isCancelled { return .cancelled }
+            // The timer has expired: CLOCK_MONOTONIC is past the deadline,
+            // no clock read needed. (It cannot be readable earlier: arming
+            // cleared any expiry of an earlier wait.)
+            if !expired.isEmpty { return .reached }
+            // Woken by a signal (EINTR).
             if now() >= deadline { return .reached }
-            // Readable before the deadline cannot happen with our own arming;
-            // re-arm rather than spin on a readable descriptor.
-            if !events[0].isEmpty { try timer.arm(atMicroseconds: deadline.rawValue) }
         }
     }
 }

@@ -85,12 +85,28 @@ public final class UinputDevice: @unchecked Sendable {
     ///
     /// - Throws: ``SystemError`` from `write`; kind `.deviceVanished` on ENODEV.
     public func write(frame: [InputEvent]) throws(SystemError) {
+        try InputEvent.write(frame, to: uinputDescriptor, path: devnode ?? uinputPath)
+    }
+}
+
+extension InputEvent {
+    /// Writes `frame` to `descriptor` as one `write()` of an array of
+    /// `struct input_event` (``UinputDevice/write(frame:)``'s path, which a
+    /// benchmark can run against any descriptor); short writes are
+    /// continued and EINTR retried.
+    /// - Throws: ``SystemError`` from `write`, naming `path` and the event
+    ///   count; kind `.deviceVanished` on ENODEV.
+    public static func write(_ frame: [InputEvent], to descriptor: FileDescriptor, path: String) throws(SystemError) {
         guard !frame.isEmpty else { return }
-        let kernelEvents = frame.map(\.kernelEvent)
-        // withUnsafeBytes does not forward typed throws: carry the error out.
-        let failure: SystemError? = kernelEvents.withUnsafeBytes { bytes in
+        // The kernel's structures go in a buffer on the stack, not in an
+        // array made per frame: a play writes up to 1,000 frames a second,
+        // and under emulation each allocation costs as much as a system call.
+        // withUnsafeTemporaryAllocation does not forward typed throws: carry the error out.
+        let failure: SystemError? = withUnsafeTemporaryAllocation(of: input_event.self, capacity: frame.count) {
+            buffer in
+            for index in frame.indices { buffer.initializeElement(at: index, to: frame[index].kernelEvent) }
             do throws(SystemError) {
-                try uinputDescriptor.writeAll(bytes, path: devnode ?? uinputPath, deviceIsOpen: true)
+                try descriptor.writeAll(UnsafeRawBufferPointer(buffer), path: path, deviceIsOpen: true)
                 return nil
             } catch {
                 return error

@@ -53,3 +53,63 @@ public enum Poll {
         return Int32(clamping: microseconds / 1_000 + (microseconds % 1_000 == 0 ? 0 : 1))
     }
 }
+
+extension Poll {
+    /// Waits on two descriptors (see ``wait(_:timeoutMilliseconds:)``)
+    /// without allocating: the entries live on the stack. For the waits
+    /// made once a frame — a player's timer and its cancellation, a
+    /// thousand times a second — where the arrays of the general wait cost
+    /// more than the `poll` itself under emulation.
+    public static func wait(
+        _ first: (FileDescriptor, Events), _ second: (FileDescriptor, Events), timeoutMilliseconds: Int32?
+    ) throws(SystemError) -> (Events, Events) {
+        var entries = (
+            pollfd(fd: first.0.rawValue, events: first.1.rawValue, revents: 0),
+            pollfd(fd: second.0.rawValue, events: second.1.rawValue, revents: 0)
+        )
+        let result = withUnsafeMutableBytes(of: &entries) { raw in
+            Glibc.poll(raw.baseAddress?.assumingMemoryBound(to: pollfd.self), 2, timeoutMilliseconds ?? -1)
+        }
+        if result == -1 {
+            let errorNumber = errno
+            if errorNumber == EINTR { return ([], []) }
+            throw SystemError(call: "poll", errorNumber: errorNumber)
+        }
+        return (Events(rawValue: entries.0.revents), Events(rawValue: entries.1.revents))
+    }
+
+    /// Descriptors waited on again and again (a recorder's device, its
+    /// cancellation and Enter): the entries are made once and each
+    /// ``wait(timeoutMilliseconds:)`` allocates nothing, where
+    /// ``Poll/wait(_:timeoutMilliseconds:)`` makes three arrays a call.
+    public struct Group: Sendable {
+        private var entries: [pollfd]
+
+        /// A group of `descriptors`, each with what to wait for.
+        public init(_ descriptors: [(FileDescriptor, Events)]) {
+            entries = descriptors.map { pollfd(fd: $0.0.rawValue, events: $0.1.rawValue, revents: 0) }
+        }
+
+        /// How many descriptors the group has.
+        public var count: Int { entries.count }
+
+        /// Waits until one of the descriptors has one of its events, or
+        /// `timeoutMilliseconds` pass (`nil`: no limit; 0: just look); then
+        /// ``events(at:)`` says what happened on each (all empty after a
+        /// timeout, or when a signal interrupted the wait).
+        public mutating func wait(timeoutMilliseconds: Int32?) throws(SystemError) {
+            let result = entries.withUnsafeMutableBufferPointer { buffer in
+                for index in buffer.indices { buffer[index].revents = 0 }
+                return Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds ?? -1)
+            }
+            if result == -1 {
+                let errorNumber = errno
+                if errorNumber == EINTR { return }
+                throw SystemError(call: "poll", errorNumber: errorNumber)
+            }
+        }
+
+        /// What happened on the descriptor at `index` in the last wait.
+        public func events(at index: Int) -> Events { Events(rawValue: entries[index].revents) }
+    }
+}

@@ -76,6 +76,25 @@ struct PlayerTests {
                     latenesses: [.zero, Microseconds(12_000), Microseconds(8_000), Microseconds(4_000), .zero, .zero]))
     }
 
+    @Test("A timer that wakes 1.2 ms late does not make a 1 kHz play fall further behind with every frame")
+    func lateWakingTimerAtOneKilohertz() {
+        // Under emulation every wake-up came ~1 ms late, more than half an
+        // interval at 1 kHz: waiting out the catch-up spacing after that
+        // put the play 0.5–0.8 ms further behind each frame (issue 9).
+        let clock = LateWakingClock(latency: Microseconds(1_200))
+        let writeTimes = Mutex<[Int64]>([])
+        let sink = RecordingSink { _, _ in writeTimes.withLock { $0.append(clock.now().rawValue) } }
+        let frames = plainFrames((0..<500).map { Int64($0) * 1_000 })
+        let result = Player(clock: clock).play(frames, on: sink, state: touchscreenState)
+        #expect(result.isCompleted)
+        let times = writeTimes.withLock { $0 }
+        // Never sooner than half an interval after the previous write ...
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 500 })
+        // ... and no later than the timer's latency and one catch-up step at
+        // the end: without aiming early the last frame went ~350 ms late.
+        #expect(result.lateness.maximum <= Microseconds(3_000))
+    }
+
     @Test("Cancelling mid-play writes the lift-all frame exactly once")
     func cancelMidPlay() throws {
         let signal = CancellationSignal()
@@ -200,11 +219,42 @@ struct PlayerTests {
         let deadline = clock.now() + Microseconds(2_000)
         #expect(try clock.wait(until: deadline, cancellation: CancellationSignal()) == .reached)
         #expect(clock.now() >= deadline)
+        // Short waits sleep (clock_nanosleep): also at or after their deadlines.
+        for _ in 0..<20 {
+            let deadline = clock.now() + Microseconds(300)
+            #expect(try clock.wait(until: deadline, cancellation: CancellationSignal()) == .reached)
+            #expect(clock.now() >= deadline)
+        }
+    }
+
+    @Test("SystemClock: a short wait (a sleep) sees a cancel that came before or during it")
+    func systemClockShortWaitCancelled() throws {
+        let clock = SystemClock()
+        let signal = CancellationSignal()
+        signal.cancel()
+        #expect(try clock.wait(until: clock.now() + Microseconds(1_000), cancellation: signal) == .cancelled)
+        // A cancel from another thread while the waiter sleeps: seen when the sleep ends.
+        let other = CancellationSignal()
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = ResultBox()
+        try DedicatedThread.start(ThreadOptions(name: "test-waiter")) {
+            var result = WaitResult.reached
+            // Short waits until the cancel is seen; each one a sleep.
+            while result == .reached, let next = try? clock.wait(until: clock.now() + Microseconds(1_500), cancellation: other) {
+                result = next
+            }
+            outcome.set(result)
+            finished.signal()
+        }
+        other.cancel()
+        finished.wait()
+        #expect(outcome.value == .cancelled)
     }
 
     @Test("SystemClock: one clock's waits reuse its timer, each ends at or after its own deadline, also two at once")
     func systemClockReusesItsTimer() throws {
-        let clock = SystemClock()
+        // Every wait on the timer, however short (by default waits up to 2 ms sleep without it).
+        let clock = SystemClock(sleepLimit: .zero)
         for _ in 0..<20 {
             let deadline = clock.now() + Microseconds(500)
             #expect(try clock.wait(until: deadline, cancellation: CancellationSignal()) == .reached)
@@ -241,5 +291,25 @@ struct PlayerTests {
         #expect(handle.wait().isCompleted)
         #expect(seen.names == ["gesturectl-play", "gesturectl-play", "gesturectl-play"])
         #expect(seen.slacks == [1, 1, 1])
+    }
+}
+
+/// A clock whose waits end `latency` after their deadline, as the kernel's
+/// timer wakes a thread late under emulation; each reading of it takes
+/// 50 µs, as a clock read there does.
+private final class LateWakingClock: PlaybackClock, Sendable {
+    private let time = Mutex(Microseconds(1_000_000))
+    private let latency: Microseconds
+    init(latency: Microseconds) { self.latency = latency }
+    func now() -> Microseconds {
+        time.withLock { now in
+            now = now + Microseconds(50)
+            return now
+        }
+    }
+    func wait(until deadline: Microseconds, cancellation: CancellationSignal) throws(SystemError) -> WaitResult {
+        if cancellation.isCancelled { return .cancelled }
+        time.withLock { now in if now < deadline { now = deadline + latency } }
+        return .reached
     }
 }
