@@ -26,7 +26,8 @@ import OperatingSystem
 ///   `"gadget"` (the HID functions of the USB gadget `gesturectl gadget up`
 ///   made; its configfs name is `gadget`, default `gesturectl`). Each output
 ///   keeps ready the `devices` it can play (uhid and a gadget: touchscreen,
-///   mouse, keyboard), created at start; `play`'s `to` chooses one.
+///   mouse, keyboard), created at start (a HID output's device that cannot
+///   be made yet is made when a play asks for it); `play`'s `to` chooses one.
 ///
 /// The daemon never writes this file.
 public struct DaemonConfiguration: Hashable, Sendable {

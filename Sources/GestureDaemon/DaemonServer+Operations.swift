@@ -175,7 +175,7 @@ extension DaemonServer {
         }
         // Check the gesture against the device now, so a bad request is
         // answered at once rather than after the queue.
-        guard let profile = state.withLock({ $0.queues[device]?.profile }) else { throw Self.notReady(device) }
+        let profile = try readyQueue(device).profile
         do {
             _ = try FrameBuilder(target: profile, options: options).frames(for: gesture)
         } catch {

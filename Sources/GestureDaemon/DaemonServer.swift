@@ -96,6 +96,8 @@ public final class DaemonServer: Sendable {
     public static let protocolVersion = 1
     let engine: Engine
     let devices: DeviceProvider
+    /// Held while a ready device is made after start (``readyQueue(_:)``).
+    private let lateStart = Mutex(())
     let recordings: RecordingProvider
     let log: DaemonLog
     let version: String
@@ -145,7 +147,19 @@ public final class DaemonServer: Sendable {
         // thread accepts until "would block", so it must not be.
         try listening.setNonBlocking()
         let ready = state.withLock { $0.configuration.readyDevices }
-        for device in ready { try startDevice(device) }
+        for device in ready {
+            guard device.output != .uinput else {
+                try startDevice(device)
+                continue
+            }
+            // A HID output may not be usable yet (a gadget whose host is
+            // not plugged in): said, and made when a play asks for it.
+            do {
+                try startDevice(device)
+            } catch {
+                log.warning("the \(device) is not ready yet (\(error)); it is made when a play asks for it")
+            }
+        }
         try DedicatedThread.start(Self.ioThread) { [self] in
             runLoop()
             finished.finish(0)
@@ -223,6 +237,29 @@ public final class DaemonServer: Sendable {
         case .tablet: .tablet()
         case .keyboard: .keyboard()
         default: .touchscreen()
+        }
+    }
+
+    /// The queue of a ready device, made now when the configuration names
+    /// it but it could not be made at start (a HID output's device: a
+    /// gadget whose host was not plugged in). One at a time: a play that
+    /// finds it being made waits for that.
+    /// - Throws: `not-found` when the configuration does not name it or it
+    ///   still cannot be made (saying why).
+    func readyQueue(_ device: ReadyDevice) throws(DaemonError) -> DeviceQueue {
+        if let queue = state.withLock({ $0.queues[device] }), !queue.retired { return queue }
+        guard state.withLock({ $0.configuration.readyDevices.contains(device) && !$0.stopping }) else {
+            throw Self.notReady(device)
+        }
+        return try lateStart.withLock { _ throws(DaemonError) -> DeviceQueue in
+            if let queue = state.withLock({ $0.queues[device] }), !queue.retired { return queue }
+            do {
+                try startDevice(device)
+            } catch {
+                throw DaemonError(.notFound, "the \(device) is not ready: \(DaemonLog.oneLine(String(describing: error)))")
+            }
+            guard let queue = state.withLock({ $0.queues[device] }) else { throw Self.notReady(device) }
+            return queue
         }
     }
 

@@ -85,6 +85,31 @@ struct DaemonOutputTests {
         await daemon.stop()
     }
 
+    @Test("a HID output that cannot be made at start does not stop the daemon: it is made when a play asks, and says why not until then")
+    func lateOutput() async throws {
+        let daemon = try TestDaemon(
+            configuration: DaemonConfiguration(devices: [.touchscreen], outputs: [.uinput, .gadget(name: nil)]),
+            unavailableOutputs: ["gadget"])
+        #expect(daemon.logLines.contains { $0.contains("the touchscreen (gadget) is not ready yet") })
+        let client = try daemon.client()
+        let tap = try inline(try GestureSynthesizer.tap())
+        // uinput plays as ever.
+        #expect(try client.call("play", [("gesture", tap)])["state"] == .string("done"))
+        do {
+            _ = try client.call("play", [("gesture", tap), ("to", .string("gadget"))])
+            Issue.record("played through a gadget that cannot be made")
+        } catch let error as DaemonError {
+            #expect(error.code == .notFound)
+            #expect(error.message.contains("not ready") && error.message.contains("no host has configured the gadget"))
+        }
+        // The host is plugged in: the next play makes the device and plays.
+        daemon.collected.unavailableOutputs.withLock { $0 = [] }
+        let played = try client.call("play", [("gesture", tap), ("to", .string("gadget"))])
+        #expect(played["state"] == .string("done"))
+        #expect(played["device"] == .string("/dev/input/test-touchscreen-gadget"))
+        await daemon.stop()
+    }
+
     @Test("worker threads are named per output within 15 bytes")
     func threadNames() {
         #expect(DaemonServer.workerThread(for: ReadyDevice(kind: .touchscreen)).name == "gesturectl-q-ts")

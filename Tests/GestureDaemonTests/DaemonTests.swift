@@ -23,6 +23,8 @@ final class TestDaemon: Sendable {
         let clocks = Mutex<[ReadyDevice: ManualClock]>([:])
         let sessions = Mutex<[ReadyDevice: PlaybackSession]>([:])
         let logLines = Mutex<[String]>([])
+        /// Outputs whose devices cannot be made (as a gadget without its host).
+        let unavailableOutputs = Mutex<Set<String>>([])
     }
 
     let folder: String
@@ -35,8 +37,10 @@ final class TestDaemon: Sendable {
     init(
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .touchpad]),
         clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false,
-        recordings: RecordingProvider? = nil, limits: DaemonServer.Limits = DaemonServer.Limits()
+        recordings: RecordingProvider? = nil, limits: DaemonServer.Limits = DaemonServer.Limits(),
+        unavailableOutputs: Set<String> = []
     ) throws {
+        collected.unavailableOutputs.withLock { $0 = unavailableOutputs }
         let number = Self.counter.add(1, ordering: .relaxed).newValue
         folder = "/tmp/gesturectl-daemon-test-\(getpid())-\(number)"
         try? FileSystem.makeDirectory(folder, permissions: 0o700)
@@ -50,6 +54,9 @@ final class TestDaemon: Sendable {
             ready: { profile, output in
                 // Like the engine's kept devices: the same one until it is closed.
                 let key = ReadyDevice(kind: profile.kind, output: output)
+                if collected.unavailableOutputs.withLock({ $0.contains(output.word) }) {
+                    throw PlayOutputError.unavailable(output: output.word, reason: "no host has configured the gadget")
+                }
                 if let session = collected.sessions.withLock({ $0[key] }), !session.isClosed { return session }
                 let sink = RecordingSink()
                 let clock = ManualClock(mode: clockMode)
