@@ -68,8 +68,13 @@ struct UhidKernelTests {
 
         device.close()
         #expect(device.status.isStarted)
-        // UHID_DESTROY unbinds at once: the node is gone when close returns.
-        #expect(!FileManager.default.fileExists(atPath: node))
+        // UHID_DESTROY unbinds at once: when close returns, the node is gone
+        // or (suites run in parallel) already another device's, never ours.
+        let sysfsName = "/sys/class/input/" + String(node.split(separator: "/").last ?? "") + "/device/name"
+        let owner = (try? String(contentsOfFile: sysfsName, encoding: .utf8))?.split(separator: "\n").first.map(String.init)
+        #expect(
+            !FileManager.default.fileExists(atPath: node) || owner != "gesturectl uhid test mouse",
+            "\(node) is still the test mouse after close")
         #expect(throws: UhidError.closed) { try device.send(report: [0, 0, 0]) }
     }
 }
