@@ -22,13 +22,21 @@ public struct RecordRequest: Sendable {
     /// The name and metadata of the result. The engine fills in the
     /// device's stable id when this has none.
     public var details: RecordingDetails
+    /// Record on a thread at this SCHED_FIFO priority
+    /// (``OperatingSystem/DedicatedThread/defaultRealtimePriority`` for
+    /// `record --realtime`); `nil` (default) for the normal scheduler. A
+    /// process without the right gets
+    /// ``GestureRecording/RecordingError/realtimeRefused(priority:_:)``
+    /// before the device is opened.
+    public var realtimePriority: Int32?
 
     /// Creates a request.
     public init(
         device: String? = nil, grab: Bool = false, sequential: Bool = false,
         recorderOptions: RecorderOptions = RecorderOptions(), sessionOptions: RecordingSessionOptions = RecordingSessionOptions(),
-        details: RecordingDetails
+        details: RecordingDetails, realtimePriority: Int32? = nil
     ) {
+        self.realtimePriority = realtimePriority
         self.device = device
         self.grab = grab
         self.sequential = sequential
@@ -81,11 +89,13 @@ extension Engine {
     ///   (dropped events, a limit reached) as it happens.
     /// - Throws: device selection or opening errors, ``OperatingSystem/SystemError``
     ///   for the grab, ``GestureRecording/RecordingError`` for a device that
-    ///   records nothing (a keyboard) or bad options.
+    ///   records nothing (a keyboard), bad options, or real-time recording
+    ///   that is not permitted (checked before the device is opened).
     public func startRecording(
         _ request: RecordRequest, notices: (@Sendable (RecorderNotice) -> Void)? = nil,
         strokes: (@Sendable (Stroke) -> Void)? = nil
     ) throws -> RecordJob {
+        if let priority = request.realtimePriority { try RecordingSession.checkRealtime(priority: priority) }
         let device = try InputDevices.open(request.device)
         // The grab ends when the session's device is released.
         if request.grab { try device.evdev.grab() }
@@ -121,7 +131,9 @@ extension Engine {
             cancellation: handle.cancellation)
         let sequential = request.sequential
         let geometry = recorder.geometry
-        try DedicatedThread.start(RecordingSession.threadOptions) {
+        let thread = request.realtimePriority.map { RecordingSession.realtimeThreadOptions(priority: $0) }
+            ?? RecordingSession.threadOptions
+        try DedicatedThread.start(thread) {
             session.statusHandler = { handle.report($0) }
             session.warningHandler = notices
             session.strokeHandler = strokes

@@ -57,10 +57,9 @@ public struct Player: Sendable {
     /// shows it), with a timer slack of 1 ns so that wakes are exact.
     public static let threadOptions = ThreadOptions(name: "gesturectl-play", timerSlackNanoseconds: 1)
 
-    /// The SCHED_FIFO priority `gesturectl play --realtime` asks for: 40,
-    /// above every normal process and below the kernel's threaded interrupt
-    /// handlers (50), which deliver the input the play may wait on.
-    public static let defaultRealtimePriority: Int32 = 40
+    /// The SCHED_FIFO priority `gesturectl play --realtime` asks for
+    /// (``OperatingSystem/DedicatedThread/defaultRealtimePriority``, 40).
+    public static let defaultRealtimePriority: Int32 = DedicatedThread.defaultRealtimePriority
 
     /// ``threadOptions`` with SCHED_FIFO at `priority` (1…99), which needs
     /// CAP_SYS_NICE or an RLIMIT_RTPRIO of at least `priority`.
@@ -77,9 +76,7 @@ public struct Player: Sendable {
     ///   without CAP_SYS_NICE or a high enough RLIMIT_RTPRIO).
     public static func checkRealtime(priority: Int32) throws(PlaybackError) {
         do throws(SystemError) {
-            var options = realtimeThreadOptions(priority: priority)
-            options.name = "gesturectl-rt"
-            try DedicatedThread.start(options) {}
+            try DedicatedThread.checkRealtime(priority: priority)
         } catch {
             throw .realtimeRefused(priority: priority, error)
         }

@@ -1,3 +1,5 @@
+import OperatingSystem
+
 /// Why the recorder could not start or could not produce a gesture.
 ///
 /// Each case carries what the caller needs for a one-line message
@@ -12,6 +14,9 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidOption(String)
     /// Recording stopped before any contact touched the device.
     case noContact
+    /// The recording thread may not run at SCHED_FIFO `priority`
+    /// (`record --realtime`): nothing was recorded.
+    case realtimeRefused(priority: Int32, SystemError)
 
     /// A one-line message, e.g. `no contact was recorded`.
     public var description: String {
@@ -22,6 +27,10 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
             message
         case .noContact:
             "no contact was recorded"
+        case let .realtimeRefused(priority, error):
+            "real-time recording (SCHED_FIFO priority \(priority)) is not permitted: it needs CAP_SYS_NICE "
+                + "(root, or `setcap cap_sys_nice+ep` on the binary) or an RLIMIT_RTPRIO of at least \(priority) "
+                + "(`ulimit -r`; rtprio in /etc/security/limits.conf); nothing was recorded (\(error))"
         }
     }
 }

@@ -20,15 +20,20 @@ extension CommandContext {
         }
     }
 
+    /// Whether the command goes through the daemon (--socket, --daemon or
+    /// $GESTURECTL_SOCKET), decided without connecting: options the daemon
+    /// does not take are refused before it is reached.
+    func goesThroughDaemon(_ values: ParsedValues) -> Bool {
+        values.string("socket") != nil || values.flag("daemon") || !(environment["GESTURECTL_SOCKET"] ?? "").isEmpty
+    }
+
     /// A connection to the daemon when the command line or the environment
     /// asks for one (`--socket PATH`, `--daemon`, or `$GESTURECTL_SOCKET`);
     /// `nil` to work locally.
     /// - Throws: a failure with exit status 5 when the daemon is unreachable.
     func daemonClient(_ values: ParsedValues) throws -> DaemonClient? {
-        let option = values.string("socket")
-        let wanted = option != nil || values.flag("daemon") || !(environment["GESTURECTL_SOCKET"] ?? "").isEmpty
-        guard wanted else { return nil }
-        let path = DaemonPaths.clientSocket(option: option, environment: environment)
+        guard goesThroughDaemon(values) else { return nil }
+        let path = DaemonPaths.clientSocket(option: values.string("socket"), environment: environment)
         do {
             return try DaemonClient(path: path)
         } catch {

@@ -97,6 +97,12 @@ enum PlayCommand {
         ]
     ) { values, context in
         let placement = try placement(values)
+        if !values.flag("print"), context.goesThroughDaemon(values) {
+            // Refused before the daemon is reached.
+            for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger", "realtime", "gadget"] where values.isGiven(option) {
+                throw CommandFailure.usage("--\(option) is not available through the daemon (it plays on its ready devices)")
+            }
+        }
         if !values.flag("print"), let client = try context.daemonClient(values) {
             try await playThroughDaemon(client, values: values, placement: placement, context: context)
             return
@@ -217,9 +223,6 @@ enum PlayCommand {
     private static func playThroughDaemon(
         _ client: DaemonClient, values: ParsedValues, placement: Placement?, context: CommandContext
     ) async throws {
-        for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger", "realtime", "gadget"] where values.isGiven(option) {
-            throw CommandFailure.usage("--\(option) is not available through the daemon (it plays on its ready devices)")
-        }
         var arguments = [try DaemonCalls.gestureArgument(values.argument("gesture") ?? "", context: context)]
         arguments.append(("as", .string(values.string("as") ?? "touchscreen")))
         // The daemon's outputs are its configuration's ("outputs"); --to picks one.

@@ -33,6 +33,15 @@ enum RecordCommand {
             its library, and the file is written here. Times are the kernel's (CLOCK_MONOTONIC); events
             the kernel dropped are resynchronised, counted and stored.
 
+            --realtime reads on a thread scheduled SCHED_FIFO at priority 40
+            (above every normal process, below the kernel's interrupt threads
+            at 50), so that a busy machine does not keep the recorder from a
+            fast device until the kernel drops events for it. It needs
+            CAP_SYS_NICE (root, or `setcap cap_sys_nice+ep` on the binary) or
+            an RLIMIT_RTPRIO of at least 40 (`ulimit -r`; rtprio in
+            /etc/security/limits.conf); without either it is refused before
+            the device is opened.
+
             Examples:
               gesturectl record --device "ELAN Touchscreen" -o swipe.gesture.json
               gesturectl record --sequential --device 046d:c077 --save my-gesture
@@ -51,6 +60,7 @@ enum RecordCommand {
             .option("max-duration", valueName: "seconds", help: "Stop this long after the first contact.", type: .duration(minimum: 1)),
             .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
             .option("name", valueName: "name", help: "The name stored in the gesture."),
+            .flag("realtime", help: "Record at SCHED_FIFO priority 40 (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= 40)."),
             GestureOutput.forceFlag,
         ]
     ) { values, context in
@@ -64,6 +74,14 @@ enum RecordCommand {
         let sequential = values.flag("sequential")
         let idle = values.duration("idle-timeout").map { Microseconds($0) } ?? (sequential ? Microseconds(3_000_000) : nil)
         let fileName = "gesture-" + Timestamp.compact() + GestureName.fileSuffix
+        if context.goesThroughDaemon(values) {
+            if values.isGiven("screen") {
+                throw CommandFailure.usage("--screen is not available through the daemon (it records on its own virtual screen of 1920x1080)")
+            }
+            if values.isGiven("realtime") {
+                throw CommandFailure.usage("--realtime is not available through the daemon (it records on its own thread)")
+            }
+        }
         if let client = try context.daemonClient(values) {
             try await recordThroughDaemon(client, values: values, idle: idle, defaultFile: fileName, context: context)
             return
@@ -79,7 +97,8 @@ enum RecordCommand {
                 details: RecordingDetails(
                     name: values.string("name") ?? values.string("save")
                         ?? String(fileName.dropLast(GestureName.fileSuffix.count)),
-                    recordedAt: Timestamp.iso8601(), tool: "gesturectl \(Gesturectl.version)")),
+                    recordedAt: Timestamp.iso8601(), tool: "gesturectl \(Gesturectl.version)"),
+                realtimePriority: values.flag("realtime") ? DedicatedThread.defaultRealtimePriority : nil),
             notices: { notice in live.warn("\(notice)") })
         context.cancelledBySignals(job.handle)
         job.handle.observeProgress { live.update($0.description) }
@@ -117,9 +136,6 @@ enum RecordCommand {
         _ client: sending DaemonClient, values: ParsedValues, idle: Microseconds?, defaultFile: String, context: CommandContext
     ) async throws {
         let socketPath = client.path
-        if values.isGiven("screen") {
-            throw CommandFailure.usage("--screen is not available through the daemon (it records on its own virtual screen of 1920x1080)")
-        }
         var arguments: [(String, JSONValue)] = [
             ("name", .string(values.string("name") ?? values.string("save") ?? String(defaultFile.dropLast(GestureName.fileSuffix.count))))
         ]

@@ -109,6 +109,21 @@ public enum DedicatedThread {
         }
     }
 
+    /// The SCHED_FIFO priority `play --realtime` and `record --realtime`
+    /// ask for: 40, above every normal process and below the kernel's
+    /// threaded interrupt handlers (50), which deliver the input a play may
+    /// wait on and a recording reads.
+    public static let defaultRealtimePriority: Int32 = 40
+
+    /// Whether this process may run a thread at SCHED_FIFO `priority`:
+    /// starts a thread set up so, named `name`, that does nothing. Ask
+    /// before opening or creating a device, so that a refusal costs nothing.
+    /// - Throws: ``SystemError`` (EPERM without CAP_SYS_NICE or a high
+    ///   enough RLIMIT_RTPRIO).
+    public static func checkRealtime(priority: Int32, name: String = "gesturectl-rt") throws(SystemError) {
+        try start(ThreadOptions(name: name, realtimePriority: priority)) {}
+    }
+
     /// The calling thread's name as the kernel has it (`pthread_getname_np`).
     public static var currentName: String {
         var buffer = [CChar](repeating: 0, count: 32)

@@ -46,4 +46,12 @@ import TestSupport
         #expect(result.stdout.contains("CAP_SYS_NICE"))
         #expect(result.stdout.contains("RLIMIT_RTPRIO"))
     }
+
+    /// The refusal of an option the daemon does not take comes before the
+    /// daemon is reached: a usage error, not "the daemon is unreachable".
+    @Test func realtimeThroughTheDaemonIsAUsageErrorBeforeConnecting() throws {
+        let result = try CLI.run(["--socket", "/nonexistent/gesturectl.sock", "play", "tap", "--realtime"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("--realtime is not available through the daemon"), "\(result.stderr)")
+    }
 }

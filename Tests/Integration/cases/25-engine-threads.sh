@@ -5,8 +5,10 @@
 # it maps no Foundation and no ICU library; SIGINT, SIGTERM and SIGHUP are
 # blocked in every thread (read from a signalfd, never by a handler) and
 # SIGPIPE is ignored. A SIGINT then ends the play as a cancel: exit 130,
-# every finger lifted.
-# timeout: 120
+# every finger lifted. With --realtime (the guest runs as root) the playing
+# thread, and `record --realtime`'s recording thread gesturectl-rec, are
+# SCHED_FIFO at priority 40, and the recording is the stroke drawn.
+# timeout: 150
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 
@@ -44,3 +46,31 @@ ignored=$((16#$(awk '/^SigIgn/ {print $2}' /proc/"$PLAY_PID"/status)))
 kill -INT "$PLAY_PID"
 finish_gesturectl_play 130
 assert_log_contains "$CASE_WORK/$PLAY_LOG" 'interrupted after [0-9]+ of [0-9]+ frames; every finger lifted' "gesturectl's message"
+
+# thread_policy PID NAME : "POLICY PRIORITY" of PID's thread named NAME, from
+# /proc/PID/task/TID/stat (fields 40 rt_priority and 41 policy; 1 = SCHED_FIFO).
+thread_policy() {
+    local task stat fields
+    for task in /proc/"$1"/task/*; do
+        [[ $(cat "$task/comm") == "$2" ]] || continue
+        read -r stat < "$task/stat"
+        read -r -a fields <<< "${stat##*) }"
+        echo "${fields[38]} ${fields[37]}"
+        return
+    done
+    fail "no thread named $2 in process $1"
+}
+
+start_gesturectl_play play-rt.log "$VIRTUAL_TOUCHSCREEN_NAME" "$REPO_ROOT/Recordings/three-finger-swipe-up.gesture.json" --speed 0.1 --realtime
+assert_equal "1 40" "$(thread_policy "$PLAY_PID" gesturectl-play)" "policy and priority of play --realtime's gesturectl-play"
+kill -INT "$PLAY_PID"
+finish_gesturectl_play 130
+
+create_device touchscreen.evemu
+start_gesturectl_record record-rt.log --device "$DEVICE_NODE" -o recorded.gesture.json --idle-timeout 1 --realtime
+assert_equal "1 40" "$(thread_policy "$RECORD_PID" gesturectl-rec)" "policy and priority of record --realtime's gesturectl-rec"
+play_events "$DEVICE_NODE" touch-one-stroke.events
+wait_background "$RECORD_PID" 30
+[[ $BACKGROUND_STATUS == 0 ]] || fail "gesturectl record --realtime: exit status $BACKGROUND_STATUS ($(tail -n 3 record-rt.log | tr '\n' '|'))"
+"$GESTURECTL" show recorded.gesture.json > shown.txt 2>&1 || fail "gesturectl show of the recording failed: $(head -n 3 shown.txt)"
+assert_log_contains shown.txt '^1 stroke, ' "what record --realtime recorded"

@@ -1,0 +1,34 @@
+import Testing
+import TestSupport
+
+/// `record --realtime`: SCHED_FIFO for the recording thread, refused clearly
+/// (naming CAP_SYS_NICE and RLIMIT_RTPRIO) before any device is opened when
+/// the process may not have it; not offered through the daemon.
+@Suite struct RecordRealtimeTests {
+    @Test(.enabled(if: PlayRealtimeTests.toolsExist)) func realtimeWithoutTheCapabilityIsRefusedBeforeTheDeviceIsOpened() throws {
+        // A device that does not exist: the refusal must come first.
+        let result = try PlayRealtimeTests.runUnprivileged(["record", "--realtime", "--device", "/dev/input/event-none", "-o", "x.gesture.json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("real-time recording (SCHED_FIFO priority 40) is not permitted"), "\(result.stderr)")
+        #expect(result.stderr.contains("CAP_SYS_NICE"), "\(result.stderr)")
+        #expect(result.stderr.contains("RLIMIT_RTPRIO of at least 40"), "\(result.stderr)")
+        #expect(result.stderr.contains("nothing was recorded"), "\(result.stderr)")
+        #expect(!result.stderr.contains("event-none"), "\(result.stderr)")
+        #expect(result.stdout == "")
+    }
+
+    @Test func helpTellsThePriorityAndWhatItNeeds() throws {
+        let result = try CLI.run(["help", "record"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("--realtime"))
+        #expect(result.stdout.contains("SCHED_FIFO at priority 40"))
+        #expect(result.stdout.contains("CAP_SYS_NICE"))
+        #expect(result.stdout.contains("RLIMIT_RTPRIO"))
+    }
+
+    @Test func realtimeThroughTheDaemonIsAUsageError() throws {
+        let result = try CLI.run(["--socket", "/nonexistent/gesturectl.sock", "record", "--realtime"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("--realtime is not available through the daemon"), "\(result.stderr)")
+    }
+}
