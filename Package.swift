@@ -57,14 +57,12 @@ let package = Package(
         // The door to the operating system: file descriptors, one syscall
         // funnel and error type, poll, timers, eventfd, signals, threads and
         // child processes. Every module that touches the OS goes through it.
-        .target(name: "OperatingSystem", dependencies: ["CSystemShim", "CLibsystemd"]),
+        .target(name: "OperatingSystem", dependencies: ["CSystemShim"]),
         // The Linux calls Swift's Glibc module does not import (timerfd,
         // eventfd, signalfd, prctl, pthread_setname_np, posix_spawn attributes);
         // only OperatingSystem imports it.
         .target(name: "CSystemShim"),
 
-        // libsystemd (sd_notify, sd_listen_fds); only OperatingSystem imports it.
-        .systemLibrary(name: "CLibsystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // C libraries for real devices; only InputSystem imports them.
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),

@@ -1,5 +1,6 @@
 // See include/CSystemShim.h. _GNU_SOURCE for pthread_setname_np, pipe2 and gettid.
 #define _GNU_SOURCE
+#include <stddef.h>
 #include "CSystemShim.h"
 
 #include <errno.h>
@@ -140,6 +141,40 @@ int gesturectl_unix_connect(int fd, const char *path) {
     struct sockaddr_un address;
     if (unix_address(path, &address) != 0) return -1;
     return connect(fd, (struct sockaddr *)&address, sizeof address);
+}
+
+int gesturectl_notify_send(const char *address, const char *message, size_t length) {
+    struct sockaddr_un destination;
+    memset(&destination, 0, sizeof destination);
+    destination.sun_family = AF_UNIX;
+    size_t address_length = strlen(address);
+    if (address_length < 2 || (address[0] != '/' && address[0] != '@')) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (address_length >= sizeof destination.sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(destination.sun_path, address, address_length);
+    /* "@name" is Linux's abstract namespace: a NUL first, and the length
+       counts the name only. */
+    if (address[0] == '@') destination.sun_path[0] = 0;
+    socklen_t size = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + address_length + (address[0] == '/'));
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t sent = sendto(fd, message, length, MSG_NOSIGNAL, (struct sockaddr *)&destination, size);
+    int saved = errno;
+    close(fd);
+    if (sent < 0) {
+        errno = saved;
+        return -1;
+    }
+    if ((size_t)sent != length) {
+        errno = EMSGSIZE;
+        return -1;
+    }
+    return 0;
 }
 
 int gesturectl_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); }

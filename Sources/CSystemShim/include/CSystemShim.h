@@ -75,6 +75,12 @@ int gesturectl_unix_bind(int fd, const char *path);
 /// connect(fd, {AF_UNIX, path}); -1 and errno (ENAMETOOLONG as for bind).
 int gesturectl_unix_connect(int fd, const char *path);
 
+/// One datagram `message` to the service manager's `address` (NOTIFY_SOCKET:
+/// a path, or "@name" in the abstract namespace) from a new AF_UNIX
+/// SOCK_DGRAM socket, the sd_notify(3) protocol; 0, or -1 and errno
+/// (EINVAL for an address that is neither).
+int gesturectl_notify_send(const char *address, const char *message, size_t length);
+
 /// accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); -1 and errno.
 int gesturectl_accept(int fd);
 
