@@ -35,6 +35,10 @@ measure (inside the VM, started by benchmarks/startup through scripts/vm-run):
   interleaved within a run, so a noisy moment hits all of them, and each run
   starts with another tool.
 
+  Floors (--floor): programs that only print a line (a C one and a Swift
+  one, built by benchmarks/startup), measured as `version`: what any C or
+  Swift program costs to start here.
+
 table (on the host): the Markdown table, with `ldd` of each binary filtered
 to lines mentioning Foundation or icu.
 
@@ -227,6 +231,9 @@ def measure(arguments):
               "node": [path, "play", arguments.gesture, "--lead-in", "2s"],
               "frame": [path, "play", arguments.gesture, "--lead-in", "0"]}
              for label, _, path in (binary.partition("=") for binary in arguments.binary)]
+    # Floors: programs that only print a line, measured like --version.
+    tools += [{"label": label, "path": path, "version": [path], "floor": True}
+              for label, _, path in (floor.partition("=") for floor in arguments.floor)]
     tools.append({"label": EVEMU, "path": "/usr/bin/evemu-device",
                   "version": ["evemu-device", "--version"], "node": ["evemu-device", arguments.description]})
     libinput = [{"label": LIBINPUT, "path": "/usr/bin/libinput", "record": arguments.libinput}] if arguments.libinput else []
@@ -237,6 +244,8 @@ def measure(arguments):
         order = tools[run % len(tools):] + tools[:run % len(tools)]
         for kind in ("version", "node", "frame"):
             for tool in order + (libinput if kind == "frame" else []):
+                if tool.get("floor") and kind != "version":
+                    continue
                 if kind == "frame":
                     sample = measure_frame(tool, watch, arguments.description)
                 elif kind == "version":
@@ -264,10 +273,11 @@ def table(result_file):
 
     def cell(label, key):
         data = values(label, key)
-        return f"{statistics.median(data):.0f} ({min(data):.0f}–{max(data):.0f})"
+        return f"{statistics.median(data):.0f} ({min(data):.0f}–{max(data):.0f})" if data else "–"
 
     def ratio(label, key):
-        return f"{statistics.median(values(label, key)) / statistics.median(values(EVEMU, key)):.1f}×"
+        data = values(label, key)
+        return f"{statistics.median(data) / statistics.median(values(EVEMU, key)):.1f}×" if data else "–"
 
     print("ldd, lines mentioning Foundation or icu:\n")
     links = {}
@@ -287,7 +297,8 @@ def table(result_file):
         label = tool["label"]
         if "version" not in tool:
             continue
-        first = "/".join(f"{values(label, key, first=True)[0]:.0f}" for key in ("exit_ms", "node_ms"))
+        first = "/".join(f"{values(label, key, first=True)[0]:.0f}" if values(label, key, first=True) else "–"
+                         for key in ("exit_ms", "node_ms"))
         print(f"| {label} | {links[label]} | {cell(label, 'line_ms')} | {cell(label, 'exit_ms')} | "
               f"{ratio(label, 'exit_ms')} | {cell(label, 'node_ms')} | {ratio(label, 'node_ms')} | {first} |")
     if any("frame_ms" in sample for sample in samples):
@@ -315,6 +326,8 @@ def main():
     parser.add_argument("--gesture", default="tap")
     parser.add_argument("--libinput", help="measure: a libinput record file of the gesture (adds libinput replay)")
     parser.add_argument("--binary", action="append", default=[], help="measure: LABEL=PATH (repeatable)")
+    parser.add_argument("--floor", action="append", default=[],
+                        help="measure: LABEL=PATH of a program that only prints a line (repeatable; --version only)")
     arguments = parser.parse_args()
     if arguments.mode == "table":
         table(arguments.file)

@@ -17,7 +17,11 @@ Definitions (all times are kernel timestamps, microseconds):
                   their content: every event except EV_SYN and ABS_MT_SLOT,
                   and the observed frame may lack values the kernel dropped
                   as unchanged (see contained()); extra = observed frames
-                  that match none
+                  that match none. After a SYN_DROPPED in the observer's
+                  stream (its own queue overflowed) the partial frame is
+                  skipped and the next frames are matched anywhere ahead;
+                  the frames it could not see are "unseen" in the
+                  [N SYN_DROPPED: M unseen] note, not lost by the tool
   lateness        per matched frame: (observed − first observed) −
                   (intended − first intended); median, p99 and max of its
                   absolute value, pooled over all runs of a tool
@@ -73,6 +77,7 @@ def tool_label(tool):
 def tool_order(tool):
     return ({"reference": 0, "evemu": 2, "libinput": 3}.get(tool, 1), tool)
 EV_SYN = 0
+SYN_DROPPED = 3
 EV_ABS = 3
 ABS_MT_SLOT = 0x2F
 BUNCHED_BELOW_US = 1_000
@@ -90,8 +95,12 @@ def parse_time(text):
     return int(seconds) * 1_000_000 + int((fraction + "000000")[:6])
 
 
-def read_frames(path):
-    """Frames of an evemu file: [(time_us, signature)], split at SYN_REPORT."""
+def read_frames(path, drops=None):
+    """Frames of an evemu file: [(time_us, signature)], split at SYN_REPORT.
+    With a set as `drops`, the indices of the frames a SYN_DROPPED fell in
+    are added to it: what the reader got of such a frame is partial (the
+    kernel discarded the reader's queue), and the frames after it follow
+    a gap."""
     frames = []
     events = []
     with open(path, encoding="utf-8", errors="replace") as file:
@@ -107,6 +116,8 @@ def read_frames(path):
                 if code == 0:
                     frames.append((time, tuple(sorted(events))))
                     events = []
+                elif code == SYN_DROPPED and drops is not None:
+                    drops.add(len(frames))
                 continue
             if event_type == EV_ABS and code == ABS_MT_SLOT:
                 continue
@@ -129,20 +140,40 @@ def contained(observed_signature, intended_counter):
     return not (collections.Counter(observed_signature) - intended_counter)
 
 
-def match(intended, observed):
+def match(intended, observed, drops=frozenset()):
     """Pairs (intended index, observed index), in order: each observed frame
-    goes to the next intended frame (within a window) that contains it."""
+    goes to the next intended frame (within a window) that contains it.
+
+    After a SYN_DROPPED (`drops`: observed indices whose frame it cut) the
+    reader lost an unknown number of frames: the partial frame is skipped
+    and the next observed frames are looked for anywhere ahead, so that
+    everything after the observer's own overflow still counts (before,
+    every later frame was outside the window and counted as extra).
+    Returns (pairs, partial frames skipped, intended frames that fell in
+    the gaps after a SYN_DROPPED)."""
     counters = [collections.Counter(frame_signature) for _, frame_signature in intended]
+    sets = [frozenset(frame_signature) for _, frame_signature in intended]
     pairs = []
     next_intended = 0
+    realigning = False
+    partial = 0
+    in_drops = 0
     for observed_index, (_, observed_signature) in enumerate(observed):
-        window_end = min(len(intended), next_intended + MATCH_WINDOW)
+        if observed_index in drops:
+            partial += 1
+            realigning = True
+            continue
+        window_end = len(intended) if realigning else min(len(intended), next_intended + MATCH_WINDOW)
+        observed_set = frozenset(observed_signature)
         for intended_index in range(next_intended, window_end):
-            if contained(observed_signature, counters[intended_index]):
+            if observed_set <= sets[intended_index] and contained(observed_signature, counters[intended_index]):
+                if realigning:
+                    in_drops += intended_index - next_intended
+                    realigning = False
                 pairs.append((intended_index, observed_index))
                 next_intended = intended_index + 1
                 break
-    return pairs
+    return pairs, partial, in_drops
 
 
 def read_keys(path):
@@ -176,15 +207,16 @@ def analyse_run(folder, tool, intended):
     record = os.path.join(folder, "observer.log")
     if not os.path.exists(record):  # results from before input-observer
         record = os.path.join(folder, "evemu-record.log")
-    observed = read_frames(record) if os.path.exists(record) else []
+    drops = set()
+    observed = read_frames(record, drops) if os.path.exists(record) else []
     syn_dropped = 0
     if os.path.exists(record):
         with open(record, encoding="utf-8", errors="replace") as file:
             syn_dropped = sum(1 for line in file if line.startswith("E: ") and line.split()[2:4] == ["0000", "0003"])
-    pairs = match(intended, observed)
+    pairs, partial, in_drops = match(intended, observed, drops)
     result = {
         "name": os.path.basename(folder), "expected": len(intended), "seen": len(pairs),
-        "extra": len(observed) - len(pairs), "errors": [], "end_drift": None, "bunched": 0,
+        "extra": len(observed) - len(pairs) - partial, "in_drops": in_drops, "errors": [], "end_drift": None, "bunched": 0,
         "start_delay": None, "start_note": None, "first_offset": None, "syn_dropped": syn_dropped, "slope": None, "self_report": None, "jitter": [], "device_ready": None,
     }
     if run.get("launched_us") and run.get("udev_add_us"):
@@ -267,6 +299,7 @@ def summarise(runs):
         "runs": len(runs),
         "seen": sum(run["seen"] for run in runs), "expected": sum(run["expected"] for run in runs),
         "extra": sum(run["extra"] for run in runs),
+        "in_drops": sum(run.get("in_drops", 0) for run in runs),
         "start_delay": statistics.median(delays) if delays else None,
         "start_range": (min(delays), max(delays)) if delays else None,
         "median": statistics.median(errors) if errors else None,
@@ -308,7 +341,8 @@ def table(rows, markdown):
         if summary["extra"]:
             frames += f" (+{summary['extra']} extra)"
         if summary["syn_dropped"]:
-            frames += f" [{summary['syn_dropped']} SYN_DROPPED]"
+            frames += f" [{summary['syn_dropped']} SYN_DROPPED"
+            frames += f": {summary['in_drops']} unseen]" if summary["in_drops"] else "]"
         drift = milliseconds(summary["end_drift"])
         if summary["drift_range"]:
             low, high = summary["drift_range"]
@@ -465,10 +499,21 @@ def analyse_case(results, name, runs_folder, environment, markdown, per_run):
             "self_reports": [{"tool": label, **report} for label, report in self_reports]}
 
 
-def analyse_recording(results, markdown):
-    """The recording case: what each recorder kept of the frames the C
+def analyse_recordings(results, markdown):
+    """Every recording pass there is: recording (the gesturectl recorders
+    given) and, with --realtime, recording-realtime."""
+    passes = {}
+    for name, title in (("recording", "Recording"), ("recording-realtime", "Recording, gesturectl record --realtime")):
+        figures = analyse_recording(results, markdown, name, title)
+        if figures is not None:
+            passes[name] = figures
+    return passes
+
+
+def analyse_recording(results, markdown, pass_name="recording", title="Recording"):
+    """A recording pass: what each recorder kept of the frames the C
     reference wrote, the SYN_DROPPED it saw, and its CPU time."""
-    folder = os.path.join(results, "runs", "recording")
+    folder = os.path.join(results, "runs", pass_name)
     keys = read_keys(os.path.join(folder, "recording.txt"))
     if not keys.get("frames_sent"):
         return None
@@ -513,20 +558,31 @@ def analyse_recording(results, markdown):
                     if len(values) == 5 and values[2:] == ["0", "3", "0"]:
                         dropped += 1
         rows.append({"recorder": "libinput record", "kept": frames, "syn_dropped": dropped, "cpu_s": cpu("libinput")})
-    ours_path = os.path.join(folder, "gesturectl.gesture.json")
-    if os.path.exists(ours_path):
+    # One gesturectl recorder per binary (gesturectl-recorders.txt); results
+    # from before that have one, gesturectl.gesture.json.
+    recorders_path = os.path.join(folder, "gesturectl-recorders.txt")
+    if os.path.exists(recorders_path):
+        with open(recorders_path, encoding="utf-8") as file:
+            ours = [(line.strip(), f"gesturectl.{line.strip()}") for line in file if line.strip()]
+    else:
+        ours = [("gesturectl", "gesturectl")]
+    for tool, cpu_key in ours:
+        ours_path = os.path.join(folder, f"{tool}.gesture.json")
+        if not os.path.exists(ours_path):
+            continue
         with open(ours_path, encoding="utf-8") as file:
             recorded = json.load(file)
         samples = [len(stroke["samples"]) for stroke in recorded.get("strokes", [])]
         dropped = recorded.get("recording", {}).get("dropped_events", recorded.get("dropped_events"))
         if dropped is None:
             dropped = next((value for key, value in _walk(recorded) if key == "dropped_events"), None)
-        rows.append({"recorder": "gesturectl record", "kept": sum(samples),
+        cpu_s = cpu(cpu_key) if f"cpu_{cpu_key}" in keys else cpu("gesturectl")
+        rows.append({"recorder": tool_label(tool).replace("gesturectl play", "gesturectl record"), "kept": sum(samples),
                      "kept_range": (min(samples), max(samples)) if samples else None, "strokes": len(samples),
-                     "syn_dropped": dropped, "cpu_s": cpu("gesturectl"), "per_finger": True})
-    print(f"## Recording: the C reference wrote {sent} frames (ten fingers at 1 kHz, {len(sent_samples)} fingers × "
+                     "syn_dropped": dropped, "cpu_s": cpu_s, "per_finger": True})
+    print(f"## {title}: the C reference wrote {sent} frames (ten fingers at 1 kHz, {len(sent_samples)} fingers × "
           f"{max(sent_samples)} samples × {repeat} plays)"
-          f" in {keys.get('writer_seconds', '?')} s; three recorders read the device at the same time")
+          f" in {keys.get('writer_seconds', '?')} s; {len(rows)} recorders read the device at the same time")
     print()
     header = ["recorder", "kept / sent", "lost", "SYN_DROPPED", "CPU s", "CPU ms per frame sent"]
     body = []
@@ -557,7 +613,98 @@ def analyse_recording(results, markdown):
           "touch); the others, frames. CPU per frame is against the frames sent.")
     print()
     return {"frames_sent": sent, "writer_seconds": keys.get("writer_seconds"), "recorders": rows,
-            "gesturectl_status": keys.get("gesturectl_status")}
+            "gesturectl_status": {key: value for key, value in keys.items() if key.startswith("status_gesturectl")}
+            or keys.get("gesturectl_status")}
+
+
+def print_targets(figures, recording, markdown):
+    """Issue 9's targets, each against this run's figures: met, not met, or
+    out of reach here (the floor itself misses it). Returns them for
+    summary.json."""
+    rows = []
+
+    def ours_label(tools):
+        return next((label for label in reversed(list(tools))
+                     if label.startswith("gesturectl") and not label.endswith("--realtime")), None)
+
+    def verdict(ok):
+        return "met" if ok else "not met"
+
+    offsets = []
+    for name, case in figures.items():
+        tools = case["tools"]
+        ours = ours_label(tools)
+        if not ours:
+            continue
+        mine, floor, peer = tools[ours], tools.get(FLOOR), tools.get("libinput replay")
+        offsets += [run["first_offset"] for run_name, run in case["runs"].items()
+                    if tool_label(run_name.rsplit("-", 1)[0]) == ours and run["first_offset"] is not None]
+        if mine["first_offset"] is not None:
+            rows.append(("first frame on its cadence: median offset ≤ 1 ms", name,
+                         f"{mine['first_offset'] / 1000:.2f} ms",
+                         f"floor {floor['first_offset'] / 1000:.2f} ms" if floor and floor["first_offset"] is not None else "",
+                         verdict(abs(mine["first_offset"]) <= 1000)))
+        if floor and floor["p99"] and mine["p99"] is not None:
+            rows.append(("p99 ≤ 2× the C reference's", name, f"{mine['p99'] / 1000:.2f} ms",
+                         f"{mine['p99'] / floor['p99']:.2f}× the floor's {floor['p99'] / 1000:.2f} ms",
+                         verdict(mine["p99"] <= 2 * floor["p99"])))
+        if peer and peer["p99"] and mine["p99"] is not None:
+            reach = ""
+            ok = mine["p99"] * 5 <= peer["p99"]
+            if floor and floor["p99"] and floor["p99"] * 5 > peer["p99"]:
+                reach = f"; out of reach here: the floor's own p99 is {floor['p99'] / peer['p99']:.2f}× libinput replay's"
+            rows.append(("p99 ≤ 1/5 of libinput replay's", name, f"{mine['p99'] / 1000:.2f} ms",
+                         f"{mine['p99'] / peer['p99']:.2f}× libinput replay's {peer['p99'] / 1000:.2f} ms{reach}",
+                         verdict(ok) if ok or not reach else "out of reach here"))
+        if name == "drag-60s" and mine["drift_per_minute"] is not None:
+            rows.append(("drift < 1 ms per minute", name, f"{mine['drift_per_minute'] / 1000:.3f} ms/min",
+                         f"floor {floor['drift_per_minute'] / 1000:.3f} ms/min" if floor and floor["drift_per_minute"] is not None else "",
+                         verdict(abs(mine["drift_per_minute"]) < 1000)))
+        if name == "ten-1k":
+            missing = mine["expected"] - mine["seen"] - mine.get("in_drops", 0)
+            detail = (f"{mine['seen']}/{mine['expected']} seen, {mine['extra']} altered or merged, "
+                      f"{missing} missing, {mine.get('in_drops', 0)} unseen behind the observer's "
+                      f"{mine['syn_dropped']} SYN_DROPPED")
+            self_reported = [report for report in case["self_reports"] if report["tool"] == ours]
+            written = [report.get("frames") for report in self_reported if report.get("frames") is not None]
+            rows.append(("ten fingers at 1 kHz: no frame lost, merged or altered", name, detail,
+                         f"gesturectl wrote {'/'.join(str(count) for count in written)} frames" if written else "",
+                         verdict(mine["extra"] == 0 and missing == 0)))
+    if offsets:
+        rows.append(("first frame on its cadence: median offset ≤ 1 ms", "all cases, every run",
+                     f"{statistics.median(offsets) / 1000:.2f} ms over {len(offsets)} runs", "",
+                     verdict(abs(statistics.median(offsets)) <= 1000)))
+    for pass_name, figures_of_pass in (recording or {}).items():
+        recorders = {row["recorder"]: row for row in figures_of_pass["recorders"]}
+        evemu = recorders.get("evemu-record")
+        for label, row in recorders.items():
+            if not label.startswith("gesturectl"):
+                continue
+            lost, cpu = row["lost_percent"], row["cpu_ms_per_frame"]
+            if evemu:
+                rows.append(("recording at 1 kHz: no loss (or < 1 % and fewer than evemu-record)", f"{pass_name}: {label}",
+                             f"{lost:.2f} % lost", f"evemu-record {evemu['lost_percent']:.2f} %",
+                             "met" if lost == 0 else verdict(lost < 1 and lost < evemu["lost_percent"])))
+            if cpu is not None:
+                peer_cpu = evemu["cpu_ms_per_frame"] if evemu else None
+                rows.append(("recorder CPU a frame ≤ 0.385 ms and ≤ evemu-record's", f"{pass_name}: {label}",
+                             f"{cpu:.3f} ms", f"evemu-record {peer_cpu:.3f} ms" if peer_cpu is not None else "",
+                             verdict(cpu <= 0.385 and (peer_cpu is None or cpu <= peer_cpu))))
+    if not rows:
+        return []
+    print("## The targets in this run (issue 9; launch → first frame is benchmarks/startup's)")
+    print()
+    header = ["target", "case", "gesturectl", "against", "verdict"]
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join(["---"] * len(header)) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        for row in rows:
+            print(f"- {row[0]} [{row[1]}]: {row[2]}" + (f" ({row[3]})" if row[3] else "") + f": {row[4]}")
+    print()
+    return [dict(zip(header, row)) for row in rows]
 
 
 def _walk(value):
@@ -597,9 +744,11 @@ def main(arguments):
             figures[name] = analyse_case(results, name, os.path.join(runs_folder, name), environment, markdown, per_run)
     else:  # a results folder from before the cases
         figures["gesture"] = analyse_case(results, "", runs_folder, environment, markdown, per_run)
-    recording = analyse_recording(results, markdown)
+    recording = analyse_recordings(results, markdown)
+    targets = print_targets(figures, recording, markdown)
     with open(os.path.join(results, "summary.json"), "w", encoding="utf-8") as output:
-        json.dump({"environment": environment, "cases": figures, "recording": recording}, output, indent=1)
+        json.dump({"environment": environment, "cases": figures, "recording": recording, "targets": targets},
+                  output, indent=1)
         output.write("\n")
     print(f"JSON: {os.path.join(results, 'summary.json')}")
     return 0
