@@ -171,3 +171,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// No module uses Regex: without the implicit `import _StringProcessing` the
+// executable does not load libswift_StringProcessing and
+// libswift_RegexParser, whose ~780 symbol bindings every start paid for
+// (issue 9: start-up under emulation). Test targets keep the import.
+for target in package.targets where [.regular, .executable].contains(target.type) && target.name != "CSystemShim" {
+    target.swiftSettings = (target.swiftSettings ?? [])
+        + [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
+}

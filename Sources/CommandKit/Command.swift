@@ -26,8 +26,14 @@ public struct Command: Sendable {
     /// of the command's help.
     public var abstract: String
     /// Longer help text with examples, printed as written at the end of
-    /// the command's help.
-    public var discussion: String
+    /// the command's help. Made when help is shown, not when the command
+    /// table is built: every start builds the table, and a text made from
+    /// other tables (press's key names) cost every command its time.
+    public var discussion: String {
+        get { makeDiscussion() }
+        set { makeDiscussion = { newValue } }
+    }
+    private var makeDiscussion: @Sendable () -> String
     /// The heading the tool's help lists the command under (e.g.
     /// `Library`); `nil` for the default `Commands`.
     public var section: String?
@@ -46,12 +52,12 @@ public struct Command: Sendable {
 
     /// Creates a command.
     public init(
-        name: String, abstract: String, discussion: String = "", section: String? = nil,
+        name: String, abstract: String, discussion: @autoclosure @escaping @Sendable () -> String = "", section: String? = nil,
         arguments: [Argument] = [], options: [Option] = [], subcommands: [Command] = [], run: Run?
     ) {
         self.name = name
         self.abstract = abstract
-        self.discussion = discussion
+        self.makeDiscussion = discussion
         self.section = section
         self.arguments = arguments
         self.options = options
@@ -60,7 +66,10 @@ public struct Command: Sendable {
     }
 
     /// Creates a group of subcommands (`tool NAME SUB ...`), with nothing of its own to run.
-    public init(name: String, abstract: String, discussion: String = "", section: String? = nil, subcommands: [Command]) {
-        self.init(name: name, abstract: abstract, discussion: discussion, section: section, subcommands: subcommands, run: nil)
+    public init(
+        name: String, abstract: String, discussion: @autoclosure @escaping @Sendable () -> String = "", section: String? = nil,
+        subcommands: [Command]
+    ) {
+        self.init(name: name, abstract: abstract, discussion: discussion(), section: section, subcommands: subcommands, run: nil)
     }
 }

@@ -64,7 +64,8 @@ public enum DeviceSelector {
         }
         let exact = devices.filter { $0.name == specification }
         if !exact.isEmpty { return try single(exact, specification, devices) }
-        let partial = devices.filter { $0.name.lowercased().contains(specification.lowercased()) }
+        let wanted = Array(specification.lowercased().utf8)
+        let partial = devices.filter { Array($0.name.lowercased().utf8).containsSubsequence(wanted) }
         return try single(partial, specification, devices)
     }
 
@@ -98,5 +99,16 @@ public enum DeviceSelector {
     /// One indented line per device: node, kind, name.
     static func list(_ devices: [DeviceInfo]) -> String {
         devices.map { "  \($0.node)  \($0.kind.listingName)  \($0.name)" }.joined(separator: "\n")
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `part` occurs in these bytes as a run (a name's UTF-8 holding
+    /// another's). Written here because the package does not import the
+    /// regex module, which is where String's contains(String) lives.
+    func containsSubsequence(_ part: [UInt8]) -> Bool {
+        guard !part.isEmpty else { return true }
+        guard part.count <= count else { return false }
+        return (0...(count - part.count)).contains { start in self[start..<(start + part.count)].elementsEqual(part) }
     }
 }

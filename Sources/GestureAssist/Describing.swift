@@ -42,13 +42,24 @@ extension String {
     /// The parts between occurrences of `separator` (Glibc-only builds have
     /// no Foundation `components(separatedBy:)`).
     fileprivate func components(separatedBy separator: String) -> [String] {
+        // By UTF-8 bytes: String's firstRange(of:) lives in the regex
+        // module, which the package does not import (start-up, issue 9).
+        let bytes = Array(utf8)
+        let separatorBytes = Array(separator.utf8)
+        guard !separatorBytes.isEmpty else { return [self] }
         var parts: [String] = []
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: separator) {
-            parts.append(String(rest[..<range.lowerBound]))
-            rest = rest[range.upperBound...]
+        var start = 0
+        var index = 0
+        while index + separatorBytes.count <= bytes.count {
+            if bytes[index..<(index + separatorBytes.count)].elementsEqual(separatorBytes) {
+                parts.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                index += separatorBytes.count
+                start = index
+            } else {
+                index += 1
+            }
         }
-        parts.append(String(rest))
+        parts.append(String(decoding: bytes[start...], as: UTF8.self))
         return parts
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import GestureEngine
 import GestureLibrary
 import GestureModel
@@ -112,7 +111,7 @@ public final class DaemonServer: Sendable {
     /// Library gestures already read, while their files are unchanged.
     let gestureCache = GestureCache()
     /// Signalled when the last job ends while stopping.
-    let jobsEnded = DispatchSemaphore(value: 0)
+    let jobsEnded = Semaphore(value: 0)
 
     /// Creates the server; nothing runs until ``start()``. Devices come from
     /// `devices` (by default the engine's kept uinput devices), recordings
@@ -499,7 +498,7 @@ struct JobRecord: Sendable {
 final class DeviceQueue: Sendable {
     /// The profile of its device (a gadget's is read once, when it is made ready).
     let profile: VirtualDeviceProfile
-    let signal = DispatchSemaphore(value: 0)
+    let signal = Semaphore(value: 0)
 
     init(profile: VirtualDeviceProfile) { self.profile = profile }
     private let pending = Mutex<[Int]>([])

@@ -1,4 +1,3 @@
-import Dispatch
 import GestureModel
 import InputSystem
 import OperatingSystem
@@ -34,7 +33,7 @@ public final class PlaybackSession: Sendable {
     public let linger: Microseconds
     private let clock: any PlaybackClock
     private let guarded: Mutex<Guarded>
-    private let closed = DispatchSemaphore(value: 0)
+    private let closed = Semaphore(value: 0)
 
     /// The default time a device is kept after the last frame: 200 ms.
     public static let defaultLinger = Microseconds(200_000)

@@ -1,4 +1,3 @@
-import Dispatch
 import GesturePlayback
 import GestureModel
 import InputSystem
@@ -229,9 +228,9 @@ final class UhidChannel: Sendable {
     /// Signalled by the reader whenever the status changes (START, an error).
     private let changed: EventCounter
     /// Signalled by the reader when it ends.
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = Semaphore(value: 0)
     /// Signalled by the first ``shutDown()`` when it is done.
-    private let shutDownDone = DispatchSemaphore(value: 0)
+    private let shutDownDone = Semaphore(value: 0)
 
     init(descriptor: FileDescriptor, path: String, featureReports: [UInt8: [UInt8]]) throws(SystemError) {
         self.descriptor = descriptor

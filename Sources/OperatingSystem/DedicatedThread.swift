@@ -1,5 +1,4 @@
 import CSystemShim
-import Dispatch
 import Glibc
 import Synchronization
 
@@ -45,7 +44,7 @@ public enum DedicatedThread {
         let options: ThreadOptions
         let body: () -> Void
         var setupError: SystemError?
-        let ready = DispatchSemaphore(value: 0)
+        let ready = Semaphore(value: 0)
         init(options: ThreadOptions, body: @escaping () -> Void) {
             self.options = options
             self.body = body

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// A piece of work running on a thread of its own (a play, a recording, a
@@ -20,7 +19,7 @@ public final class JobHandle<Output: Sendable, Progress: Sendable>: Sendable {
     /// The signal that stops the work; the worker waits on it.
     public let cancellation: CancellationSignal
     private let state = Mutex(State())
-    private let done = DispatchSemaphore(value: 0)
+    private let done = Semaphore(value: 0)
 
     /// Creates a handle for work that has not ended.
     public init(cancellation: CancellationSignal = CancellationSignal()) { self.cancellation = cancellation }
