@@ -2,7 +2,8 @@
 # The engine's threads on a real kernel: while `gesturectl play` plays a slow
 # gesture, the process has a thread the kernel calls gesturectl-play (timer
 # slack 1 ns, so its wakes are exact) and the signal thread gesturectl-sig;
-# it maps no Foundation and no ICU library; SIGINT, SIGTERM and SIGHUP are
+# it maps no Foundation and no ICU library (nor libsystemd, Dispatch's
+# overlay or the regex modules, which every start paid for); SIGINT, SIGTERM and SIGHUP are
 # blocked in every thread (read from a signalfd, never by a handler) and
 # SIGPIPE is ignored. A SIGINT then ends the play as a cancel: exit 130,
 # every finger lifted. With --realtime (the guest runs as root) the playing
@@ -31,6 +32,11 @@ else
 fi
 if grep -Eiq 'libFoundation|libicu' /proc/"$PLAY_PID"/maps; then
     fail "gesturectl maps Foundation or ICU: $(grep -Eio '[^ /]*(Foundation|icu)[^ ]*' /proc/"$PLAY_PID"/maps | sort -u | tr '\n' ' ')"
+fi
+# Nor what each start paid for without using it (issue 9): libsystemd and
+# its six libraries, Dispatch's Swift overlay, the regex modules.
+if grep -Eq 'libsystemd|libgcrypt|libswiftDispatch|libswift_StringProcessing|libswift_RegexParser' /proc/"$PLAY_PID"/maps; then
+    fail "gesturectl maps libraries it does not need at start: $(grep -Eo '[^ /]*(systemd|gcrypt|swiftDispatch|StringProcessing|RegexParser)[^ ]*' /proc/"$PLAY_PID"/maps | sort -u | tr '\n' ' ')"
 fi
 # SigBlk and SigIgn are hex masks; bit N-1 is signal N (HUP 1, INT 2, PIPE 13, TERM 15).
 # Every thread, the concurrency pool's and Dispatch's included, must block
