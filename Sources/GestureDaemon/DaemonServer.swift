@@ -227,16 +227,12 @@ public final class DaemonServer: Sendable {
 
     // MARK: Devices and their workers
 
-    /// The ready device of a kind (the configuration and `play`'s "as" only
-    /// let the four playable kinds and the keyboard through).
+    /// The ready device of a kind through uinput
+    /// (``GestureEngine/Engine/builtinReadyProfile(kind:)``; the
+    /// configuration and `play`'s "as" only let the four playable kinds and
+    /// the keyboard through, anything else is the touchscreen).
     public static func profile(for kind: DeviceKind) -> VirtualDeviceProfile {
-        switch kind {
-        case .touchpad: .touchpad()
-        case .mouse: .mouse()
-        case .tablet: .tablet()
-        case .keyboard: .keyboard()
-        default: .touchscreen()
-        }
+        (try? Engine.builtinReadyProfile(kind: kind)) ?? .touchscreen()
     }
 
     /// The queue of a ready device, made now when the configuration names

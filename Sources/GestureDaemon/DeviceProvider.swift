@@ -55,8 +55,6 @@ public struct DeviceProvider: Sendable {
         DeviceProvider(
             ready: { try engine.readyDevice($0, output: $1) }, forget: { engine.forgetDevice($0, output: $1) },
             closeAll: { engine.closeKeptDevices() },
-            profile: { kind, output in
-                output == .uinput ? DaemonServer.profile(for: kind) : try engine.readyProfile(kind: kind, output: output)
-            })
+            profile: { kind, output in try engine.readyProfile(kind: kind, output: output) })
     }
 }

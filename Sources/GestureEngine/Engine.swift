@@ -202,7 +202,16 @@ public final class Engine: Sendable {
     ///   nothing, ``PlayOutputError`` for a gadget without that function.
     public func readyProfile(kind: DeviceKind, output: PlayOutput = .uinput) throws -> VirtualDeviceProfile {
         if case .gadget(let name) = output { return try gadgetProfile(name: name, kind: kind) }
-        return kind == .keyboard ? .keyboard() : try VirtualDeviceProfile.profile(for: kind)
+        return try Self.builtinReadyProfile(kind: kind)
+    }
+
+    /// The profile of the ready device of `kind` through uinput or uhid:
+    /// the kind's built-in profile at its default size, the keyboard's for
+    /// `.keyboard`. The one place that decides it (the daemon's
+    /// ``readyProfile(kind:output:)`` and its own lookups come here).
+    /// - Throws: ``GesturePlayback/PlaybackError`` for a kind that plays nothing.
+    public static func builtinReadyProfile(kind: DeviceKind) throws(PlaybackError) -> VirtualDeviceProfile {
+        kind == .keyboard ? .keyboard() : try VirtualDeviceProfile.profile(for: kind)
     }
 
     /// Closes and forgets the kept device of `profile` through `output`
