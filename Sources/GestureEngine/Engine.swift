@@ -160,13 +160,18 @@ public final class Engine: Sendable {
         _ frames: [InputFrame], on session: PlaybackSession, handle: PlaybackHandle, closesSession: Bool,
         realtimePriority: Int32? = nil
     ) throws -> PlayJob {
+        // A real-time play also keeps its memory in place where permitted
+        // (issue 9): the frames are built, so locking now faults them in.
+        let memoryLocked = realtimePriority.map { _ in MemoryLock.lockCurrentPages() }
         do {
             _ = try session.start(frames, handle: handle, realtimePriority: realtimePriority)
         } catch {
             if closesSession { session.close() }
             throw error
         }
-        return PlayJob(handle: handle, session: session, frameCount: frames.count, closesSession: closesSession)
+        return PlayJob(
+            handle: handle, session: session, frameCount: frames.count, closesSession: closesSession,
+            memoryLocked: memoryLocked)
     }
 
     /// The kept device of `profile` through `output`, created (and udev

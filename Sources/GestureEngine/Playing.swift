@@ -139,13 +139,17 @@ public final class PlayJob: Sendable {
     /// How many frames the play has (the lead-in adds none: it only delays
     /// the first one).
     public let frameCount: Int
+    /// For a real-time play, whether the process's memory was locked
+    /// (``OperatingSystem/MemoryLock``: where permitted); `nil` otherwise.
+    public let memoryLocked: Bool?
     private let closesSession: Bool
 
-    init(handle: PlaybackHandle, session: PlaybackSession, frameCount: Int, closesSession: Bool) {
+    init(handle: PlaybackHandle, session: PlaybackSession, frameCount: Int, closesSession: Bool, memoryLocked: Bool? = nil) {
         self.handle = handle
         self.session = session
         self.frameCount = frameCount
         self.closesSession = closesSession
+        self.memoryLocked = memoryLocked
     }
 
     /// The event node of the device played on.

@@ -44,7 +44,10 @@ enum PlayCommand {
             CAP_SYS_NICE (root, or `setcap cap_sys_nice+ep` on the binary) or
             an RLIMIT_RTPRIO of at least 40 (`ulimit -r`; rtprio in
             /etc/security/limits.conf); without either it is refused before a
-            device is made.
+            device is made. Where permitted (CAP_IPC_LOCK, or an
+            RLIMIT_MEMLOCK as large as the process) it also locks the
+            process's memory once the frames are built, so that no frame waits
+            for a page fault; --json says "memory_locked": true or false.
 
             --print writes the device description and the events as evemu text
             instead of creating a device (works without uinput; evemu-device
@@ -155,7 +158,9 @@ enum PlayCommand {
         let through = request.output == .uinput ? "" : ", through \(request.output.word)"
         context.note("playing on \(job.devnode ?? "?") (\(job.session.profile.description.name)\(through))")
         let result = await context.untilFinished(job)
-        if values.flag("json") { context.print(json(result, frames: job.frameCount, device: job.devnode)) }
+        if values.flag("json") {
+            context.print(json(result, frames: job.frameCount, device: job.devnode, memoryLocked: job.memoryLocked))
+        }
         switch result.outcome {
         case .completed:
             return
@@ -246,20 +251,23 @@ enum PlayCommand {
         }
     }
 
-    private static func json(_ result: PlaybackResult, frames: Int, device: String?) -> String {
+    private static func json(_ result: PlaybackResult, frames: Int, device: String?, memoryLocked: Bool? = nil) -> String {
         let outcome: String
         switch result.outcome {
         case .completed: outcome = "completed"
         case .cancelled: outcome = "cancelled"
         case .failed: outcome = "failed"
         }
-        return JSONText.object([
+        var fields = [
             ("outcome", JSONText.string(outcome)), ("device", device.map(JSONText.string) ?? "null"),
             ("frames", String(frames)),
             ("lateness_max_us", String(result.lateness.maximum.rawValue)),
             ("lateness_p50_us", String(result.lateness.median.rawValue)),
             ("lateness_p99_us", String(result.lateness.percentile99.rawValue)),
-        ])
+        ]
+        // Only with --realtime: whether the memory could be locked too.
+        if let memoryLocked { fields.append(("memory_locked", memoryLocked ? "true" : "false")) }
+        return JSONText.object(fields)
     }
 }
 

@@ -8,18 +8,20 @@
 # SIGPIPE is ignored. A SIGINT then ends the play as a cancel: exit 130,
 # every finger lifted. With --realtime (the guest runs as root) the playing
 # thread, and `record --realtime`'s recording thread gesturectl-rec, are
-# SCHED_FIFO at priority 40, and the recording is the stroke drawn.
+# SCHED_FIFO at priority 40, and the recording is the stroke drawn; a
+# real-time play locks its memory as root and says so in --json, and
+# without the right to lock it plays all the same and says it did not.
 # timeout: 150
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 
 start_gesturectl_play play.log "$VIRTUAL_TOUCHSCREEN_NAME" "$REPO_ROOT/Recordings/three-finger-swipe-up.gesture.json" --speed 0.1
 names=""
-for task in /proc/"$PLAY_PID"/task/*; do names+="$(cat "$task/comm") "; done
+for task in /proc/"$PLAY_PID"/task/*; do names+="$(cat "$task/comm" 2>/dev/null || true) "; done
 note "threads: $names"
 play_task=""
 for task in /proc/"$PLAY_PID"/task/*; do
-    [[ $(cat "$task/comm") == gesturectl-play ]] && play_task=$task
+    [[ $(cat "$task/comm" 2>/dev/null || true) == gesturectl-play ]] && play_task=$task
 done
 [[ -n $play_task ]] || fail "no thread named gesturectl-play among: $names"
 [[ " $names " == *" gesturectl-sig "* ]] || fail "no thread named gesturectl-sig among: $names"
@@ -42,9 +44,11 @@ fi
 # Every thread, the concurrency pool's and Dispatch's included, must block
 # them: a thread that did not would take the signal the default way.
 for task in /proc/"$PLAY_PID"/task/*; do
-    blocked=$((16#$(awk '/^SigBlk/ {print $2}' "$task/status")))
+    # A thread that ended since the listing (a worker) has nothing to check.
+    status_text=$(cat "$task/status" 2>/dev/null) || continue
+    blocked=$((16#$(awk '/^SigBlk/ {print $2}' <<< "$status_text")))
     for signal in 1 2 15; do
-        ((blocked >> (signal - 1) & 1)) || fail "signal $signal is not blocked in thread $(cat "$task/comm") (SigBlk $blocked)"
+        ((blocked >> (signal - 1) & 1)) || fail "signal $signal is not blocked in thread $(cat "$task/comm" 2>/dev/null || true) (SigBlk $blocked)"
     done
 done
 ignored=$((16#$(awk '/^SigIgn/ {print $2}' /proc/"$PLAY_PID"/status)))
@@ -54,23 +58,37 @@ finish_gesturectl_play 130
 assert_log_contains "$CASE_WORK/$PLAY_LOG" 'interrupted after [0-9]+ of [0-9]+ frames; every finger lifted' "gesturectl's message"
 
 # thread_policy PID NAME : "POLICY PRIORITY" of PID's thread named NAME, from
-# /proc/PID/task/TID/stat (fields 40 rt_priority and 41 policy; 1 = SCHED_FIFO).
+# /proc/PID/task/TID/stat (fields 40 rt_priority and 41 policy; 1 = SCHED_FIFO),
+# once the thread exists (it starts after the device is ready).
 thread_policy() {
-    local task stat fields
-    for task in /proc/"$1"/task/*; do
-        [[ $(cat "$task/comm") == "$2" ]] || continue
-        read -r stat < "$task/stat"
-        read -r -a fields <<< "${stat##*) }"
-        echo "${fields[38]} ${fields[37]}"
-        return
+    local task stat fields attempt
+    for ((attempt = 0; attempt < 100; attempt++)); do
+        for task in /proc/"$1"/task/*; do
+            [[ $(cat "$task/comm" 2>/dev/null) == "$2" ]] || continue
+            read -r stat < "$task/stat"
+            read -r -a fields <<< "${stat##*) }"
+            echo "${fields[38]} ${fields[37]}"
+            return
+        done
+        sleep 0.1
     done
-    fail "no thread named $2 in process $1"
+    fail "no thread named $2 in process $1 within 10 s"
 }
 
-start_gesturectl_play play-rt.log "$VIRTUAL_TOUCHSCREEN_NAME" "$REPO_ROOT/Recordings/three-finger-swipe-up.gesture.json" --speed 0.1 --realtime
+start_gesturectl_play play-rt.log "$VIRTUAL_TOUCHSCREEN_NAME" "$REPO_ROOT/Recordings/three-finger-swipe-up.gesture.json" --speed 0.1 --realtime --json
 assert_equal "1 40" "$(thread_policy "$PLAY_PID" gesturectl-play)" "policy and priority of play --realtime's gesturectl-play"
+# Root may lock memory: the frames and everything mapped stay in RAM.
+locked_kb=$(awk '/^VmLck/ {print $2}' /proc/"$PLAY_PID"/status)
+((locked_kb > 0)) || fail "play --realtime as root locked no memory (VmLck ${locked_kb:-?} kB)"
 kill -INT "$PLAY_PID"
 finish_gesturectl_play 130
+assert_log_contains "$CASE_WORK/play-rt.log" '"memory_locked": true' "play --realtime --json as root"
+# Without the right to lock (no CAP_IPC_LOCK, RLIMIT_MEMLOCK 0) the play
+# still runs at real-time priority and says the memory was not locked.
+run_logged play-rt-nolock prlimit --memlock=0:0 -- setpriv --bounding-set -ipc_lock -- \
+    "$GESTURECTL" play tap --realtime --json --lead-in 0
+assert_status 0
+assert_log_contains "$CASE_WORK/play-rt-nolock.out" '"memory_locked": false' "play --realtime --json without the right to lock"
 
 create_device touchscreen.evemu
 start_gesturectl_record record-rt.log --device "$DEVICE_NODE" -o recorded.gesture.json --idle-timeout 1 --realtime
