@@ -20,8 +20,6 @@ public final class PlaybackSession: Sendable {
         var busy = false
         var closing = false
         var running: PlaybackHandle?
-        /// Whether a play has started on it (only the first is anchored).
-        var hasPlayed = false
     }
 
     /// What the device was created from.
@@ -31,8 +29,6 @@ public final class PlaybackSession: Sendable {
     /// Whether udev reported the device within the timeout. When false,
     /// warn: libinput may ignore a device udev has not tagged.
     public let isInitialisedByUdev: Bool
-    /// When udev announced the device (on the session's clock), or `nil`.
-    public let readyAt: Microseconds?
     /// How long ``close()`` keeps the device after the last frame.
     public let linger: Microseconds
     private let clock: any PlaybackClock
@@ -61,19 +57,15 @@ public final class PlaybackSession: Sendable {
         }
         self.init(
             profile: profile, sink: UinputFrameSink(device: device), devnode: device.devnode,
-            isInitialisedByUdev: initialised, linger: linger, clock: clock, readyAt: initialised ? clock.now() : nil)
+            isInitialisedByUdev: initialised, linger: linger, clock: clock)
     }
 
     /// Creates a session over any sink: another kind of output, or a test
     /// double. The session owns the sink and drops it on ``close()``.
-    /// `readyAt`: when udev announced the device (on `clock`); the first
-    /// play's lead-in counts from then (``Player/start(anchor:firstFrame:now:)``).
     public init(
         profile: VirtualDeviceProfile, sink: any FrameSink & Sendable, devnode: String?,
-        isInitialisedByUdev: Bool = true, linger: Microseconds = defaultLinger, clock: any PlaybackClock = SystemClock(),
-        readyAt: Microseconds? = nil
+        isInitialisedByUdev: Bool = true, linger: Microseconds = defaultLinger, clock: any PlaybackClock = SystemClock()
     ) {
-        self.readyAt = readyAt
         self.profile = profile
         self.devnode = devnode
         self.isInitialisedByUdev = isInitialisedByUdev
@@ -118,22 +110,18 @@ public final class PlaybackSession: Sendable {
         _ frames: [InputFrame], handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true,
         realtimePriority: Int32? = nil
     ) throws(PlaybackError) -> PlaybackHandle {
-        let claimed: Result<(any FrameSink & Sendable, DeviceState, Bool), PlaybackError> = guarded.withLock { current in
+        let claimed: Result<(any FrameSink & Sendable, DeviceState), PlaybackError> = guarded.withLock { current in
             if current.closing { return .failure(.sessionClosed) }
             if current.busy { return .failure(.sessionBusy) }
             guard let sink = current.sink else { return .failure(.sessionClosed) }
             current.busy = true
             current.running = handle
-            let first = !current.hasPlayed
-            current.hasPlayed = true
-            return .success((sink, current.state, first))
+            return .success((sink, current.state))
         }
-        let (sink, initial, first) = try claimed.get()
+        let (sink, initial) = try claimed.get()
         do throws(SystemError) {
-            // Only the first play's lead-in counts from udev's announcement.
             return try Player(clock: clock, realtimePriority: realtimePriority).start(
-                frames, on: sink, state: initial, handle: handle, releasesAtEnd: releasesAtEnd,
-                anchor: first ? readyAt : nil
+                frames, on: sink, state: initial, handle: handle, releasesAtEnd: releasesAtEnd
             ) { [self] result in
                 guarded.withLock { current in
                     current.state = result.finalState

@@ -92,15 +92,10 @@ public struct Player: Sendable {
     ///   - progress: called on the playing thread after each frame written.
     ///   - releasesAtEnd: whether a play that completes releases what its
     ///     frames left down (default true; see the type's notes).
-    ///   - anchor: when the frames' time zero was (on ``clock``), e.g. when
-    ///     udev announced a new device, so that the lead-in in the frames
-    ///     counts from then rather than from when this thread got here
-    ///     (``start(anchor:firstFrame:now:)``); `nil`: from now.
     public func play(
         _ frames: [InputFrame], on sink: some FrameSink, state: DeviceState,
         cancellation: CancellationSignal = CancellationSignal(),
-        progress: (@Sendable (PlaybackProgress) -> Void)? = nil, releasesAtEnd: Bool = true,
-        anchor: Microseconds? = nil
+        progress: (@Sendable (PlaybackProgress) -> Void)? = nil, releasesAtEnd: Bool = true
     ) -> PlaybackResult {
         let initial = state
         // Filled in, not appended to: its pages are touched now, not
@@ -109,7 +104,7 @@ public struct Player: Sendable {
         var played = 0
         sink.warmUp()
         clock.warmUp()
-        let start = Self.start(anchor: anchor, firstFrame: frames.first?.time, now: clock.now())
+        let start = clock.now()
 
         // What readers know after the first `count` frames. Worked out only
         // when the play ends, not kept up to date frame by frame: at 1 kHz
@@ -223,22 +218,6 @@ public struct Player: Sendable {
         return now
     }
 
-    /// How long before its deadline the first frame must still be for the
-    /// play to keep to its anchor (see ``start(anchor:firstFrame:now:)``).
-    public static let anchorMargin = Microseconds(1_000)
-
-    /// The moment the frames' times count from: the anchor when the first
-    /// frame is still at least ``anchorMargin`` ahead of it (a new device's
-    /// first play: its lead-in then ends exactly that long after udev
-    /// announced the device, whatever the thread start and warm-up took),
-    /// else now, as without an anchor — a lead-in shorter than the delay
-    /// so far, or an anchor long past (a device kept ready), must not make
-    /// the first frames late and then hurried.
-    public static func start(anchor: Microseconds?, firstFrame: Microseconds?, now: Microseconds) -> Microseconds {
-        guard let anchor, let firstFrame, anchor <= now, (now - anchor) + anchorMargin <= firstFrame else { return now }
-        return anchor
-    }
-
     /// Starts playing on a new dedicated thread (``threadOptions``) and
     /// returns at once. The sink belongs to that thread until the play
     /// ends. Cancel through the handle; get the result with
@@ -248,7 +227,7 @@ public struct Player: Sendable {
     ///   started or set up; nothing was played then.
     public func start(
         _ frames: [InputFrame], on sink: sending any FrameSink, state: DeviceState,
-        handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true, anchor: Microseconds? = nil,
+        handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true,
         completion: (@Sendable (PlaybackResult) -> Void)? = nil
     ) throws(SystemError) -> PlaybackHandle {
         let transfer = SinkTransfer(sink: sink)
@@ -257,7 +236,7 @@ public struct Player: Sendable {
         try DedicatedThread.start(options) {
             let result = player.play(
                 frames, on: transfer.sink, state: state, cancellation: handle.cancellation,
-                progress: { handle.report($0) }, releasesAtEnd: releasesAtEnd, anchor: anchor)
+                progress: { handle.report($0) }, releasesAtEnd: releasesAtEnd)
             completion?(result)
             handle.finish(result)
         }

@@ -49,48 +49,6 @@ struct PlayerTests {
         #expect(result.liftAllFrame == nil)
     }
 
-    @Test("A new device's first play counts its lead-in from the anchor (udev's announcement), not from when the thread got there")
-    func leadInCountsFromTheAnchor() {
-        // udev announced the device at 1.000 s; the thread gets to play at
-        // 1.040 s; the lead-in is 100 ms: the first frame is due at 1.100 s.
-        let clock = ManualClock(start: Microseconds(1_040_000))
-        let frames = plainFrames([100_000, 110_000])
-        let result = Player(clock: clock).play(
-            frames, on: RecordingSink(), state: touchscreenState, anchor: Microseconds(1_000_000))
-        #expect(result.isCompleted)
-        #expect(clock.requestedDeadlines.map(\.rawValue) == [1_100_000, 1_110_000])
-    }
-
-    @Test("A session anchors only its first play at readyAt (when udev announced the device); later plays count from their start")
-    func sessionAnchorsItsFirstPlayOnly() throws {
-        let clock = ManualClock(start: Microseconds(1_040_000))
-        let session = PlaybackSession(
-            profile: .touchscreen(), sink: RecordingSink(), devnode: nil, linger: .zero, clock: clock,
-            readyAt: Microseconds(1_000_000))
-        _ = try session.start(plainFrames([100_000])).wait()
-        let secondStart = clock.now()
-        _ = try session.start(plainFrames([100_000])).wait()
-        #expect(clock.requestedDeadlines == [Microseconds(1_100_000), secondStart + Microseconds(100_000)])
-        session.close()
-    }
-
-    @Test("An anchor is ignored when the first frame would be due within 1 ms or already past: no late, hurried start")
-    func anchorTooOldIsIgnored() {
-        let now = Microseconds(1_040_000)
-        // The lead-in (30 ms) is shorter than the 40 ms since the anchor.
-        #expect(Player.start(anchor: Microseconds(1_000_000), firstFrame: Microseconds(30_000), now: now) == now)
-        // 40.5 ms since the anchor, first frame at 41 ms: less than the margin left.
-        #expect(Player.start(anchor: Microseconds(999_500), firstFrame: Microseconds(41_000), now: now) == now)
-        // Exactly the margin left: anchored.
-        #expect(Player.start(anchor: Microseconds(1_000_000), firstFrame: Microseconds(41_000), now: now) == Microseconds(1_000_000))
-        // A device kept ready long ago, or none at all, or no frames.
-        #expect(Player.start(anchor: Microseconds(0), firstFrame: Microseconds(100_000), now: now) == now)
-        #expect(Player.start(anchor: nil, firstFrame: Microseconds(100_000), now: now) == now)
-        #expect(Player.start(anchor: Microseconds(1_000_000), firstFrame: nil, now: now) == now)
-        // An anchor in the future (another clock) is not trusted.
-        #expect(Player.start(anchor: Microseconds(2_000_000), firstFrame: Microseconds(100_000), now: now) == now)
-    }
-
     @Test("After a stall, late frames catch up at twice the speed at most instead of going out back to back")
     func lateFramesAreSpacedOut() {
         // Found in the VM: the first frame of a touchpad pinch went out
