@@ -161,7 +161,8 @@ public final class Engine: Sendable {
         realtimePriority: Int32? = nil
     ) throws -> PlayJob {
         // A real-time play also keeps its memory in place where permitted
-        // (issue 9): the frames are built, so locking now faults them in.
+        // (issue 9): the frames are built and in memory, and what the play
+        // touches later is locked as it is faulted in (MCL_ONFAULT).
         let memoryLocked = realtimePriority.map { _ in MemoryLock.lockCurrentPages() }
         do {
             _ = try session.start(frames, handle: handle, realtimePriority: realtimePriority)
