@@ -12,8 +12,8 @@ public enum MemoryLock {
     /// Locks the pages mapped now (`MCL_CURRENT | MCL_ONFAULT`: those in
     /// memory at once, the others when first touched; later mappings are
     /// not locked). Without MCL_ONFAULT it faulted in every page of the
-    /// binary and its libraries first, which under emulation took longer
-    /// than a lead-in. Best effort: returns false where it is not
+    /// binary and its libraries first, which under emulation held the
+    /// play's start back. Best effort: returns false where it is not
     /// permitted (it needs CAP_IPC_LOCK or an RLIMIT_MEMLOCK as large as
     /// the process) or memory is short, and then changes nothing.
     @discardableResult
