@@ -27,15 +27,21 @@ public enum Poll {
         _ descriptors: [(FileDescriptor, Events)], timeoutMilliseconds: Int32?
     ) throws(SystemError) -> [Events] {
         var entries = descriptors.map { pollfd(fd: $0.0.rawValue, events: $0.1.rawValue, revents: 0) }
-        let result = entries.withUnsafeMutableBufferPointer {
-            Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds ?? -1)
+        let polled = try entries.withUnsafeMutableBufferPointer { buffer throws(SystemError) in
+            try poll(buffer.baseAddress, count: buffer.count, timeoutMilliseconds: timeoutMilliseconds)
         }
-        if result == -1 {
-            let errorNumber = errno
-            if errorNumber == EINTR { return Array(repeating: [], count: entries.count) }
-            throw SystemError(call: "poll", errorNumber: errorNumber)
-        }
+        guard polled else { return Array(repeating: [], count: entries.count) }
         return entries.map { Events(rawValue: $0.revents) }
+    }
+
+    /// `poll(2)` of `count` entries: true when it returned, false when a
+    /// signal interrupted it (EINTR: the caller reports nothing happened).
+    /// The one place the package calls `poll`.
+    static func poll(_ entries: UnsafeMutablePointer<pollfd>?, count: Int, timeoutMilliseconds: Int32?) throws(SystemError) -> Bool {
+        guard Glibc.poll(entries, nfds_t(count), timeoutMilliseconds ?? -1) == -1 else { return true }
+        let errorNumber = errno
+        if errorNumber == EINTR { return false }
+        throw SystemError(call: "poll", errorNumber: errorNumber)
     }
 
     /// Waits until `descriptor` is readable (or hangs up) or the timeout
@@ -67,14 +73,10 @@ extension Poll {
             pollfd(fd: first.0.rawValue, events: first.1.rawValue, revents: 0),
             pollfd(fd: second.0.rawValue, events: second.1.rawValue, revents: 0)
         )
-        let result = withUnsafeMutableBytes(of: &entries) { raw in
-            Glibc.poll(raw.baseAddress?.assumingMemoryBound(to: pollfd.self), 2, timeoutMilliseconds ?? -1)
+        let polled = try withUnsafeMutableBytes(of: &entries) { raw throws(SystemError) in
+            try poll(raw.baseAddress?.assumingMemoryBound(to: pollfd.self), count: 2, timeoutMilliseconds: timeoutMilliseconds)
         }
-        if result == -1 {
-            let errorNumber = errno
-            if errorNumber == EINTR { return ([], []) }
-            throw SystemError(call: "poll", errorNumber: errorNumber)
-        }
+        guard polled else { return ([], []) }
         return (Events(rawValue: entries.0.revents), Events(rawValue: entries.1.revents))
     }
 
@@ -98,14 +100,10 @@ extension Poll {
         /// ``events(at:)`` says what happened on each (all empty after a
         /// timeout, or when a signal interrupted the wait).
         public mutating func wait(timeoutMilliseconds: Int32?) throws(SystemError) {
-            let result = entries.withUnsafeMutableBufferPointer { buffer in
+            // Interrupted (false), the entries say nothing happened.
+            _ = try entries.withUnsafeMutableBufferPointer { buffer throws(SystemError) in
                 for index in buffer.indices { buffer[index].revents = 0 }
-                return Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds ?? -1)
-            }
-            if result == -1 {
-                let errorNumber = errno
-                if errorNumber == EINTR { return }
-                throw SystemError(call: "poll", errorNumber: errorNumber)
+                return try Poll.poll(buffer.baseAddress, count: buffer.count, timeoutMilliseconds: timeoutMilliseconds)
             }
         }
 
