@@ -85,7 +85,7 @@ public struct PlayRequest: Sendable {
     /// (docs/EDITING.md, "place"); applied before frames are built. `nil`
     /// (default) plays it where it is.
     public var placement: PlayPlacement?
-    /// Play at this SCHED_FIFO priority (``GesturePlayback/Player/defaultRealtimePriority``
+    /// Play at this SCHED_FIFO priority (``OperatingSystem/DedicatedThread/defaultRealtimePriority``
     /// for `play --realtime`); `nil` (default) for the normal scheduler.
     /// Checked before the device is made: refused with
     /// ``GesturePlayback/PlaybackError/realtimeRefused(priority:_:)``.

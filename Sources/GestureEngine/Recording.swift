@@ -131,9 +131,7 @@ extension Engine {
             cancellation: handle.cancellation)
         let sequential = request.sequential
         let geometry = recorder.geometry
-        let thread = request.realtimePriority.map { RecordingSession.realtimeThreadOptions(priority: $0) }
-            ?? RecordingSession.threadOptions
-        try DedicatedThread.start(thread) {
+        try DedicatedThread.start(RecordingSession.threadOptions.atRealtimePriority(request.realtimePriority)) {
             session.statusHandler = { handle.report($0) }
             session.warningHandler = notices
             session.strokeHandler = strokes

@@ -65,9 +65,8 @@ public enum PlaybackError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .cannotStart(error):
             "cannot start playing: \(error)"
         case let .realtimeRefused(priority, error):
-            "real-time playing (SCHED_FIFO priority \(priority)) is not permitted: it needs CAP_SYS_NICE "
-                + "(root, or `setcap cap_sys_nice+ep` on the binary) or an RLIMIT_RTPRIO of at least \(priority) "
-                + "(`ulimit -r`; rtprio in /etc/security/limits.conf); nothing was played (\(error))"
+            "real-time playing (SCHED_FIFO priority \(priority)) is not permitted: "
+                + "\(DedicatedThread.realtimeRequirement(priority: priority)); nothing was played (\(error))"
         }
     }
 

@@ -43,7 +43,7 @@ public struct Player: Sendable {
     /// The clock deadlines are measured and waited on.
     public let clock: any PlaybackClock
     /// The SCHED_FIFO priority of the playing thread, `nil` for the normal
-    /// scheduler (``realtimeThreadOptions(priority:)``).
+    /// scheduler (``threadOptions`` at that priority).
     public let realtimePriority: Int32?
 
     /// Creates a player on `clock` (CLOCK_MONOTONIC by default), playing
@@ -57,17 +57,6 @@ public struct Player: Sendable {
     /// shows it), with a timer slack of 1 ns so that wakes are exact.
     public static let threadOptions = ThreadOptions(name: "gesturectl-play", timerSlackNanoseconds: 1)
 
-    /// The SCHED_FIFO priority `gesturectl play --realtime` asks for
-    /// (``OperatingSystem/DedicatedThread/defaultRealtimePriority``, 40).
-    public static let defaultRealtimePriority: Int32 = DedicatedThread.defaultRealtimePriority
-
-    /// ``threadOptions`` with SCHED_FIFO at `priority` (1…99), which needs
-    /// CAP_SYS_NICE or an RLIMIT_RTPRIO of at least `priority`.
-    public static func realtimeThreadOptions(priority: Int32) -> ThreadOptions {
-        var options = threadOptions
-        options.realtimePriority = priority
-        return options
-    }
 
     /// Whether this process may run a thread at SCHED_FIFO `priority`: starts
     /// a thread set up so (``OperatingSystem/DedicatedThread``) that does
@@ -145,29 +134,25 @@ public struct Player: Sendable {
         for (index, frame) in frames.enumerated() {
             let due = start + frame.time
             // After a stall: not before half an interval after the previous write.
-            var spacingEnd: Microseconds?
+            var spacing: (end: Microseconds, previousWrite: Microseconds)?
             if let previousWrite, index > 0 {
                 let end = previousWrite + Microseconds(max(frame.time - frames[index - 1].time, .zero).rawValue / 2)
-                if end > due { spacingEnd = end }
+                if end > due { spacing = (end, previousWrite) }
             }
-            var now: Microseconds
+            // When the frame may go out; nil when the play was cancelled.
+            let reached: Microseconds?
             do {
-                if let spacingEnd {
-                    guard let reached = try waitForSpacing(
-                        until: spacingEnd, after: previousWrite ?? spacingEnd, cancellation: cancellation,
-                        latency: &wakeLatency)
-                    else {
-                        return finish(.cancelled(framesWritten: index), lifting: readersState(after: index))
-                    }
-                    now = reached
+                if let spacing {
+                    reached = try waitForSpacing(
+                        until: spacing.end, after: spacing.previousWrite, cancellation: cancellation, latency: &wakeLatency)
                 } else {
-                    if try clock.wait(until: due, cancellation: cancellation) == .cancelled {
-                        return finish(.cancelled(framesWritten: index), lifting: readersState(after: index))
-                    }
-                    now = clock.now()
+                    reached = try clock.wait(until: due, cancellation: cancellation) == .cancelled ? nil : clock.now()
                 }
             } catch {
                 return finish(.failed(error, framesWritten: index), lifting: readersState(after: index))
+            }
+            guard let now = reached else {
+                return finish(.cancelled(framesWritten: index), lifting: readersState(after: index))
             }
             latenesses[index] = now - due
             played = index + 1
@@ -232,7 +217,7 @@ public struct Player: Sendable {
     ) throws(SystemError) -> PlaybackHandle {
         let transfer = SinkTransfer(sink: sink)
         let player = self
-        let options = realtimePriority.map { Self.realtimeThreadOptions(priority: $0) } ?? Self.threadOptions
+        let options = Self.threadOptions.atRealtimePriority(realtimePriority)
         try DedicatedThread.start(options) {
             let result = player.play(
                 frames, on: transfer.sink, state: state, cancellation: handle.cancellation,

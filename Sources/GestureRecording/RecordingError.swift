@@ -28,9 +28,8 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noContact:
             "no contact was recorded"
         case let .realtimeRefused(priority, error):
-            "real-time recording (SCHED_FIFO priority \(priority)) is not permitted: it needs CAP_SYS_NICE "
-                + "(root, or `setcap cap_sys_nice+ep` on the binary) or an RLIMIT_RTPRIO of at least \(priority) "
-                + "(`ulimit -r`; rtprio in /etc/security/limits.conf); nothing was recorded (\(error))"
+            "real-time recording (SCHED_FIFO priority \(priority)) is not permitted: "
+                + "\(DedicatedThread.realtimeRequirement(priority: priority)); nothing was recorded (\(error))"
         }
     }
 }

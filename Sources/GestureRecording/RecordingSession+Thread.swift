@@ -8,19 +8,10 @@ extension RecordingSession {
     /// How the recording thread is set up: named `gesturectl-rec`.
     public static let threadOptions = ThreadOptions(name: "gesturectl-rec")
 
-    /// ``threadOptions`` with SCHED_FIFO at `priority` (`record --realtime`,
-    /// ``OperatingSystem/DedicatedThread/defaultRealtimePriority``): a reader
-    /// the scheduler runs before every normal process, so that a busy
-    /// machine does not keep it from the device until the kernel's buffer
-    /// for it overflows (SYN_DROPPED). Needs CAP_SYS_NICE or an
-    /// RLIMIT_RTPRIO of at least `priority`.
-    public static func realtimeThreadOptions(priority: Int32) -> ThreadOptions {
-        var options = threadOptions
-        options.realtimePriority = priority
-        return options
-    }
-
-    /// Whether this process may record at SCHED_FIFO `priority`; ask before
+    /// Whether this process may record at SCHED_FIFO `priority`
+    /// (`record --realtime`: a reader the scheduler runs before every
+    /// normal process, so that a busy machine does not keep it from the
+    /// device until the kernel's buffer for it overflows); ask before
     /// opening the device, so that a refusal costs nothing.
     /// - Throws: ``RecordingError/realtimeRefused(priority:_:)``.
     public static func checkRealtime(priority: Int32) throws(RecordingError) {

@@ -127,7 +127,7 @@ enum PlayCommand {
                 repeatCount: values.integer("repeat") ?? 1, repeatGap: Microseconds(values.duration("repeat-gap") ?? 500_000)),
             leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
             linger: Microseconds(values.duration("linger") ?? 200_000), placement: placement,
-            realtimePriority: values.flag("realtime") ? Player.defaultRealtimePriority : nil,
+            realtimePriority: values.flag("realtime") ? DedicatedThread.defaultRealtimePriority : nil,
             output: try output(values))
         if unplaced.output == .uhid, values.isGiven("clone") {
             throw CommandFailure.usage(

@@ -22,6 +22,14 @@ public struct ThreadOptions: Hashable, Sendable {
         self.timerSlackNanoseconds = timerSlackNanoseconds
         self.realtimePriority = realtimePriority
     }
+
+    /// These options at SCHED_FIFO `priority` (1…99), or as they are for
+    /// `nil`: a play's or a recording's thread with `--realtime`.
+    public func atRealtimePriority(_ priority: Int32?) -> ThreadOptions {
+        var options = self
+        if let priority { options.realtimePriority = priority }
+        return options
+    }
 }
 
 /// Threads of our own for blocking work (a play's timed writes, a
@@ -121,6 +129,13 @@ public enum DedicatedThread {
     ///   enough RLIMIT_RTPRIO).
     public static func checkRealtime(priority: Int32, name: String = "gesturectl-rt") throws(SystemError) {
         try start(ThreadOptions(name: name, realtimePriority: priority)) {}
+    }
+
+    /// What SCHED_FIFO `priority` needs, for the message of a refusal:
+    /// "it needs CAP_SYS_NICE (…) or an RLIMIT_RTPRIO of at least 40 (…)".
+    public static func realtimeRequirement(priority: Int32) -> String {
+        "it needs CAP_SYS_NICE (root, or `setcap cap_sys_nice+ep` on the binary) or an RLIMIT_RTPRIO of at least "
+            + "\(priority) (`ulimit -r`; rtprio in /etc/security/limits.conf)"
     }
 
     /// The calling thread's name as the kernel has it (`pthread_getname_np`).
