@@ -147,15 +147,11 @@ public final class DaemonServer: Sendable {
         try listening.setNonBlocking()
         let ready = state.withLock { $0.configuration.readyDevices }
         for device in ready {
-            guard device.output != .uinput else {
-                try startDevice(device)
-                continue
-            }
-            // A HID output may not be usable yet (a gadget whose host is
-            // not plugged in): said, and made when a play asks for it.
             do {
                 try startDevice(device)
-            } catch {
+            } catch where device.output != .uinput {
+                // A HID output may not be usable yet (a gadget whose host is
+                // not plugged in): said, and made when a play asks for it.
                 log.warning("the \(device) is not ready yet (\(error)); it is made when a play asks for it")
             }
         }

@@ -45,6 +45,16 @@ struct ContactPoint: Hashable, Sendable {
 /// list in key order.
 typealias ContactEntry = (key: ContactKey, point: ContactPoint)
 
+extension Dictionary where Key == ContactKey, Value == ContactPoint {
+    /// The contacts as a recorder keeps them, in key order, written into
+    /// `entries` (emptied first, its storage reused).
+    func sortedEntries(into entries: inout [ContactEntry]) {
+        entries.removeAll(keepingCapacity: true)
+        entries.append(contentsOf: lazy.map { ($0.key, $0.value) })
+        entries.sort { $0.key < $1.key }
+    }
+}
+
 /// Turns one input protocol's events into the set of contacts down at the
 /// end of each frame. The recorder compares consecutive sets to start,
 /// extend and end strokes, so every protocol reduces to the same question:
@@ -74,9 +84,7 @@ extension ContactTracker {
     /// ``endFrame()``'s dictionary, sorted (trackers of devices that send
     /// far fewer frames than a ten-finger touchscreen).
     mutating func endFrame(into contacts: inout [ContactEntry]) {
-        contacts.removeAll(keepingCapacity: true)
-        contacts.append(contentsOf: endFrame().lazy.map { ($0.key, $0.value) })
-        contacts.sort { $0.key < $1.key }
+        endFrame().sortedEntries(into: &contacts)
     }
 
     var pointerPosition: PointerPosition? { nil }

@@ -195,8 +195,10 @@ public struct StrokeRecorder: Sendable {
             return .eventsDropped(total: droppedEventCount)
         case .resyncEvent(let event):
             if event.isSynchronizationReport {
-                if let contacts = tracker.endResyncFrame() {
-                    commitFrame(at: event.time, contacts: contacts.map { ($0.key, $0.value) }.sorted { $0.key < $1.key })
+                if let resynced = tracker.endResyncFrame() {
+                    var contacts: [ContactEntry] = []
+                    resynced.sortedEntries(into: &contacts)
+                    commitFrame(at: event.time, contacts: contacts)
                 }
             } else {
                 tracker.apply(event)
