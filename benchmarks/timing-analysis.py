@@ -767,6 +767,8 @@ def main(arguments):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     results = positional[0]
+    if not os.path.isdir(results):
+        raise AnalysisError(f"{results}: not a results folder of benchmarks/timing")
     runs_folder = os.path.join(results, "runs")
     environment = read_keys(os.path.join(runs_folder, "environment.txt"))
     print(f"{environment.get('runs', '?')} runs per tool, interleaved; guest: kernel {environment.get('kernel', '?')}, "
