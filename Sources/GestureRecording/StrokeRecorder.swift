@@ -25,11 +25,13 @@ import InputSystem
 ///
 /// `SYN_DROPPED` (``ReadOutcome/resyncNeeded(_:)``) is counted and
 /// reported as a ``RecorderNotice``; the resync events that follow are
-/// applied as the device's real state (libevdev sends only the
-/// difference), so a touch that ended in the gap ends, and a slot whose
-/// tracking id changed ends the old stroke and starts a new one. Events of
-/// the frame interrupted by the drop are kept, because libevdev's state,
-/// which the resync difference is relative to, includes them.
+/// applied as the device's state after the gap (the reader sends only the
+/// difference, see ``InputSystem/DropRecovery``), so a touch that ended in
+/// the gap ends, and a slot whose tracking id changed ends the old stroke
+/// and starts a new one; the frames the kernel kept after the gap follow
+/// as normal events. Events of a frame seen before the drop are kept,
+/// because the reader's state, which the difference is relative to,
+/// includes them.
 ///
 /// ``finish(_:reason:)`` works at any moment and leaves the recorder as it
 /// was.
@@ -181,7 +183,7 @@ public struct StrokeRecorder: Sendable {
                 commitFrame(at: event.time, contacts: contacts)
             } else if event.isSynchronizationDropped {
                 // A SYN_DROPPED seen as a plain event (a source without
-                // libevdev's resync): count it; later frames are the truth.
+                // a resync): count it; later frames are the truth.
                 droppedEventCount &+= 1
                 tracker.beginResync()
                 return .eventsDropped(total: droppedEventCount)

@@ -2,7 +2,15 @@ import CLibevdev
 import Glibc
 import OperatingSystem
 
-/// An open evdev node (`/dev/input/eventN`) read through libevdev.
+/// An open evdev node (`/dev/input/eventN`): libevdev describes it, and
+/// this type reads its events itself.
+///
+/// Events are read raw (`read(2)`, many at a time), not through
+/// `libevdev_next_event`, for one reason: after `SYN_DROPPED`, libevdev
+/// discards every frame the kernel still holds before it resynchronises;
+/// this reader keeps them and starts them from the state they were written
+/// against (see ``DropRecovery``). It keeps its own ``EvdevState`` of what
+/// it has passed on, which ``slotValue(slot:code:)`` and friends report.
 ///
 /// The device has one owner; `deinit` frees libevdev's state and closes the
 /// descriptor. It is not thread-safe: read it from one thread or task.
@@ -14,10 +22,30 @@ public final class EvdevDevice {
     /// The open descriptor, to wait on with `poll`; owned by this object.
     public let fileDescriptor: FileDescriptor
     private let device: OpaquePointer
-    /// Whether a `SYN_DROPPED` resync is in progress, so reads use
-    /// `LIBEVDEV_READ_FLAG_SYNC`.
+    /// Whether a `SYN_DROPPED` resync is being passed on: between
+    /// ``ReadOutcome/resyncNeeded(_:)`` and ``ReadOutcome/resyncDone``.
     public private(set) var isResyncing = false
+    /// The number of slots (`libevdev_get_num_slots`); 0 without slots.
+    public let slotCount: Int
+    /// What has been passed on so far.
+    private var state: EvdevState
+    /// The codes whose state the kernel keeps, read after a drop.
+    private let slotCodes: [EventCode]
+    private let absoluteCodes: [EventCode]
+    private let hasKeys: Bool
+    /// Raw events read but not yet passed on: `readBuffer[readIndex..<readCount]`.
+    private var readBuffer: [input_event]
+    private var readIndex = 0
+    private var readCount = 0
+    /// Outcomes of a drop's recovery still to hand out, from `pendingIndex`.
+    private var pending: [ReadOutcome] = []
+    private var pendingIndex = 0
 
+    /// Events read from the kernel at once: a ten-finger frame is ~40.
+    private static let readBatch = 256
+    /// How often the state is read again when events arrived while it was
+    /// being read (see ``recover(from:)``).
+    private static let stateRereads = 3
     /// Opens `path` (`open` with O_RDONLY | O_NONBLOCK | O_CLOEXEC), binds
     /// libevdev to it (`libevdev_new_from_fd`) and switches its timestamps
     /// to CLOCK_MONOTONIC (`libevdev_set_clock_id`, i.e. `EVIOCSCLOCKID`).
@@ -33,25 +61,48 @@ public final class EvdevDevice {
         } catch {
             throw error.about(.inputDevice)
         }
-        var device: OpaquePointer?
+        let device: OpaquePointer
         do throws(SystemError) {
+            var opened: OpaquePointer?
             try Syscall.checkNegativeErrno(
-                libevdev_new_from_fd(descriptor.rawValue, &device), call: "libevdev_new_from_fd", path: path)
-            guard let device else { throw SystemError(call: "libevdev_new_from_fd", path: path, errorNumber: ENOMEM) }
+                libevdev_new_from_fd(descriptor.rawValue, &opened), call: "libevdev_new_from_fd", path: path)
+            guard let opened else { throw SystemError(call: "libevdev_new_from_fd", path: path, errorNumber: ENOMEM) }
             do throws(SystemError) {
                 try Syscall.checkNegativeErrno(
-                    libevdev_set_clock_id(device, CLOCK_MONOTONIC), call: "libevdev_set_clock_id", path: path,
+                    libevdev_set_clock_id(opened, CLOCK_MONOTONIC), call: "libevdev_set_clock_id", path: path,
                     deviceIsOpen: true)
             } catch {
-                libevdev_free(device)
+                libevdev_free(opened)
                 throw error
             }
-            self.device = device
+            device = opened
         } catch {
             descriptor.close()
             throw error
         }
+        let slotCount = max(0, Int(libevdev_get_num_slots(device)))
+        let has = { (type: Int32, code: UInt16) in libevdev_has_event_code(device, UInt32(type), UInt32(code)) == 1 }
+        let slotCodes = slotCount > 0 ? EvdevState.slotCodes.filter { has(EV_ABS, $0) }.map(EventCode.init(rawValue:)) : []
+        let absoluteCodes = (0..<UInt16(EvdevState.absoluteCodeCount)).filter {
+            has(EV_ABS, $0) && !(slotCount > 0 && ($0 == UInt16(ABS_MT_SLOT) || EvdevState.slotCodes.contains($0)))
+        }.map(EventCode.init(rawValue:))
+        let hasKeys = libevdev_has_event_type(device, UInt32(EV_KEY)) == 1
+        do throws(SystemError) {
+            state = try Self.readKernelState(
+                of: descriptor, path: path, slotCount: slotCount, slotCodes: slotCodes, absoluteCodes: absoluteCodes,
+                hasKeys: hasKeys)
+        } catch {
+            libevdev_free(device)
+            descriptor.close()
+            throw error
+        }
+        self.device = device
         self.fileDescriptor = descriptor
+        self.slotCount = slotCount
+        self.slotCodes = slotCodes
+        self.absoluteCodes = absoluteCodes
+        self.hasKeys = hasKeys
+        readBuffer = Array(repeating: input_event(), count: Self.readBatch)
     }
 
     deinit {
@@ -76,83 +127,182 @@ public final class EvdevDevice {
             libevdev_grab(device, LIBEVDEV_UNGRAB), call: "libevdev_grab", path: path, deviceIsOpen: true)
     }
 
-    /// Reads the next event (`libevdev_next_event`).
+    /// Reads the next event.
     ///
-    /// After ``ReadOutcome/resyncNeeded(_:)`` the following calls drain the
-    /// resync (`LIBEVDEV_READ_FLAG_SYNC`) and return
-    /// ``ReadOutcome/resyncEvent(_:)`` values, then ``ReadOutcome/resyncDone``.
+    /// After ``ReadOutcome/resyncNeeded(_:)`` come ``ReadOutcome/resyncEvent(_:)``
+    /// values, ending in a `SYN_REPORT`, then ``ReadOutcome/resyncDone``;
+    /// then the frames the kernel kept after the drop, as normal events.
     ///
     /// - Throws: ``SystemError`` with kind `.deviceVanished` when the device
     ///   was unplugged or destroyed (ENODEV); any other read error.
     public func nextEvent() throws(SystemError) -> ReadOutcome {
-        var event = input_event()
-        while true {
-            let flags = isResyncing ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue
-            let result = libevdev_next_event(device, flags, &event)
-            switch result {
-            case Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue):
-                // In sync mode libevdev reports every delta event as SYNC,
-                // so SUCCESS is always a normal event.
-                return .event(InputEvent(event))
-            case Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue):
-                if isResyncing { return .resyncEvent(InputEvent(event)) }
-                isResyncing = true
-                return .resyncNeeded(InputEvent(event))
-            case -EAGAIN:
-                if isResyncing {
-                    isResyncing = false
-                    return .resyncDone
+        if pendingIndex < pending.count {
+            let outcome = pending[pendingIndex]
+            pendingIndex += 1
+            if pendingIndex == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                pendingIndex = 0
+            }
+            switch outcome {
+            case .event(let event), .resyncEvent(let event): state.apply(event)
+            case .resyncNeeded: isResyncing = true
+            case .resyncDone: isResyncing = false
+            case .wouldBlock: break
+            }
+            return outcome
+        }
+        guard let event = try nextRawEvent() else { return .wouldBlock }
+        if event.isSynchronizationDropped { return try recover(from: event) }
+        state.apply(event)
+        return .event(event)
+    }
+
+    /// The next event from the kernel, reading a batch when none is left;
+    /// `nil` when none is waiting.
+    private func nextRawEvent() throws(SystemError) -> InputEvent? {
+        if readIndex == readCount {
+            let size = MemoryLayout<input_event>.stride
+            let path = path
+            let descriptor = fileDescriptor
+            // withUnsafeMutableBytes does not forward typed throws: carry the result out.
+            let outcome: Result<Int?, SystemError> = readBuffer.withUnsafeMutableBytes { buffer in
+                do throws(SystemError) {
+                    return .success(try descriptor.read(into: buffer, path: path, deviceIsOpen: true))
+                } catch {
+                    return .failure(error)
                 }
-                return .wouldBlock
-            case -EINTR:
-                continue
-            default:
-                try Syscall.checkNegativeErrno(result, call: "libevdev_next_event", path: path, deviceIsOpen: true)
-                // A positive status libevdev does not document: report it
-                // rather than guess.
-                throw SystemError(call: "libevdev_next_event", path: path, errorNumber: EIO,
-                                  detail: "unexpected status \(result)")
+            }
+            guard let bytes = try outcome.get(), bytes > 0 else { return nil }
+            guard bytes % size == 0 else {
+                throw SystemError(call: "read", path: path, errorNumber: EIO,
+                                  detail: "\(bytes) bytes is not a whole number of events")
+            }
+            readIndex = 0
+            readCount = bytes / size
+        }
+        defer { readIndex += 1 }
+        return InputEvent(readBuffer[readIndex])
+    }
+
+    /// Answers a `SYN_DROPPED`: skips the frame it cut, reads the frames
+    /// queued after it and then the device's state, and queues the outcomes
+    /// that bring a reader from what it was told to where those frames
+    /// start (see ``DropRecovery``), then the frames. Drops the kernel
+    /// queued meanwhile are passed on as drops of their own.
+    private func recover(from drop: InputEvent) throws(SystemError) -> ReadOutcome {
+        var drops = [drop]
+        var cutFrame: [InputEvent] = []
+        var queued: [InputEvent] = []
+        var inCutFrame = true
+        func take(_ event: InputEvent) {
+            if event.isSynchronizationDropped {
+                drops.append(event)
+                cutFrame = []
+                queued = []
+                inCutFrame = true
+            } else if inCutFrame {
+                cutFrame.append(event)
+                inCutFrame = !event.isSynchronizationReport
+            } else {
+                queued.append(event)
             }
         }
+        while let event = try nextRawEvent() { take(event) }
+        var now = try readKernelState()
+        // Events that arrived while the state was read are in it but not
+        // in `queued`: take them too and read the state again.
+        for _ in 0..<Self.stateRereads {
+            let before = drops.count + cutFrame.count + queued.count
+            while let event = try nextRawEvent() { take(event) }
+            guard drops.count + cutFrame.count + queued.count != before else { break }
+            now = try readKernelState()
+        }
+        // A frame not ended yet (the kernel passes whole frames, so only
+        // in theory) goes with the frames that follow it.
+        let time = cutFrame.last?.time ?? drops[drops.count - 1].time
+        let start: EvdevState
+        if let known = DropRecovery.stateBefore(queued: queued, previous: state, cutFrame: cutFrame, now: now) {
+            start = known
+        } else {
+            start = now
+            queued = []
+        }
+        // Each further drop ends the one before with nothing to resync.
+        for extra in drops.dropFirst() { pending += [.resyncDone, .resyncNeeded(extra)] }
+        pending += state.difference(to: start, time: time).map(ReadOutcome.resyncEvent)
+        pending.append(.resyncEvent(.synchronizationReport(time: time)))
+        pending.append(.resyncDone)
+        pending += queued.map(ReadOutcome.event)
+        isResyncing = true
+        return .resyncNeeded(drop)
     }
 
-    /// Whether events are waiting, in libevdev's queue or the kernel's
-    /// (`libevdev_has_event_pending`).
-    public func hasEventPending() throws(SystemError) -> Bool {
-        let result = try Syscall.checkNegativeErrno(
-            libevdev_has_event_pending(device), call: "libevdev_has_event_pending", path: path,
-            deviceIsOpen: true)
-        return result > 0
+    /// The device's state now, from the kernel (`EVIOCGMTSLOTS` per slot
+    /// code, `EVIOCGABS`, `EVIOCGKEY`).
+    private func readKernelState() throws(SystemError) -> EvdevState {
+        try Self.readKernelState(
+            of: fileDescriptor, path: path, slotCount: slotCount, slotCodes: slotCodes, absoluteCodes: absoluteCodes,
+            hasKeys: hasKeys)
     }
 
-    /// The number of slots (`libevdev_get_num_slots`); 0 without slots.
-    public var slotCount: Int { max(0, Int(libevdev_get_num_slots(device))) }
+    private static func readKernelState(
+        of descriptor: FileDescriptor, path: String, slotCount: Int, slotCodes: [EventCode], absoluteCodes: [EventCode],
+        hasKeys: Bool
+    ) throws(SystemError) -> EvdevState {
+        var kernel = EvdevState(slotCount: slotCount)
+        let fd = descriptor.rawValue
+        func check(_ result: Int32, _ call: String) throws(SystemError) {
+            try Syscall.minusOne(call, path: path, deviceIsOpen: true) { result }
+        }
+        if slotCount > 0 {
+            var values = [Int32](repeating: 0, count: slotCount + 1)
+            for code in slotCodes {
+                values[0] = Int32(code.rawValue)
+                try check(gesturectl_evdev_get_mt_slots(fd, &values, UInt32(slotCount)), "ioctl(EVIOCGMTSLOTS)")
+                for slot in 0..<slotCount { kernel.setSlotValue(values[slot + 1], slot: slot, code: code) }
+            }
+            var info = input_absinfo()
+            try check(gesturectl_evdev_get_abs(fd, UInt32(ABS_MT_SLOT), &info), "ioctl(EVIOCGABS)")
+            kernel.currentSlot = info.value
+        }
+        for code in absoluteCodes {
+            var info = input_absinfo()
+            try check(gesturectl_evdev_get_abs(fd, UInt32(code.rawValue), &info), "ioctl(EVIOCGABS)")
+            kernel.setAbsoluteValue(info.value, code: code)
+        }
+        if hasKeys {
+            var bits = [UInt8](repeating: 0, count: (EvdevState.keyCodeCount + 7) / 8)
+            try check(gesturectl_evdev_get_keys(fd, &bits, UInt32(bits.count)), "ioctl(EVIOCGKEY)")
+            for (index, byte) in bits.enumerated() where byte != 0 {
+                for bit in 0..<8 where byte & (1 << bit) != 0 {
+                    kernel.setKey(EventCode(rawValue: UInt16(index * 8 + bit)), down: true)
+                }
+            }
+        }
+        return kernel
+    }
 
-    /// The slot selected by the last `ABS_MT_SLOT` (`libevdev_get_current_slot`);
-    /// `nil` without slots.
+    /// The slot selected by the last `ABS_MT_SLOT` passed on; `nil` without slots.
     public var currentSlot: Int? {
-        let slot = libevdev_get_current_slot(device)
-        return slotCount > 0 && slot >= 0 ? Int(slot) : nil
+        slotCount > 0 && state.currentSlot >= 0 ? Int(state.currentSlot) : nil
     }
 
-    /// The last known value of an `ABS_MT_*` code in `slot`
-    /// (`libevdev_fetch_slot_value`), e.g. the tracking id (-1 when no
-    /// contact) or position; `nil` when the slot or code does not exist.
-    /// After a resync this is the device's real state, so a recorder can
-    /// rebuild the contacts it was following.
+    /// The last value passed on of an `ABS_MT_*` code in `slot`, e.g. the
+    /// tracking id (-1 when no contact) or position; `nil` when the slot or
+    /// code does not exist. After a resync this is the device's real state.
     public func slotValue(slot: Int, code: EventCode) -> Int32? {
-        guard slot >= 0, slot < slotCount else { return nil }
-        var value: Int32 = 0
-        guard libevdev_fetch_slot_value(device, UInt32(slot), UInt32(code.rawValue), &value) != 0 else { return nil }
-        return value
+        guard slotCodes.contains(code) else { return nil }
+        return state.slotValue(slot: slot, code: code)
     }
 
-    /// The last known value of a non-slot code, e.g. `BTN_TOUCH` or `ABS_X`
-    /// (`libevdev_fetch_event_value`); `nil` when the device lacks it.
+    /// The last value passed on of a non-slot code, e.g. `BTN_TOUCH` or
+    /// `ABS_X`; `nil` when the device lacks it.
     public func value(type: EventType, code: EventCode) -> Int32? {
-        var value: Int32 = 0
-        guard libevdev_fetch_event_value(device, UInt32(type.rawValue), UInt32(code.rawValue), &value) != 0
-        else { return nil }
-        return value
+        guard libevdev_has_event_code(device, UInt32(type.rawValue), UInt32(code.rawValue)) == 1 else { return nil }
+        switch type {
+        case .absolute: return state.absoluteValue(code)
+        case .key: return state.isKeyDown(code).map { $0 ? 1 : 0 }
+        default: return nil
+        }
     }
 }

@@ -121,7 +121,7 @@ import OperatingSystem
         // A frame where nothing changes adds nothing.
         recorder.feed(all: frame(900, []))
         let recorded = try recorder.finish(RecordingDetails(name: "open"), reason: .deviceVanished(
-            SystemError(call: "libevdev_next_event", errorNumber: 19, kind: .deviceVanished)))
+            SystemError(call: "read", errorNumber: 19, kind: .deviceVanished)))
         #expect(recorded.contactsEndedAtFinish == 2)
         #expect(
             recorded.gesture.strokes == [

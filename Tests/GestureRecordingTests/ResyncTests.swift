@@ -20,7 +20,7 @@ import TestSupport
                     abs(.multitouchSlot, 2), abs(.multitouchTrackingID, 3), abs(.multitouchPositionX, 30),
                     abs(.multitouchPositionY, 30),
                 ]))
-        // Part of a frame arrives, then the drop: libevdev counts the part
+        // Part of a frame arrives, then the drop: the reader counts the part
         // in its state, so the recorder keeps it too.
         recorder.feed(all: [.event(InputEvent(time: ms(108), type: .absolute, code: .multitouchPositionY, value: 33))])
         var notices = recorder.feed(all: [dropped(110)])

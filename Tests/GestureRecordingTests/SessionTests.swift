@@ -83,7 +83,7 @@ import Synchronization
 
     @Test func deviceVanishedKeepsTheStrokes() throws {
         let clock = ManualClock(start: .zero)
-        let vanished = SystemError(call: "libevdev_next_event", path: "/dev/input/event5", errorNumber: ENODEV, kind: .deviceVanished)
+        let vanished = SystemError(call: "read", path: "/dev/input/event5", errorNumber: ENODEV, kind: .deviceVanished)
         let source = FakeSource(
             clock: clock,
             steps: frame(10, [key(.buttonTouch, 1), abs(.absoluteX, 1), abs(.absoluteY, 1)]).map { .outcome($0) }
@@ -98,7 +98,7 @@ import Synchronization
 
     @Test func otherReadErrorsStopWithTheError() throws {
         let clock = ManualClock(start: .zero)
-        let failure = SystemError(call: "libevdev_next_event", errorNumber: EIO)
+        let failure = SystemError(call: "read", errorNumber: EIO)
         let source = FakeSource(clock: clock, steps: [.fail(failure)])
         let result = try session(source, clock: clock, options: RecordingSessionOptions()).run()
         #expect(result.stopReason == .readFailed(failure))

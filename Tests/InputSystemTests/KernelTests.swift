@@ -77,6 +77,79 @@ struct KernelTests {
         #expect(reader.slotValue(slot: 10, code: .multitouchTrackingID) == nil)
     }
 
+    @Test("After SYN_DROPPED the frames the kernel kept are read, from the state they were written against")
+    func dropKeepsQueuedFrames() throws {
+        let uinput = try UinputDevice(description: TestDevices.touchscreen)
+        let reader = try EvdevDevice(path: try #require(uinput.devnode))
+        func move(_ step: Int32) -> [InputEvent] {
+            [
+                InputEvent(type: .absolute, code: .multitouchSlot, value: 0),
+                InputEvent(type: .absolute, code: .multitouchPositionX, value: 1000 + step),
+                InputEvent(type: .absolute, code: .multitouchSlot, value: 1),
+                InputEvent(type: .absolute, code: .multitouchPositionX, value: 3000 + step),
+                .synchronizationReport(),
+            ]
+        }
+        try uinput.write(frame: [
+            InputEvent(type: .absolute, code: .multitouchSlot, value: 0),
+            InputEvent(type: .absolute, code: .multitouchTrackingID, value: 1),
+            InputEvent(type: .absolute, code: .multitouchPositionX, value: 1000),
+            InputEvent(type: .absolute, code: .multitouchPositionY, value: 500),
+            InputEvent(type: .absolute, code: .multitouchSlot, value: 1),
+            InputEvent(type: .absolute, code: .multitouchTrackingID, value: 2),
+            InputEvent(type: .absolute, code: .multitouchPositionX, value: 3000),
+            InputEvent(type: .absolute, code: .multitouchPositionY, value: 500),
+            InputEvent(type: .key, code: .buttonTouch, value: 1),
+            .synchronizationReport(),
+        ])
+        // Nine events: slot 0 is already selected, so the kernel leaves out ABS_MT_SLOT 0.
+        #expect(try drain(reader).count == 9)
+        // Far more than the reader's buffer (~512 events), unread: the
+        // kernel drops what was queued. Slot 1 lifts early (in the gap),
+        // slot 0's y changes only there.
+        for step in Int32(1)...400 {
+            var frame = move(step)
+            if step == 10 {
+                frame.insert(InputEvent(type: .absolute, code: .multitouchTrackingID, value: -1), at: 4)
+                frame.insert(InputEvent(type: .absolute, code: .multitouchPositionY, value: 700), at: 2)
+            }
+            try uinput.write(frame: step > 10 ? Array(frame[0...1]) + [frame[4]] : frame)
+        }
+
+        var outcomes: [ReadOutcome] = []
+        while true {
+            let outcome = try reader.nextEvent()
+            if outcome == .wouldBlock { break }
+            outcomes.append(outcome)
+        }
+        guard case .resyncNeeded = outcomes.first else {
+            Issue.record("expected a drop first, read \(outcomes.prefix(3))")
+            return
+        }
+        let done = try #require(outcomes.firstIndex(of: .resyncDone))
+        let resync = outcomes[1..<done].compactMap { if case .resyncEvent(let event) = $0 { event } else { nil } }
+        #expect(resync.count == done - 1)
+        // The state the kept frames start from: slot 1 lifted, slot 0's y moved.
+        #expect(contents(resync).contains("EV_ABS ABS_MT_TRACKING_ID -1"))
+        #expect(contents(resync).contains("EV_ABS ABS_MT_POSITION_Y 700"))
+        #expect(resync.last?.isSynchronizationReport == true)
+        // Then the frames the kernel kept, whole: libevdev would pass none.
+        let kept = outcomes[(done + 1)...].compactMap { if case .event(let event) = $0 { event } else { nil } }
+        #expect(kept.count == outcomes.count - done - 1)
+        let frames = kept.split(whereSeparator: \.isSynchronizationReport).map(Array.init)
+        #expect(kept.last?.isSynchronizationReport == true)
+        #expect(frames.count >= 50, "kept \(frames.count) frames")
+        // Slot 0 stays selected, so the kernel sends no ABS_MT_SLOT: the
+        // slot of the kept frames is the one the device has selected now.
+        #expect(frames.allSatisfy { contents($0) == ["EV_ABS ABS_MT_POSITION_X \($0[0].value)"] })
+        #expect(frames.last?.last?.value == 1400)
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $1[0].value == $0[0].value + 1 })
+        #expect(reader.slotValue(slot: 0, code: .multitouchPositionX) == 1400)
+        #expect(reader.slotValue(slot: 0, code: .multitouchPositionY) == 700)
+        #expect(reader.slotValue(slot: 1, code: .multitouchTrackingID) == -1)
+        #expect(!reader.isResyncing)
+    }
+
     @Test("A uinput button device delivers key presses")
     func buttons() throws {
         let uinput = try UinputDevice(description: TestDevices.buttons)
@@ -100,7 +173,7 @@ struct KernelTests {
         let reader = try EvdevDevice(path: try #require(uinput?.devnode))
         uinput = nil
         #expect(throws: SystemError(
-            call: "libevdev_next_event", path: reader.path, errorNumber: 19, kind: .deviceVanished)
+            call: "read", path: reader.path, errorNumber: 19, kind: .deviceVanished)
         ) {
             _ = try reader.nextEvent()
         }
