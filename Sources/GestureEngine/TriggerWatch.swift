@@ -224,6 +224,10 @@ struct TriggerWatchLoop {
             var moments: [Microseconds] = []
             if let deadline = recognizer.nextDeadline { moments.append(deadline) }
             if device == nil { moments.append(nextAttempt) }
+            // Events the source read but has not passed on (a wake-up ended
+            // at the most outcomes) do not make it readable: do not wait.
+            let buffered = device?.source.hasBufferedEvents == true
+            if buffered { moments.append(now) }
             let timeout = moments.min().map { Poll.milliseconds(roundingUp: ($0 - now).rawValue) }
             let ready: [Poll.Events]
             do {
@@ -237,7 +241,7 @@ struct TriggerWatchLoop {
                 if !ready[index].isEmpty, devices.hotplugAdded(), device == nil { nextAttempt = clock.now() }
                 index += 1
             }
-            if device != nil, index < ready.count, !ready[index].isEmpty {
+            if device != nil, index < ready.count, !ready[index].isEmpty || buffered {
                 readAvailable(hangUp: !ready[index].isDisjoint(with: [.hangUp, .error]))
             }
         }

@@ -13,6 +13,15 @@ public protocol EventSource {
     /// - Throws: ``InputSystem/SystemError``, with kind `.deviceVanished`
     ///   when the device was unplugged or destroyed.
     func nextEvent() throws(SystemError) -> ReadOutcome
+    /// Whether events already read from the kernel wait to be passed on:
+    /// then ``nextEvent()`` has more though the descriptor may not be
+    /// readable, and a reader must not wait on it first.
+    var hasBufferedEvents: Bool { get }
+}
+
+extension EventSource {
+    /// A source that keeps nothing back: false.
+    public var hasBufferedEvents: Bool { false }
 }
 
 extension EvdevDevice: EventSource {}

@@ -132,9 +132,14 @@ public final class RecordingSession {
                 waiting = Poll.Group(descriptors)
                 pausing = Poll.Group(Array(descriptors.dropFirst()))
             }
+            // Events the source read but has not passed on yet (a wake-up
+            // ended at the most outcomes) do not make its descriptor
+            // readable: look, but do not wait.
+            let buffered = source.hasBufferedEvents
             do {
                 try waiting?.wait(
-                    timeoutMilliseconds: pollTimeout(now: now, nextStatus: nextStatus, sessionStart: sessionStart))
+                    timeoutMilliseconds: buffered
+                        ? 0 : pollTimeout(now: now, nextStatus: nextStatus, sessionStart: sessionStart))
             } catch {
                 return .readFailed(error)
             }
@@ -147,7 +152,7 @@ public final class RecordingSession {
                 return .readFailed(SystemError(call: "poll", errorNumber: ErrorNumber.badDescriptor, detail: "the device descriptor is not open"))
             }
             var outcomesRead = 0
-            if !deviceEvents.isEmpty {
+            if !deviceEvents.isEmpty || buffered {
                 let hangUp = !deviceEvents.isDisjoint(with: [.hangUp, .error])
                 if let reason = readAvailable(hangUp: hangUp, outcomesRead: &outcomesRead) { return reason }
             }

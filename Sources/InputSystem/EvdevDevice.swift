@@ -157,6 +157,11 @@ public final class EvdevDevice {
         return .event(event)
     }
 
+    /// Whether events already read from the kernel (a batch, or the frames
+    /// kept after a drop) wait to be passed on: then ``nextEvent()`` has
+    /// more though the descriptor may not be readable.
+    public var hasBufferedEvents: Bool { pendingIndex < pending.count || readIndex < readCount }
+
     /// The next event from the kernel, reading a batch when none is left;
     /// `nil` when none is waiting.
     private func nextRawEvent() throws(SystemError) -> InputEvent? {

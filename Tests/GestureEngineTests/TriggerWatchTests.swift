@@ -13,7 +13,7 @@ import TestSupport
 /// so the watch tries again at once without waiting for its retry interval.
 private final class ScriptedTriggerDevices: TriggerDevices {
     enum Entry {
-        case present(FakeSource)
+        case present(any EventSource)
         case absent
         case failing(String)
     }
@@ -103,6 +103,17 @@ struct TriggerWatchTests {
         // The long press came at 800 ms after its down (the repeat at 3.5 s
         // moved the clock; the next event at 4.5 s reached the deadline first).
         if case .press(_, let time) = events[2] { #expect(time >= Microseconds(3_800_000)) }
+    }
+
+    @Test("Events the source read but holds back are read without waiting for its descriptor")
+    func heldBackEvents() throws {
+        let events = try watch({ clock, _ in
+            let outcomes: [ReadOutcome] = [key(1, at: 100), key(0, at: 150), key(1, at: 2_000, code: .buttonLeft)].compactMap {
+                if case .outcome(let outcome) = $0 { outcome } else { nil }
+            }
+            return [.present(try! HeldBackSource(outcomes, clock: clock))]
+        }, until: 2)
+        #expect(presses(events) == [.single])
     }
 
     @Test("Held 3 s: long, then the emergency stop, reported while the key is still down")

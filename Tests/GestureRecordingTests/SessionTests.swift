@@ -262,3 +262,34 @@ final class ThreadName: Sendable {
     }
     var names: [String] { storage.withLock { $0 } }
 }
+
+@Suite struct HeldBackEventsTests {
+    /// More outcomes than one wake-up reads, all held back: the session
+    /// reads on without waiting for the descriptor, and records the lift.
+    /// (Waiting for it, it would stop only at the maximum duration, with
+    /// the contact still down.)
+    @Test func eventsHeldBackBySourceAreReadWithoutWaiting() throws {
+        let start = SystemClock().now() - ms(1_000)
+        var outcomes = frame(0, [key(.buttonTouch, 1), abs(.absoluteX, 0), abs(.absoluteY, 0)])
+        for step in Int32(1)...300 { outcomes += frame(Int64(step), [abs(.absoluteX, step)]) }
+        outcomes += frame(301, [key(.buttonTouch, 0)])
+        outcomes = outcomes.map {
+            guard case .event(var event) = $0 else { return $0 }
+            event.time = event.time + start
+            return .event(event)
+        }
+        #expect(outcomes.count > RecordingSession.maximumOutcomesPerWakeup)
+        let result = try RecordingSession(
+            source: HeldBackSource(outcomes), recorder: StrokeRecorder(device: TestDevices.singleTouch),
+            details: RecordingDetails(name: "held back", tool: "gesturectl test"),
+            options: RecordingSessionOptions(
+                idleTimeout: ms(50), maximumDuration: ms(3_000), firstContactTimeout: ms(2_000)),
+            clock: SystemClock(),
+            cancellation: CancellationSignal()
+        ).run()
+        #expect(result.stopReason == .idleTimeout)
+        let strokes = try result.gesture.get().gesture.strokes
+        #expect(strokes.count == 1)
+        #expect(strokes.first?.samples.count == 302)
+    }
+}
