@@ -46,6 +46,7 @@ public final class EvdevDevice {
     /// How often the state is read again when events arrived while it was
     /// being read (see ``recover(from:)``).
     private static let stateRereads = 3
+
     /// Opens `path` (`open` with O_RDONLY | O_NONBLOCK | O_CLOEXEC), binds
     /// libevdev to it (`libevdev_new_from_fd`) and switches its timestamps
     /// to CLOCK_MONOTONIC (`libevdev_set_clock_id`, i.e. `EVIOCSCLOCKID`).
@@ -222,8 +223,10 @@ public final class EvdevDevice {
             guard drops.count + cutFrame.count + queued.count != before else { break }
             now = try readKernelState()
         }
-        // A frame not ended yet (the kernel passes whole frames, so only
-        // in theory) goes with the frames that follow it.
+        // The state the kept frames start from is the state at the end of
+        // the cut frame. (A kept frame not ended yet, which the kernel's
+        // whole-frame reads allow only in theory, is passed on as it is;
+        // its end follows with the next read.)
         let time = cutFrame.last?.time ?? drops[drops.count - 1].time
         let start: EvdevState
         if let known = DropRecovery.stateBefore(queued: queued, previous: state, cutFrame: cutFrame, now: now) {
@@ -250,34 +253,36 @@ public final class EvdevDevice {
             hasKeys: hasKeys)
     }
 
+    /// ``readKernelState()`` before the device is made (at opening).
     private static func readKernelState(
         of descriptor: FileDescriptor, path: String, slotCount: Int, slotCodes: [EventCode], absoluteCodes: [EventCode],
         hasKeys: Bool
     ) throws(SystemError) -> EvdevState {
         var kernel = EvdevState(slotCount: slotCount)
         let fd = descriptor.rawValue
-        func check(_ result: Int32, _ call: String) throws(SystemError) {
-            try Syscall.minusOne(call, path: path, deviceIsOpen: true) { result }
+        func ioctl(_ request: String, _ body: () -> Int32) throws(SystemError) {
+            // No retry on EINTR: these requests do not sleep.
+            try Syscall.minusOne("ioctl(\(request))", path: path, deviceIsOpen: true, retryOnInterrupt: false, body)
         }
         if slotCount > 0 {
             var values = [Int32](repeating: 0, count: slotCount + 1)
             for code in slotCodes {
                 values[0] = Int32(code.rawValue)
-                try check(gesturectl_evdev_get_mt_slots(fd, &values, UInt32(slotCount)), "ioctl(EVIOCGMTSLOTS)")
+                try ioctl("EVIOCGMTSLOTS") { gesturectl_evdev_get_mt_slots(fd, &values, UInt32(slotCount)) }
                 for slot in 0..<slotCount { kernel.setSlotValue(values[slot + 1], slot: slot, code: code) }
             }
             var info = input_absinfo()
-            try check(gesturectl_evdev_get_abs(fd, UInt32(ABS_MT_SLOT), &info), "ioctl(EVIOCGABS)")
+            try ioctl("EVIOCGABS") { gesturectl_evdev_get_abs(fd, UInt32(ABS_MT_SLOT), &info) }
             kernel.currentSlot = info.value
         }
         for code in absoluteCodes {
             var info = input_absinfo()
-            try check(gesturectl_evdev_get_abs(fd, UInt32(code.rawValue), &info), "ioctl(EVIOCGABS)")
+            try ioctl("EVIOCGABS") { gesturectl_evdev_get_abs(fd, UInt32(code.rawValue), &info) }
             kernel.setAbsoluteValue(info.value, code: code)
         }
         if hasKeys {
             var bits = [UInt8](repeating: 0, count: (EvdevState.keyCodeCount + 7) / 8)
-            try check(gesturectl_evdev_get_keys(fd, &bits, UInt32(bits.count)), "ioctl(EVIOCGKEY)")
+            try ioctl("EVIOCGKEY") { gesturectl_evdev_get_keys(fd, &bits, UInt32(bits.count)) }
             for (index, byte) in bits.enumerated() where byte != 0 {
                 for bit in 0..<8 where byte & (1 << bit) != 0 {
                     kernel.setKey(EventCode(rawValue: UInt16(index * 8 + bit)), down: true)
