@@ -52,7 +52,9 @@ public struct StrokeRecorder: Sendable {
     private var ignoredContacts: Set<ContactKey> = []
     /// The stroke (index into `strokes`) of each contact down.
     private var openStrokes: [ContactKey: Int] = [:]
-    private var strokes: [Stroke] = []
+    /// Strokes recorded so far, finished and in progress; their samples in
+    /// chunks, so that a long stroke never stalls the reading thread.
+    private var strokes: [StrokeInProgress] = []
     /// Strokes (indices into `strokes`) whose contact lifted since the
     /// last ``takeFinishedStrokes()``.
     private var finishedSinceTaken: [Int] = []
@@ -164,7 +166,7 @@ public struct StrokeRecorder: Sendable {
         // Asked after every event: nothing to do most of the time.
         guard !finishedSinceTaken.isEmpty else { return [] }
         defer { finishedSinceTaken = [] }
-        return finishedSinceTaken.map { strokes[$0] }
+        return finishedSinceTaken.map { strokes[$0].stroke }
     }
 
     /// Applies one read outcome.
@@ -261,7 +263,7 @@ public struct StrokeRecorder: Sendable {
             active = true
             let sample = makeSample(point, at: frameTime)
             if let index = openStrokes[key] {
-                guard let last = strokes[index].samples.last, Self.moved(from: last, to: sample) else { continue }
+                guard Self.moved(from: strokes[index].samples.last, to: sample) else { continue }
                 if let sample, append(sample, to: index) { countRepairs(of: point) }
             } else {
                 if startTime == nil { startTime = frameTime }
@@ -282,13 +284,16 @@ public struct StrokeRecorder: Sendable {
             return
         }
         guard let sample = makeSample(point, at: time), reserveSample() else { return }
-        strokes.append(Stroke(kind: point.kind, button: point.button, samples: [sample], isEstimated: point.isEstimated))
+        strokes.append(
+            StrokeInProgress(
+                kind: point.kind, button: point.button, isEstimated: point.isEstimated, samples: SampleChunks(first: sample)))
         openStrokes[key] = strokes.count - 1
         countRepairs(of: point)
     }
 
     private mutating func endStroke(_ index: Int, at time: Microseconds) {
-        guard let startTime, let last = strokes[index].samples.last else { return }
+        guard let startTime else { return }
+        let last = strokes[index].samples.last
         let liftTime = Self.relative(time, to: startTime)
         guard liftTime > last.time, liftTime <= GestureLimits.maximumDuration, reserveSample() else { return }
         var lift = last
@@ -423,7 +428,7 @@ public struct StrokeRecorder: Sendable {
         let metadata = RecordingMetadata(
             recordedAt: details.recordedAt, tool: details.tool, deviceName: profile.deviceName,
             deviceID: details.deviceID, droppedEvents: droppedEventCount)
-        var gesture = Gesture(name: details.name, device: profile.geometry, strokes: strokes, metadata: metadata)
+        var gesture = Gesture(name: details.name, device: profile.geometry, strokes: strokes.map(\.stroke), metadata: metadata)
         gesture.sortStrokes()
         // The fingers the device reported down, tracked or not, so that the
         // gesture plays with all of them (within what uinput accepts).

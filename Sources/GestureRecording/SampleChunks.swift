@@ -1,0 +1,80 @@
+import GestureModel
+
+/// The samples of a stroke being recorded, kept in chunks of at most
+/// ``chunkCapacity``, so that appending never moves the samples already
+/// kept.
+///
+/// One growing array doubles its storage now and then, and each doubling
+/// copies every sample of the stroke at once into memory never touched
+/// before. Ten fingers at 1 kHz reach 4,096 and 8,192 samples in the same
+/// frame: the ten copies (and the page faults of ~8 MB of new storage)
+/// held the reading thread for longer than the kernel's buffer of the
+/// device lasts (~23 ms of frames), and the kernel dropped events there,
+/// every time (the recording benchmark's SYN_DROPPED fell at samples
+/// 4,101, 8,193–8,196 and 8,265 of their strokes). With chunks, a frame
+/// costs at most one allocation of ``chunkCapacity`` samples per finger;
+/// the samples are put together once, when the stroke is handed out.
+struct SampleChunks: Sendable {
+    /// Samples in one chunk (48 KiB of samples: small enough to come from
+    /// the heap rather than a fresh mapping).
+    static let chunkCapacity = 1024
+
+    /// Full chunks, in order.
+    private var full: [[Sample]] = []
+    /// The chunk being filled; never empty.
+    private var current: [Sample]
+    /// How many samples there are.
+    private(set) var count = 1
+
+    /// Samples starting with `first`.
+    init(first: Sample) {
+        current = [first]
+    }
+
+    /// The latest sample.
+    var last: Sample {
+        // `current` is never empty: init puts a sample in, and a new chunk
+        // is started only to take one.
+        current[current.count - 1]
+    }
+
+    /// Appends `sample`, after the others.
+    mutating func append(_ sample: Sample) {
+        if current.count == Self.chunkCapacity {
+            var next: [Sample] = []
+            next.reserveCapacity(Self.chunkCapacity)
+            full.append(current)
+            current = next
+        }
+        current.append(sample)
+        count += 1
+    }
+
+    /// How many samples each chunk holds, in order (for tests: none holds
+    /// more than ``chunkCapacity``, so no append moves more than a chunk).
+    var chunkSizes: [Int] { full.map(\.count) + [current.count] }
+
+    /// All samples, in order, in one array.
+    var joined: [Sample] {
+        if full.isEmpty { return current }
+        var samples: [Sample] = []
+        samples.reserveCapacity(count)
+        for chunk in full { samples.append(contentsOf: chunk) }
+        samples.append(contentsOf: current)
+        return samples
+    }
+}
+
+/// A stroke being recorded (see ``SampleChunks``); ``stroke`` is the
+/// ``Stroke`` it becomes.
+struct StrokeInProgress: Sendable {
+    var kind: StrokeKind
+    var button: PointerButton?
+    var isEstimated: Bool
+    var samples: SampleChunks
+
+    /// The stroke with its samples in one array.
+    var stroke: Stroke {
+        Stroke(kind: kind, button: button, samples: samples.joined, isEstimated: isEstimated)
+    }
+}

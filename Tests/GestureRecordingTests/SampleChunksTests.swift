@@ -1,0 +1,62 @@
+import GestureModel
+import InputSystem
+import Testing
+import TestSupport
+
+@testable import GestureRecording
+
+/// A long stroke is kept in chunks, so that recording it never moves the
+/// samples already recorded (each move of a doubling array stalled the
+/// reading thread at ten fingers and 1 kHz until the kernel dropped events).
+@Suite struct SampleChunksTests {
+    @Test func samplesComeBackInOrderAcrossChunks() {
+        let count = SampleChunks.chunkCapacity * 3 + 7
+        var chunks = SampleChunks(first: sample(0, 0, 0))
+        for index in 1..<count { chunks.append(sample(Int64(index), index, -index)) }
+        #expect(chunks.count == count)
+        #expect(chunks.last == sample(Int64(count - 1), count - 1, -(count - 1)))
+        #expect(chunks.joined == (0..<count).map { sample(Int64($0), $0, -$0) })
+        #expect(chunks.chunkSizes == [SampleChunks.chunkCapacity, SampleChunks.chunkCapacity, SampleChunks.chunkCapacity, 7])
+    }
+
+    @Test func aShortStrokeIsOneChunk() {
+        var chunks = SampleChunks(first: sample(0, 1, 2))
+        chunks.append(sample(5, 1, 2))
+        #expect(chunks.joined == [sample(0, 1, 2), sample(5, 1, 2)])
+        #expect(chunks.chunkSizes == [2])
+    }
+
+    /// Two fingers moving for 2.5 chunks' worth of frames: the recorded
+    /// strokes (taken as they lift and finished) hold every sample in order.
+    @Test func longStrokesRecordEverySampleInOrder() throws {
+        var recorder = try StrokeRecorder(device: TestDevices.touchscreen)
+        let frames = SampleChunks.chunkCapacity * 5 / 2
+        recorder.feed(
+            all: frame(
+                0,
+                [
+                    abs(.multitouchTrackingID, 1), abs(.multitouchPositionX, 0), abs(.multitouchPositionY, 100),
+                    abs(.multitouchSlot, 1), abs(.multitouchTrackingID, 2), abs(.multitouchPositionX, 0),
+                    abs(.multitouchPositionY, 200),
+                ]))
+        for index in 1..<frames {
+            recorder.feed(
+                all: frame(
+                    Int64(index),
+                    [
+                        abs(.multitouchSlot, 0), abs(.multitouchPositionX, Int32(index % 1000)),
+                        abs(.multitouchSlot, 1), abs(.multitouchPositionX, Int32(index % 1000)),
+                    ]))
+        }
+        recorder.feed(
+            all: frame(
+                Int64(frames),
+                [abs(.multitouchSlot, 0), abs(.multitouchTrackingID, -1), abs(.multitouchSlot, 1), abs(.multitouchTrackingID, -1)]))
+        let expected = { (y: Int) in
+            (0..<frames).map { sample(Int64($0), $0 % 1000, y) } + [sample(Int64(frames), (frames - 1) % 1000, y)]
+        }
+        let taken = recorder.takeFinishedStrokes()
+        #expect(taken.map(\.samples) == [expected(100), expected(200)])
+        #expect(try recorder.finished().gesture.strokes.map(\.samples) == [expected(100), expected(200)])
+    }
+}
