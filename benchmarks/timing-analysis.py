@@ -572,7 +572,7 @@ def analyse_recording(results, markdown, pass_name="recording", title="Recording
             continue
         with open(ours_path, encoding="utf-8") as file:
             recorded = json.load(file)
-        samples = [len(stroke["samples"]) for stroke in recorded.get("strokes", [])]
+        samples = [recorded_samples(stroke) for stroke in recorded.get("strokes", [])]
         dropped = recorded.get("recording", {}).get("dropped_events", recorded.get("dropped_events"))
         if dropped is None:
             dropped = next((value for key, value in _walk(recorded) if key == "dropped_events"), None)
@@ -615,6 +615,18 @@ def analyse_recording(results, markdown, pass_name="recording", title="Recording
     return {"frames_sent": sent, "writer_seconds": keys.get("writer_seconds"), "recorders": rows,
             "gesturectl_status": {key: value for key, value in keys.items() if key.startswith("status_gesturectl")}
             or keys.get("gesturectl_status")}
+
+
+def recorded_samples(stroke):
+    """The samples of a recorded stroke that stand for frames sent: all but
+    the lift's, which the recorder adds at the lift's time with the last
+    position (a sample that repeats the one before it; a moving sample
+    never does, the recorder keeps only changes), and which the sent
+    gesture has no sample for."""
+    samples = stroke.get("samples", [])
+    if len(samples) > 1 and list(samples[-1])[1:] == list(samples[-2])[1:]:
+        return len(samples) - 1
+    return len(samples)
 
 
 def analyse_startup(results):
