@@ -123,6 +123,9 @@ extension Engine {
     ) throws -> RecordJob {
         let recorder = try StrokeRecorder(
             device: description, options: request.recorderOptions, initialState: initialState)
+        // Before the job exists (and a front end says recording has begun):
+        // the first frames then do not run the recorder's code cold.
+        recorder.warmUp()
         var details = request.details
         if details.deviceID == nil { details.deviceID = stableID }
         let handle = JobHandle<RecordingOutcome, RecordingStatus>()
