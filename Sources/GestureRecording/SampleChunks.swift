@@ -14,6 +14,10 @@ import GestureModel
 /// 4,101, 8,193–8,196 and 8,265 of their strokes). With chunks, a frame
 /// costs at most one allocation of ``chunkCapacity`` samples per finger;
 /// the samples are put together once, when the stroke is handed out.
+/// Strokes that start together do not fill their chunks together: the
+/// first chunk of each is shorter by a step that depends on the stroke
+/// (``init(first:stagger:)``), so ten fingers allocate their next chunks
+/// in different frames, not ten at once.
 struct SampleChunks: Sendable {
     /// Samples in one chunk (48 KiB of samples: small enough to come from
     /// the heap rather than a fresh mapping).
@@ -23,12 +27,21 @@ struct SampleChunks: Sendable {
     private var full: [[Sample]] = []
     /// The chunk being filled; never empty.
     private var current: [Sample]
+    /// How many samples `current` takes before the next chunk begins.
+    private var currentLimit: Int
     /// How many samples there are.
     private(set) var count = 1
 
-    /// Samples starting with `first`.
-    init(first: Sample) {
+    /// The steps by which a first chunk is shorter (8: a stroke's first
+    /// chunk holds 1,024, 896, … or 128 samples).
+    static let staggerSteps = 8
+
+    /// Samples starting with `first`; `stagger` (e.g. the stroke's index)
+    /// picks how much shorter than ``chunkCapacity`` the first chunk is.
+    init(first: Sample, stagger: Int = 0) {
         current = [first]
+        let step = Self.chunkCapacity / Self.staggerSteps
+        currentLimit = Self.chunkCapacity - (stagger % Self.staggerSteps) * step
     }
 
     /// The latest sample.
@@ -40,11 +53,12 @@ struct SampleChunks: Sendable {
 
     /// Appends `sample`, after the others.
     mutating func append(_ sample: Sample) {
-        if current.count == Self.chunkCapacity {
+        if current.count >= currentLimit {
             var next: [Sample] = []
             next.reserveCapacity(Self.chunkCapacity)
             full.append(current)
             current = next
+            currentLimit = Self.chunkCapacity
         }
         current.append(sample)
         count += 1

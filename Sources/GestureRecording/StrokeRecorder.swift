@@ -286,7 +286,8 @@ public struct StrokeRecorder: Sendable {
         guard let sample = makeSample(point, at: time), reserveSample() else { return }
         strokes.append(
             StrokeInProgress(
-                kind: point.kind, button: point.button, isEstimated: point.isEstimated, samples: SampleChunks(first: sample)))
+                kind: point.kind, button: point.button, isEstimated: point.isEstimated,
+                samples: SampleChunks(first: sample, stagger: strokes.count)))
         openStrokes[key] = strokes.count - 1
         countRepairs(of: point)
     }

@@ -19,6 +19,22 @@ import TestSupport
         #expect(chunks.chunkSizes == [SampleChunks.chunkCapacity, SampleChunks.chunkCapacity, SampleChunks.chunkCapacity, 7])
     }
 
+    /// Strokes that start together start new chunks in different frames.
+    @Test func firstChunksAreStaggeredByStroke() {
+        let step = SampleChunks.chunkCapacity / SampleChunks.staggerSteps
+        var firstSizes: [Int] = []
+        for stroke in 0..<10 {
+            var chunks = SampleChunks(first: sample(0, 0, 0), stagger: stroke)
+            for index in 1..<(SampleChunks.chunkCapacity * 2) { chunks.append(sample(Int64(index), index, 0)) }
+            let sizes = chunks.chunkSizes
+            #expect(sizes.dropFirst().dropLast().allSatisfy { $0 == SampleChunks.chunkCapacity })
+            #expect(sizes.reduce(0, +) == SampleChunks.chunkCapacity * 2)
+            #expect(chunks.joined == (0..<(SampleChunks.chunkCapacity * 2)).map { sample(Int64($0), $0, 0) })
+            firstSizes.append(sizes[0])
+        }
+        #expect(firstSizes == (0..<10).map { SampleChunks.chunkCapacity - ($0 % SampleChunks.staggerSteps) * step })
+    }
+
     @Test func aShortStrokeIsOneChunk() {
         var chunks = SampleChunks(first: sample(0, 1, 2))
         chunks.append(sample(5, 1, 2))
