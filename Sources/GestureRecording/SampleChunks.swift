@@ -29,8 +29,6 @@ struct SampleChunks: Sendable {
     private var current: [Sample]
     /// How many samples `current` takes before the next chunk begins.
     private var currentLimit: Int
-    /// How many samples there are.
-    private(set) var count = 1
 
     /// The steps by which a first chunk is shorter (8: a stroke's first
     /// chunk holds 1,024, 896, … or 128 samples).
@@ -61,8 +59,10 @@ struct SampleChunks: Sendable {
             currentLimit = Self.chunkCapacity
         }
         current.append(sample)
-        count += 1
     }
+
+    /// How many samples there are (counted when asked: not a frame's work).
+    var count: Int { full.reduce(current.count) { $0 + $1.count } }
 
     /// How many samples each chunk holds, in order (for tests: none holds
     /// more than ``chunkCapacity``, so no append moves more than a chunk).

@@ -26,8 +26,7 @@ extension StrokeRecorder {
             ? max(1, min(geometry.slots, 10)) : 1
         // Times after anything the device can have reported, so that the
         // copy's frames are never "backwards".
-        let start = (latestFrameTime ?? .zero).rawValue + 1_000_000
-        var frameTime = start
+        var frameTime = (latestFrameTime ?? .zero).rawValue + 1_000_000
         func frame(_ events: [(EventType, EventCode, Int32)]) {
             for (type, code, value) in events {
                 scratch.feed(InputEvent(time: Microseconds(frameTime), type: type, code: code, value: value))
@@ -83,7 +82,7 @@ extension StrokeRecorder {
         }
         _ = scratch.status()
         let taken = scratch.takeFinishedStrokes()
-        _ = scratch.repairs
+        // finish also makes the repairs and the warnings.
         _ = try? scratch.finish(RecordingDetails(name: "warm-up"), reason: .cancelled)
         return taken.count
     }
