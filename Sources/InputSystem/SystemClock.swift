@@ -16,6 +16,15 @@ public enum WaitResult: Hashable, Sendable {
 /// waiter at once. Waits of at most ``sleepLimit`` (2 ms) are one
 /// absolute `clock_nanosleep` instead, and a cancel is seen at their end.
 ///
+/// A longer wait ends the same way: the timer is armed ``sleepLimit``
+/// before the deadline and the last stretch is slept. A thread woken after
+/// a long idle wakes later than one that slept a moment: in the VM a 1 s
+/// wait woke 0.8–1.7 ms late, a frame's 8 ms wait 0.4–0.7 ms, and a 2 ms
+/// sleep right after a wake 0.2–0.4 ms (benchmarks/README.md, "a long
+/// wait's wake"). Without it the first frame after a lead-in, and any frame
+/// after a long pause, came later against its cadence than the frames
+/// between (issue 9). A cancel during that last stretch is seen at its end.
+///
 /// Each clock keeps one timerfd for its waits, made at the first wait and
 /// re-armed (`TFD_TIMER_ABSTIME`) for each deadline — re-arming also clears
 /// an expiry not yet read — so a play's frames cost one `timerfd_settime`
@@ -39,7 +48,8 @@ public struct SystemClock: Sendable {
     /// The longest wait slept in one `clock_nanosleep` instead of the timer.
     public let sleepLimit: Microseconds
 
-    /// Waits up to this long are one `clock_nanosleep` (TIMER_ABSTIME):
+    /// Waits up to this long are one `clock_nanosleep` (TIMER_ABSTIME), and
+    /// so is the last stretch of a longer wait:
     /// 2 ms, a 1 kHz play's waits and its catch-up spacing. At 1,000 frames
     /// a second under emulation the timer's `timerfd_settime` and `poll`
     /// of two descriptors cost more CPU than a frame may take (issue 9); a
@@ -83,17 +93,24 @@ public struct SystemClock: Sendable {
             timer = try MonotonicTimer()
         }
         defer { if !owned { timer.close() } }
+        // The timer ends the wait `sleepLimit` early and a sleep the rest
+        // (see the type's notes: a long wait's wake is the late one).
+        let wake = deadline - sleepLimit
         // Arming also clears an expiry of an earlier wait that was not read.
-        try timer.arm(atMicroseconds: deadline.rawValue)
+        try timer.arm(atMicroseconds: wake.rawValue)
         while true {
             let (expired, _) = try Poll.wait((timer.fileDescriptor, .readable), (cancelled, .readable), timeoutMilliseconds: nil)
             if cancellation.isCancelled { return .cancelled }
-            // The timer has expired: CLOCK_MONOTONIC is past the deadline,
-            // no clock read needed. (It cannot be readable earlier: arming
-            // cleared any expiry of an earlier wait.)
-            if !expired.isEmpty { return .reached }
-            // Woken by a signal (EINTR).
-            if now() >= deadline { return .reached }
+            // The timer has expired: CLOCK_MONOTONIC is past `wake`, no
+            // clock read needed. (It cannot be readable earlier: arming
+            // cleared any expiry of an earlier wait.) Woken otherwise: by a
+            // signal (EINTR).
+            if expired.isEmpty && now() < wake { continue }
+            if wake < deadline {
+                try MonotonicClock.sleep(untilMicroseconds: deadline.rawValue)
+                if cancellation.isCancelled { return .cancelled }
+            }
+            return .reached
         }
     }
 }

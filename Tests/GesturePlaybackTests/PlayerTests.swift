@@ -227,6 +227,26 @@ struct PlayerTests {
         }
     }
 
+    @Test("SystemClock: a long wait (the timer until its last stretch, then a sleep) ends at or after its deadline, never before")
+    func systemClockLongWaitReachesDeadline() throws {
+        // Just over the sleep limit (the timer's part a few µs long) up to several times it.
+        for limit in [Microseconds(2_000), Microseconds(500)] {
+            let clock = SystemClock(sleepLimit: limit)
+            for extra in [1, 50, 400, 1_500, 4_000] {
+                let deadline = clock.now() + limit + Microseconds(Int64(extra))
+                #expect(try clock.wait(until: deadline, cancellation: CancellationSignal()) == .reached)
+                #expect(clock.now() >= deadline)
+            }
+        }
+        // Cancelled before the wait: no wait at all, even a long one.
+        let signal = CancellationSignal()
+        signal.cancel()
+        let clock = SystemClock()
+        let before = clock.now()
+        #expect(try clock.wait(until: before + Microseconds(10_000_000), cancellation: signal) == .cancelled)
+        #expect(clock.now() - before < Microseconds(5_000_000))
+    }
+
     @Test("SystemClock: a short wait (a sleep) sees a cancel that came before or during it")
     func systemClockShortWaitCancelled() throws {
         let clock = SystemClock()
