@@ -13,6 +13,9 @@ line in gesturectl.log), runs/recording/ for the recording case. Writes
 summary.json beside them.
 
 Definitions (all times are kernel timestamps, microseconds):
+  runs            plays of the tool in this case (a short case plays the
+                  floor and gesturectl --short-factor times as often as
+                  the peers: benchmarks/timing)
   frames seen     observed frames matched to an intended frame, in order, by
                   their content: every event except EV_SYN and ABS_MT_SLOT,
                   and the observed frame may lack values the kernel dropped
@@ -333,7 +336,7 @@ def ratio_text(label, peer, ours):
 
 
 def table(rows, markdown):
-    header = ["tool", "frames seen/expected", "start delay ms", "first offset ms (range)", "lateness median ms",
+    header = ["tool", "runs", "frames seen/expected", "start delay ms", "first offset ms (range)", "lateness median ms",
               "p99 ms", "max ms", "end drift ms (range)", "drift ms/min", "bunched", "jitter p99 ms", "device ready s"]
     body = []
     for label, summary in rows:
@@ -353,7 +356,7 @@ def table(rows, markdown):
         if summary["offset_range"] and summary["runs"] > 1:
             low, high = summary["offset_range"]
             offset += f" ({milliseconds(low)}…{milliseconds(high)})"
-        body.append([label, frames, milliseconds(summary["start_delay"]), offset, milliseconds(summary["median"], 3),
+        body.append([label, str(summary["runs"]), frames, milliseconds(summary["start_delay"]), offset, milliseconds(summary["median"], 3),
                      milliseconds(summary["p99"], 3), milliseconds(summary["max"], 3), drift,
                      milliseconds(summary["drift_per_minute"], 3), str(summary["bunched"]),
                      milliseconds(summary["jitter"], 3),
@@ -783,7 +786,8 @@ def main(arguments):
         raise AnalysisError(f"{results}: not a results folder of benchmarks/timing")
     runs_folder = os.path.join(results, "runs")
     environment = read_keys(os.path.join(runs_folder, "environment.txt"))
-    print(f"{environment.get('runs', '?')} runs per tool, interleaved; guest: kernel {environment.get('kernel', '?')}, "
+    print(f"{environment.get('runs', '?')} runs per tool, interleaved (a short case plays the floor and gesturectl "
+          f"more often: its runs column); guest: kernel {environment.get('kernel', '?')}, "
           f"{environment.get('cpus', '?')} CPU(s), libinput {environment.get('libinput', '?')}, "
           f"evemu {environment.get('evemu', '?')}, {environment.get('date', '?')}, "
           f"guest load average at the start {environment.get('load_average', '?')}")
