@@ -59,7 +59,8 @@ public struct SystemClock: Sendable {
     /// Creates the clock; waits up to `sleepLimit` sleep without the timer
     /// (``defaultSleepLimit``; `.zero`: every wait on the timer).
     public init(sleepLimit: Microseconds = SystemClock.defaultSleepLimit) {
-        self.sleepLimit = sleepLimit
+        // Negative would arm the timer after the deadline.
+        self.sleepLimit = max(sleepLimit, .zero)
     }
 
     /// The current CLOCK_MONOTONIC time.

@@ -238,6 +238,8 @@ struct PlayerTests {
                 #expect(clock.now() >= deadline)
             }
         }
+        // A negative limit is none (it would arm the timer after the deadline).
+        #expect(SystemClock(sleepLimit: Microseconds(-5_000)).sleepLimit == .zero)
         // Cancelled before the wait: no wait at all, even a long one.
         let signal = CancellationSignal()
         signal.cancel()
