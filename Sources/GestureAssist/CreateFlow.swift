@@ -93,8 +93,8 @@ public protocol CreateLibrary: Sendable {
 /// ``CreateEffect``s for a runner (``CreateSession``) to carry out, so
 /// every transition is testable without a device or a terminal.
 ///
-/// Destructive choices (Discard with strokes, Save over an existing name)
-/// are confirmed, and the default of every menu is non-destructive. The
+/// Destructive choices (Discard or Record again with strokes, Save over
+/// an existing name) are confirmed, and the default of every menu is non-destructive. The
 /// emergency stop works in every state.
 public struct CreateFlow: Sendable {
     /// Where the flow is.
@@ -107,6 +107,8 @@ public struct CreateFlow: Sendable {
         case menu
         /// Asking whether to discard.
         case confirmingDiscard
+        /// Asking whether to record again (which drops the strokes drawn).
+        case confirmingAgain
         /// Showing the gesture (in the terminal or on a virtual device).
         case showing
         /// Asking for a name.
@@ -203,6 +205,10 @@ public struct CreateFlow: Sendable {
             return [.say(Announcement("Discarded. Nothing was saved.")), .finish(.discarded)]
         case (.confirmingDiscard, .choose), (.confirmingDiscard, .back):
             return backToMenu()
+        case (.confirmingAgain, .choose(Choice.again)):
+            return recordAgain()
+        case (.confirmingAgain, .choose), (.confirmingAgain, .back):
+            return backToMenu()
         case (.showing, .shown(let problem)):
             var effects: [CreateEffect] = []
             if let problem { effects.append(.say(Announcement("That did not work: \(problem)"))) }
@@ -290,11 +296,15 @@ public struct CreateFlow: Sendable {
             strokes.remove(at: last)
             return [.say(Announcement("Removed the last stroke; \(Self.count(strokes.count, "stroke")) left.")), .showMenu(menu())]
         case Choice.again:
-            strokes = []
-            geometry = nil
-            metadata = nil
-            phase = .recording
-            return [.say(Announcement("Recording again. Draw the first stroke.")), .startRecording]
+            if strokes.isEmpty { return recordAgain() }
+            phase = .confirmingAgain
+            let title = Announcement("Record again? The \(Self.count(strokes.count, "stroke")) drawn so far will be discarded; they cannot be recovered.")
+            return [
+                .showMenu(
+                    MenuScreen(
+                        title: title,
+                        items: [MenuItem(id: Choice.keep, label: "Keep them"), MenuItem(id: Choice.again, label: "Record again", isDestructive: true)]))
+            ]
         case Choice.discard:
             if strokes.isEmpty {
                 phase = .finished
@@ -311,6 +321,16 @@ public struct CreateFlow: Sendable {
         default:
             return []
         }
+    }
+
+    /// Drops the strokes and starts a new recording (Record again, confirmed
+    /// when there were strokes).
+    private mutating func recordAgain() -> [CreateEffect] {
+        strokes = []
+        geometry = nil
+        metadata = nil
+        phase = .recording
+        return [.say(Announcement("Recording again. Draw the first stroke.")), .startRecording]
     }
 
     private mutating func askName() -> [CreateEffect] {
@@ -367,7 +387,7 @@ public struct CreateFlow: Sendable {
                 MenuItem(id: Choice.save, label: "Save"),
                 MenuItem(id: Choice.add, label: "Add a stroke"),
                 MenuItem(id: Choice.undo, label: "Undo last stroke"),
-                MenuItem(id: Choice.again, label: "Record again"),
+                MenuItem(id: Choice.again, label: "Record again", isDestructive: true),
                 MenuItem(id: Choice.play, label: playLabel),
                 MenuItem(id: Choice.discard, label: "Discard", isDestructive: true),
             ])

@@ -26,7 +26,8 @@ enum CreateCommand {
             Play on a virtual device (this acts on the live desktop), Discard.
             Return picks the highlighted choice (never a destructive one by
             default), arrows and Tab move, 1-9 pick directly, Escape goes
-            back. Discard, and saving over an existing name, ask first.
+            back. Discard, Record again (when there are strokes) and saving over
+            an existing name ask first.
 
             With one switch (--switch DEVICE --switch-key KEY, the device named
             by a stable identity as 'gesturectl devices' shows it) menus scan:

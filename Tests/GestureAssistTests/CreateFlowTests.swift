@@ -186,6 +186,30 @@ struct CreateFlowTests {
         }
     }
 
+    @Test("Record again with strokes asks first; Keep, Back or anything but Record again leaves the strokes as they were")
+    func recordAgainConfirmed() {
+        var flow = CreateFlow(library: FakeLibrary())
+        _ = flow.start()
+        _ = recordTwoStrokes(&flow)
+        #expect(flow.menu().items.first { $0.id == "again" }?.isDestructive == true)
+        let asked = flow.handle(.choose("again"))
+        #expect(flow.phase == .confirmingAgain)
+        #expect(asked.menu?.items.map(\.id) == ["keep", "again"])
+        #expect(asked.menu?.title.text.contains("2 strokes drawn so far will be discarded") == true)
+        #expect(!asked.contains(.startRecording))
+        // Keep, and Back, return to the menu with both strokes.
+        #expect(flow.handle(.choose("keep")).menu?.items.map(\.id).contains("save") == true)
+        #expect(flow.phase == .menu && flow.strokes.count == 2)
+        _ = flow.handle(.choose("again"))
+        _ = flow.handle(.back)
+        #expect(flow.phase == .menu && flow.strokes.count == 2)
+        // Confirmed: the strokes go and a new recording starts.
+        _ = flow.handle(.choose("again"))
+        let again = flow.handle(.choose("again"))
+        #expect(again.last == .startRecording)
+        #expect(flow.phase == .recording && flow.strokes.isEmpty)
+    }
+
     @Test("Nothing drawn: the menu offers to record again; stray inputs change nothing")
     func nothingDrawn() {
         var flow = CreateFlow(library: FakeLibrary())
