@@ -297,30 +297,28 @@ public struct CreateFlow: Sendable {
             return [.say(Announcement("Removed the last stroke; \(Self.count(strokes.count, "stroke")) left.")), .showMenu(menu())]
         case Choice.again:
             if strokes.isEmpty { return recordAgain() }
-            phase = .confirmingAgain
-            let title = Announcement("Record again? The \(Self.count(strokes.count, "stroke")) drawn so far will be discarded; they cannot be recovered.")
-            return [
-                .showMenu(
-                    MenuScreen(
-                        title: title,
-                        items: [MenuItem(id: Choice.keep, label: "Keep them"), MenuItem(id: Choice.again, label: "Record again", isDestructive: true)]))
-            ]
+            return askBeforeDropping(
+                .confirmingAgain,
+                "Record again? The \(Self.count(strokes.count, "stroke")) drawn so far will be discarded; they cannot be recovered.",
+                confirm: MenuItem(id: Choice.again, label: "Record again", isDestructive: true))
         case Choice.discard:
             if strokes.isEmpty {
                 phase = .finished
                 return [.say(Announcement("Nothing was saved.")), .finish(.discarded)]
             }
-            phase = .confirmingDiscard
-            let title = Announcement("Discard \(Self.count(strokes.count, "stroke"))? They cannot be recovered.")
-            return [
-                .showMenu(
-                    MenuScreen(
-                        title: title,
-                        items: [MenuItem(id: Choice.keep, label: "Keep them"), MenuItem(id: Choice.discard, label: "Discard", isDestructive: true)]))
-            ]
+            return askBeforeDropping(
+                .confirmingDiscard, "Discard \(Self.count(strokes.count, "stroke"))? They cannot be recovered.",
+                confirm: MenuItem(id: Choice.discard, label: "Discard", isDestructive: true))
         default:
             return []
         }
+    }
+
+    /// Asks before a choice that drops the strokes: Keep them (the default)
+    /// or `confirm`, in `phase`.
+    private mutating func askBeforeDropping(_ phase: Phase, _ title: String, confirm: MenuItem) -> [CreateEffect] {
+        self.phase = phase
+        return [.showMenu(MenuScreen(title: Announcement(title), items: [MenuItem(id: Choice.keep, label: "Keep them"), confirm]))]
     }
 
     /// Drops the strokes and starts a new recording (Record again, confirmed
