@@ -10,16 +10,23 @@ import OperatingSystem
 /// does not move the deadlines after it, so timing never drifts.
 ///
 /// After a stall, late frames catch up at twice the gesture's speed at most:
-/// a frame never goes out sooner than half its interval from the previous
-/// frame after that one was written. Written back to back instead, they
-/// would reach readers with timestamps microseconds apart, and libinput
-/// takes a touch that moves a frame's distance in no time for a jump: it
-/// logs "kernel bug: Touch jump detected and discarded" and drops the
-/// motion (touchpads; seen in the VM after an 11-17 ms stall). That
-/// spacing is kept without the timer's own latency added to it (see
-/// `waitForSpacing`): under emulation the timer wakes ~1 ms late, more than
-/// half an interval at 1 kHz, and a play that waited it out fell further
-/// behind with every frame.
+/// a frame never goes out sooner than half its interval after the previous
+/// frame's write *ended* (the kernel stamps a frame inside its write, so a
+/// thread delayed between reading the clock and writing cannot make two
+/// stamps closer than that). Every frame is still written, so the path is
+/// the gesture's own; what a stall of S costs is schedule: the frames after
+/// it come up to S late, and the play is back on its deadlines after 2 × S
+/// of the gesture. Written back to back instead, late frames would reach
+/// readers with timestamps microseconds apart, and libinput takes a touch
+/// that moves a frame's distance in no time for a jump (it normalises each
+/// step to a 12 ms interval): it logs "kernel bug: Touch jump detected and
+/// discarded" and drops the motion (touchpads; seen in the VM after an
+/// 11-17 ms stall, and under load when the thread was preempted between the
+/// clock and the write). Every output (uinput, uhid, a gadget) is written
+/// through this one loop. That spacing is kept without the timer's own
+/// latency added to it (see `waitForSpacing`): under emulation the timer
+/// wakes ~1 ms late, more than half an interval at 1 kHz, and a play that
+/// waited it out fell further behind with every frame.
 ///
 /// Nothing is left pressed: when the play is cancelled, when a write fails,
 /// or when the frames end with something still down, the player writes the
@@ -81,12 +88,27 @@ public struct Player: Sendable {
     ///   - progress: called on the playing thread after each frame written.
     ///   - releasesAtEnd: whether a play that completes releases what its
     ///     frames left down (default true; see the type's notes).
+    ///   - startGate: when given, the play's clock starts only once this
+    ///     descriptor is readable (a byte written to it, or its writer
+    ///     closing it): `play --start-on-fd`. A cancel while waiting ends
+    ///     the play with no frame written.
     public func play(
         _ frames: [InputFrame], on sink: some FrameSink, state: DeviceState,
         cancellation: CancellationSignal = CancellationSignal(),
-        progress: (@Sendable (PlaybackProgress) -> Void)? = nil, releasesAtEnd: Bool = true
+        progress: (@Sendable (PlaybackProgress) -> Void)? = nil, releasesAtEnd: Bool = true,
+        startGate: FileDescriptor? = nil
     ) -> PlaybackResult {
         let initial = state
+        var gateOutcome: PlaybackResult.Outcome?
+        if let startGate {
+            do throws(SystemError) {
+                if try !Self.waitForGate(startGate, cancellation: cancellation) {
+                    gateOutcome = .cancelled(framesWritten: 0)
+                }
+            } catch {
+                gateOutcome = .failed(error, framesWritten: 0)
+            }
+        }
         // Filled in, not appended to: its pages are touched now, not
         // faulted in one by one while frames are due.
         var latenesses = [Microseconds](repeating: .zero, count: frames.count)
@@ -127,8 +149,10 @@ public struct Player: Sendable {
                 liftAllError: liftError, finalState: lifted)
         }
 
-        // When the previous frame was written (just before its write: the
-        // kernel stamps a frame when it is written).
+        if let gateOutcome { return finish(gateOutcome, lifting: initial) }
+
+        // When the previous write had ended: no later than that the kernel
+        // had stamped the frame.
         var previousWrite: Microseconds?
         var wakeLatency = WakeLatency()
         for (index, frame) in frames.enumerated() {
@@ -156,9 +180,15 @@ public struct Player: Sendable {
             }
             latenesses[index] = now - due
             played = index + 1
-            previousWrite = now
             do {
                 try sink.write(frame)
+                // Read after the write, not before: the kernel stamps the
+                // frame somewhere inside it, and a thread preempted between
+                // the clock and the write (a busy host) stamps it late. Spaced
+                // from the earlier reading, the next frame could follow the
+                // late one within microseconds (issue 23: libinput's touch
+                // jump under load).
+                previousWrite = clock.now()
             } catch {
                 // Part of the frame may have arrived: lift what was down
                 // before it and what it put down.
@@ -170,6 +200,22 @@ public struct Player: Sendable {
             progress?(PlaybackProgress(framesWritten: index + 1, totalFrames: frames.count))
         }
         return finish(.completed, lifting: readersState(after: frames.count))
+    }
+
+    /// Waits until `gate` is readable or hangs up (true), or until
+    /// `cancellation` fires (false).
+    /// - Throws: ``OperatingSystem/SystemError`` when the descriptor is not
+    ///   open (POLLNVAL) or poll fails.
+    static func waitForGate(_ gate: FileDescriptor, cancellation: CancellationSignal) throws(SystemError) -> Bool {
+        let cancelled = try cancellation.fileDescriptor
+        while true {
+            if cancellation.isCancelled { return false }
+            let events = try Poll.wait([(gate, .readable), (cancelled, .readable)], timeoutMilliseconds: nil)
+            if events[0].contains(.invalid) {
+                throw SystemError(call: "poll", path: gate.description, errorNumber: ErrorNumber.badDescriptor, detail: "the start descriptor is not open")
+            }
+            if !events[0].isEmpty { return !cancellation.isCancelled }
+        }
     }
 
     /// Waits until `spacingEnd` (a late frame's earliest moment, half an
@@ -212,7 +258,7 @@ public struct Player: Sendable {
     ///   started or set up; nothing was played then.
     public func start(
         _ frames: [InputFrame], on sink: sending any FrameSink, state: DeviceState,
-        handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true,
+        handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true, startGate: FileDescriptor? = nil,
         completion: (@Sendable (PlaybackResult) -> Void)? = nil
     ) throws(SystemError) -> PlaybackHandle {
         let transfer = SinkTransfer(sink: sink)
@@ -221,7 +267,7 @@ public struct Player: Sendable {
         try DedicatedThread.start(options) {
             let result = player.play(
                 frames, on: transfer.sink, state: state, cancellation: handle.cancellation,
-                progress: { handle.report($0) }, releasesAtEnd: releasesAtEnd)
+                progress: { handle.report($0) }, releasesAtEnd: releasesAtEnd, startGate: startGate)
             completion?(result)
             handle.finish(result)
         }

@@ -29,23 +29,24 @@ struct PlayerTests {
 
     private let touchscreenState = DeviceState(description: VirtualDeviceProfile.touchscreen().description)
 
-    @Test("Deadlines are absolute: a late frame is written at once and later frames keep their times")
+    @Test("Deadlines are absolute: a late frame is written as soon as it may and later frames keep their times")
     func absoluteDeadlines() {
         let clock = ManualClock(start: Microseconds(1_000_000))
         let sink = RecordingSink { index, _ in
             if index == 1 { clock.advance(by: Microseconds(15_000)) }
         }
-        let frames = plainFrames([0, 10_000, 20_000, 30_000])
+        let frames = plainFrames([0, 10_000, 20_000, 30_000, 40_000])
         let result = Player(clock: clock).play(frames, on: sink, state: touchscreenState)
         #expect(result.isCompleted)
-        #expect(clock.requestedDeadlines.map(\.rawValue) == [1_000_000, 1_010_000, 1_020_000, 1_030_000])
+        // Frame 1's write ended at 25 ms: frame 2 (due at 20) goes half an
+        // interval later, frame 3 (due at 30) at 35, frame 4 on its deadline.
+        #expect(clock.requestedDeadlines.map(\.rawValue) == [1_000_000, 1_010_000, 1_030_000, 1_035_000, 1_040_000])
         #expect(sink.frames == frames)
         #expect(
             result.lateness
-                == LatenessStatistics(latenesses: [.zero, .zero, Microseconds(5_000), .zero]))
-        #expect(result.lateness.maximum == Microseconds(5_000))
+                == LatenessStatistics(latenesses: [.zero, .zero, Microseconds(10_000), Microseconds(5_000), .zero]))
+        #expect(result.lateness.maximum == Microseconds(10_000))
         #expect(result.lateness.median == .zero)
-        #expect(result.lateness.percentile99 == Microseconds(5_000))
         #expect(result.liftAllFrame == nil)
     }
 
@@ -58,22 +59,51 @@ struct PlayerTests {
         let writeTimes = Mutex<[Int64]>([])
         let sink = RecordingSink { index, _ in
             writeTimes.withLock { $0.append(clock.now().rawValue - 1_000_000) }
-            if index == 0 { clock.advance(by: Microseconds(20_000)) }
+            if index == 1 { clock.advance(by: Microseconds(20_000)) }
         }
-        let frames = plainFrames([0, 8_000, 16_000, 24_000, 32_000, 40_000])
+        let frames = plainFrames([0, 8_000, 16_000, 24_000, 32_000, 40_000, 48_000])
         let result = Player(clock: clock).play(frames, on: sink, state: touchscreenState)
         #expect(result.isCompleted)
         #expect(sink.frames == frames)
-        // Frame 1 (due at 8 ms) goes at once; frame 2 (due at 16 ms) not
-        // before half an interval after it (24 ms), frame 3 at 28 ms, and
-        // from frame 4 on the schedule holds again: no drift.
-        #expect(writeTimes.withLock { $0 } == [0, 20_000, 24_000, 28_000, 32_000, 40_000])
-        #expect(
-            clock.requestedDeadlines.map { $0.rawValue - 1_000_000 } == [0, 8_000, 24_000, 28_000, 32_000, 40_000])
+        // Frame 1's write ends at 28 ms; frame 2 (due at 16 ms) goes half an
+        // interval after that (32 ms), frame 3 at 36, frame 4 at 40, and
+        // from frame 5 on the schedule holds again: no drift.
+        #expect(writeTimes.withLock { $0 } == [0, 8_000, 32_000, 36_000, 40_000, 44_000, 48_000])
         #expect(
             result.lateness
                 == LatenessStatistics(
-                    latenesses: [.zero, Microseconds(12_000), Microseconds(8_000), Microseconds(4_000), .zero, .zero]))
+                    latenesses: [
+                        .zero, .zero, Microseconds(16_000), Microseconds(12_000), Microseconds(8_000),
+                        Microseconds(4_000), .zero,
+                    ]))
+    }
+
+    @Test("A thread delayed between the clock and its write never puts the next frame right behind it")
+    func delayBeforeTheWrite() {
+        // Under load (issue 23) the playing thread was preempted after it
+        // read the clock and before its write reached the kernel: the frame
+        // was stamped late, and the next one, spaced from the clock's
+        // earlier reading, followed within microseconds (libinput: "Touch
+        // jump detected and discarded"). Spacing counts from the write's end.
+        let clock = ManualClock(start: Microseconds(1_000_000))
+        let ends = Mutex<[Int64]>([])
+        let starts = Mutex<[Int64]>([])
+        let sink = RecordingSink { index, _ in
+            starts.withLock { $0.append(clock.now().rawValue) }
+            // Every third write is held up 6-14 ms, as a preempted thread's.
+            if index % 3 == 1 { clock.advance(by: Microseconds(6_000 + Int64(index % 5) * 2_000)) }
+            ends.withLock { $0.append(clock.now().rawValue) }
+        }
+        let frames = plainFrames((0..<60).map { Int64($0) * 8_333 })
+        let result = Player(clock: clock).play(frames, on: sink, state: touchscreenState)
+        #expect(result.isCompleted)
+        #expect(sink.frames == frames)
+        let writeStarts = starts.withLock { $0 }, writeEnds = ends.withLock { $0 }
+        // The kernel stamps a frame inside its write: each write starts at
+        // least half an interval after the previous one ended.
+        for index in 1..<writeStarts.count {
+            #expect(writeStarts[index] - writeEnds[index - 1] >= 4_166, "frame \(index)")
+        }
     }
 
     @Test("A timer that wakes 1.2 ms late does not make a 1 kHz play fall further behind with every frame")
@@ -93,6 +123,55 @@ struct PlayerTests {
         // ... and no later than the timer's latency and one catch-up step at
         // the end: without aiming early the last frame went ~350 ms late.
         #expect(result.lateness.maximum <= Microseconds(3_000))
+    }
+
+    @Test("A play with a start gate writes nothing until the gate is readable, then starts its clock")
+    func startGateHoldsThePlay() throws {
+        let (readEnd, writeEnd) = try FileDescriptor.pipe()
+        defer {
+            readEnd.close()
+            writeEnd.close()
+        }
+        let clock = ManualClock(start: Microseconds(1_000_000))
+        let sink = RecordingSink()
+        let frames = plainFrames([0, 10_000])
+        let handle = try Player(clock: clock).start(
+            frames, on: sink, state: touchscreenState, startGate: readEnd)
+        // The playing thread waits on the gate: nothing is written while the
+        // time moves on.
+        clock.advance(by: Microseconds(500_000))
+        #expect(handle.result == nil)
+        #expect(sink.frames.isEmpty)
+        try writeEnd.writeAll([1])
+        let result = handle.wait()
+        #expect(result.isCompleted)
+        #expect(sink.frames == frames)
+        // Deadlines count from when the gate opened, not from the start.
+        #expect(clock.requestedDeadlines.map(\.rawValue) == [1_500_000, 1_510_000])
+    }
+
+    @Test("A cancel while a play waits at its gate ends it with no frame written; a closed gate is a failure")
+    func startGateCancelAndClosed() throws {
+        let (readEnd, writeEnd) = try FileDescriptor.pipe()
+        defer { writeEnd.close() }
+        let handle = try Player(clock: ManualClock()).start(
+            plainFrames([0]), on: RecordingSink(), state: touchscreenState, startGate: readEnd)
+        handle.cancel()
+        guard case .cancelled(let written) = handle.wait().outcome else {
+            Issue.record("expected cancelled")
+            return
+        }
+        #expect(written == 0)
+        readEnd.close()
+        // A number no descriptor has (a closed one could be reused by a test
+        // running beside this one).
+        let result = Player(clock: ManualClock()).play(
+            plainFrames([0]), on: RecordingSink(), state: touchscreenState, startGate: FileDescriptor(rawValue: 999_999))
+        guard case .failed(_, let failedAfter) = result.outcome else {
+            Issue.record("expected failed, got \(result.outcome)")
+            return
+        }
+        #expect(failedAfter == 0)
     }
 
     @Test("Cancelling mid-play writes the lift-all frame exactly once")
