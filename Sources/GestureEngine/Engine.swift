@@ -110,7 +110,7 @@ public final class Engine: Sendable {
         }
         return try start(
             frames, on: session, handle: handle, closesSession: !request.keepDevice,
-            realtimePriority: request.realtimePriority)
+            realtimePriority: request.realtimePriority, startGate: request.startGate)
     }
 
     /// The profile a play of `request` uses: the target's, except on a
@@ -158,14 +158,14 @@ public final class Engine: Sendable {
 
     private func start(
         _ frames: [InputFrame], on session: PlaybackSession, handle: PlaybackHandle, closesSession: Bool,
-        realtimePriority: Int32? = nil
+        realtimePriority: Int32? = nil, startGate: FileDescriptor? = nil
     ) throws -> PlayJob {
         // A real-time play also keeps its memory in place where permitted
         // (issue 9): the frames are built and in memory, and what the play
         // touches later is locked as it is faulted in (MCL_ONFAULT).
         let memoryLocked = realtimePriority.map { _ in MemoryLock.lockCurrentPages() }
         do {
-            _ = try session.start(frames, handle: handle, realtimePriority: realtimePriority)
+            _ = try session.start(frames, handle: handle, realtimePriority: realtimePriority, startGate: startGate)
         } catch {
             if closesSession { session.close() }
             throw error

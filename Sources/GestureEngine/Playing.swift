@@ -92,15 +92,21 @@ public struct PlayRequest: Sendable {
     public var realtimePriority: Int32?
     /// The transport under the device (default ``PlayOutput/uinput``).
     public var output: PlayOutput
+    /// When given, the play waits on its ready device until this descriptor
+    /// is readable (a byte, or its writer closing it) before its clock
+    /// starts and the lead-in runs: `play --start-on-fd`, for observers
+    /// that must be reading first. `nil` (default): it starts at once.
+    public var startGate: FileDescriptor?
 
     /// Creates a request; see each property for the defaults.
     public init(
         gesture: Gesture, target: PlayTarget = .kind(.touchscreen), options: PlaybackOptions = PlaybackOptions(),
         leadIn: Microseconds = Microseconds(100_000), linger: Microseconds = PlaybackSession.defaultLinger,
         keepDevice: Bool = false, placement: PlayPlacement? = nil, realtimePriority: Int32? = nil,
-        output: PlayOutput = .uinput
+        output: PlayOutput = .uinput, startGate: FileDescriptor? = nil
     ) {
         self.output = output
+        self.startGate = startGate
         self.gesture = gesture
         self.target = target
         self.options = options

@@ -21,13 +21,19 @@ public struct PressRequest: Sendable {
     /// How the keyboard is made (default uinput): through uhid or a USB
     /// gadget, the keys are the HID buttons (``HIDOutput/HIDButtonsLayout``).
     public var output: PlayOutput
+    /// When given, the press waits on its ready keyboard until this
+    /// descriptor is readable before its lead-in (`press --start-on-fd`,
+    /// as ``PlayRequest/startGate``).
+    public var startGate: FileDescriptor?
 
     /// Creates a request; see each property for the defaults.
     public init(
         press: KeyPress, leadIn: Microseconds = Microseconds(100_000),
-        linger: Microseconds = PlaybackSession.defaultLinger, keepDevice: Bool = false, output: PlayOutput = .uinput
+        linger: Microseconds = PlaybackSession.defaultLinger, keepDevice: Bool = false, output: PlayOutput = .uinput,
+        startGate: FileDescriptor? = nil
     ) {
         self.output = output
+        self.startGate = startGate
         self.press = press
         self.leadIn = leadIn
         self.linger = linger
@@ -57,7 +63,8 @@ extension Engine {
             ? try readyDevice(profile, output: request.output, linger: request.linger)
             : try makeSession(request.output, profile: profile, linger: request.linger)
         return try startPress(
-            request.press, on: session, leadIn: request.leadIn, handle: handle, closesSession: !request.keepDevice)
+            request.press, on: session, leadIn: request.leadIn, handle: handle, closesSession: !request.keepDevice,
+            startGate: request.startGate)
     }
 
     /// Starts a press on a keyboard session the caller holds (the daemon's
@@ -66,13 +73,13 @@ extension Engine {
     /// its end), anything cancelled releases every key.
     public func startPress(
         _ press: KeyPress, on session: PlaybackSession, leadIn: Microseconds = .zero,
-        handle: PlaybackHandle = PlaybackHandle(), closesSession: Bool
+        handle: PlaybackHandle = PlaybackHandle(), closesSession: Bool, startGate: FileDescriptor? = nil
     ) throws -> PlayJob {
         let frames = press.frames(from: session.state, start: leadIn)
         do {
             // A session that is closed once this press ends releases
             // everything anyway; a kept one keeps what `down` pressed.
-            _ = try session.start(frames, handle: handle, releasesAtEnd: closesSession)
+            _ = try session.start(frames, handle: handle, releasesAtEnd: closesSession, startGate: startGate)
         } catch {
             if closesSession { session.close() }
             throw error

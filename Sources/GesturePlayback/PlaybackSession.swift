@@ -108,7 +108,7 @@ public final class PlaybackSession: Sendable {
     /// capability (``Player/checkRealtime(priority:)`` asks first).
     public func start(
         _ frames: [InputFrame], handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true,
-        realtimePriority: Int32? = nil
+        realtimePriority: Int32? = nil, startGate: FileDescriptor? = nil
     ) throws(PlaybackError) -> PlaybackHandle {
         let claimed: Result<(any FrameSink & Sendable, DeviceState), PlaybackError> = guarded.withLock { current in
             if current.closing { return .failure(.sessionClosed) }
@@ -121,7 +121,7 @@ public final class PlaybackSession: Sendable {
         let (sink, initial) = try claimed.get()
         do throws(SystemError) {
             return try Player(clock: clock, realtimePriority: realtimePriority).start(
-                frames, on: sink, state: initial, handle: handle, releasesAtEnd: releasesAtEnd
+                frames, on: sink, state: initial, handle: handle, releasesAtEnd: releasesAtEnd, startGate: startGate
             ) { [self] result in
                 guarded.withLock { current in
                     current.state = result.finalState

@@ -49,6 +49,24 @@ enum PlayCommand {
             process's memory once the frames are built, so that no frame waits
             for a page fault; --json says "memory_locked": true or false.
 
+            --start-on-fd N holds the play on its ready device until descriptor
+            N is readable: a byte written to it, or its writer closing it. The
+            device exists (its node is printed) and the playing thread is
+            waiting; the lead-in and the first frame follow. A script starts
+            its observers (libinput debug-events, evemu-record), waits until
+            they read the device, then writes one byte, instead of guessing a
+            lead-in long enough. Ctrl-C while it waits ends the play with
+            nothing written.
+
+            When the player falls behind (a busy machine, a stopped process),
+            every frame is still written, in order, so the path is the
+            gesture's own, but a late frame never follows the previous one
+            sooner than half its interval after that write ended: the frames
+            after a stall catch up at twice the gesture's speed at most, and a
+            stall of S puts the play back on its deadlines after 2 × S. Written
+            back to back instead, they would reach readers microseconds apart,
+            and libinput throws such a touch away as a jump.
+
             --print writes the device description and the events as evemu text
             instead of creating a device (works without uinput; evemu-device
             and evemu-play replay it).
@@ -75,6 +93,7 @@ enum PlayCommand {
               gesturectl play tap --clone /dev/input/by-id/usb-ELAN_Touchscreen-event-if00
               gesturectl play rotate --print > rotate.evemu
               gesturectl play pinch-in --to uhid
+              gesturectl play swipe-up --lead-in 0 --start-on-fd 3 3<>gate.fifo
             """,
         section: DevicesCommand.section,
         arguments: [Argument("gesture", help: "The gesture to play (NAME|FILE).", completion: .gesture)],
@@ -91,6 +110,8 @@ enum PlayCommand {
             .option("rotate", valueName: "degrees", help: "Turn the gesture about its centre (clockwise positive).", type: .double),
             .option("lead-in", valueName: "time", help: "Wait this long after the device is ready before the first frame (lets readers open it).", type: .duration(in: 0...60_000_000), default: "100ms"),
             .option("linger", valueName: "time", help: "Keep the device this long after the last frame so readers receive it.", type: .duration(in: 0...60_000_000), default: "200ms"),
+            .option("start-on-fd", valueName: "n", help: "Make the device, then wait until descriptor N is readable (a byte written, or its writer closing it) before the lead-in and the first frame.",
+                type: .integer(in: 0...Int(Int32.max))),
             .flag("print", help: "Write evemu text (description and events) instead of playing."),
             .flag("json", help: "After playing, print the outcome and timing (lateness of frames) as JSON."),
             .flag("realtime", help: "Play at SCHED_FIFO priority 40 (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= 40)."),
@@ -102,7 +123,7 @@ enum PlayCommand {
         let placement = try placement(values)
         if !values.flag("print"), context.goesThroughDaemon(values) {
             // Refused before the daemon is reached.
-            for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger", "realtime", "gadget"] where values.isGiven(option) {
+            for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger", "realtime", "gadget", "start-on-fd"] where values.isGiven(option) {
                 throw CommandFailure.usage("--\(option) is not available through the daemon (it plays on its ready devices)")
             }
         }
@@ -128,7 +149,7 @@ enum PlayCommand {
             leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
             linger: Microseconds(values.duration("linger") ?? 200_000), placement: placement,
             realtimePriority: values.flag("realtime") ? DedicatedThread.defaultRealtimePriority : nil,
-            output: try output(values))
+            output: try output(values), startGate: try startGate(values))
         if unplaced.output == .uhid, values.isGiven("clone") {
             throw CommandFailure.usage(
                 "--clone cannot play --to uhid: a clone copies a device's evdev description, which only uinput"
@@ -175,6 +196,19 @@ enum PlayCommand {
             throw CommandFailure.failure(
                 "playing failed after \(written) of \(job.frameCount) frames: \(error); \(lift)")
         }
+    }
+
+    /// The descriptor `--start-on-fd` names, checked to be open now, so that
+    /// a wrong number is refused before a device is made.
+    static func startGate(_ values: ParsedValues) throws -> FileDescriptor? {
+        guard let number = values.integer("start-on-fd") else { return nil }
+        let descriptor = FileDescriptor(rawValue: Int32(clamping: number))
+        do {
+            _ = try descriptor.status()
+        } catch {
+            throw CommandFailure.usage("--start-on-fd \(number): descriptor \(number) is not open (pass it to gesturectl, e.g. '\(number)< FIFO')")
+        }
+        return descriptor
     }
 
     /// The words `--to` takes.

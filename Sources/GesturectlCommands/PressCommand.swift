@@ -62,6 +62,8 @@ enum PressCommand {
             .option(
                 "linger", valueName: "time", help: "Keep the keyboard this long after the release so readers receive it.",
                 type: .duration(in: 0...60_000_000), default: "200ms"),
+            .option("start-on-fd", valueName: "n", help: "Make the keyboard, then wait until descriptor N is readable (a byte written, or its writer closing it) before the lead-in and the press.",
+                type: .integer(in: 0...Int(Int32.max))),
             .option("to", valueName: "output", help: "How the keyboard is made: uinput (the default), uhid (HID consumer-control and keyboard buttons the kernel's HID drivers read), gadget (the buttons of the USB gadget 'gesturectl gadget up --buttons' made: the host it is plugged into receives the key).",
                 type: .choice(PlayCommand.outputs), default: "uinput"),
             .option("gadget", valueName: "name", help: "With --to gadget: the gadget's configfs name.", default: "gesturectl"),
@@ -91,7 +93,8 @@ enum PressCommand {
         let request = PressRequest(
             press: KeyPress(key: key.code, action: .tap, hold: Microseconds(values.duration("hold") ?? KeyPress.defaultHold.rawValue)),
             leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
-            linger: Microseconds(values.duration("linger") ?? 200_000), output: try PlayCommand.output(values))
+            linger: Microseconds(values.duration("linger") ?? 200_000), output: try PlayCommand.output(values),
+            startGate: try PlayCommand.startGate(values))
         let job = try context.engine.startPress(request)
         context.cancelledBySignals(job.handle)
         if !job.session.isInitialisedByUdev {
@@ -141,7 +144,7 @@ enum PressCommand {
     private static func pressThroughDaemon(
         _ client: DaemonClient, name: String, action: KeyPress.Action, values: ParsedValues, context: CommandContext
     ) async throws {
-        for option in ["lead-in", "linger", "to", "gadget"] where values.isGiven(option) {
+        for option in ["lead-in", "linger", "to", "gadget", "start-on-fd"] where values.isGiven(option) {
             throw CommandFailure.usage("--\(option) is not available through the daemon (it presses on its ready keyboard)")
         }
         var arguments: [(String, JSONValue)] = [("key", .string(name)), ("action", .string(action.rawValue))]
