@@ -16,14 +16,14 @@ VIRTUAL_TOUCHSCREEN_NAME='gesturectl virtual touchscreen'
 VIRTUAL_TOUCHPAD_NAME='gesturectl virtual touchpad'
 VIRTUAL_MOUSE_NAME='gesturectl virtual mouse'
 
-# How long `gesturectl play` waits after udev has set its device up before
-# the first frame. The observers are started BEFORE the play (lib.sh's
-# libinput_watch_for, evemu_record_watch_for) and take the device up as it
-# is announced, so this is no race against starting a process: it only
-# covers libinput opening and setting up a device it was told about. A
-# late observer misses the first frames, and the checks then fail: they
-# never pass silently.
-PLAY_LEAD_IN=${PLAY_LEAD_IN:-4s}
+# How long `gesturectl play` and `press` wait after the play is told to
+# start before the first frame. The plays of start_gesturectl_play are held
+# on their ready device (`play --start-on-fd`) until the case has seen its
+# observers take the device up (libinput_wait_added, evemu_record_wait_ready)
+# and says go (begin_gesturectl_play), so no lead-in has to be long enough
+# "usually": it is 0. A play without observers starts when the case
+# finishes it.
+PLAY_LEAD_IN=${PLAY_LEAD_IN:-0}
 
 # Lines libinput prints when it finds a device or its events wrong.
 LIBINPUT_COMPLAINTS='kernel bug|client bug|bug:|overflow|missing|invalid|ignoring|not supported|touch jump'
@@ -67,28 +67,66 @@ start_gesturectl_record() {
 }
 
 # start_gesturectl_play LOG DEVICE-NAME ARGUMENT... : starts `gesturectl play
-# --lead-in $PLAY_LEAD_IN ARGUMENT...` in the background and waits until
-# udev has added its virtual device named DEVICE-NAME. Sets PLAY_PID,
-# PLAY_NODE and PLAY_LOG. The udev monitor is started first, so the "add"
-# is never missed. Start the observers first (libinput_watch_for NAME LOG,
-# evemu_record_watch_for NAME LOG) and wait for them after this
-# (libinput_wait_added "$PLAY_NODE", evemu_record_wait_ready "$PLAY_NODE").
+# --lead-in $PLAY_LEAD_IN --start-on-fd 3 ARGUMENT...` in the background and
+# returns once its virtual device named DEVICE-NAME exists (udev's "add") and
+# the play waits on it ("playing on" in LOG): the process and its playing
+# thread are there, no frame is written yet. Sets PLAY_PID, PLAY_NODE and
+# PLAY_LOG. The udev monitor is started first, so the "add" is never missed.
+# Start the observers first (libinput_watch_for NAME LOG,
+# evemu_record_watch_for NAME LOG), wait for them after this
+# (libinput_wait_added "$PLAY_NODE", evemu_record_wait_ready "$PLAY_NODE"),
+# then begin_gesturectl_play; finish_gesturectl_play begins it if the case
+# has not.
 start_gesturectl_play() {
     local log=$1 device_name=$2
     shift 2
     udev_monitor_start
-    start_background "$log" "$GESTURECTL" play --lead-in "$PLAY_LEAD_IN" "$@"
+    gate_open
+    PLAY_GATE_FD=$GATE_FD
+    start_background "$log" "$GESTURECTL" play --lead-in "$PLAY_LEAD_IN" --start-on-fd 3 "$@" 3<&"$GATE_FD"
     PLAY_PID=$BACKGROUND_PID
     PLAY_LOG=$log
     wait_for_input_device "$device_name"
     PLAY_NODE=$DEVICE_NODE
+    wait_for_log "$CASE_WORK/$log" '(playing on|error:)'
+    assert_log_contains "$CASE_WORK/$log" 'playing on' "gesturectl play's start"
+}
+PLAY_GATE_FD=
+
+# begin_gesturectl_play : lets the play started by start_gesturectl_play go
+# (writes a byte to its start descriptor); its lead-in and frames follow.
+begin_gesturectl_play() {
+    [[ -n $PLAY_GATE_FD ]] || return 0
+    note "telling gesturectl play (pid $PLAY_PID) to start"
+    gate_release "$PLAY_GATE_FD"
+    PLAY_GATE_FD=
 }
 
-# finish_gesturectl_play [EXPECTED-STATUS] : waits until the play started by
-# start_gesturectl_play ends and checks its exit status (default 0, or
-# 130 after a signal).
+# gate_open : a start gate for `gesturectl play|press --start-on-fd 3`: a fifo
+# this shell holds open read-write (so that no open blocks), as GATE_FD. Pass
+# it to the command as `--start-on-fd 3 3<&"$GATE_FD"`; gate_release GATE_FD
+# lets the command go.
+gate_open() {
+    local gate="$CASE_PRIVATE/start-gate.$((++_gate_count))"
+    mkfifo "$gate" || fail "mkfifo $gate failed"
+    exec {GATE_FD}<> "$gate"
+}
+_gate_count=0
+
+# gate_release FD : writes one byte to the gate FD (from gate_open) and
+# closes this shell's end.
+gate_release() {
+    local gate_fd=$1
+    printf 'go\n' >&"$gate_fd" || fail "could not write to the start gate (fd $gate_fd)"
+    exec {gate_fd}>&-
+}
+
+# finish_gesturectl_play [EXPECTED-STATUS] : begins the play started by
+# start_gesturectl_play if the case has not, waits until it ends and checks
+# its exit status (default 0, or 130 after a signal).
 finish_gesturectl_play() {
     local expected=${1:-0}
+    begin_gesturectl_play
     wait_background "$PLAY_PID" 60
     [[ $BACKGROUND_STATUS == "$expected" ]] \
         || fail "gesturectl play: exit status $BACKGROUND_STATUS, expected $expected ($(tail -n 3 "$CASE_WORK/$PLAY_LOG" | tr '\n' '|'))"

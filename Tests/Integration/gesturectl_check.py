@@ -30,6 +30,11 @@ Commands:
       unaccelerated deltas points the same way as the file's mean motion),
       or the pinch scale ends below 1 when the fingers close and above 1
       when they open.
+  libinput-rotate LOG GESTURE
+      libinput debug-events of a two-finger rotation played on a touchpad:
+      a pinch whose angle deltas add up to at least 10 degrees, turning the
+      way the line between the file's two fingers turns (positive:
+      clockwise on the screen, as libinput counts it).
   touches-lifted LOG
       Every TOUCH_DOWN in LOG has its TOUCH_UP (a touch per seat slot).
   last-frame-lifts RECORDED SLOTS
@@ -41,6 +46,7 @@ Commands:
       value; frame boundaries), times relative to the first frame.
 """
 
+import math
 import json
 import re
 import sys
@@ -502,6 +508,29 @@ def command_libinput_gesture(arguments):
     require(abs(across) < abs(along) / 4, f"libinput's swipe ({total_dx:.1f}, {total_dy:.1f}) is not along one axis")
 
 
+PINCH_ANGLE = re.compile(r"GESTURE_PINCH_UPDATE\s.*unaccelerated\)\s+[0-9.]+ @\s*(-?[0-9.]+)")
+
+
+def command_libinput_rotate(arguments):
+    log_path, gesture_path = arguments
+    gesture = read_gesture(gesture_path)
+    strokes = [gesture_samples(stroke) for stroke in gesture["strokes"]]
+    require(len(strokes) == 2, f"libinput-rotate needs a two-finger gesture, {gesture_path} has {len(strokes)}")
+
+    def direction(index):
+        a, b = strokes[0][index], strokes[1][index]
+        return math.degrees(math.atan2(b[2] - a[2], b[1] - a[1]))
+
+    turned = (direction(-1) - direction(0) + 180) % 360 - 180
+    with open(log_path, encoding="utf-8", errors="replace") as file:
+        angles = [float(m.group(1)) for m in (PINCH_ANGLE.search(line) for line in file) if m]
+    require(angles, "libinput reported no GESTURE_PINCH_UPDATE")
+    total = sum(angles)
+    measured("rotation", f"libinput's angle deltas add up to {total:.1f} degrees; the file's fingers turn {turned:.1f}")
+    require(abs(total) >= 10, f"libinput's rotation is only {total:.1f} degrees (the file's: {turned:.1f})")
+    require((total > 0) == (turned > 0), f"libinput's rotation {total:.1f} and the file's {turned:.1f} turn opposite ways")
+
+
 def command_touches_lifted(arguments):
     (log_path,) = arguments
     events = libinput_touch_events(log_path)
@@ -579,6 +608,7 @@ COMMANDS = {
     "record-mouse": command_record_mouse,
     "libinput-touch": command_libinput_touch,
     "libinput-gesture": command_libinput_gesture,
+    "libinput-rotate": command_libinput_rotate,
     "touches-lifted": command_touches_lifted,
     "last-frame-lifts": command_last_frame_lifts,
     "compare-evemu": command_compare_evemu,

@@ -176,6 +176,20 @@ wait_for_lines() {
     fi
 }
 
+# wait_for_path TEST PATH [TIMEOUT] : waits until `[[ TEST PATH ]]` holds
+# (e.g. -S for a socket another process creates), looking every 50 ms, and
+# fails the case when it does not within TIMEOUT seconds (default
+# WAIT_TIMEOUT). For files made by programs that print nothing when they
+# are ready (systemd-socket-activate).
+wait_for_path() {
+    local test=$1 path=$2 limit=${3:-$WAIT_TIMEOUT}
+    local deadline=$((${EPOCHREALTIME/[.,]/} + limit * 1000000))
+    until test "$test" "$path"; do
+        ((${EPOCHREALTIME/[.,]/} < deadline)) || fail "$path did not appear (test $test) within ${limit}s"
+        sleep 0.05
+    done
+}
+
 # count_lines FILE PATTERN : prints how many lines of FILE match PATTERN (ERE).
 count_lines() {
     grep -c -E -- "$2" "$1" || true

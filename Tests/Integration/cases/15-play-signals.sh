@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # d. Nothing is left pressed when playing is interrupted. The library's
-# three-finger swipe, slowed down ten times (--speed 0.1, 2.5 s), is
-# interrupted once all three fingers are down and have moved a few frames:
+# three-finger swipe, slowed down 20-30 times (5-7.5 s, so that a loaded
+# guest still signals it mid-play), is held until its observers read the
+# device (play --start-on-fd) and interrupted once all three fingers are down and have moved a few frames:
 #   1. SIGINT, on a touchscreen: libinput sees a TOUCH_UP for every TOUCH_DOWN;
 #   2. SIGTERM, on a touchscreen: the same;
 #   3. SIGHUP (terminal closed), on a touchpad: libinput ends the 3-finger
@@ -18,15 +19,18 @@ gesture=$REPO_ROOT/Recordings/three-finger-swipe-up.gesture.json
 # Three frames' worth of motion of three fingers: well inside the gesture
 # (30 frames), not at its start.
 motion_lines_before_signal=9
+# Slowed down 30 times (7.5 s): a loaded guest still signals it mid-play.
+speed=0.03
 
 # interrupt_touchscreen SIGNAL
 interrupt_touchscreen() {
     local signal=$1
     libinput_watch_for "$VIRTUAL_TOUCHSCREEN_NAME" "libinput-$signal.log"
     evemu_record_watch_for "$VIRTUAL_TOUCHSCREEN_NAME" "evemu-record-$signal.log"
-    start_gesturectl_play "play-$signal.log" "$VIRTUAL_TOUCHSCREEN_NAME" "$gesture" --speed 0.1
+    start_gesturectl_play "play-$signal.log" "$VIRTUAL_TOUCHSCREEN_NAME" "$gesture" --speed "$speed"
     libinput_wait_added "$PLAY_NODE"
     evemu_record_wait_ready "$PLAY_NODE"
+    begin_gesturectl_play
     wait_for_lines "$LIBINPUT_LOG" 'TOUCH_DOWN' 3
     wait_for_lines "$LIBINPUT_LOG" 'TOUCH_MOTION' "$motion_lines_before_signal"
     note "sending SIG$signal to gesturectl play (pid $PLAY_PID)"
@@ -50,9 +54,12 @@ interrupt_touchscreen TERM
 
 libinput_watch_for "$VIRTUAL_TOUCHPAD_NAME" libinput-HUP.log
 evemu_record_watch_for "$VIRTUAL_TOUCHPAD_NAME" evemu-record-HUP.log
-start_gesturectl_play play-HUP.log "$VIRTUAL_TOUCHPAD_NAME" "$gesture" --speed 0.1 --as touchpad
+# 20 times slower (5 s) on the touchpad: libinput's swipe still begins
+# after a few frames of motion.
+start_gesturectl_play play-HUP.log "$VIRTUAL_TOUCHPAD_NAME" "$gesture" --speed 0.05 --as touchpad
 libinput_wait_added "$PLAY_NODE"
 evemu_record_wait_ready "$PLAY_NODE"
+begin_gesturectl_play
 wait_for_log "$LIBINPUT_LOG" 'GESTURE_SWIPE_BEGIN .*[[:space:]]3$'
 wait_for_lines "$LIBINPUT_LOG" 'GESTURE_SWIPE_UPDATE' 2
 note "sending SIGHUP to gesturectl play (pid $PLAY_PID)"

@@ -15,6 +15,9 @@
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 
+# Held at its start gate (play --start-on-fd) until the checks are done: the
+# process and its playing thread exist and cannot end meanwhile, however
+# slow the guest (a play that ended under load once left /proc/PID to read).
 start_gesturectl_play play.log "$VIRTUAL_TOUCHSCREEN_NAME" "$REPO_ROOT/Recordings/three-finger-swipe-up.gesture.json" --speed 0.1
 names=""
 for task in /proc/"$PLAY_PID"/task/*; do names+="$(cat "$task/comm" 2>/dev/null || true) "; done
@@ -46,20 +49,26 @@ fi
 for task in /proc/"$PLAY_PID"/task/*; do
     # A thread that ended since the listing (a worker) has nothing to check.
     status_text=$(cat "$task/status" 2>/dev/null) || continue
-    blocked=$((16#$(awk '/^SigBlk/ {print $2}' <<< "$status_text")))
+    sig_blocked=$(awk '/^SigBlk/ {print $2}' <<< "$status_text")
+    [[ -n $sig_blocked ]] || continue
+    blocked=$((16#$sig_blocked))
     for signal in 1 2 15; do
         ((blocked >> (signal - 1) & 1)) || fail "signal $signal is not blocked in thread $(cat "$task/comm" 2>/dev/null || true) (SigBlk $blocked)"
     done
 done
-ignored=$((16#$(awk '/^SigIgn/ {print $2}' /proc/"$PLAY_PID"/status)))
+sig_ignored=$(awk '/^SigIgn/ {print $2}' /proc/"$PLAY_PID"/status)
+[[ -n $sig_ignored ]] || fail "no SigIgn line in /proc/$PLAY_PID/status"
+ignored=$((16#$sig_ignored))
 ((ignored >> 12 & 1)) || fail "SIGPIPE is not ignored (SigIgn $ignored)"
+begin_gesturectl_play
 kill -INT "$PLAY_PID"
 finish_gesturectl_play 130
 assert_log_contains "$CASE_WORK/$PLAY_LOG" 'interrupted after [0-9]+ of [0-9]+ frames; every finger lifted' "gesturectl's message"
 
 # thread_policy PID NAME : "POLICY PRIORITY" of PID's thread named NAME, from
-# /proc/PID/task/TID/stat (fields 40 rt_priority and 41 policy; 1 = SCHED_FIFO),
-# once the thread exists (it starts after the device is ready).
+# /proc/PID/task/TID/stat (fields 40 rt_priority and 41 policy; 1 = SCHED_FIFO).
+# A play held at its start gate has its thread already; a recording's starts
+# as it says "recording from", so a few tries cover a slow guest.
 thread_policy() {
     local task stat fields attempt
     for ((attempt = 0; attempt < 100; attempt++)); do
@@ -79,7 +88,8 @@ start_gesturectl_play play-rt.log "$VIRTUAL_TOUCHSCREEN_NAME" "$REPO_ROOT/Record
 assert_equal "1 40" "$(thread_policy "$PLAY_PID" gesturectl-play)" "policy and priority of play --realtime's gesturectl-play"
 # Root may lock memory: the frames and everything mapped stay in RAM.
 locked_kb=$(awk '/^VmLck/ {print $2}' /proc/"$PLAY_PID"/status)
-((locked_kb > 0)) || fail "play --realtime as root locked no memory (VmLck ${locked_kb:-?} kB)"
+((${locked_kb:-0} > 0)) || fail "play --realtime as root locked no memory (VmLck ${locked_kb:-?} kB)"
+begin_gesturectl_play
 kill -INT "$PLAY_PID"
 finish_gesturectl_play 130
 assert_log_contains "$CASE_WORK/play-rt.log" '"memory_locked": true' "play --realtime --json as root"

@@ -35,10 +35,11 @@ python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])
 with open(sys.argv[2], "a", buffering=1) as out:
+    out.write("bound\n")
     while True: out.write(s.recv(4096).decode().replace("\n", " ") + "\n")
 ' "$CASE_WORK/notify.sock" "$CASE_WORK/notify.log" &
 BACKGROUND_PIDS+=($!)
-for _ in $(seq 100); do [[ -S $CASE_WORK/notify.sock ]] && break; sleep 0.05; done
+wait_for_log "$CASE_WORK/notify.log" '^bound$'
 
 NOTIFY_SOCKET=$CASE_WORK/notify.sock start_background daemon.log "$GESTURECTL" daemon --socket "$socket"
 daemon_pid=$BACKGROUND_PID
@@ -130,7 +131,7 @@ activated=$CASE_WORK/activated.sock
 start_background activate.log systemd-socket-activate -l "$activated" -E GESTURECTL_BUILTINS="$REPO_ROOT/Recordings" \
     "$GESTURECTL" daemon --library "$CASE_WORK/library"
 activator_pid=$BACKGROUND_PID
-for _ in $(seq 200); do [[ -S $activated ]] && break; sleep 0.05; done
+wait_for_path -S "$activated"
 run_logged activated-list "$GESTURECTL" --socket "$activated" list --json
 assert_status 0
 assert_log_contains "$CASE_WORK/activated-list.out" '"name": "tap"' "the activated daemon's list"

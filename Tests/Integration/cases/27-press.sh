@@ -23,10 +23,11 @@ run_logged refused-power "$GESTURECTL" press power
 assert_status 2
 assert_log_contains "$CASE_WORK/refused-power.err" 'add --force' "the refusal of power without --force"
 
-# 2. A local tap. The lead-in gives libinput debug-events time to open the
-# keyboard once udev has announced it (as start_gesturectl_play does).
+# 2. A local tap, held on its keyboard (--start-on-fd) until libinput
+# debug-events has opened the keyboard udev announced.
 udev_monitor_start
-start_background press.log "$GESTURECTL" press volume-up --hold 300ms --lead-in "$PLAY_LEAD_IN"
+gate_open
+start_background press.log "$GESTURECTL" press volume-up --hold 300ms --lead-in "$PLAY_LEAD_IN" --start-on-fd 3 3<&"$GATE_FD"
 press_pid=$BACKGROUND_PID
 wait_for_input_device "$VIRTUAL_KEYBOARD_NAME"
 keyboard=$DEVICE_NODE
@@ -34,6 +35,7 @@ udevadm info --query=property --name="$keyboard" > "$CASE_WORK/udev-keyboard.log
 assert_log_contains "$CASE_WORK/udev-keyboard.log" '^ID_INPUT_KEY=1' "udev's class of the virtual keyboard"
 libinput_watch "$keyboard" libinput-local.log
 assert_log_contains "$LIBINPUT_LOG" "DEVICE_ADDED +$VIRTUAL_KEYBOARD_NAME .*cap:k" "libinput's view of the virtual keyboard"
+gate_release "$GATE_FD"
 wait_background "$press_pid" 60
 assert_equal 0 "$BACKGROUND_STATUS" "gesturectl press's exit status ($(tail -n 2 "$CASE_WORK/press.log" | tr '\n' '|'))"
 wait_for_log "$LIBINPUT_LOG" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) released' 20

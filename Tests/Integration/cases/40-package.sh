@@ -89,8 +89,7 @@ note "socket $listen; command line ${exec_start[*]}"
 mkdir -p "$(dirname "$listen")"
 start_background activate.log env -i PATH=/usr/bin:/bin systemd-socket-activate -l "$listen" "${exec_start[@]}"
 activator_pid=$BACKGROUND_PID
-for _ in $(seq 200); do [[ -S $listen ]] && break; sleep 0.05; done
-[[ -S $listen ]] || fail "systemd-socket-activate did not create $listen"
+wait_for_path -S "$listen"
 # What gesturectl.socket does with it: root and the group only.
 chgrp gesturectl "$listen" && chmod 0660 "$listen"
 run_logged version "${as_member[@]}" python3 -c '

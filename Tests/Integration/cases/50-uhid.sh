@@ -81,13 +81,15 @@ PY
 note "hid-multitouch's axes: $(cat axes.txt)"
 stop_background "$LIBINPUT_PID" "$EVEMU_RECORD_PID"
 
-# 3. SIGINT mid-play: the drag slowed down ten times (2.5 s), interrupted once
-# both fingers are down and have moved a few frames.
+# 3. SIGINT mid-play: the drag slowed down 30 times (7.5 s, so that a loaded
+# guest still interrupts it mid-play), interrupted once both fingers are
+# down and have moved a few frames.
 libinput_watch_for "$UHID_TOUCHSCREEN_NAME" libinput-INT.log
 evemu_record_watch_for "$UHID_TOUCHSCREEN_NAME" evemu-record-INT.log
-start_gesturectl_play play-INT.log "$UHID_TOUCHSCREEN_NAME" --to uhid "$drag2" --speed 0.1
+start_gesturectl_play play-INT.log "$UHID_TOUCHSCREEN_NAME" --to uhid "$drag2" --speed 0.03
 libinput_wait_added "$PLAY_NODE"
 evemu_record_wait_ready "$PLAY_NODE"
+begin_gesturectl_play
 wait_for_lines "$LIBINPUT_LOG" 'TOUCH_DOWN' 2
 wait_for_lines "$LIBINPUT_LOG" 'TOUCH_MOTION' 6
 kill -INT "$PLAY_PID"
@@ -122,10 +124,12 @@ stop_background "$LIBINPUT_PID"
 # application collection, named after it.
 UHID_CONSUMER_NAME='gesturectl HID buttons Consumer Control'
 udev_monitor_start
-start_background press.log "$GESTURECTL" press volume-up --to uhid --hold 300ms --lead-in "$PLAY_LEAD_IN"
+gate_open
+start_background press.log "$GESTURECTL" press volume-up --to uhid --hold 300ms --lead-in "$PLAY_LEAD_IN" --start-on-fd 3 3<&"$GATE_FD"
 press_pid=$BACKGROUND_PID
 wait_for_input_device "$UHID_CONSUMER_NAME"
 libinput_watch "$DEVICE_NODE" libinput-press.log
+gate_release "$GATE_FD"
 wait_background "$press_pid" 60
 assert_equal 0 "$BACKGROUND_STATUS" "press --to uhid's exit status ($(tail -n 2 "$CASE_WORK/press.log" | tr '\n' '|'))"
 wait_for_log "$LIBINPUT_LOG" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) released' 20

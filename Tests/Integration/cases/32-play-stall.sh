@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# A play that falls behind never makes libinput discard a touch (issue 23).
+# Each gesture is played slowed down 4 times while the playing process is
+# stopped (SIGSTOP) for 100-300 ms again and again, then let go (SIGCONT),
+# as a loaded machine stalls it:
+#   1. on a touchpad: the library's three-finger swipe up, pinch-out and
+#      rotate are still libinput's 3-finger swipe (up), 2-finger pinch
+#      (scale above 1) and a pinch that turns the file's way, each with one
+#      BEGIN and an END that is not cancelled;
+#   2. on a touchscreen: the three-finger swipe's fingers each go down and
+#      up once, at the file's positions (within 0.5 mm), in order.
+# libinput complains about nothing ("Touch jump detected and discarded"
+# among others), and --json shows that the stalls hit the play (its latest
+# frame came at least 50 ms late). libinput's verdicts are in this case's
+# output.
+# timeout: 240
+. "$INTEGRATION/lib.sh"
+. "$INTEGRATION/gesturectl-lib.sh"
+
+recordings=$REPO_ROOT/Recordings
+
+# stall_while_playing PID : stops PID for 100-300 ms every 120 ms until it
+# ends (at most 60 times); sets STALLS to how many stops there were. A
+# stopped process cannot end, so it is always let go again.
+stall_while_playing() {
+    local pid=$1 pauses=(0.1 0.3 0.2 0.15 0.25) state
+    STALLS=0
+    while ((STALLS < 60)); do
+        sleep 0.12
+        state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null || true)
+        [[ -n $state && $state != Z ]] || break
+        kill -STOP "$pid" 2>/dev/null || break
+        sleep "${pauses[STALLS % 5]}"
+        kill -CONT "$pid" 2>/dev/null || true
+        STALLS=$((STALLS + 1))
+    done
+}
+
+# stalled_play KIND DEVICE-NAME NAME : plays Recordings/NAME on a virtual KIND
+# with stalls, observed by libinput; sets LIBINPUT_LOG.
+stalled_play() {
+    local kind=$1 device_name=$2 name=$3
+    libinput_watch_for "$device_name" "libinput-$kind-$name.log"
+    start_gesturectl_play "play-$kind-$name.log" "$device_name" "$recordings/$name.gesture.json" \
+        --as "$kind" --speed 0.25 --json
+    libinput_wait_added "$PLAY_NODE"
+    begin_gesturectl_play
+    stall_while_playing "$PLAY_PID"
+    finish_gesturectl_play 0
+    local lateness
+    lateness=$(grep -m 1 -o '"lateness_max_us": [0-9]*' "$CASE_WORK/$PLAY_LOG" | grep -o '[0-9]*$' || true)
+    ((${lateness:-0} >= 50000)) \
+        || fail "$kind $name: the stalls did not hit the play (latest frame ${lateness:-?} us late, $STALLS stops)"
+    note "$kind $name: $STALLS stops of 100-300 ms; the latest frame came $((lateness / 1000)) ms late"
+}
+
+# On a touchpad: the gesture libinput recognises, as when played undisturbed (case 14).
+touchpad_gesture() {
+    local name=$1 type=$2 fingers=$3
+    stalled_play touchpad "$VIRTUAL_TOUCHPAD_NAME" "$name"
+    wait_for_log "$LIBINPUT_LOG" "GESTURE_${type}_END"
+    assert_libinput_content "$LIBINPUT_LOG"
+    assert_line_count "$LIBINPUT_LOG" "GESTURE_${type}_BEGIN .*[[:space:]]$fingers\$" 1 "$name: $fingers-finger ${type,,} begins"
+    assert_line_count "$LIBINPUT_LOG" "GESTURE_${type}_BEGIN" 1 "$name: ${type,,} begins"
+    assert_line_count_at_least "$LIBINPUT_LOG" "GESTURE_${type}_UPDATE .*[[:space:]]$fingers " 3 "$name: ${type,,} updates"
+    assert_log_lacks "$LIBINPUT_LOG" "GESTURE_${type}_END .*cancelled" "$name: ${type,,} end"
+    note "$name: libinput reported $(grep -m 1 "GESTURE_${type}_BEGIN" "$LIBINPUT_LOG" | tr -s ' \t' ' '), $(count_lines "$LIBINPUT_LOG" "GESTURE_${type}_UPDATE") updates, $(count_lines "$LIBINPUT_LOG" 'GESTURE_HOLD_BEGIN') holds"
+    stop_background "$LIBINPUT_PID"
+}
+
+touchpad_gesture three-finger-swipe-up SWIPE 3
+gesturectl_check swipe-up libinput-gesture "$LIBINPUT_LOG" "$recordings/three-finger-swipe-up.gesture.json"
+touchpad_gesture pinch-out PINCH 2
+gesturectl_check pinch-out libinput-gesture "$LIBINPUT_LOG" "$recordings/pinch-out.gesture.json"
+touchpad_gesture rotate PINCH 2
+gesturectl_check rotate libinput-rotate "$LIBINPUT_LOG" "$recordings/rotate.gesture.json"
+
+stalled_play touchscreen "$VIRTUAL_TOUCHSCREEN_NAME" three-finger-swipe-up
+wait_for_lines "$LIBINPUT_LOG" 'TOUCH_UP' 3
+assert_libinput_content "$LIBINPUT_LOG"
+assert_line_count "$LIBINPUT_LOG" 'TOUCH_DOWN' 3 "touchscreen: fingers down"
+gesturectl_check touchscreen libinput-touch "$recordings/three-finger-swipe-up.gesture.json" "$LIBINPUT_LOG"
+note "touchscreen: $(count_lines "$LIBINPUT_LOG" 'TOUCH_MOTION') TOUCH_MOTION lines, 3 down, 3 up"
