@@ -41,17 +41,21 @@ EOF
 
 # key VALUE : one KEY_F13 event and its SYN_REPORT on the switch.
 key() { evemu-event --sync "$switch" --type EV_KEY --code KEY_F13 --value "$1" || fail "evemu-event failed"; }
-double_press() {
-    key 1; sleep 0.05; key 0; sleep 0.1; key 1; sleep 0.05; key 0
-}
+# A double press in one evemu-play, at the kernel's own pace (50 ms down,
+# 100 ms up, 50 ms down): four evemu-event starts in a loaded VM could
+# stretch it past the double-press interval. The times start at 1 s:
+# evemu-play sleeps only once a timestamp's seconds are above 0.
+printf '%s\n' 'E: 1.000000 0001 00b7 0001' 'E: 1.000000 0000 0000 0000' 'E: 1.050000 0001 00b7 0000' 'E: 1.050000 0000 0000 0000' \
+    'E: 1.150000 0001 00b7 0001' 'E: 1.150000 0000 0000 0000' 'E: 1.200000 0001 00b7 0000' 'E: 1.200000 0000 0000 0000' \
+    > "$CASE_WORK/double-press.events"
+double_press() { play_events "$switch" "$CASE_WORK/double-press.events"; }
 
 create_device "$CASE_WORK/switch.evemu"
 switch=$DEVICE_NODE
 switch_pid=$DEVICE_PID
 note "switch: $switch"
 
-# The double interval is generous: each evemu-event is a process start in a
-# loaded VM. The saved bindings are the case's own file (--bindings; a root
+# The double interval is generous. The saved bindings are the case's own file (--bindings; a root
 # daemon would otherwise use /var/lib/gesturectl/bindings.json).
 cat > "$CASE_WORK/daemon.json" <<EOF
 {"devices": ["touchscreen"], "double_press_ms": 1000, "long_press_ms": 1500, "emergency_stop_ms": 3000,
