@@ -45,7 +45,9 @@ BACKGROUND_PIDS=()
 
 # note MESSAGE... : a time-stamped line in the case's output.
 note() {
-    printf '[%s] %s\n' "$(date +%H:%M:%S.%3N)" "$*" >&2
+    # bash's own clock: a `date` per line is a process start, slow under emulation.
+    local now=$EPOCHREALTIME
+    printf '[%(%H:%M:%S)T.%s] %s\n' "${now%[.,]*}" "${now#*[.,]}" "$*" >&2
 }
 
 # fail MESSAGE... : ends the case as failed with MESSAGE as the reason.
@@ -233,7 +235,7 @@ wait_for_input_device() {
     # Microseconds, from bash's own clock (no process per line read).
     local now=${EPOCHREALTIME/[.,]/}
     local deadline=$((now + limit * 1000000))
-    local line action="" devpath="" devname="" name="" left remaining
+    local line left remaining
     while true; do
         # Devices seen earlier (by this or a previous call) count too.
         local parent
@@ -252,23 +254,61 @@ wait_for_input_device() {
             fail "udev did not add an input device named '$wanted' within ${limit}s (see udev-monitor.log)"
         fi
         printf '%s\n' "$line" >> "$CASE_WORK/udev-monitor.log"
-        case $line in
-            ACTION=*) action=${line#ACTION=} ;;
-            DEVPATH=*) devpath=${line#DEVPATH=} ;;
-            DEVNAME=*) devname=${line#DEVNAME=} ;;
-            NAME=*) name=${line#NAME=}; name=${name#\"}; name=${name%\"} ;;
-            "")
-                # A blank line ends one event's block.
-                if [[ $action == add ]]; then
-                    if [[ -n $name ]]; then _udev_name_by_devpath[$devpath]=$name; fi
-                    if [[ $devname == /dev/input/event* ]]; then
-                        _udev_event_node_by_parent[${devpath%/*}]=$devname
-                    fi
-                fi
-                action="" devpath="" devname="" name=""
-                ;;
-        esac
+        _udev_parse_line "$line"
     done
+}
+
+# _udev_parse_line LINE : one line of `udevadm monitor --property`; at the
+# blank line that ends an "add", remembers the device's name (by devpath),
+# its event node (by parent devpath) and the node itself.
+_udev_action="" _udev_devpath="" _udev_devname="" _udev_name=""
+declare -A _udev_added_nodes=()
+_udev_parse_line() {
+    local line=$1
+    case $line in
+        ACTION=*) _udev_action=${line#ACTION=} ;;
+        DEVPATH=*) _udev_devpath=${line#DEVPATH=} ;;
+        DEVNAME=*) _udev_devname=${line#DEVNAME=} ;;
+        NAME=*) _udev_name=${line#NAME=}; _udev_name=${_udev_name#\"}; _udev_name=${_udev_name%\"} ;;
+        "")
+            if [[ $_udev_action == add ]]; then
+                if [[ -n $_udev_name ]]; then _udev_name_by_devpath[$_udev_devpath]=$_udev_name; fi
+                if [[ $_udev_devname == /dev/input/event* ]]; then
+                    _udev_event_node_by_parent[${_udev_devpath%/*}]=$_udev_devname
+                    _udev_added_nodes[$_udev_devname]=1
+                fi
+            fi
+            _udev_action="" _udev_devpath="" _udev_devname="" _udev_name=""
+            ;;
+    esac
+}
+
+# wait_for_input_node NODE [TIMEOUT] : waits until udev has finished adding
+# the input device whose event node is NODE (/dev/input/eventN), as
+# wait_for_input_device does for a name. A node cannot be another case's
+# device, whatever the names: cases that run side by side use this.
+wait_for_input_node() {
+    local wanted=$1 limit=${2:-$WAIT_TIMEOUT}
+    [[ -n $UDEV_MONITOR_FD ]] || fail "wait_for_input_node: call udev_monitor_start before creating the device"
+    local now=${EPOCHREALTIME/[.,]/}
+    local deadline=$((now + limit * 1000000))
+    local line action="" devname="" left remaining
+    while [[ -z ${_udev_added_nodes[$wanted]:-} ]]; do
+        now=${EPOCHREALTIME/[.,]/}
+        left=$((deadline - now))
+        printf -v remaining '%d.%06d' $((left / 1000000)) $((left % 1000000))
+        if ((left <= 0)) || ! IFS= read -r -t "$remaining" -u "$UDEV_MONITOR_FD" line; then
+            fail "udev did not add $wanted within ${limit}s (see udev-monitor.log)"
+        fi
+        printf '%s\n' "$line" >> "$CASE_WORK/udev-monitor.log"
+        _udev_parse_line "$line"
+    done
+    DEVICE_NODE=$wanted
+    local parent
+    for parent in "${!_udev_event_node_by_parent[@]}"; do
+        if [[ ${_udev_event_node_by_parent[$parent]} == "$wanted" ]]; then unset "_udev_event_node_by_parent[$parent]"; fi
+    done
+    note "udev added $wanted"
 }
 
 # find_event_node NAME : sets DEVICE_NODE to the /dev/input/eventN of an
@@ -299,10 +339,17 @@ create_device() {
     DEVICE_NAME=$(sed -n 's/^N: //p' "$description" | head -n 1)
     [[ -n $DEVICE_NAME ]] || fail "create_device: no 'N:' line in $description"
     udev_monitor_start
-    start_background "evemu-device-${description##*/}.log" evemu-device "$description"
+    local log="evemu-device-${description##*/}.$((++_create_device_count)).log"
+    start_background "$log" evemu-device "$description"
     DEVICE_PID=$BACKGROUND_PID
-    wait_for_input_device "$DEVICE_NAME"
+    # evemu-device prints "NAME: /dev/input/eventN" once it made the device:
+    # its own node, whatever other devices of that name exist meanwhile.
+    wait_for_log "$CASE_WORK/$log" ': /dev/input/event[0-9]+$'
+    local node
+    node=$(grep -m 1 -o -E '/dev/input/event[0-9]+$' "$CASE_WORK/$log")
+    wait_for_input_node "$node"
 }
+_create_device_count=0
 
 # libinput_watch NODE [LOG] : runs `libinput debug-events --device NODE` in the
 # background into LOG (default libinput-<eventN>.log) and returns once it has
@@ -329,27 +376,62 @@ evemu_record_watch() {
     wait_for_log "$EVEMU_RECORD_LOG" 'Waiting for events'
 }
 
-# --- observers of a device that does not exist yet --------------------------------
-# A device that a program under test creates and then writes into (e.g.
-# `gesturectl play`) must be observed from its first frame on. An observer
-# started once udev has announced the device races the program's lead-in,
-# and under load (a slow guest on a busy host) it loses: it misses the first
-# frames. These helpers start the observer BEFORE the device exists, and
-# return once it listens; after the device is there, *_wait_added /
-# *_wait_ready wait until it has taken the device up (nothing to race: the
-# observer took it up as soon as it was announced).
+# --- observers of a device that a program under test creates ---------------
+# A device that a program under test creates and then writes into must be
+# observed from its first frame on. gesturectl's plays and presses are held
+# on their device until told (--start-on-fd, start_gesturectl_play), so their
+# observers are started on the device's node once it exists, and the play
+# goes once they read it: nothing to race, and no name to match (a device of
+# the same name in a case running beside this one cannot be taken for it).
+#
+#   libinput_watch_for NAME LOG        (before the play: says where to log)
+#   start_gesturectl_play LOG NAME ... (the device exists, the play is held)
+#   libinput_wait_added "$PLAY_NODE"   (libinput debug-events on the node, added)
+#   begin_gesturectl_play              (or finish_gesturectl_play)
+#
+# For a device that no gate holds (a USB gadget's host side), observe the
+# whole seat before it exists: libinput_watch_seat_for NAME LOG.
 
-# libinput_watch_for NAME LOG : runs `libinput debug-events --udev seat0` in
-# the background (it adds every new device itself as udev announces it) and
-# returns once it listens to udev. LOG keeps only the lines about the device
-# named NAME (found by its DEVICE_ADDED line: its eventN) and libinput's lines
-# about no device at all; the whole output is in LOG's name with .seat.log.
-# Sets LIBINPUT_LOG, LIBINPUT_PID (stopping it ends the filter too) and
-# LIBINPUT_NAME. Then, once the device exists: libinput_wait_added NODE.
+# libinput_watch_for NAME LOG : the next libinput_wait_added NODE watches NODE
+# (named NAME) into LOG. Sets LIBINPUT_LOG and LIBINPUT_NAME.
 libinput_watch_for() {
+    LIBINPUT_NAME=$1
+    LIBINPUT_LOG="$CASE_WORK/$2"
+    _libinput_deferred=1
+}
+_libinput_deferred=0
+
+# libinput_wait_added NODE : after libinput_watch_for, starts `libinput
+# debug-events --device NODE` into its LOG and returns once libinput has
+# added it (DEVICE_ADDED): every later event is seen. Sets LIBINPUT_PID. After
+# libinput_watch_seat_for, waits for the device's DEVICE_ADDED instead and
+# checks that it is NODE.
+libinput_wait_added() {
+    local node=$1 added
+    if ((_libinput_deferred)); then
+        _libinput_deferred=0
+        start_background "${LIBINPUT_LOG##*/}" libinput debug-events --device "$node"
+        LIBINPUT_PID=$BACKGROUND_PID
+    fi
+    wait_for_log "$LIBINPUT_LOG" "DEVICE_ADDED"
+    added=$(grep -m 1 -o -E '^[- ]?event[0-9]+[[:space:]]+DEVICE_ADDED' "$LIBINPUT_LOG" | grep -o -E 'event[0-9]+' || true)
+    [[ $added == "${node##*/}" ]] \
+        || fail "libinput added '$LIBINPUT_NAME' as '${added:-nothing}', expected ${node##*/}"
+}
+
+# libinput_watch_seat_for NAME LOG : runs `libinput debug-events --udev seat0`
+# in the background (it adds every new device itself as udev announces it)
+# and returns once it listens to udev. LOG keeps only the lines about the
+# device named NAME (found by its DEVICE_ADDED line: its eventN) and
+# libinput's lines about no device at all; the whole output is in LOG's name
+# with .seat.log. Sets LIBINPUT_LOG, LIBINPUT_PID (stopping it ends the
+# filter too) and LIBINPUT_NAME. Then, once the device exists:
+# libinput_wait_added NODE. NAME must be unique to this case.
+libinput_watch_seat_for() {
     local name=$1 log=$2
     local seat_log="$CASE_WORK/${log%.log}.seat.log"
     : > "$seat_log"
+    _libinput_deferred=0
     start_background "${seat_log##*/}" libinput debug-events --udev seat0
     LIBINPUT_PID=$BACKGROUND_PID
     LIBINPUT_LOG="$CASE_WORK/$log"
@@ -362,37 +444,17 @@ libinput_watch_for() {
         libinput-filter "$LIBINPUT_PID" "$seat_log" "$INTEGRATION/libinput-device-lines.py" "$name"
 }
 
-# libinput_wait_added NODE : after libinput_watch_for, waits until libinput
-# has added the device (its DEVICE_ADDED line) and checks that it is NODE.
-libinput_wait_added() {
-    local node=$1 added
-    wait_for_log "$LIBINPUT_LOG" "DEVICE_ADDED"
-    added=$(grep -m 1 -o -E '^[- ]?event[0-9]+[[:space:]]+DEVICE_ADDED' "$LIBINPUT_LOG" | grep -o -E 'event[0-9]+' || true)
-    [[ $added == "${node##*/}" ]] \
-        || fail "libinput added '$LIBINPUT_NAME' as '${added:-nothing}', expected ${node##*/}"
-}
-
-# evemu_record_watch_for NAME LOG : waits, in the background, for the kernel
-# to add an input device named NAME and runs `evemu-record` on its node as
-# soon as it does (exec-on-input-device.py: the kernel's announcement comes
-# before udev's, so evemu-record has udev's rule processing plus the
-# program's lead-in as head start, not the lead-in minus its own start-up).
-# Returns once it listens. Sets EVEMU_RECORD_LOG
-# and EVEMU_RECORD_PID. Then, once the device exists: evemu_record_wait_ready NODE.
+# evemu_record_watch_for NAME LOG : the next evemu_record_wait_ready NODE
+# records NODE (named NAME) into LOG. Sets EVEMU_RECORD_LOG.
 evemu_record_watch_for() {
-    local name=$1 log=$2
-    start_background "$log" python3 "$INTEGRATION/exec-on-input-device.py" "$name" evemu-record '{}'
-    EVEMU_RECORD_PID=$BACKGROUND_PID
-    EVEMU_RECORD_LOG="$CASE_WORK/$log"
-    wait_for_log "$EVEMU_RECORD_LOG" '^listening$'
+    EVEMU_RECORD_LOG="$CASE_WORK/$2"
 }
 
-# evemu_record_wait_ready NODE : after evemu_record_watch_for, waits until
-# evemu-record reads NODE ("Waiting for events").
+# evemu_record_wait_ready NODE : after evemu_record_watch_for, runs
+# `evemu-record NODE` into its LOG and returns once it waits for events.
+# Sets EVEMU_RECORD_PID.
 evemu_record_wait_ready() {
-    local node=$1
-    wait_for_log "$EVEMU_RECORD_LOG" 'Waiting for events'
-    assert_log_contains "$EVEMU_RECORD_LOG" "^opening $node\$" "the node evemu-record opened"
+    evemu_record_watch "$1" "${EVEMU_RECORD_LOG##*/}"
 }
 
 # play_events NODE RECORDING : plays an evemu event recording (a file in

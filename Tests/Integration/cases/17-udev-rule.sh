@@ -12,6 +12,7 @@
 # (/etc is writable in the guest: vm-run's virtme-ng overlays it, the host's
 # copy is never touched.)
 # timeout: 150
+# resources: group udev-rules uhid
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 

@@ -11,6 +11,7 @@
 # without it, or when it is older than a Swift source, the case is skipped
 # (under CI=true it fails).
 # timeout: 240
+# resources: uhid
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 

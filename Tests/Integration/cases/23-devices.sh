@@ -5,6 +5,7 @@
 # `--watch --json` reports it being added and removed (udev hotplug).
 # `--device` finds it by name and by vendor:product.
 # timeout: 150
+# resources: alone
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 

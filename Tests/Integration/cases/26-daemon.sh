@@ -15,6 +15,7 @@
 #   4. socket activation through systemd-socket-activate: the first client
 #      starts the daemon, which takes the socket it was handed.
 # timeout: 240
+# resources: group
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 

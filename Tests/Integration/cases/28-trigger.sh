@@ -10,6 +10,7 @@
 #   3. holding the key 3.5 s is the emergency stop (logged), and the daemon
 #      keeps serving.
 # timeout: 180
+# resources: switch
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 

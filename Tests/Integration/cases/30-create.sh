@@ -15,6 +15,7 @@
 #      switch alone records, saves in the daemon's library, and a subscriber
 #      gets every line as a `create` event.
 # timeout: 300
+# resources: switch
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 

@@ -9,6 +9,7 @@
 #   3. holding the switch 3.5 s is the emergency stop: the menu ends with
 #      exit status 130.
 # timeout: 180
+# resources: alone
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 

@@ -12,6 +12,7 @@
 # (Tests/Integration/run overlays /usr and /var in the VM: writable in the
 # guest, the host's copies untouched.)
 # timeout: 300
+# resources: group udev-rules
 . "$INTEGRATION/lib.sh"
 
 ((IN_VM)) || skip "installs a package into /usr: runs only inside the VM"

@@ -20,6 +20,7 @@
 #      by libinput with both fingers.
 # (Access to /dev/uhid through the shipped udev rule: case 17.)
 # timeout: 360
+# resources: uhid
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 

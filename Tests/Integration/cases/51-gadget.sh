@@ -8,6 +8,7 @@
 # makes the play fail with "the host is not reading"; `gadget down` removes the
 # configfs folder and the host's device, and a play then names the fix.
 # timeout: 150
+# resources: uhid
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 
@@ -20,7 +21,7 @@ HOST_NAME='gesturectl HID touchscreen'
 "$GESTURECTL" synth swipe --direction right --fingers 2 --distance 40 --duration 300ms -o drag.gesture.json
 
 udev_monitor_start
-libinput_watch_for "$HOST_NAME" libinput.log
+libinput_watch_seat_for "$HOST_NAME" libinput.log
 # configfs is mounted by `gadget up` when it is not.
 run_logged up "$GESTURECTL" gadget up
 assert_status 0
