@@ -233,9 +233,7 @@ wait_for_input_device() {
     local wanted=$1 limit=${2:-$WAIT_TIMEOUT}
     [[ -n $UDEV_MONITOR_FD ]] || fail "wait_for_input_device: call udev_monitor_start before creating the device"
     # Microseconds, from bash's own clock (no process per line read).
-    local now=${EPOCHREALTIME/[.,]/}
-    local deadline=$((now + limit * 1000000))
-    local line left remaining
+    local deadline=$((${EPOCHREALTIME/[.,]/} + limit * 1000000))
     while true; do
         # Devices seen earlier (by this or a previous call) count too.
         local parent
@@ -247,15 +245,22 @@ wait_for_input_device() {
                 return 0
             fi
         done
-        now=${EPOCHREALTIME/[.,]/}
-        left=$((deadline - now))
-        printf -v remaining '%d.%06d' $((left / 1000000)) $((left % 1000000))
-        if ((left <= 0)) || ! IFS= read -r -t "$remaining" -u "$UDEV_MONITOR_FD" line; then
-            fail "udev did not add an input device named '$wanted' within ${limit}s (see udev-monitor.log)"
-        fi
-        printf '%s\n' "$line" >> "$CASE_WORK/udev-monitor.log"
-        _udev_parse_line "$line"
+        _udev_next_line "$deadline" "an input device named '$wanted' within ${limit}s"
     done
+}
+
+# _udev_next_line DEADLINE WHAT : reads the udev monitor's next line (into
+# udev-monitor.log and _udev_parse_line), or fails the case saying that udev
+# did not add WHAT once DEADLINE (microseconds, bash's clock) has passed.
+_udev_next_line() {
+    local deadline=$1 what=$2 line left remaining
+    left=$((deadline - ${EPOCHREALTIME/[.,]/}))
+    printf -v remaining '%d.%06d' $((left / 1000000)) $((left % 1000000))
+    if ((left <= 0)) || ! IFS= read -r -t "$remaining" -u "$UDEV_MONITOR_FD" line; then
+        fail "udev did not add $what (see udev-monitor.log)"
+    fi
+    printf '%s\n' "$line" >> "$CASE_WORK/udev-monitor.log"
+    _udev_parse_line "$line"
 }
 
 # _udev_parse_line LINE : one line of `udevadm monitor --property`; at the
@@ -290,18 +295,9 @@ _udev_parse_line() {
 wait_for_input_node() {
     local wanted=$1 limit=${2:-$WAIT_TIMEOUT}
     [[ -n $UDEV_MONITOR_FD ]] || fail "wait_for_input_node: call udev_monitor_start before creating the device"
-    local now=${EPOCHREALTIME/[.,]/}
-    local deadline=$((now + limit * 1000000))
-    local line action="" devname="" left remaining
+    local deadline=$((${EPOCHREALTIME/[.,]/} + limit * 1000000))
     while [[ -z ${_udev_added_nodes[$wanted]:-} ]]; do
-        now=${EPOCHREALTIME/[.,]/}
-        left=$((deadline - now))
-        printf -v remaining '%d.%06d' $((left / 1000000)) $((left % 1000000))
-        if ((left <= 0)) || ! IFS= read -r -t "$remaining" -u "$UDEV_MONITOR_FD" line; then
-            fail "udev did not add $wanted within ${limit}s (see udev-monitor.log)"
-        fi
-        printf '%s\n' "$line" >> "$CASE_WORK/udev-monitor.log"
-        _udev_parse_line "$line"
+        _udev_next_line "$deadline" "$wanted within ${limit}s"
     done
     DEVICE_NODE=$wanted
     local parent
