@@ -16,7 +16,7 @@
 . "$INTEGRATION/gesturectl-lib.sh"
 
 # Beside the gesturectl under test (swift build --show-bin-path).
-binary=$(dirname "$GESTURECTL")/gesturectlPackageTests.xctest
+binary=$GESTURECTL_BUILD_DIR/gesturectlPackageTests.xctest
 suites='KernelTests|KernelPlaybackTests'
 # Under CI the test build is part of the run (scripts/test): its absence is
 # a failure there, not a skip.

@@ -29,7 +29,7 @@ modprobe hid-multitouch || skip "no hid-multitouch module in this kernel"
 [[ -c /dev/uhid ]] || fail "/dev/uhid is missing after 'modprobe uhid'"
 
 # 1. The Swift suite, from the host-built test binary (as case 18 runs its suites).
-binary=$(dirname "$GESTURECTL")/gesturectlPackageTests.xctest
+binary=$GESTURECTL_BUILD_DIR/gesturectlPackageTests.xctest
 not_runnable() { if [[ ${CI:-} == true ]]; then fail "$@"; else skip "$@"; fi; }
 [[ -x $binary ]] || not_runnable "no test build ($binary): run 'swift build --build-tests' before the tier"
 run_logged swift-testing env NO_COLOR=1 "$binary" --testing-library swift-testing --filter 'UhidKernelTests'
