@@ -84,14 +84,25 @@ start_gesturectl_play() {
     start_background "$log" "$GESTURECTL" play --lead-in "$PLAY_LEAD_IN" --start-on-fd 3 "$@" 3<&"$GATE_FD"
     PLAY_PID=$BACKGROUND_PID
     PLAY_LOG=$log
-    wait_for_log "$CASE_WORK/$log" '(playing on|error:)'
-    PLAY_NODE=$(grep -m 1 -o -E 'playing on /dev/input/event[0-9]+' "$CASE_WORK/$log" | grep -o -E '/dev/input/event[0-9]+' || true)
-    [[ -n $PLAY_NODE ]] || fail "gesturectl play did not start: $(tail -n 2 "$CASE_WORK/$log" | tr '\n' '|')"
-    [[ $(<"/sys/class/input/${PLAY_NODE##*/}/device/name") == "$device_name" ]] \
-        || fail "gesturectl play's device $PLAY_NODE is named '$(<"/sys/class/input/${PLAY_NODE##*/}/device/name")', expected '$device_name'"
+    node_from_log "$CASE_WORK/$log" 'playing on' "$device_name" "gesturectl play"
+    PLAY_NODE=$LOGGED_NODE
     note "gesturectl play (pid $PLAY_PID) waits on $PLAY_NODE ($device_name)"
 }
 PLAY_GATE_FD=
+
+# node_from_log LOG WORDS NAME WHAT : waits until gesturectl's line "WORDS …
+# /dev/input/eventN" is in LOG (or an error), sets LOGGED_NODE to that node
+# and checks that the device there is named NAME. WHAT names the program in
+# the failure. Its own line, not a name: a case beside this one may have a
+# device of that name.
+node_from_log() {
+    local log=$1 words=$2 name=$3 what=$4 found
+    wait_for_log "$log" "($words .*/dev/input/event[0-9]+|error:)"
+    LOGGED_NODE=$(grep -m 1 -o -E "$words .*/dev/input/event[0-9]+" "$log" | grep -o -E '/dev/input/event[0-9]+$' || true)
+    [[ -n $LOGGED_NODE ]] || fail "$what did not start: $(tail -n 2 "$log" | tr '\n' '|')"
+    found=$(<"/sys/class/input/${LOGGED_NODE##*/}/device/name")
+    [[ $found == "$name" ]] || fail "$what's device $LOGGED_NODE is named '$found', expected '$name'"
+}
 
 # begin_gesturectl_play : lets the play started by start_gesturectl_play go
 # (writes a byte to its start descriptor); its lead-in and frames follow.

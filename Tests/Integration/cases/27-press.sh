@@ -30,10 +30,8 @@ start_background press.log "$GESTURECTL" press volume-up --hold 300ms --lead-in 
 press_pid=$BACKGROUND_PID
 # Its own line names the node (udev has set it up by then); a name could be
 # another case's keyboard.
-wait_for_log "$CASE_WORK/press.log" 'pressing .* on /dev/input/event[0-9]+|error:'
-keyboard=$(grep -m 1 -o -E 'on /dev/input/event[0-9]+' "$CASE_WORK/press.log" | grep -o -E '/dev/input/event[0-9]+' || true)
-[[ -n $keyboard ]] || fail "gesturectl press did not start: $(tail -n 2 "$CASE_WORK/press.log" | tr '\n' '|')"
-assert_equal "$VIRTUAL_KEYBOARD_NAME" "$(<"/sys/class/input/${keyboard##*/}/device/name")" "the name of press's keyboard"
+node_from_log "$CASE_WORK/press.log" pressing "$VIRTUAL_KEYBOARD_NAME" "gesturectl press"
+keyboard=$LOGGED_NODE
 udevadm info --query=property --name="$keyboard" > "$CASE_WORK/udev-keyboard.log"
 assert_log_contains "$CASE_WORK/udev-keyboard.log" '^ID_INPUT_KEY=1' "udev's class of the virtual keyboard"
 libinput_watch "$keyboard" libinput-local.log
