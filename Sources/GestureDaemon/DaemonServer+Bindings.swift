@@ -272,10 +272,8 @@ extension DaemonServer {
             } catch {
                 throw DaemonError(.notFound, "cannot play \"\(DaemonLog.oneLine(name))\": \(error)")
             }
-            let options = PlaybackOptions()
-            _ = try FrameBuilder(target: Self.profile(for: kind), options: options).frames(for: gesture)
             return try queuePlay(
-                gesture, options: options, on: ReadyDevice(kind: kind), client: 0, requestID: .null, waits: false, cancelOnDisconnect: false)
+                gesture, options: PlaybackOptions(), on: ReadyDevice(kind: kind), client: 0, requestID: .null, waits: false, cancelOnDisconnect: false)
         }
     }
 
@@ -294,7 +292,7 @@ extension DaemonServer {
         log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
         for handle in handles { handle.cancel() }
         if let recordingJob { _ = cancelRecording(recordingJob) }
-        guard hasKeyboard, let session = try? devices.ready(Self.profile(for: .keyboard), .uinput) else { return }
+        guard hasKeyboard, let session = try? engine.readyDevice(Self.profile(for: .keyboard)) else { return }
         // Queued behind the cancelled jobs, so each finds the keyboard free;
         // a key that is up by then costs no frame.
         for key in session.state.pressedKeys.sorted(by: { $0.rawValue < $1.rawValue }) {

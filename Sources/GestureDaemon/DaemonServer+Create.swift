@@ -61,6 +61,8 @@ struct DaemonCreateServices: CreateServices {
     let engine: Engine
     let library: GestureLibrary
     let switchPresses: SwitchRelay
+    /// Whether the daemon keeps a touchscreen ready through uinput.
+    let usesReadyTouchscreen: Bool
 
     var idleTimeout: Microseconds? { request.sessionOptions.idleTimeout }
 
@@ -69,7 +71,14 @@ struct DaemonCreateServices: CreateServices {
     }
 
     func startPlay(_ gesture: Gesture) throws -> PlayJob {
-        try engine.startPlay(PlayRequest(gesture: gesture, target: .kind(.touchscreen)))
+        // On the ready touchscreen, through its queue, when the daemon keeps
+        // one; else on a touchscreen of its own that goes after the play.
+        if usesReadyTouchscreen {
+            return try engine.startPlay(
+                PlayRequest(
+                    gesture: gesture, target: .profile(DaemonServer.profile(for: .touchscreen)), leadIn: .zero, keepDevice: true))
+        }
+        return try engine.startPlay(PlayRequest(gesture: gesture, target: .kind(.touchscreen)))
     }
 
     func save(_ gesture: Gesture, name: String, replacing: Bool) throws -> String {
@@ -138,7 +147,7 @@ extension DaemonServer {
             what: "menu", key: key, scanInterval: action.scanInterval, firstItemHold: action.firstItemHold
         ) { library, switchPresses, switchSetup, handle in
             let services = DaemonMenuServices(
-                engine: engine, devices: devices, library: library,
+                engine: engine, library: library,
                 createServices: createServices(drawingOn: action.drawingDevice, library: library, switchPresses: switchPresses),
                 playLabel: "Play on a virtual touchscreen (acts on the desktop)", switchPresses: switchPresses)
             _ = try MenuSession.start(
@@ -213,7 +222,8 @@ extension DaemonServer {
             request: RecordRequest(
                 device: device, grab: true, sessionOptions: RecordingSessionOptions(idleTimeout: Self.createIdleTimeout),
                 details: RecordingDetails(name: "created", recordedAt: WallClock.iso8601(), tool: "gesturectl \(version) daemon")),
-            engine: engine, library: library, switchPresses: switchPresses)
+            engine: engine, library: library, switchPresses: switchPresses,
+            usesReadyTouchscreen: state.withLock { $0.queues[ReadyDevice(kind: .touchscreen)] != nil })
     }
 
     /// A display whose lines are logged and pushed as `event` events.
@@ -243,33 +253,30 @@ extension DaemonServer {
 }
 
 /// The menu's services in the daemon: presses and plays on the daemon's
-/// own ready keyboard and touchscreen (its device provider: the engine's
-/// kept devices, or a test's doubles), the switch forwarded from the
+/// own ready keyboard and touchscreen, through their queues in the engine
+/// (a test's engine makes doubles), the switch forwarded from the
 /// binding's watch, and the ready devices left alone when the menu closes.
-/// A rig's play queued on the same device at the same moment makes the
-/// menu's action fail with "busy", which the menu says.
+/// An action queues behind the plays a rig queued on the same device
+/// (docs/PROTOCOL.md, "Bindings"), and is never refused as busy.
 struct DaemonMenuServices: MenuServices {
     let engine: Engine
-    let devices: DeviceProvider
     let library: GestureLibrary
     let createServices: any CreateServices
     let playLabel: String
     let switchPresses: SwitchRelay
 
-    func prepare() throws { _ = try devices.ready(DaemonServer.profile(for: .keyboard), .uinput) }
+    func prepare() throws { _ = try engine.readyDevice(DaemonServer.profile(for: .keyboard)) }
     func gestureNames() throws -> [String] { try library.list().map(\.name) }
 
     func startPress(_ key: VirtualKeyboard.Key) throws -> PlayJob {
-        let session = try devices.ready(DaemonServer.profile(for: .keyboard), .uinput)
-        return try engine.startPress(KeyPress(key: key.code, action: .tap), on: session, closesSession: false)
+        try engine.startPress(PressRequest(press: KeyPress(key: key.code, action: .tap), leadIn: .zero, keepDevice: true))
     }
 
     func startPlay(named name: String) throws -> PlayJob {
-        let gesture = try library.load(named: name)
-        let profile = DaemonServer.profile(for: .touchscreen)
-        let session = try devices.ready(profile, .uinput)
-        let frames = try FrameBuilder(target: profile, options: PlaybackOptions()).frames(for: gesture, from: session.state)
-        return try engine.startPlay(frames, on: session, closesSession: false)
+        try engine.startPlay(
+            PlayRequest(
+                gesture: try library.load(named: name), target: .profile(DaemonServer.profile(for: .touchscreen)), leadIn: .zero,
+                keepDevice: true))
     }
 
     func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle { try switchPresses.watch() }

@@ -164,23 +164,17 @@ extension DaemonServer {
         case (true, false): gesture = try loadNamed(try arguments.requiredString("name"))
         case (false, true): gesture = try inlineGesture(request, arguments)
         }
-        if let placement {
+        if placement != nil {
             do {
-                let placed = try placement.apply(to: gesture)
-                gesture = placed.gesture
+                let placed = try PlayRequest(gesture: gesture, placement: placement).resolvingPlacement()
+                gesture = placed.request.gesture
                 for warning in placed.warnings { log.warning("client \(client), play: \(warning)") }
             } catch {
                 throw DaemonError(.badArgument, "play: \"\(error.part.rawValue)\": \(error.message)")
             }
         }
-        // Check the gesture against the device now, so a bad request is
-        // answered at once rather than after the queue.
-        let profile = try readyQueue(device).profile
-        do {
-            _ = try FrameBuilder(target: profile, options: options).frames(for: gesture)
-        } catch {
-            throw DaemonError(.badArgument, "play: \(error)")
-        }
+        // The queue checks the gesture against the device now, so a bad
+        // request is answered at once rather than after the queue.
         let job = try queuePlay(
             gesture, options: options, on: device, client: client, requestID: request.id, waits: waits,
             cancelOnDisconnect: onDisconnect == "cancel")
@@ -189,27 +183,62 @@ extension DaemonServer {
 
     /// Queues a play on the ready device of `kind` as a job (`busy` when its
     /// queue is full or the daemon stops, `not-found` when it is not kept
-    /// ready), tells subscribers it is queued, and returns the job. A
-    /// binding's action uses it too, with client 0 and nobody waiting.
+    /// ready, `bad-argument` when the gesture cannot play there), tells
+    /// subscribers it is queued, and returns the job. A binding's action
+    /// uses it too, with client 0 and nobody waiting.
     func queuePlay(
         _ gesture: Gesture, options: PlaybackOptions, on device: ReadyDevice, client: Int, requestID: JSONValue, waits: Bool,
         cancelOnDisconnect: Bool
     ) throws(DaemonError) -> Int {
+        let queue = try readyQueue(device)
+        return try queueJob(
+            .gesture(gesture, options: options, leadIn: .zero), on: queue, device: device, press: nil, client: client,
+            requestID: requestID, waits: waits, cancelOnDisconnect: cancelOnDisconnect, limited: true)
+    }
+
+    /// Queues `work` on a ready device's queue as a job: its record, its
+    /// events (`queued`, `running`, then its end), its reply. `limited`:
+    /// refused as `busy` when the queue is full (key releases never are).
+    func queueJob(
+        _ work: QueuedWork, on queue: PlayQueue, device: ReadyDevice, press: KeyPress?, client: Int, requestID: JSONValue,
+        waits: Bool, cancelOnDisconnect: Bool, limited: Bool
+    ) throws(DaemonError) -> Int {
         let handle = JobHandle<PlaybackResult, PlaybackProgress>()
-        let job: Int = try state.withLock { current throws(DaemonError) -> Int in
+        let (job, limit) = try state.withLock { current throws(DaemonError) -> (Int, Int) in
             if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
-            guard let queue = current.queues[device], !queue.retired else { throw Self.notReady(device) }
-            if queue.count >= current.configuration.queueLimit {
-                throw DaemonError(.busy, "the \(device) has \(queue.count) plays waiting; try again later")
-            }
             current.nextJobID += 1
-            current.jobs[current.nextJobID] = JobRecord(
+            var record = JobRecord(
                 id: current.nextJobID, kind: device.kind, output: device.output, clientID: client, requestID: requestID,
-                waits: waits, cancelOnDisconnect: cancelOnDisconnect, handle: handle, gesture: gesture, options: options)
-            queue.push(current.nextJobID)
-            return current.nextJobID
+                waits: waits, cancelOnDisconnect: cancelOnDisconnect, handle: handle)
+            record.press = press
+            current.jobs[current.nextJobID] = record
+            return (current.nextJobID, current.configuration.queueLimit)
         }
-        broadcast("job", [("job", .integer(job)), ("state", .string("queued")), ("progress", .integer(0))])
+        let started: @Sendable (PlaybackSession, Int) -> Void = { [self] session, _ in
+            state.withLock { current in
+                current.jobs[job]?.state = .running
+                current.jobs[job]?.devnode = session.devnode
+            }
+            broadcast("job", [("job", .integer(job)), ("state", .string("running")), ("progress", .integer(0))])
+        }
+        do {
+            try queue.enqueue(QueuedPlay(work, handle: handle, started: started), limit: limited ? limit : nil) { [self] in
+                broadcast("job", [("job", .integer(job)), ("state", .string("queued")), ("progress", .integer(0))])
+            }
+        } catch {
+            state.withLock { _ = $0.jobs.removeValue(forKey: job) }
+            switch error {
+            case .cannotPlay(let refusal): throw DaemonError(.badArgument, "\(press == nil ? "play" : "press"): \(refusal)")
+            case .full(let waiting):
+                throw DaemonError(.busy, "the \(device) has \(waiting) \(press == nil ? "plays" : "presses") waiting; try again later")
+            case .retired: throw Self.notReady(device)
+            }
+        }
+        // A job that ended already (cancelled at once) ends here, on this thread.
+        handle.onCompletion { [self] result in
+            if let press { pressEnded(job, press, result) }
+            finish(job, result)
+        }
         return job
     }
 
@@ -269,68 +298,7 @@ extension DaemonServer {
         let record = state.withLock { current in current.jobs[job] }
         guard let record else { throw DaemonError(.notFound, "no job \(job) (finished jobs are forgotten)") }
         record.handle.cancel()
-        let queue = state.withLock { $0.queues[record.device] }
-        if let queue, queue.remove(job) {
-            let session = try? devices.ready(queue.profile, record.output)
-            finish(job, PlaybackResult.cancelledBeforeStart(state: session?.state ?? DeviceState(description: queue.profile.description)))
-        }
-    }
-
-    /// The worker of one device: plays its queue in order until the daemon
-    /// stops or the device is retired.
-    func workerLoop(_ device: ReadyDevice, queue: DeviceQueue) {
-        let profile = queue.profile
-        while true {
-            queue.signal.wait()
-            let stopping = state.withLock { $0.stopping }
-            if stopping || queue.retired {
-                for job in queue.drain() {
-                    finish(job, PlaybackResult.cancelledBeforeStart(state: DeviceState(description: profile.description)))
-                }
-                if queue.retired && !stopping { devices.forget(profile, device.output) }
-                if stopping || queue.retired { return }
-            }
-            guard let job = queue.pop(), let record = state.withLock({ $0.jobs[job] }) else { continue }
-            if record.handle.isCancelled {
-                finish(job, PlaybackResult.cancelledBeforeStart(state: DeviceState(description: profile.description)))
-                continue
-            }
-            state.withLock { $0.jobs[job]?.state = .running }
-            broadcast("job", [("job", .integer(job)), ("state", .string("running")), ("progress", .integer(0))])
-            finish(job, record.press.map { pressNow(record, $0, profile: profile) } ?? playNow(record, profile: profile, output: device.output))
-        }
-    }
-
-    /// Plays one job on the ready device (made again if it was lost).
-    private func playNow(_ record: JobRecord, profile: VirtualDeviceProfile, output: PlayOutput) -> PlaybackResult {
-        for attempt in 0..<2 {
-            do {
-                let session = try devices.ready(profile, output)
-                state.withLock { $0.jobs[record.id]?.devnode = session.devnode }
-                let frames = try session.frames(for: record.gesture, options: record.options)
-                let job = try engine.startPlay(frames, on: session, handle: record.handle, closesSession: false)
-                let result = job.wait()
-                if case .failed(let error as SystemError, _) = result.outcome, error.kind == .deviceVanished, attempt == 0 {
-                    recreate(profile, output: output, after: error)
-                    continue
-                }
-                return result
-            } catch let error as SystemError where error.kind == .deviceVanished && attempt == 0 {
-                recreate(profile, output: output, after: error)
-            } catch {
-                return PlaybackResult.failedBeforeStart(error, state: DeviceState(description: profile.description))
-            }
-        }
-        return PlaybackResult.failedBeforeStart(
-            DaemonError(.internal, "the \(record.kind.rawValue) vanished twice"), state: DeviceState(description: profile.description))
-    }
-
-    func recreate(_ profile: VirtualDeviceProfile, output: PlayOutput = .uinput, after error: SystemError) {
-        let device = ReadyDevice(kind: profile.kind, output: output)
-        log.warning("the \(device) vanished (\(error)); making it again")
-        devices.forget(profile, output)
-        let node = (try? devices.ready(profile, output))?.devnode
-        broadcast("device", Self.deviceFields(device, node: node, state: "recreated"))
+        state.withLock { $0.queues[record.device] }?.remove(record.handle)
     }
 
     /// Ends a job: its reply (if its client waits) and its event.
@@ -339,7 +307,6 @@ extension DaemonServer {
         // The record goes only after its reply is queued: stop() waits for
         // the last record to go, then lets the I/O thread end.
         defer { forgetJob(job) }
-        record.handle.finish(result)
         let written: Int
         let state: JobRecord.State
         var error: DaemonError?
@@ -393,7 +360,7 @@ extension DaemonServer {
         let inputDevices = (try? InputDevicesJSON.list()) ?? []
         return .object([
             ("ready", .array(ready.map { device, profile in
-                let node = (try? devices.ready(profile, device.output))?.devnode
+                let node = (try? engine.readyDevice(profile, output: device.output))?.devnode
                 var fields: [(String, JSONValue)] = [("kind", .string(device.kind.rawValue)), ("node", node.map(JSONValue.string) ?? .null)]
                 if device.output != .uinput { fields.append(("to", .string(device.output.word))) }
                 return .object(fields)

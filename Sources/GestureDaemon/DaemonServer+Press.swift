@@ -70,55 +70,21 @@ extension DaemonServer {
     /// refused as `busy` when the queue is full (releases never are).
     @discardableResult
     func queuePress(_ press: KeyPress, client: Int, requestID: JSONValue, waits: Bool, limited: Bool) throws(DaemonError) -> Int {
-        let handle = JobHandle<PlaybackResult, PlaybackProgress>()
-        let job: Int = try state.withLock { current throws(DaemonError) -> Int in
-            if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
-            guard let queue = current.queues[.keyboard], !queue.retired else {
-                throw DaemonError(.notFound, "no keyboard is kept ready (the configuration's \"devices\" does not name it)")
-            }
-            if limited && queue.count >= current.configuration.queueLimit {
-                throw DaemonError(.busy, "the keyboard has \(queue.count) presses waiting; try again later")
-            }
-            current.nextJobID += 1
-            var record = JobRecord(
-                id: current.nextJobID, kind: .keyboard, clientID: client, requestID: requestID, waits: waits,
-                cancelOnDisconnect: waits, handle: handle,
-                gesture: Gesture(name: "press", device: .synthDefault, strokes: []), options: PlaybackOptions())
-            record.press = press
-            current.jobs[current.nextJobID] = record
-            queue.push(current.nextJobID)
-            return current.nextJobID
+        let device = ReadyDevice(kind: .keyboard)
+        guard let queue = state.withLock({ $0.queues[device] }), !queue.isRetired else {
+            if state.withLock({ $0.stopping }) { throw DaemonError(.busy, "the daemon is stopping") }
+            throw DaemonError(.notFound, "no keyboard is kept ready (the configuration's \"devices\" does not name it)")
         }
-        broadcast("job", [("job", .integer(job)), ("state", .string("queued")), ("progress", .integer(0))])
-        return job
+        return try queueJob(
+            .press(press, leadIn: .zero), on: queue, device: device, press: press, client: client, requestID: requestID,
+            waits: waits, cancelOnDisconnect: waits, limited: limited)
     }
 
-    /// Plays one press on the ready keyboard (on its worker), and keeps the
-    /// record of held keys: a completed `down` is held by its client, or
-    /// released at once when that client has gone meanwhile.
-    func pressNow(_ record: JobRecord, _ press: KeyPress, profile: VirtualDeviceProfile) -> PlaybackResult {
-        var outcome: PlaybackResult?
-        // A keyboard that vanished is made again once, as for plays.
-        for attempt in 0..<2 where outcome == nil {
-            do {
-                let session = try devices.ready(profile, .uinput)
-                state.withLock { $0.jobs[record.id]?.devnode = session.devnode }
-                let played = try engine.startPress(press, on: session, handle: record.handle, closesSession: false).wait()
-                if case .failed(let error as SystemError, _) = played.outcome, error.kind == .deviceVanished, attempt == 0 {
-                    recreate(profile, after: error)
-                    continue
-                }
-                outcome = played
-            } catch let error as SystemError where error.kind == .deviceVanished && attempt == 0 {
-                recreate(profile, after: error)
-            } catch {
-                return PlaybackResult.failedBeforeStart(error, state: DeviceState(description: profile.description))
-            }
-        }
-        guard let result = outcome else {
-            return PlaybackResult.failedBeforeStart(
-                DaemonError(.internal, "the keyboard vanished twice"), state: DeviceState(description: profile.description))
-        }
+    /// Keeps the record of held keys once a press has been played: a
+    /// completed `down` is held by its client, or released at once when
+    /// that client has gone meanwhile.
+    func pressEnded(_ job: Int, _ press: KeyPress, _ result: PlaybackResult) {
+        guard let record = state.withLock({ $0.jobs[job] }) else { return }
         var completed = false
         if case .completed = result.outcome { completed = true }
         let orphaned = state.withLock { current -> Bool in
@@ -129,7 +95,6 @@ extension DaemonServer {
             return false
         }
         if orphaned { release([press.key], reason: "client \(record.clientID) went away while it pressed") }
-        return result
     }
 
     /// Releases the keys a client held with `down` (it disconnected),
@@ -157,7 +122,7 @@ extension DaemonServer {
             current.heldKeys = HeldKeys()
             return current.queues[.keyboard] != nil
         }
-        guard hasKeyboard, let session = try? devices.ready(Self.profile(for: .keyboard), .uinput) else { return }
+        guard hasKeyboard, let session = try? engine.readyDevice(Self.profile(for: .keyboard)) else { return }
         let down = session.state.pressedKeys.sorted { $0.rawValue < $1.rawValue }
         for key in down {
             do {

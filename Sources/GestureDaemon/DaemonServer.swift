@@ -10,10 +10,10 @@ import Synchronization
 ///
 /// One I/O thread (`gesturectl-io`) polls the listening socket and every
 /// client: it reads request lines, answers the quick operations itself,
-/// and queues plays on the ready devices, each of which has a worker thread
-/// (`gesturectl-q-…`) that plays its queue one request after another, so
-/// plays on one device never interleave and different devices play in
-/// parallel. Replies and pushed events go into each client's bounded output
+/// and queues plays and presses on the ready devices' queues, which the
+/// engine owns (``GestureEngine/PlayQueue``): one request after another on
+/// a device, so plays on one device never interleave and different devices
+/// play in parallel. Replies and pushed events go into each client's bounded output
 /// buffer and are written as the client reads; a client that does not read
 /// loses pushed events (counted, and told in a `dropped` event), never
 /// stalls the daemon. Every connection's peer is checked when it connects
@@ -94,7 +94,6 @@ public final class DaemonServer: Sendable {
     /// The daemon's protocol version (`version`'s `protocol`).
     public static let protocolVersion = 1
     let engine: Engine
-    let devices: DeviceProvider
     /// Held while a ready device is made after start (``readyQueue(_:)``).
     private let lateStart = Mutex(())
     let recordings: RecordingProvider
@@ -113,16 +112,16 @@ public final class DaemonServer: Sendable {
     /// Signalled when the last job ends while stopping.
     let jobsEnded = Semaphore(value: 0)
 
-    /// Creates the server; nothing runs until ``start()``. Devices come from
-    /// `devices` (by default the engine's kept uinput devices), recordings
-    /// from `recordings` (by default the engine reading input devices),
+    /// Creates the server; nothing runs until ``start()``. Its ready
+    /// devices are the engine's kept devices (an engine made with a
+    /// ``GestureEngine/DeviceFactory`` of test doubles in tests), recordings
+    /// come from `recordings` (by default the engine reading input devices),
     /// trigger watches from `triggers` (by default the engine's, on real devices).
     public init(
-        setup: Setup, engine: Engine, devices: DeviceProvider? = nil, recordings: RecordingProvider? = nil,
+        setup: Setup, engine: Engine, recordings: RecordingProvider? = nil,
         triggers: TriggerWatcher? = nil, log: DaemonLog, version: String
     ) throws(SystemError) {
         self.engine = engine
-        self.devices = devices ?? .engine(engine)
         self.recordings = recordings ?? .engine(engine)
         self.triggers = triggers ?? .engine(engine)
         bindingsPath = setup.bindingsPath
@@ -137,8 +136,8 @@ public final class DaemonServer: Sendable {
                 library: setup.library, configuration: setup.configuration, allowedGroup: setup.allowedGroup))
     }
 
-    /// Creates the ready devices and starts the I/O thread and one worker
-    /// per device. Returns once the daemon accepts requests.
+    /// Creates the ready devices and starts the I/O thread. Returns once the
+    /// daemon accepts requests.
     /// - Throws: ``OperatingSystem/SystemError`` when a device or a thread
     ///   cannot be made (no uinput, no access).
     public func start() throws {
@@ -175,23 +174,24 @@ public final class DaemonServer: Sendable {
     /// removes the socket file it created. Safe from any thread; later calls
     /// do nothing.
     public func stop() {
-        let (first, running, workers) = state.withLock { current -> (Bool, [JobHandle<PlaybackResult, PlaybackProgress>], [ReadyDevice]) in
+        let (first, running, queues) = state.withLock { current -> (Bool, [JobHandle<PlaybackResult, PlaybackProgress>], [PlayQueue]) in
             if current.stopping { return (false, [], []) }
             current.stopping = true
-            return (true, current.jobs.values.map(\.handle), Array(current.queues.keys))
+            return (true, current.jobs.values.map(\.handle), Array(current.queues.values))
         }
         guard first else { return }
         cancelTriggerWatches()
         stopAssist()
         log.notice("stopping: cancelling \(running.count) job(s)")
         for handle in running { handle.cancel() }
-        for device in workers { wakeWorker(device) }
+        // Queued jobs end at once, cancelled before they started.
+        for queue in queues { queue.retire() }
         // Wait until every job has ended and queued its reply (not only
         // until the players stopped: the replies come after).
         if state.withLock({ !$0.jobs.isEmpty }) { jobsEnded.wait() }
         stopRecordingForShutdown()
         releaseAllHeldKeys()
-        devices.closeAll()
+        engine.closeKeptDevices()
         // Every reply of the cancelled jobs is queued by now: the I/O thread
         // may finish once they are written.
         state.withLock { $0.drained = true }
@@ -214,8 +214,10 @@ public final class DaemonServer: Sendable {
             do { try startDevice(device) } catch { log.error("cannot create the \(device): \(error)") }
         }
         for device in removed {
-            state.withLock { $0.queues[device]?.retired = true }
-            wakeWorker(device)
+            guard let queue = state.withLock({ $0.queues.removeValue(forKey: device) }) else { continue }
+            // Its waiting plays end cancelled; the device goes once the
+            // running one has ended.
+            queue.retire { [engine] in engine.forgetDevice(queue.profile, output: queue.output) }
         }
         syncTriggerWatches()
         log.notice("configuration reloaded: devices \(configuration.readyDevices.map(\.description).joined(separator: ", "))")
@@ -237,13 +239,13 @@ public final class DaemonServer: Sendable {
     /// finds it being made waits for that.
     /// - Throws: `not-found` when the configuration does not name it or it
     ///   still cannot be made (saying why).
-    func readyQueue(_ device: ReadyDevice) throws(DaemonError) -> DeviceQueue {
-        if let queue = state.withLock({ $0.queues[device] }), !queue.retired { return queue }
+    func readyQueue(_ device: ReadyDevice) throws(DaemonError) -> PlayQueue {
+        if let queue = state.withLock({ $0.queues[device] }), !queue.isRetired { return queue }
         guard state.withLock({ $0.configuration.readyDevices.contains(device) && !$0.stopping }) else {
             throw Self.notReady(device)
         }
-        return try lateStart.withLock { _ throws(DaemonError) -> DeviceQueue in
-            if let queue = state.withLock({ $0.queues[device] }), !queue.retired { return queue }
+        return try lateStart.withLock { _ throws(DaemonError) -> PlayQueue in
+            if let queue = state.withLock({ $0.queues[device] }), !queue.isRetired { return queue }
             do {
                 try startDevice(device)
             } catch {
@@ -255,15 +257,16 @@ public final class DaemonServer: Sendable {
     }
 
     private func startDevice(_ device: ReadyDevice) throws {
-        let profile = try devices.profile(device.kind, device.output)
-        let session = try devices.ready(profile, device.output)
+        let profile = try engine.readyProfile(kind: device.kind, output: device.output)
+        let session = try engine.readyDevice(profile, output: device.output)
         log.info("ready: \(device) at \(session.devnode ?? "?")")
-        let queue = DeviceQueue(profile: profile)
+        let queue = engine.queue(for: profile, output: device.output)
+        queue.observeRemade { [self] session, error in
+            log.warning("the \(device) vanished (\(error)); making it again")
+            broadcast("device", Self.deviceFields(device, node: session?.devnode, state: "recreated"))
+        }
         state.withLock { $0.queues[device] = queue }
         broadcast("device", Self.deviceFields(device, node: session.devnode, state: "added"))
-        try DedicatedThread.start(Self.workerThread(for: device)) { [self] in
-            workerLoop(device, queue: queue)
-        }
     }
 
     /// The fields of a `device` event: kind, node, state, and the output
@@ -278,36 +281,12 @@ public final class DaemonServer: Sendable {
     /// The I/O thread: named `gesturectl-io`.
     public static let ioThread = ThreadOptions(name: "gesturectl-io")
 
-    /// The worker thread of a ready uinput device: `gesturectl-q-ts`,
-    /// `-tp`, `-ms`, `-tb`, `-kb` (the kernel keeps 15 bytes of a name).
-    public static func workerThread(for kind: DeviceKind) -> ThreadOptions {
-        workerThread(for: ReadyDevice(kind: kind))
-    }
-
-    /// The worker thread of a ready device: `gesturectl-q-ts` through
-    /// uinput, `gesturectl-h-ts` through uhid, `gesturectl-g-ts` through a gadget.
+    /// The thread that starts an idle ready device's next play
+    /// (``GestureEngine/Engine/queueThread(_:_:)``): `gesturectl-q-ts`
+    /// through uinput, `gesturectl-h-ts` through uhid, `gesturectl-g-ts`
+    /// through a gadget.
     public static func workerThread(for device: ReadyDevice) -> ThreadOptions {
-        let short: String
-        switch device.kind {
-        case .touchscreen: short = "ts"
-        case .touchpad: short = "tp"
-        case .mouse: short = "ms"
-        case .tablet: short = "tb"
-        case .keyboard: short = "kb"
-        default: short = "ot"
-        }
-        let letter: String
-        switch device.output {
-        case .uinput: letter = "q"
-        case .uhid: letter = "h"
-        case .gadget: letter = "g"
-        }
-        return ThreadOptions(name: "gesturectl-\(letter)-" + short)
-    }
-
-    func wakeWorker(_ device: ReadyDevice) {
-        let queue = state.withLock { $0.queues[device] }
-        queue?.signal.signal()
+        Engine.queueThread(device.kind, device.output)
     }
 
     // MARK: Output to clients
@@ -473,10 +452,7 @@ struct JobRecord: Sendable {
     let waits: Bool
     let cancelOnDisconnect: Bool
     let handle: JobHandle<PlaybackResult, PlaybackProgress>
-    let gesture: Gesture
-    let options: PlaybackOptions
-    /// A press of a key on the keyboard instead of a play (`gesture` is
-    /// then empty and unused): DaemonServer+Press.swift.
+    /// A press of a key on the keyboard instead of a play: DaemonServer+Press.swift.
     var press: KeyPress? = nil
     var state: State = .queued
     /// The node of the device it played on, once it runs.
@@ -486,41 +462,6 @@ struct JobRecord: Sendable {
     var device: ReadyDevice { ReadyDevice(kind: kind, output: output) }
 }
 
-/// The plays waiting for one device, and the worker's wake-up.
-final class DeviceQueue: Sendable {
-    /// The profile of its device (a gadget's is read once, when it is made ready).
-    let profile: VirtualDeviceProfile
-    let signal = Semaphore(value: 0)
-
-    init(profile: VirtualDeviceProfile) { self.profile = profile }
-    private let pending = Mutex<[Int]>([])
-    private let retiredFlag = Atomic<Bool>(false)
-
-    var retired: Bool {
-        get { retiredFlag.load(ordering: .acquiring) }
-        set { retiredFlag.store(newValue, ordering: .releasing) }
-    }
-
-    var count: Int { pending.withLock { $0.count } }
-
-    func push(_ job: Int) {
-        pending.withLock { $0.append(job) }
-        signal.signal()
-    }
-
-    func pop() -> Int? { pending.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
-
-    func remove(_ job: Int) -> Bool {
-        pending.withLock { queue in
-            guard let index = queue.firstIndex(of: job) else { return false }
-            queue.remove(at: index)
-            return true
-        }
-    }
-
-    func drain() -> [Int] { pending.withLock { queue in defer { queue = [] }; return queue } }
-}
-
 /// Everything the server's threads share, behind one lock.
 struct ServerState: Sendable {
     var library: GestureLibrary
@@ -528,7 +469,8 @@ struct ServerState: Sendable {
     var allowedGroup: UInt32?
     var clients: [Int: ClientState] = [:]
     var jobs: [Int: JobRecord] = [:]
-    var queues: [ReadyDevice: DeviceQueue] = [:]
+    /// The engine's queue of each ready device.
+    var queues: [ReadyDevice: PlayQueue] = [:]
     var nextClientID = 0
     var nextJobID = 0
     var stopping = false

@@ -26,12 +26,15 @@ public final class Engine: Sendable {
 
     private struct Kept: Sendable {
         var sessions: [KeptKey: PlaybackSession] = [:]
+        var queues: [KeptKey: PlayQueue] = [:]
     }
 
     private let kept = Mutex(Kept())
     let uinputPath: String
     let udevTimeout: Microseconds
     let gadgetPaths: GadgetPaths
+    /// The devices' maker when not the system's (tests).
+    private let factory: DeviceFactory?
 
     /// Creates an engine. `uinputPath`, `udevTimeout` and `gadgetPaths`
     /// (where configfs, the USB device controllers and /dev are) are for
@@ -43,6 +46,17 @@ public final class Engine: Sendable {
         self.uinputPath = uinputPath
         self.udevTimeout = udevTimeout
         self.gadgetPaths = gadgetPaths
+        factory = nil
+    }
+
+    /// Creates an engine whose virtual devices `devices` makes (test
+    /// doubles): everything else (kept devices, queues, jobs) is the
+    /// engine's own.
+    public init(devices: DeviceFactory) {
+        uinputPath = "/dev/uinput"
+        udevTimeout = UdevSettle.defaultTimeout
+        gadgetPaths = .system
+        factory = devices
     }
 
     // MARK: Playing
@@ -81,36 +95,116 @@ public final class Engine: Sendable {
         return (profile, try FrameBuilder(target: profile, options: request.options), request.gesture)
     }
 
-    /// Starts a play: builds the frames first (so that nothing but the
-    /// lead-in stands between udev announcing the device and the first
-    /// frame), creates the virtual device or reuses a kept one, waits until
-    /// udev has set it up, and plays on a dedicated thread.
+    /// Starts a play. On a kept device (`keepDevice`), the play is queued
+    /// on the device's ``PlayQueue`` behind any other; otherwise its frames
+    /// are built first (so that nothing but the lead-in stands between udev
+    /// announcing the device and the first frame), then a new device is
+    /// made and the play starts on it through a queue of its own. Either
+    /// way the gesture is checked once and its frames are built once.
     ///
     /// Blocks the calling thread while the device is created and udev
-    /// answers (up to the udev timeout).
+    /// answers (up to the udev timeout): never call it on Swift's
+    /// cooperative pool (``startPlayWithoutBlocking(_:handle:)``).
     /// - Throws: ``GesturePlayback/PlaybackError`` (a gesture that cannot
     ///   play there), ``OperatingSystem/SystemError`` (no uinput, no access),
-    ///   ``GestureEditing/Placement/Failure`` (a bad placement).
+    ///   ``GestureEditing/Placement/Failure`` (a bad placement),
+    ///   ``PlayQueueError`` (a kept device's queue refused it).
     public func startPlay(_ request: PlayRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
         let request = try request.resolvingPlacement().request
         if let priority = request.realtimePriority { try Player.checkRealtime(priority: priority) }
         let profile = try profile(for: request)
-        let key = KeptKey(profile: profile, output: request.output)
-        let keptSession = request.keepDevice ? kept.withLock { $0.sessions[key] } : nil
-        let builder = try FrameBuilder(target: profile, options: request.options)
-        let built = try keptSession.map { try builder.frames(for: request.gesture, from: $0.state) }
-            ?? (try builder.frames(for: request.gesture))
-        let frames = built.map { InputFrame(time: $0.time + request.leadIn, events: $0.events) }
-        let session: PlaybackSession
-        if let keptSession, !keptSession.isClosed {
-            session = keptSession
-        } else {
-            session = try makeSession(request.output, profile: profile, linger: request.linger)
-            if request.keepDevice { kept.withLock { $0.sessions[key] = session } }
+        if request.keepDevice {
+            let session = try readyDevice(profile, output: request.output, linger: request.linger)
+            let memoryLocked = request.realtimePriority.map { _ in MemoryLock.lockCurrentPages() }
+            let job = PlayJob(handle: handle, session: session, frameCount: 0, closesSession: false, memoryLocked: memoryLocked)
+            try queue(for: profile, output: request.output).enqueueUnwrapped(
+                QueuedPlay(
+                    .gesture(request.gesture, options: request.options, leadIn: request.leadIn), handle: handle,
+                    realtimePriority: request.realtimePriority, startGate: request.startGate,
+                    started: { _, count in job.setFrameCount(count) }))
+            return job
         }
-        return try start(
-            frames, on: session, handle: handle, closesSession: !request.keepDevice,
-            realtimePriority: request.realtimePriority, startGate: request.startGate)
+        var frames = try FrameBuilder(target: profile, options: request.options).frames(for: request.gesture)
+        frames.delay(by: request.leadIn)
+        let session = try makeSession(request.output, profile: profile, linger: request.linger)
+        return try startOneShot(
+            QueuedPlay(.frames(frames), handle: handle, realtimePriority: request.realtimePriority, startGate: request.startGate),
+            frameCount: frames.count, on: session)
+    }
+
+    /// ``startPlay(_:handle:)`` for a front end on Swift's cooperative pool,
+    /// which must never block: the device is made, and udev waited for, on
+    /// a dedicated thread.
+    public func startPlayWithoutBlocking(_ request: PlayRequest, handle: PlaybackHandle = PlaybackHandle()) async throws -> PlayJob {
+        let result = await Background.value(Self.prepareThread) { Result { try self.startPlay(request, handle: handle) } }
+        return try result.get()
+    }
+
+    /// The thread that makes a device for a front end on the cooperative
+    /// pool: named `gesturectl-prep`.
+    public static let prepareThread = ThreadOptions(name: "gesturectl-prep")
+
+    /// Starts `play` on `session`, a one-shot device that is closed (it
+    /// lingers, then is destroyed) once the play ends; closed at once when
+    /// the play cannot start.
+    func startOneShot(_ play: QueuedPlay, frameCount: Int, on session: PlaybackSession) throws -> PlayJob {
+        // A real-time play also keeps its memory in place where permitted
+        // (issue 9): the frames are built and in memory, and what the play
+        // touches later is locked as it is faulted in (MCL_ONFAULT).
+        let memoryLocked = play.realtimePriority.map { _ in MemoryLock.lockCurrentPages() }
+        let queue = PlayQueue(profile: session.profile, output: .uinput, device: .oneShot(session), threadName: Player.threadOptions.name)
+        do {
+            try queue.enqueueUnwrapped(play)
+        } catch {
+            session.close()
+            throw error
+        }
+        if case .failed(let error, 0)? = play.handle.result?.outcome {
+            // It ended before it started (its thread could not be made).
+            session.close()
+            throw error
+        }
+        return PlayJob(
+            handle: play.handle, session: session, frameCount: frameCount, closesSession: true, memoryLocked: memoryLocked)
+    }
+
+    /// The queue of the kept device of `profile` through `output`, made on
+    /// first use (the device itself is made when a job needs it, or by
+    /// ``readyDevice(_:output:linger:)``). Every play and press on a kept
+    /// device goes through it, whoever asks: the daemon's clients, its
+    /// bindings, a menu.
+    public func queue(for profile: VirtualDeviceProfile, output: PlayOutput = .uinput) -> PlayQueue {
+        let key = KeptKey(profile: profile, output: output)
+        return kept.withLock { current in
+            if let queue = current.queues[key], !queue.isRetired { return queue }
+            let queue = PlayQueue(
+                profile: profile, output: output, device: .kept(self), threadName: Self.queueThread(profile.kind, output).name)
+            current.queues[key] = queue
+            return queue
+        }
+    }
+
+    /// The thread that starts an idle kept device's next job: `gesturectl-q-ts`
+    /// through uinput, `gesturectl-h-ts` through uhid, `gesturectl-g-ts`
+    /// through a gadget (`ts`, `tp`, `ms`, `tb`, `kb` by kind: the kernel
+    /// keeps 15 bytes of a name).
+    public static func queueThread(_ kind: DeviceKind, _ output: PlayOutput) -> ThreadOptions {
+        let short: String
+        switch kind {
+        case .touchscreen: short = "ts"
+        case .touchpad: short = "tp"
+        case .mouse: short = "ms"
+        case .tablet: short = "tb"
+        case .keyboard: short = "kb"
+        default: short = "ot"
+        }
+        let letter: String
+        switch output {
+        case .uinput: letter = "q"
+        case .uhid: letter = "h"
+        case .gadget: letter = "g"
+        }
+        return ThreadOptions(name: "gesturectl-\(letter)-" + short)
     }
 
     /// The profile a play of `request` uses: the target's, except on a
@@ -137,42 +231,35 @@ public final class Engine: Sendable {
 
     /// A new device of `profile` through `output`, udev waited for.
     func makeSession(_ output: PlayOutput, profile: VirtualDeviceProfile, linger: Microseconds) throws -> PlaybackSession {
+        if let factory { return try factory.make(profile, output, linger) }
         switch output {
         case .uinput:
-            try PlaybackSession(profile: profile, linger: linger, udevTimeout: udevTimeout, uinputPath: uinputPath)
+            return try PlaybackSession(profile: profile, linger: linger, udevTimeout: udevTimeout, uinputPath: uinputPath)
         case .uhid:
-            try uhidSession(profile: profile, linger: linger)
+            return try uhidSession(profile: profile, linger: linger)
         case .gadget(let name):
-            try gadgetSession(name: name, profile: profile, linger: linger)
+            return try gadgetSession(name: name, profile: profile, linger: linger)
         }
     }
 
     /// Starts `frames` (already including any lead-in) on a session the
-    /// caller made: another kind of output, or a test double.
+    /// caller made (a test double), through a queue of its own.
     public func startPlay(
         _ frames: [InputFrame], on session: PlaybackSession, handle: PlaybackHandle = PlaybackHandle(),
         closesSession: Bool
     ) throws -> PlayJob {
-        try start(frames, on: session, handle: handle, closesSession: closesSession)
-    }
-
-    private func start(
-        _ frames: [InputFrame], on session: PlaybackSession, handle: PlaybackHandle, closesSession: Bool,
-        realtimePriority: Int32? = nil, startGate: FileDescriptor? = nil
-    ) throws -> PlayJob {
-        // A real-time play also keeps its memory in place where permitted
-        // (issue 9): the frames are built and in memory, and what the play
-        // touches later is locked as it is faulted in (MCL_ONFAULT).
-        let memoryLocked = realtimePriority.map { _ in MemoryLock.lockCurrentPages() }
+        let queue = PlayQueue(profile: session.profile, output: .uinput, device: .oneShot(session), threadName: Player.threadOptions.name)
         do {
-            _ = try session.start(frames, handle: handle, realtimePriority: realtimePriority, startGate: startGate)
+            try queue.enqueueUnwrapped(QueuedPlay(.frames(frames), handle: handle))
         } catch {
             if closesSession { session.close() }
             throw error
         }
-        return PlayJob(
-            handle: handle, session: session, frameCount: frames.count, closesSession: closesSession,
-            memoryLocked: memoryLocked)
+        if case .failed(let error, 0)? = handle.result?.outcome {
+            if closesSession { session.close() }
+            throw error
+        }
+        return PlayJob(handle: handle, session: session, frameCount: frames.count, closesSession: closesSession)
     }
 
     /// The kept device of `profile` through `output`, created (and udev
@@ -207,6 +294,7 @@ public final class Engine: Sendable {
     /// - Throws: ``GesturePlayback/PlaybackError`` for a kind that plays
     ///   nothing, ``PlayOutputError`` for a gadget without that function.
     public func readyProfile(kind: DeviceKind, output: PlayOutput = .uinput) throws -> VirtualDeviceProfile {
+        if let factory { return try factory.readyProfile(kind, output) }
         if case .gadget(let name) = output { return try gadgetProfile(name: name, kind: kind) }
         return try Self.builtinReadyProfile(kind: kind)
     }
@@ -233,10 +321,36 @@ public final class Engine: Sendable {
     /// Closes every kept virtual device (each lifts what is down, lingers,
     /// and is destroyed). Blocks; for shutting down.
     public func closeKeptDevices() {
-        let sessions = kept.withLock { current in
-            defer { current.sessions = [:] }
-            return Array(current.sessions.values)
+        let (sessions, queues) = kept.withLock { current in
+            defer {
+                current.sessions = [:]
+                current.queues = [:]
+            }
+            return (Array(current.sessions.values), Array(current.queues.values))
         }
+        for queue in queues { queue.retire() }
         for session in sessions { session.close() }
+    }
+}
+
+/// How an ``Engine`` makes its virtual devices when they are not the
+/// system's: sessions over test doubles. The engine keeps, queues and
+/// re-makes them as it does real ones.
+public struct DeviceFactory: Sendable {
+    /// A new device of a profile through an output, lingering this long when closed.
+    public var make: @Sendable (VirtualDeviceProfile, PlayOutput, Microseconds) throws -> PlaybackSession
+    /// The profile of the ready device of a kind through an output.
+    public var readyProfile: @Sendable (DeviceKind, PlayOutput) throws -> VirtualDeviceProfile
+
+    /// Creates a factory from its two operations. `readyProfile` defaults
+    /// to the built-in profiles (``Engine/builtinReadyProfile(kind:)``).
+    public init(
+        make: @escaping @Sendable (VirtualDeviceProfile, PlayOutput, Microseconds) throws -> PlaybackSession,
+        readyProfile: @escaping @Sendable (DeviceKind, PlayOutput) throws -> VirtualDeviceProfile = { kind, _ in
+            try Engine.builtinReadyProfile(kind: kind)
+        }
+    ) {
+        self.make = make
+        self.readyProfile = readyProfile
     }
 }

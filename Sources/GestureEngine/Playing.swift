@@ -3,6 +3,7 @@ import GestureModel
 import GesturePlayback
 import InputSystem
 import OperatingSystem
+import Synchronization
 
 /// The device a gesture is played on.
 public enum PlayTarget: Hashable, Sendable {
@@ -143,8 +144,9 @@ public final class PlayJob: Sendable {
     /// The device played on.
     public let session: PlaybackSession
     /// How many frames the play has (the lead-in adds none: it only delays
-    /// the first one).
-    public let frameCount: Int
+    /// the first one); 0 until they are built, for a play queued on a kept device.
+    public var frameCount: Int { builtFrames.load(ordering: .acquiring) }
+    private let builtFrames: Atomic<Int>
     /// For a real-time play, whether the process's memory was locked
     /// (``OperatingSystem/MemoryLock``: where permitted); `nil` otherwise.
     public let memoryLocked: Bool?
@@ -153,10 +155,13 @@ public final class PlayJob: Sendable {
     init(handle: PlaybackHandle, session: PlaybackSession, frameCount: Int, closesSession: Bool, memoryLocked: Bool? = nil) {
         self.handle = handle
         self.session = session
-        self.frameCount = frameCount
+        builtFrames = Atomic(frameCount)
         self.closesSession = closesSession
         self.memoryLocked = memoryLocked
     }
+
+    /// Records how many frames the play has, once a queue has built them.
+    func setFrameCount(_ count: Int) { builtFrames.store(count, ordering: .releasing) }
 
     /// The event node of the device played on.
     public var devnode: String? { session.devnode }
@@ -203,5 +208,17 @@ enum Background {
             done.finish(true)
         }
         _ = await done.finished()
+    }
+
+    /// The value of `body`, run on a dedicated thread (here when no thread
+    /// can be started), without blocking the cooperative pool.
+    static func value<Value: Sendable>(_ options: ThreadOptions, _ body: @escaping @Sendable () -> Value) async -> Value {
+        let done = JobHandle<Value, Never>()
+        do {
+            try DedicatedThread.start(options) { done.finish(body()) }
+        } catch {
+            done.finish(body())
+        }
+        return await done.finished()
     }
 }

@@ -51,20 +51,34 @@ extension Engine {
     /// Blocks the calling thread while the keyboard is created and udev
     /// answers (up to the udev timeout).
     /// - Throws: ``OperatingSystem/SystemError`` (no uinput, no access),
-    ///   ``GesturePlayback/PlaybackError`` (the kept keyboard is busy).
+    ///   ``PlayQueueError`` (the kept keyboard's queue takes no more).
     public func startPress(_ request: PressRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
         if request.output != .uinput, HIDButtonsLayout.usage(for: request.press.key) == nil {
             // The HID buttons would drop it without a word.
             throw PlayOutputError.unsupportedKey(output: request.output.word, key: request.press.key)
         }
         let profile = try readyProfile(kind: .keyboard, output: request.output)
-        let session =
-            request.keepDevice
-            ? try readyDevice(profile, output: request.output, linger: request.linger)
-            : try makeSession(request.output, profile: profile, linger: request.linger)
-        return try startPress(
-            request.press, on: session, leadIn: request.leadIn, handle: handle, closesSession: !request.keepDevice,
-            startGate: request.startGate)
+        let play = QueuedPlay(.press(request.press, leadIn: request.leadIn), handle: handle, startGate: request.startGate)
+        guard request.keepDevice else {
+            let session = try makeSession(request.output, profile: profile, linger: request.linger)
+            return try startOneShot(play, frameCount: request.press.frames(from: session.state, start: .zero).count, on: session)
+        }
+        // Queued on the kept keyboard behind its other presses and plays.
+        let session = try readyDevice(profile, output: request.output, linger: request.linger)
+        let job = PlayJob(handle: handle, session: session, frameCount: 0, closesSession: false)
+        var queued = play
+        queued.started = { _, count in job.setFrameCount(count) }
+        try queue(for: profile, output: request.output).enqueueUnwrapped(queued)
+        return job
+    }
+
+    /// ``startPress(_:handle:)`` for a front end on Swift's cooperative
+    /// pool: the keyboard is made, and udev waited for, on a dedicated thread.
+    public func startPressWithoutBlocking(_ request: PressRequest, handle: PlaybackHandle = PlaybackHandle()) async throws
+        -> PlayJob
+    {
+        let result = await Background.value(Self.prepareThread) { Result { try self.startPress(request, handle: handle) } }
+        return try result.get()
     }
 
     /// Starts a press on a keyboard session the caller holds (the daemon's

@@ -139,25 +139,7 @@ public struct FrameBuilder: Sendable {
     public func forEachFrame(
         for gesture: Gesture, from state: DeviceState? = nil, _ body: (InputFrame, Int) -> Bool
     ) throws(PlaybackError) {
-        do throws(GestureValidationError) {
-            try gesture.validate()
-        } catch {
-            throw .invalidGesture(error)
-        }
-        let timeline = ContactTimeline(gesture: gesture, speed: options.speed, liftDelay: options.liftDelay)
-        let most = timeline.mostContacts
-        switch target.kind {
-        case .touchscreen, .touchpad:
-            let limit = min(target.description.slotCount, Self.maximumContacts)
-            if most.count > limit {
-                throw .tooManyContacts(contacts: most.count, limit: limit, device: target.description.name, at: most.time)
-            }
-        case .mouse, .tablet:
-            if most.count > 1 { throw .oneContactOnly(kind: target.kind, contacts: most.count) }
-        case .keyboard, .other:
-            break  // refused by init
-        }
-
+        let timeline = try checkedTimeline(gesture)
         var deviceState = state ?? DeviceState(description: target.description)
         var writer = try makeWriter(for: gesture)
         var offset = Microseconds.zero
@@ -177,6 +159,38 @@ public struct FrameBuilder: Sendable {
             if stopped { return }
             offset = (lastTime ?? offset) + options.repeatGap
         }
+    }
+
+    /// Checks `gesture` against the target as building its frames would,
+    /// without building them: valid, and never more contacts at once than
+    /// the target takes. What is left for building to refuse is only the
+    /// event limit of many repetitions (``PlaybackError/tooManyEvents(limit:repetitions:)``).
+    /// A queue checks a play with it when the play is queued.
+    /// - Throws: as ``frames(for:from:eventLimit:)``, but never too many events.
+    public func check(_ gesture: Gesture) throws(PlaybackError) {
+        _ = try checkedTimeline(gesture)
+    }
+
+    private func checkedTimeline(_ gesture: Gesture) throws(PlaybackError) -> ContactTimeline {
+        do throws(GestureValidationError) {
+            try gesture.validate()
+        } catch {
+            throw .invalidGesture(error)
+        }
+        let timeline = ContactTimeline(gesture: gesture, speed: options.speed, liftDelay: options.liftDelay)
+        let most = timeline.mostContacts
+        switch target.kind {
+        case .touchscreen, .touchpad:
+            let limit = min(target.description.slotCount, Self.maximumContacts)
+            if most.count > limit {
+                throw .tooManyContacts(contacts: most.count, limit: limit, device: target.description.name, at: most.time)
+            }
+        case .mouse, .tablet:
+            if most.count > 1 { throw .oneContactOnly(kind: target.kind, contacts: most.count) }
+        case .keyboard, .other:
+            break  // refused by init
+        }
+        return timeline
     }
 
     /// The frame that lifts every contact and releases every button of

@@ -171,7 +171,7 @@ enum PlayCommand {
                 of: stream.gesture, with: stream.builder, format: .evemu, to: "-", force: false, context: context)
             return
         }
-        let job = try context.engine.startPlay(request)
+        let job = try await context.engine.startPlayWithoutBlocking(request)
         context.cancelledBySignals(job.handle)
         if !job.session.isInitialisedByUdev {
             context.warn("udev did not announce \(job.devnode ?? "the device") in time; playing anyway")

@@ -95,7 +95,7 @@ enum PressCommand {
             leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
             linger: Microseconds(values.duration("linger") ?? 200_000), output: try PlayCommand.output(values),
             startGate: try PlayCommand.startGate(values))
-        let job = try context.engine.startPress(request)
+        let job = try await context.engine.startPressWithoutBlocking(request)
         context.cancelledBySignals(job.handle)
         if !job.session.isInitialisedByUdev {
             context.warn("udev did not announce \(job.devnode ?? "the keyboard") in time; pressing anyway")

@@ -50,14 +50,12 @@ final class TestDaemon: Sendable {
         if blockingListener { try listening.setNonBlocking(false) }
         let library = GestureLibrary(userDirectory: folder + "/library", builtinDirectory: nil)
         let collected = self.collected
-        let provider = DeviceProvider(
-            ready: { profile, output in
-                // Like the engine's kept devices: the same one until it is closed.
+        let devices = DeviceFactory(
+            make: { profile, output, _ in
                 let key = ReadyDevice(kind: profile.kind, output: output)
                 if collected.unavailableOutputs.withLock({ $0.contains(output.word) }) {
                     throw PlayOutputError.unavailable(output: output.word, reason: "no host has configured the gadget")
                 }
-                if let session = collected.sessions.withLock({ $0[key] }), !session.isClosed { return session }
                 let sink = RecordingSink()
                 let clock = ManualClock(mode: clockMode)
                 collected.sinks.withLock { $0[key] = sink }
@@ -68,8 +66,8 @@ final class TestDaemon: Sendable {
                     clock: clock)
                 collected.sessions.withLock { $0[key] = session }
                 return session
-            }, forget: { _, _ in }, closeAll: {},
-            profile: { kind, output in
+            },
+            readyProfile: { kind, output in
                 // A gadget's touchscreen has the geometry it was made with.
                 if case .gadget = output, kind == .touchscreen {
                     var profile = VirtualDeviceProfile.touchscreen()
@@ -84,7 +82,7 @@ final class TestDaemon: Sendable {
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
                 allowedGroup: nil, limits: limits),
-            engine: Engine(), devices: provider, recordings: recordings,
+            engine: Engine(devices: devices), recordings: recordings,
             log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
             version: "test")
         try server.start()
@@ -344,7 +342,7 @@ struct DaemonProtocolTests {
     @Test("The daemon's threads have names the kernel keeps whole, for every device it can keep ready")
     func threadNames() throws {
         let names = [DaemonServer.ioThread.name, RemoteRecording.waitingThread.name, RemoteRecording.stoppingThread.name]
-            + DeviceKind.allCases.map { DaemonServer.workerThread(for: $0).name }
+            + DeviceKind.allCases.map { DaemonServer.workerThread(for: ReadyDevice(kind: $0)).name }
         for name in names { #expect(name.utf8.count <= DedicatedThread.maximumNameLength, "\(name)") }
         #expect(Set(names).count == names.count)
     }

@@ -44,9 +44,9 @@ private final class TriggerDaemon: Sendable {
         let listening = try UnixSocket.listen(at: socketPath)
         let library = GestureLibrary(userDirectory: folder + "/library", builtinDirectory: nil)
         let collected = self.collected
-        let provider = DeviceProvider(
-            ready: { profile in
-                if let session = collected.sessions.withLock({ $0[profile.kind] }), !session.isClosed { return session }
+        let devices = DeviceFactory(
+            make: { profile, output, _ in
+                guard output == .uinput else { throw PlayOutputError.unavailable(output: output.word, reason: "not available here") }
                 let sink = RecordingSink()
                 let clock = ManualClock(mode: clockMode)
                 collected.sinks.withLock { $0[profile.kind] = sink }
@@ -55,13 +55,13 @@ private final class TriggerDaemon: Sendable {
                     profile: profile, sink: sink, devnode: "/dev/input/test-\(profile.kind.rawValue)", linger: .zero, clock: clock)
                 collected.sessions.withLock { $0[profile.kind] = session }
                 return session
-            }, forget: { _ in }, closeAll: {})
+            })
         let watcher = TriggerWatcher { request, handle in collected.watches.withLock { $0.append((request, handle)) } }
         server = try DaemonServer(
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
                 allowedGroup: nil, bindingsPath: bindingsPath),
-            engine: Engine(), devices: provider, recordings: recordings, triggers: watcher,
+            engine: Engine(devices: devices), recordings: recordings, triggers: watcher,
             log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
             version: "test")
         try server.start()

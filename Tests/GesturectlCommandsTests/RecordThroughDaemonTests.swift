@@ -52,13 +52,11 @@ struct RecordThroughDaemonTests {
                     device: DeviceInfo(node: "/dev/input/test-recording", name: "gesturectl test touchscreen", kind: .touchscreen),
                     stableID: "1d6b:0001", strokes: strokes)
             }
-            let devices = DeviceProvider(
-                ready: { _ in throw DaemonError(.notFound, "no ready devices in this test") }, forget: { _ in }, closeAll: {})
             server = try DaemonServer(
                 setup: DaemonServer.Setup(
                     listening: listening, createdSocketPath: socketPath, library: library,
                     configuration: DaemonConfiguration(devices: []), allowedGroup: nil),
-                engine: engine, devices: devices, recordings: recordings,
+                engine: engine, recordings: recordings,
                 log: DaemonLog(journal: false, minimum: .debug, write: { _ in }), version: "test")
             try server.start()
         }

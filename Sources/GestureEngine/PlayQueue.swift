@@ -1,0 +1,344 @@
+import GestureModel
+import GesturePlayback
+import InputSystem
+import OperatingSystem
+import Glibc
+import Synchronization
+
+/// What a queued job writes on its device.
+public enum QueuedWork: Sendable {
+    /// A gesture: checked when queued, its frames built from the device's
+    /// state when its turn comes, `leadIn` before the first.
+    case gesture(Gesture, options: PlaybackOptions, leadIn: Microseconds)
+    /// A key press (``GesturePlayback/KeyPress``): a `down` leaves its key
+    /// down on a kept keyboard.
+    case press(KeyPress, leadIn: Microseconds)
+    /// Frames built already, for a device in its initial state, any lead-in
+    /// included: a one-shot device's play, whose frames are built before the
+    /// device is made so that only the lead-in stands between udev
+    /// announcing it and the first frame.
+    case frames([InputFrame])
+}
+
+/// One job for a ``PlayQueue``: the work, its handle, and how it runs.
+public struct QueuedPlay: Sendable {
+    /// What it writes.
+    public var work: QueuedWork
+    /// Cancel it (queued or running), follow it, get its result. The queue
+    /// finishes it exactly once, also when the job never starts.
+    public var handle: PlaybackHandle
+    /// SCHED_FIFO priority of the playing thread; `nil` for the normal scheduler.
+    public var realtimePriority: Int32?
+    /// Held at the device until this descriptor is readable (``PlayRequest/startGate``).
+    public var startGate: FileDescriptor?
+    /// Called with the device and the number of frames just before the
+    /// job's frames start (the job is running from then on); on the thread
+    /// that starts it.
+    public var started: (@Sendable (PlaybackSession, Int) -> Void)?
+
+    /// Creates a job; see each property.
+    public init(
+        _ work: QueuedWork, handle: PlaybackHandle = PlaybackHandle(), realtimePriority: Int32? = nil,
+        startGate: FileDescriptor? = nil, started: (@Sendable (PlaybackSession, Int) -> Void)? = nil
+    ) {
+        self.work = work
+        self.handle = handle
+        self.realtimePriority = realtimePriority
+        self.startGate = startGate
+        self.started = started
+    }
+}
+
+/// Why a job was not queued.
+public enum PlayQueueError: Error, Sendable, CustomStringConvertible {
+    /// The gesture cannot play on the queue's device (checked when queued).
+    case cannotPlay(PlaybackError)
+    /// `limit` jobs wait already.
+    case full(waiting: Int)
+    /// The queue takes no more jobs (its device was removed, the daemon stops).
+    case retired
+
+    /// A one-line message for people.
+    public var description: String {
+        switch self {
+        case .cannotPlay(let error): "\(error)"
+        case .full(let waiting): "\(waiting) jobs are waiting"
+        case .retired: "the device is gone"
+        }
+    }
+}
+
+/// The one way a gesture or a key press gets played: a serial queue of jobs
+/// on one device, owned by the ``Engine``. Each kept device has one
+/// (``Engine/queue(for:output:)``), and each one-shot play makes one for its
+/// own device (``Engine/startPlay(_:handle:)``).
+///
+/// A job is checked once when queued (``FrameBuilder/check(_:)``: the
+/// gesture against the device, without building frames), its frames are
+/// built once when its turn comes, from the device's state then, and the
+/// player writes them on its own thread. When a job ends, the thread that
+/// played it starts the next one; an idle queue starts its first job on a
+/// short-lived thread of its own, so no thread waits for a play. A kept
+/// device that vanished is made again once, and the job played on the new one.
+public final class PlayQueue: Sendable {
+    /// The device's profile.
+    public let profile: VirtualDeviceProfile
+    /// Its transport.
+    public let output: PlayOutput
+    /// How the queue's device is had: the engine's kept one (made again
+    /// when it vanished), or a one-shot device's own session.
+    enum Device: Sendable {
+        case kept(Engine)
+        case oneShot(PlaybackSession)
+    }
+
+    private struct Entry: Sendable {
+        var play: QueuedPlay
+        var attempt = 0
+    }
+
+    private struct State: Sendable {
+        var pending: [Entry] = []
+        var running = false
+        var retired = false
+        var remade: [@Sendable (PlaybackSession?, SystemError) -> Void] = []
+        var whenIdle: [@Sendable () -> Void] = []
+    }
+
+    private let device: Device
+    private let threadOptions: ThreadOptions
+    private let state = Mutex(State())
+
+    init(profile: VirtualDeviceProfile, output: PlayOutput, device: Device, threadName: String) {
+        self.profile = profile
+        self.output = output
+        self.device = device
+        threadOptions = ThreadOptions(name: threadName)
+    }
+
+    /// Jobs waiting (not counting the running one).
+    public var waiting: Int { state.withLock { $0.pending.count } }
+
+    /// Whether a job runs or waits.
+    public var isBusy: Bool { state.withLock { $0.running || !$0.pending.isEmpty } }
+
+    /// Calls `observer` each time the queue's kept device vanished and was
+    /// made again (with the new device, or `nil` when it could not be).
+    public func observeRemade(_ observer: @escaping @Sendable (PlaybackSession?, SystemError) -> Void) {
+        state.withLock { $0.remade.append(observer) }
+    }
+
+    /// Queues `play` behind the jobs already there, after checking a
+    /// gesture against the device. `limit`: refused as full when that many
+    /// wait already (`nil`: never).
+    /// `accepted` runs once it is queued, before it can start (under the
+    /// queue's lock: it must not call the queue), e.g. to say it is queued
+    /// before anyone can say it runs.
+    /// - Throws: ``PlayQueueError``; nothing is queued then, and the
+    ///   handle is not finished.
+    public func enqueue(
+        _ play: QueuedPlay, limit: Int? = nil, accepted: (() -> Void)? = nil
+    ) throws(PlayQueueError) {
+        if case .gesture(let gesture, let options, _) = play.work {
+            do {
+                try FrameBuilder(target: profile, options: options).check(gesture)
+            } catch {
+                throw .cannotPlay(error)
+            }
+        }
+        let startsNow = try state.withLock { current throws(PlayQueueError) -> Bool in
+            if current.retired { throw .retired }
+            if let limit, current.pending.count >= limit { throw .full(waiting: current.pending.count) }
+            current.pending.append(Entry(play: play))
+            accepted?()
+            guard !current.running else { return false }
+            current.running = true
+            return true
+        }
+        guard startsNow else { return }
+        if case .oneShot = device {
+            // Its caller made the device and waits for the play to start.
+            runNext()
+            return
+        }
+        do {
+            try DedicatedThread.start(threadOptions) { [self] in runNext() }
+        } catch {
+            // No thread to spare: start it here (it blocks only while a
+            // kept device is made and the frames are built).
+            runNext()
+        }
+    }
+
+    /// ``enqueue(_:limit:)`` for the engine's own front-end calls, whose
+    /// callers expect a refused gesture as the ``GesturePlayback/PlaybackError`` itself.
+    func enqueueUnwrapped(_ play: QueuedPlay) throws {
+        do {
+            try enqueue(play)
+        } catch {
+            if case .cannotPlay(let refusal) = error { throw refusal }
+            throw error
+        }
+    }
+
+    /// Takes a job that has not started out of the queue and finishes its
+    /// handle as cancelled before it started. False when it is not waiting
+    /// (running, ended, or never queued here).
+    @discardableResult
+    public func remove(_ handle: PlaybackHandle) -> Bool {
+        let removed = state.withLock { current -> Entry? in
+            guard let index = current.pending.firstIndex(where: { $0.play.handle === handle }) else { return nil }
+            return current.pending.remove(at: index)
+        }
+        guard let removed else { return false }
+        removed.play.handle.finish(PlaybackResult.cancelledBeforeStart(state: idleState))
+        return true
+    }
+
+    /// Takes no more jobs, and ends every waiting one as cancelled before
+    /// it started; the running one plays on (cancel its handle to stop it).
+    /// `whenIdle` runs once no job runs any more: at once, or on the
+    /// thread of the job that ends last.
+    public func retire(whenIdle: (@Sendable () -> Void)? = nil) {
+        let (drained, idleNow) = state.withLock { current -> ([Entry], Bool) in
+            current.retired = true
+            defer { current.pending = [] }
+            if let whenIdle, current.running { current.whenIdle.append(whenIdle) }
+            return (current.pending, !current.running)
+        }
+        for entry in drained { entry.play.handle.finish(PlaybackResult.cancelledBeforeStart(state: idleState)) }
+        if idleNow { whenIdle?() }
+    }
+
+    /// Whether ``retire()`` was called.
+    public var isRetired: Bool { state.withLock { $0.retired } }
+
+    /// A device state with nothing down, for the results of jobs that never ran.
+    private var idleState: DeviceState { DeviceState(description: profile.description) }
+
+    /// Starts the next job, or marks the queue idle. Runs on the thread of
+    /// the job that just ended, or on the queue's own thread.
+    private func runNext() {
+        while true {
+            let (next, idle) = state.withLock { current -> (Entry?, [@Sendable () -> Void]) in
+                guard !current.pending.isEmpty else {
+                    current.running = false
+                    defer { current.whenIdle = [] }
+                    return (nil, current.whenIdle)
+                }
+                return (current.pending.removeFirst(), [])
+            }
+            guard let entry = next else {
+                for body in idle { body() }
+                return
+            }
+            if start(entry) { return }
+        }
+    }
+
+    /// Starts one job; true when it is playing (its end runs the next),
+    /// false when it ended before it started (its handle finished).
+    private func start(_ entry: Entry) -> Bool {
+        let caller = entry.play.handle
+        if caller.isCancelled {
+            caller.finish(PlaybackResult.cancelledBeforeStart(state: idleState))
+            return false
+        }
+        let session: PlaybackSession
+        do {
+            session = try currentSession()
+        } catch let error as SystemError where error.kind == .deviceVanished && entry.attempt == 0 {
+            return retry(entry, after: error)
+        } catch {
+            caller.finish(PlaybackResult.failedBeforeStart(error, state: idleState))
+            return false
+        }
+        let frames: [InputFrame]
+        let releasesAtEnd: Bool
+        switch entry.play.work {
+        case .gesture(let gesture, let options, let leadIn):
+            do {
+                var built = try FrameBuilder(target: profile, options: options).frames(for: gesture, from: session.state)
+                built.delay(by: leadIn)
+                frames = built
+            } catch {
+                caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
+                return false
+            }
+            releasesAtEnd = true
+        case .press(let press, let leadIn):
+            frames = press.frames(from: session.state, start: leadIn)
+            // A kept keyboard keeps what `down` pressed; a one-shot one
+            // releases everything when it is destroyed anyway.
+            if case .kept = device { releasesAtEnd = false } else { releasesAtEnd = true }
+        case .frames(let built):
+            frames = built
+            releasesAtEnd = true
+        }
+        // The player gets a handle of its own that shares the caller's
+        // cancellation: a vanished device's job plays again on the new
+        // device before the caller hears of any result.
+        let attempt = PlaybackHandle(cancellation: caller.cancellation)
+        attempt.observeProgress { caller.report($0) }
+        attempt.onCompletion { [self] result in
+            if case .failed(let error as SystemError, _) = result.outcome, error.kind == .deviceVanished, entry.attempt == 0 {
+                if retry(entry, after: error) { return }
+            } else {
+                caller.finish(result)
+            }
+            runNext()
+        }
+        entry.play.started?(session, frames.count)
+        do {
+            _ = try session.start(
+                frames, handle: attempt, releasesAtEnd: releasesAtEnd, realtimePriority: entry.play.realtimePriority,
+                startGate: entry.play.startGate)
+        } catch PlaybackError.sessionClosed where entry.attempt == 0 {
+            // Closed between being handed out and starting (forgotten by
+            // another thread): a kept device is made again.
+            if case .kept = device {
+                let closed = SystemError(
+                    call: "write", path: session.devnode, errorNumber: ENODEV, kind: .deviceVanished, detail: "the device was closed")
+                return retry(entry, after: closed)
+            }
+            caller.finish(PlaybackResult.failedBeforeStart(PlaybackError.sessionClosed, state: idleState))
+            return false
+        } catch {
+            caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
+            return false
+        }
+        return true
+    }
+
+    /// Makes a vanished kept device again and starts `entry` on it (its
+    /// second and last attempt); false when it ended instead.
+    private func retry(_ entry: Entry, after error: SystemError) -> Bool {
+        guard case .kept(let engine) = device else {
+            entry.play.handle.finish(PlaybackResult.failedBeforeStart(error, state: idleState))
+            return false
+        }
+        engine.forgetDevice(profile, output: output)
+        let session = try? engine.readyDevice(profile, output: output)
+        for observer in state.withLock({ $0.remade }) { observer(session, error) }
+        var again = entry
+        again.attempt += 1
+        return start(again)
+    }
+
+    /// The device the next job plays on.
+    private func currentSession() throws -> PlaybackSession {
+        switch device {
+        case .kept(let engine): try engine.readyDevice(profile, output: output)
+        case .oneShot(let session): session
+        }
+    }
+}
+
+extension Array where Element == InputFrame {
+    /// Moves every frame `delay` later, in place: a long play's frames are
+    /// not copied for their lead-in.
+    mutating func delay(by delay: Microseconds) {
+        guard delay != .zero else { return }
+        for index in indices { self[index].time = self[index].time + delay }
+    }
+}
