@@ -56,7 +56,8 @@ struct CommandLineParser {
         var values = ParsedValues(
             commandPath: path.map(\.name),
             declaredFlags: Set(options.filter(\.isFlag).map(\.name)),
-            declaredValues: Set(options.filter { !$0.isFlag }.map(\.name) + command.arguments.map(\.name))
+            declaredValues: Set(options.filter { !$0.isFlag }.map(\.name) + command.arguments.map(\.name)),
+            defaultedValues: Set(options.filter { !$0.isFlag && ($0.defaultValue != nil || $0.isRequired) }.map(\.name))
         )
         values.entries = globalValues.entries
         values.flagCounts = globalValues.flagCounts

@@ -15,6 +15,8 @@ public struct Option: Sendable, Hashable {
     public var valueName: String
     /// The value used when the option is not given, written as a user
     /// would write it (it is parsed like one) and shown in the help text.
+    /// Commands read it back through ``ParsedValues``' non-optional
+    /// accessors (``ParsedValues/durationOrDefault(_:)``, …).
     public var defaultValue: String?
     /// Whether the option may be given more than once (values accumulate).
     public var isRepeatable: Bool

@@ -6,6 +6,12 @@
 /// not declare, or for the wrong type (a duration from a string option), is
 /// a programming error and stops the program with a message naming it:
 /// such a bug is in the command's code, never in the user's input.
+///
+/// An option that declares a default (or is required) always has a value:
+/// read it with the non-optional accessors (``stringOrDefault(_:)``,
+/// ``integerOrDefault(_:)``, ``doubleOrDefault(_:)``,
+/// ``durationOrDefault(_:)``), so the default is written once, in the
+/// declaration the help text shows, and never again where it is read.
 public struct ParsedValues: Sendable {
     /// One occurrence of a value.
     struct Entry: Sendable, Hashable {
@@ -21,6 +27,9 @@ public struct ParsedValues: Sendable {
     let declaredFlags: Set<String>
     /// The names of the declared options that take values, and of the arguments.
     let declaredValues: Set<String>
+    /// The names of the options that always have a value: those that
+    /// declare a default, and required ones.
+    let defaultedValues: Set<String>
     /// Values by name, in command-line order.
     var entries: [String: [Entry]] = [:]
     /// Flags given, with how many times.
@@ -28,10 +37,11 @@ public struct ParsedValues: Sendable {
     /// Names whose values came from the command line rather than a default.
     var givenNames: Set<String> = []
 
-    init(commandPath: [String], declaredFlags: Set<String>, declaredValues: Set<String>) {
+    init(commandPath: [String], declaredFlags: Set<String>, declaredValues: Set<String>, defaultedValues: Set<String> = []) {
         self.commandPath = commandPath
         self.declaredFlags = declaredFlags
         self.declaredValues = declaredValues
+        self.defaultedValues = defaultedValues
     }
 
     // MARK: - Flags
@@ -117,6 +127,25 @@ public struct ParsedValues: Sendable {
     /// when absent.
     public func seconds(_ name: String) -> Double? { duration(name).map { Double($0) / 1_000_000 } }
 
+    // MARK: - Values with a default
+
+    /// The text of the last value of an option that declares a default (or
+    /// is required), of any type: as typed, or the default's text when the
+    /// option is absent.
+    public func stringOrDefault(_ name: String) -> String { defaulted(name, string) }
+
+    /// The last value of an integer option that declares a default (or is
+    /// required): the one given, or the default.
+    public func integerOrDefault(_ name: String) -> Int { defaulted(name, integer) }
+
+    /// The last value of a number option that declares a default (or is
+    /// required): the one given, or the default (integers convert).
+    public func doubleOrDefault(_ name: String) -> Double { defaulted(name, double) }
+
+    /// The last value of a duration option that declares a default (or is
+    /// required), in microseconds: the one given, or the default.
+    public func durationOrDefault(_ name: String) -> Int64 { defaulted(name, duration) }
+
     // MARK: - Raw
 
     /// Every checked value of an option or argument, in command-line order.
@@ -129,6 +158,19 @@ public struct ParsedValues: Sendable {
     private func checkedEntries(_ name: String) -> [Entry] {
         precondition(declaredValues.contains(name), "CommandKit: \(describePath) declares no option or argument '\(name)'")
         return entries[name] ?? []
+    }
+
+    /// `read(name)` for an option that always has a value. Asking for one
+    /// that declares no default is a bug in the command, reported even when
+    /// the option was given (so a test that gives it finds the bug too).
+    private func defaulted<Value>(_ name: String, _ read: (String) -> Value?) -> Value {
+        let value = read(name)
+        precondition(
+            defaultedValues.contains(name),
+            "CommandKit: '\(name)' of \(describePath) declares no default; read it with an optional accessor")
+        // Only a default that does not parse leaves it empty: Tool.validate() reports that.
+        guard let value else { preconditionFailure("CommandKit: the default of '\(name)' of \(describePath) does not parse") }
+        return value
     }
 
     private func scalars<Value>(_ name: String, _ typeName: String, _ extract: (ParsedValue) -> Value?) -> [Value] {

@@ -42,13 +42,14 @@ public struct EngineMenuServices: MenuServices {
     /// The label of the create flow's "play for real" item.
     public var playLabel: String
     /// Time between a new play device being ready and its first frame, so
-    /// readers can open it (default 100 ms; the keyboard is made at start).
+    /// readers can open it (default ``GestureEngine/PlayRequest/defaultLeadIn``;
+    /// the keyboard is made at start).
     public var leadIn: Microseconds
 
     /// Creates the services.
     public init(
         engine: Engine, library: GestureLibrary, playTarget: PlayTarget, createServices: any CreateServices, playLabel: String,
-        leadIn: Microseconds = Microseconds(100_000)
+        leadIn: Microseconds = PlayRequest.defaultLeadIn
     ) {
         self.engine = engine
         self.library = library

@@ -11,6 +11,16 @@ public struct ScanSettings: Hashable, Sendable {
     public static let minimumInterval = Microseconds(300_000)
     /// The longest interval between items.
     public static let maximumInterval = Microseconds(10_000_000)
+    /// The default interval: 1 s.
+    public static let defaultInterval = Microseconds(1_000_000)
+    /// The default extra hold of the first item: 0.7 s.
+    public static let defaultFirstItemHold = Microseconds(700_000)
+    /// The default number of loops before scanning pauses: 2.
+    public static let defaultLoops = 2
+    /// The default debounce: none.
+    public static let defaultDebounce = Microseconds.zero
+    /// The default long press (back): 800 ms.
+    public static let defaultLongPress = Microseconds(800_000)
 
     /// How long each item stays highlighted (0.3 s to 10 s; default 1 s).
     public var interval: Microseconds
@@ -27,9 +37,9 @@ public struct ScanSettings: Hashable, Sendable {
 
     /// Creates settings; see each property for the defaults.
     public init(
-        interval: Microseconds = Microseconds(1_000_000), firstItemHold: Microseconds = Microseconds(700_000),
-        loops: Int = 2, debounce: Microseconds = .zero,
-        longPress: Microseconds = Microseconds(800_000), emergencyStop: Microseconds = Microseconds(3_000_000)
+        interval: Microseconds = defaultInterval, firstItemHold: Microseconds = defaultFirstItemHold,
+        loops: Int = defaultLoops, debounce: Microseconds = defaultDebounce,
+        longPress: Microseconds = defaultLongPress, emergencyStop: Microseconds = Microseconds(3_000_000)
     ) {
         self.interval = interval
         self.firstItemHold = firstItemHold

@@ -3,6 +3,9 @@ import GestureModel
 extension GestureEditor {
     /// The fewest and most fingers ``fingers(_:count:spacingMM:layout:delay:strokeIndex:strict:)`` makes.
     public static let fingerCountRange = 2...10
+    /// The distance between neighbouring fingertips ``fingers(_:count:spacingMM:layout:delay:strokeIndex:strict:)``
+    /// uses unless told: 18 mm.
+    public static let defaultFingerSpacingMM = 18.0
 
     /// Replicates one stroke onto several fingertips that move together, as
     /// AssistiveTouch's multi-finger gestures do (it offers 2 to 5).
@@ -18,7 +21,7 @@ extension GestureEditor {
     /// - Parameters:
     ///   - gesture: The gesture holding the stroke.
     ///   - count: How many fingers, 2 to 10.
-    ///   - spacingMM: Distance between neighbouring fingertips (default 18 mm).
+    ///   - spacingMM: Distance between neighbouring fingertips (default ``defaultFingerSpacingMM``).
     ///   - layout: `.row` (default) or `.arc`.
     ///   - delay: How much later each finger starts than the one on its left.
     ///   - strokeIndex: Which stroke (counting from 0); when `nil` the
@@ -29,7 +32,7 @@ extension GestureEditor {
     ///   stroke, samples off the surface in strict mode, more fingers at
     ///   once than the device tracks, or a result beyond ``GestureLimits``.
     public static func fingers(
-        _ gesture: Gesture, count: Int, spacingMM: Double = 18, layout: FingerLayout = .row,
+        _ gesture: Gesture, count: Int, spacingMM: Double = defaultFingerSpacingMM, layout: FingerLayout = .row,
         delay: Microseconds = .zero, strokeIndex: Int? = nil, strict: Bool = false
     ) throws(EditError) -> EditResult {
         guard fingerCountRange.contains(count) else {

@@ -1,6 +1,10 @@
 import GestureModel
 
 extension GestureEditor {
+    /// The most strokes ``merge(_:alignment:maximumFingers:)`` allows in
+    /// contact at once unless told: 10.
+    public static let defaultMaximumFingers = 10
+
     /// Merges gestures whose strokes were drawn one after another into one
     /// gesture whose strokes play at once, each as its own finger.
     ///
@@ -25,13 +29,13 @@ extension GestureEditor {
     ///   - gestures: The gestures, in order; at least one.
     ///   - alignment: Where each group starts (default: all at 0).
     ///   - maximumFingers: The most strokes allowed in contact at once
-    ///     (default 10); the device's slot count also limits it.
+    ///     (default ``defaultMaximumFingers``); the device's slot count also limits it.
     /// - Throws: ``EditError`` when no gestures are given, when strokes of
     ///   different kinds are mixed (e.g. pointer with finger), when the
     ///   result holds more contacts at once than allowed, when stagger
     ///   offsets are invalid, or when the result exceeds ``GestureLimits``.
     public static func merge(
-        _ gestures: [Gesture], alignment: MergeAlignment = .start, maximumFingers: Int = 10
+        _ gestures: [Gesture], alignment: MergeAlignment = .start, maximumFingers: Int = defaultMaximumFingers
     ) throws(EditError) -> EditResult {
         guard let first = gestures.first else { throw EditError("nothing to merge: no gestures were given") }
         guard maximumFingers >= 1 else {

@@ -1,6 +1,9 @@
 import GestureModel
 
 extension GestureEditor {
+    /// The longest stillness ``trim(_:maxStill:)`` keeps unless told: 200 ms.
+    public static let defaultMaxStill = Microseconds(200_000)
+
     /// Removes waiting from the gesture: the idle lead-in before the first
     /// sample, and long stillness at the start and end of moving strokes.
     ///
@@ -30,9 +33,9 @@ extension GestureEditor {
     /// carries the latest pressure and size). Gaps between strokes are kept.
     ///
     /// - Parameter maxStill: The longest stillness kept at either end of a
-    ///   moving stroke (default 200 ms); 0 removes it all.
+    ///   moving stroke (default ``defaultMaxStill``); 0 removes it all.
     /// - Throws: ``EditError`` when `maxStill` is negative.
-    public static func trim(_ gesture: Gesture, maxStill: Microseconds = Microseconds(200_000)) throws(EditError)
+    public static func trim(_ gesture: Gesture, maxStill: Microseconds = defaultMaxStill) throws(EditError)
         -> EditResult
     {
         guard maxStill >= .zero else {

@@ -68,6 +68,12 @@ public typealias PlayPlacement = Placement
 
 /// Everything a play needs: what, where, how, and the moments around it.
 public struct PlayRequest: Sendable {
+    /// The lead-in of a play or a press unless told otherwise: 100 ms, long
+    /// enough for udev and a desktop's readers to open a new device. The
+    /// one value `play`, `press` and `menu --lead-in` default to and show
+    /// in their help.
+    public static let defaultLeadIn = Microseconds(100_000)
+
     /// The gesture.
     public var gesture: Gesture
     /// Where it is played.
@@ -75,9 +81,10 @@ public struct PlayRequest: Sendable {
     /// Speed, repetitions, placement.
     public var options: PlaybackOptions
     /// Time between the device being ready and the first frame, so readers
-    /// can open it (default 100 ms). Part of the schedule: a cancel cuts it short.
+    /// can open it (default ``defaultLeadIn``). Part of the schedule: a cancel cuts it short.
     public var leadIn: Microseconds
-    /// Time the device is kept after the last frame so readers get it (default 200 ms).
+    /// Time the device is kept after the last frame so readers get it
+    /// (default ``GesturePlayback/PlaybackSession/defaultLinger``).
     public var linger: Microseconds
     /// Keep the virtual device for later plays with the same profile
     /// instead of destroying it after this one (the daemon does).
@@ -102,7 +109,7 @@ public struct PlayRequest: Sendable {
     /// Creates a request; see each property for the defaults.
     public init(
         gesture: Gesture, target: PlayTarget = .kind(.touchscreen), options: PlaybackOptions = PlaybackOptions(),
-        leadIn: Microseconds = Microseconds(100_000), linger: Microseconds = PlaybackSession.defaultLinger,
+        leadIn: Microseconds = defaultLeadIn, linger: Microseconds = PlaybackSession.defaultLinger,
         keepDevice: Bool = false, placement: PlayPlacement? = nil, realtimePriority: Int32? = nil,
         output: PlayOutput = .uinput, startGate: FileDescriptor? = nil
     ) {

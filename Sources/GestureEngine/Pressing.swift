@@ -10,9 +10,10 @@ public struct PressRequest: Sendable {
     /// The key, the action and the hold.
     public var press: KeyPress
     /// Time between the keyboard being ready and the first frame, so
-    /// readers can open it (default 100 ms).
+    /// readers can open it (default ``PlayRequest/defaultLeadIn``).
     public var leadIn: Microseconds
-    /// Time the keyboard is kept after the last frame so readers get it (default 200 ms).
+    /// Time the keyboard is kept after the last frame so readers get it
+    /// (default ``GesturePlayback/PlaybackSession/defaultLinger``).
     public var linger: Microseconds
     /// Keep the keyboard for later presses instead of destroying it after
     /// this one. A `down` press is possible only on a kept keyboard: a
@@ -28,7 +29,7 @@ public struct PressRequest: Sendable {
 
     /// Creates a request; see each property for the defaults.
     public init(
-        press: KeyPress, leadIn: Microseconds = Microseconds(100_000),
+        press: KeyPress, leadIn: Microseconds = PlayRequest.defaultLeadIn,
         linger: Microseconds = PlaybackSession.defaultLinger, keepDevice: Bool = false, output: PlayOutput = .uinput,
         startGate: FileDescriptor? = nil
     ) {

@@ -38,10 +38,17 @@ public struct PlaybackOptions: Hashable, Sendable {
     /// Height of the virtual screen for mouse moves, in pixels. Default 1080.
     public var screenHeight: Int
 
+    /// The default ``speed``: 1, as recorded.
+    public static let defaultSpeed = 1.0
+    /// The default ``repeatCount``: 1, played once.
+    public static let defaultRepeatCount = 1
+    /// The default ``repeatGap``: 500 ms.
+    public static let defaultRepeatGap = Microseconds(500_000)
+
     /// Creates options; every parameter has its documented default.
     public init(
-        physicalSize: Bool = false, speed: Double = 1, repeatCount: Int = 1,
-        repeatGap: Microseconds = Microseconds(500_000), liftDelay: Microseconds = Microseconds(1_000),
+        physicalSize: Bool = false, speed: Double = defaultSpeed, repeatCount: Int = defaultRepeatCount,
+        repeatGap: Microseconds = defaultRepeatGap, liftDelay: Microseconds = Microseconds(1_000),
         defaultPressure: Double = 0.5, screenWidth: Int = 1920, screenHeight: Int = 1080
     ) {
         self.physicalSize = physicalSize

@@ -7,9 +7,13 @@ public struct RecorderOptions: Hashable, Sendable {
     public var virtualScreenHeight: Int
     /// The largest virtual screen side accepted, in pixels.
     public static let maximumVirtualScreenSide = 1 << 20
+    /// The default virtual screen width: 1920 pixels.
+    public static let defaultVirtualScreenWidth = 1920
+    /// The default virtual screen height: 1080 pixels.
+    public static let defaultVirtualScreenHeight = 1080
 
     /// Creates options.
-    public init(virtualScreenWidth: Int = 1920, virtualScreenHeight: Int = 1080) {
+    public init(virtualScreenWidth: Int = defaultVirtualScreenWidth, virtualScreenHeight: Int = defaultVirtualScreenHeight) {
         self.virtualScreenWidth = virtualScreenWidth
         self.virtualScreenHeight = virtualScreenHeight
     }

@@ -17,8 +17,11 @@ public struct SVGOptions: Hashable, Sendable {
     /// anti-aliasing can show.
     public static let defaultTolerancePixels = 0.25
 
+    /// The default ``widthPixels``: 600.
+    public static let defaultWidthPixels = 600
+
     /// Creates options.
-    public init(widthPixels: Int = 600, showsCaption: Bool = true, tolerancePixels: Double = defaultTolerancePixels) {
+    public init(widthPixels: Int = defaultWidthPixels, showsCaption: Bool = true, tolerancePixels: Double = defaultTolerancePixels) {
         self.widthPixels = widthPixels
         self.showsCaption = showsCaption
         self.tolerancePixels = tolerancePixels

@@ -19,11 +19,11 @@ enum AssistOptions {
         .flag("no-grab", help: "Leave the drawing device live while recording (strokes then also act on the desktop)."),
         .option(
             "idle-timeout", valueName: "seconds", help: "Recording ends this long after the last contact lifted.",
-            type: .duration(in: 500_000...600_000_000), default: "3s"),
-        .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
+            type: .duration(in: 500_000...600_000_000), default: OptionDefault.duration(OptionDefault.idleTimeout)),
+        .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: OptionDefault.screen),
         .option(
             "as", valueName: "kind", help: "The virtual device gestures are played on (\"Play on a virtual device\").",
-            type: .choice(PlayCommand.kinds), default: "touchscreen"),
+            type: .choice(PlayCommand.kinds), default: DeviceKind.touchscreen.rawValue),
         .option(
             "picture", valueName: "file", help: "Where Review writes the SVG picture ('' for none; a device or FIFO is written into).",
             default: "gesturectl-review.svg", completion: .files),
@@ -38,17 +38,19 @@ enum AssistOptions {
         .flag("grab-switch", help: "Take the switch device for gesturectl alone (for a dedicated switch, never a shared keyboard)."),
         .option(
             "scan-interval", valueName: "time", help: "How long scanning highlights each item (0.3 s to 10 s).",
-            type: .duration(in: ScanSettings.minimumInterval.rawValue...ScanSettings.maximumInterval.rawValue), default: "1s"),
+            type: .duration(in: ScanSettings.minimumInterval.rawValue...ScanSettings.maximumInterval.rawValue), default: OptionDefault.duration(ScanSettings.defaultInterval)),
         .option(
             "first-item-hold", valueName: "time", help: "How much longer the first item stays highlighted.",
-            type: .duration(in: 0...10_000_000), default: "700ms"),
-        .option("scan-loops", valueName: "n", help: "Loops through the items before scanning pauses.", type: .integer(in: 1...100), default: "2"),
+            type: .duration(in: 0...10_000_000), default: OptionDefault.duration(ScanSettings.defaultFirstItemHold)),
+        .option(
+            "scan-loops", valueName: "n", help: "Loops through the items before scanning pauses.", type: .integer(in: 1...100),
+            default: String(ScanSettings.defaultLoops)),
         .option(
             "debounce", valueName: "time", help: "Ignore a press that starts this soon after the previous release.",
-            type: .duration(in: 0...5_000_000), default: "0"),
+            type: .duration(in: 0...5_000_000), default: OptionDefault.duration(ScanSettings.defaultDebounce)),
         .option(
             "long-press", valueName: "time", help: "Holding the switch this long goes back.",
-            type: .duration(in: 100_000...2_900_000), default: "800ms"),
+            type: .duration(in: 100_000...2_900_000), default: OptionDefault.duration(ScanSettings.defaultLongPress)),
         .flag("switch-stops-recording", help: "A press of the switch during recording stops it."),
     ]
 
@@ -74,10 +76,10 @@ enum AssistOptions {
             throw CommandFailure.usage(device == nil ? "--switch-key needs --switch DEVICE" : "--switch needs --switch-key KEY (e.g. KEY_ENTER or BTN_0)")
         }
         let scanning = ScanSettings(
-            interval: Microseconds(values.duration("scan-interval") ?? 1_000_000),
-            firstItemHold: Microseconds(values.duration("first-item-hold") ?? 700_000),
-            loops: values.integer("scan-loops") ?? 2, debounce: Microseconds(values.duration("debounce") ?? 0),
-            longPress: Microseconds(values.duration("long-press") ?? 800_000))
+            interval: Microseconds(values.durationOrDefault("scan-interval")),
+            firstItemHold: Microseconds(values.durationOrDefault("first-item-hold")),
+            loops: values.integerOrDefault("scan-loops"), debounce: Microseconds(values.durationOrDefault("debounce")),
+            longPress: Microseconds(values.durationOrDefault("long-press")))
         if let problem = scanning.problem { throw CommandFailure.usage(problem) }
         do {
             let trigger = try TriggerRequest(device: device, key: key, timings: scanning.press, grab: values.flag("grab-switch"))
@@ -123,12 +125,12 @@ enum AssistOptions {
     /// What Create New Gesture records with, plays on and saves into, from
     /// the drawing options; and the kind of virtual device gestures play on.
     static func createServices(_ values: ParsedValues, context: CommandContext) throws -> (EngineCreateServices, DeviceKind) {
-        let screen = try RecordCommand.parseScreen(values.string("screen") ?? "1920x1080")
-        let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
+        let screen = try RecordCommand.parseScreen(values.stringOrDefault("screen"))
+        let kind = DeviceKind(rawValue: values.stringOrDefault("as")) ?? .touchscreen
         // The picture goes where -o would put it, by the same rules; never
         // to standard output, where the flow's lines are.
         // An empty --picture writes none.
-        let picture = values.string("picture") ?? "gesturectl-review.svg"
+        let picture = values.stringOrDefault("picture")
         if picture == "-" || GestureOutput.isStandardOutput(picture) {
             throw CommandFailure.usage("--picture: the picture cannot go to standard output, where the flow's lines are; give a file")
         }

@@ -53,7 +53,7 @@ enum EditCommands {
         options: [
             .option("align", valueName: "edge", help: "Start groups together or end them together.", type: .choice(["start", "end"]), default: "start"),
             .option("stagger", valueName: "times", help: "Start offsets: one step, or a comma-separated list (e.g. 0,100ms,250ms).", type: .list(of: .duration)),
-            .option("max-fingers", valueName: "n", help: "Refuse a result with more fingers down at once.", type: .integer(in: 1...100), default: "10"),
+            .option("max-fingers", valueName: "n", help: "Refuse a result with more fingers down at once.", type: .integer(in: 1...100), default: String(GestureEditor.defaultMaximumFingers)),
         ] + GestureOutput.options
     ) { values, context in
         let inputs = values.arguments("gestures")
@@ -64,7 +64,7 @@ enum EditCommands {
             alignment = .stagger(values.durations("stagger").map { Microseconds($0) })
         }
         let result = try edit(listed(inputs)) { () throws(EditError) in
-            try GestureEditor.merge(gestures, alignment: alignment, maximumFingers: values.integer("max-fingers") ?? 10)
+            try GestureEditor.merge(gestures, alignment: alignment, maximumFingers: values.integerOrDefault("max-fingers"))
         }
         let names = zip(gestures, inputs).map { ResultNaming.name(of: $0, input: $1) }
         try finish(result, origin: ResultNaming.mergeOrigin(names), values: values, context: context)
@@ -88,9 +88,9 @@ enum EditCommands {
             Argument("count", help: "How many fingers (2–10).", type: .integer(in: 2...10)),
         ],
         options: [
-            .option("spacing", valueName: "mm", help: "Distance between neighbouring fingers.", type: .double(above: 0), default: "18"),
-            .option("layout", valueName: "layout", help: "Fingers in a straight row or on an arc.", type: .choice(FingerLayout.allCases.map(\.rawValue)), default: "row"),
-            .option("delay", valueName: "time", help: "Each finger starts this long after the previous one.", type: .duration, default: "0"),
+            .option("spacing", valueName: "mm", help: "Distance between neighbouring fingers.", type: .double(above: 0), default: OptionDefault.number(GestureEditor.defaultFingerSpacingMM)),
+            .option("layout", valueName: "layout", help: "Fingers in a straight row or on an arc.", type: .choice(FingerLayout.allCases.map(\.rawValue)), default: FingerLayout.row.rawValue),
+            .option("delay", valueName: "time", help: "Each finger starts this long after the previous one.", type: .duration, default: OptionDefault.duration(.zero)),
             .option("stroke", valueName: "n", help: "Which stroke to copy (1 = first) when there are several.", type: .integer(minimum: 1)),
             strictFlag,
         ] + GestureOutput.options
@@ -106,9 +106,9 @@ enum EditCommands {
         }
         let result = try edit(shown(input)) { () throws(EditError) in
             try GestureEditor.fingers(
-                gesture, count: values.integer("count") ?? 2, spacingMM: values.double("spacing") ?? 18,
-                layout: FingerLayout(rawValue: values.string("layout") ?? "") ?? .row,
-                delay: Microseconds(values.duration("delay") ?? 0), strokeIndex: values.integer("stroke").map { $0 - 1 },
+                gesture, count: values.integer("count") ?? 2, spacingMM: values.doubleOrDefault("spacing"),
+                layout: FingerLayout(rawValue: values.stringOrDefault("layout")) ?? .row,
+                delay: Microseconds(values.durationOrDefault("delay")), strokeIndex: values.integer("stroke").map { $0 - 1 },
                 strict: values.flag("strict"))
         }
         let source = ResultNaming.name(of: gesture, input: input)
@@ -143,7 +143,7 @@ enum EditCommands {
             .option("translate", valueName: "dx,dy", help: "Move the gesture by dx,dy mm (y grows downward).", type: .list(of: .double)),
             .option("fit", valueName: "w:h", help: "Re-express the gesture on a surface of this aspect ratio (e.g. 16:9)."),
             .flag("trim", help: "Remove idle time before the first contact and stillness longer than --max-still at the ends of moving strokes."),
-            .option("max-still", valueName: "time", help: "With --trim: longest stillness kept.", type: .duration, default: "200ms"),
+            .option("max-still", valueName: "time", help: "With --trim: longest stillness kept.", type: .duration, default: OptionDefault.duration(GestureEditor.defaultMaxStill)),
             strictFlag,
         ] + GestureOutput.options
     ) { values, context in
@@ -179,7 +179,7 @@ enum EditCommands {
         // What was done, in the order it was done, for the description.
         var steps: [String] = []
         if values.flag("trim") {
-            let maxStill = Microseconds(values.duration("max-still") ?? 200_000)
+            let maxStill = Microseconds(values.durationOrDefault("max-still"))
             try apply { (gesture) throws(EditError) in try GestureEditor.trim(gesture, maxStill: maxStill) }
             steps.append("trimmed")
         }

@@ -37,7 +37,7 @@ enum GadgetCommand {
 
     static let nameOption = Option.option(
         "name", valueName: "name", help: "The gadget's configfs name (/sys/kernel/config/usb_gadget/NAME).",
-        default: GadgetSpecification.defaultName)
+        default: OptionDefault.gadgetName)
 
     static let up = Command(
         name: "up", abstract: "Build the gadget and bind it to a USB device controller.",
@@ -68,16 +68,16 @@ enum GadgetCommand {
             .option("product", valueName: "id", help: "USB product id, hexadecimal (default 0104, Multifunction Composite Gadget)."),
         ]
     ) { values, context in
-        let size = try parseSize(values.string("size") ?? "216x135")
+        let size = try parseSize(values.stringOrDefault("size"))
         let layout: HIDTouchscreenLayout
         do throws(GadgetPlan.Failure) {
             layout = try GadgetPlan.touchscreen(
-                contacts: values.integer("contacts") ?? 10, widthMM: size.width, heightMM: size.height)
+                contacts: values.integerOrDefault("contacts"), widthMM: size.width, heightMM: size.height)
         } catch {
             throw CommandFailure.usage(error.description)
         }
         let specification = GadgetPlan.specification(
-            name: values.string("name") ?? GadgetSpecification.defaultName, touchscreen: layout,
+            name: values.stringOrDefault("name"), touchscreen: layout,
             mouse: values.flag("mouse"), buttons: values.flag("buttons"), controller: values.string("udc"),
             vendor: try hexadecimal(values, "vendor"), product: try hexadecimal(values, "product"))
         let status = try USBGadget().up(specification)
@@ -99,7 +99,7 @@ enum GadgetCommand {
             """,
         options: [nameOption]
     ) { values, context in
-        let name = values.string("name") ?? GadgetSpecification.defaultName
+        let name = values.stringOrDefault("name")
         if try USBGadget().down(name: name) {
             context.print("gadget \(name) is down")
         } else {
@@ -123,7 +123,7 @@ enum GadgetCommand {
             """,
         options: [nameOption, .flag("json", help: "Print JSON instead of text.")]
     ) { values, context in
-        let name = values.string("name") ?? GadgetSpecification.defaultName
+        let name = values.stringOrDefault("name")
         let gadget = USBGadget()
         let controllers = (try? gadget.controllers()) ?? []
         // Without configfs or libcomposite no gadget exists: say why, as a fact.

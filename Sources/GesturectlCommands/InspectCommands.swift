@@ -121,7 +121,7 @@ enum InspectCommands {
                 + deviceSummary(device))
         let colour = context.isStandardOutputTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
         context.standardOutput.write(
-            renderPreview(gesture, columns: values.integer("columns") ?? 40, rows: values.integer("rows") ?? 12, colour: colour))
+            renderPreview(gesture, columns: values.integerOrDefault("columns"), rows: values.integerOrDefault("rows"), colour: colour))
     }
 
     static let render = Command(
@@ -144,7 +144,7 @@ enum InspectCommands {
         arguments: [Argument("gesture", help: "The gesture (NAME|FILE).", completion: .gesture)],
         options: [
             .option("output", short: "o", valueName: "file", help: "Where to write the SVG ('-' for standard output).", default: "-", completion: .files),
-            .option("width", valueName: "px", help: "Width of the picture in pixels.", type: .integer(in: 50...10_000), default: "600"),
+            .option("width", valueName: "px", help: "Width of the picture in pixels.", type: .integer(in: 50...10_000), default: String(SVGOptions.defaultWidthPixels)),
             .flag("no-caption", help: "Leave out the caption."),
             .flag("exact", help: "Keep every sample in the paths (no simplification)."),
             GestureOutput.forceFlag,
@@ -152,11 +152,11 @@ enum InspectCommands {
     ) { values, context in
         let gesture = try context.loadGesture(values.argument("gesture") ?? "")
         var options = SVGOptions()
-        options.widthPixels = values.integer("width") ?? 600
+        options.widthPixels = values.integerOrDefault("width")
         options.showsCaption = !values.flag("no-caption")
         if values.flag("exact") { options.tolerancePixels = 0 }
         try GestureOutput.writeText(
-            renderSVG(gesture, options: options), to: values.string("output") ?? "-", force: values.flag("force"),
+            renderSVG(gesture, options: options), to: values.stringOrDefault("output"), force: values.flag("force"),
             context: context)
     }
 

@@ -42,7 +42,7 @@ enum InteropCommands {
         arguments: [Argument("file", help: "The recording ('-' for standard input).", completion: .files)],
         options: [
             .flag("sequential", help: "Make all strokes start together, as 'record --sequential' does."),
-            .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
+            .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: OptionDefault.screen),
             .option(
                 "viewport", valueName: "WxH",
                 help: "The viewport of a WebDriver payload, in CSS pixels (default: the smallest that holds every position)."),
@@ -69,7 +69,7 @@ enum InteropCommands {
                 : "\(recording.ignoredLines.count) lines (\(lines)), which are neither events nor comments"
             context.warn("\(shown(source)): skipped \(what) (as evemu-play does)")
         }
-        let screen = values.string("screen") ?? "1920x1080"
+        let screen = values.stringOrDefault("screen")
         let size = screen.lowercased().split(separator: "x").compactMap { Int($0) }
         guard size.count == 2 else { throw CommandFailure.usage("--screen: \"\(shown(screen))\" is not a screen size like 1920x1080") }
         var baseName = FileIO.baseName(source)
@@ -133,8 +133,8 @@ enum InteropCommands {
             .option(
                 "format", valueName: "format", help: "The file format.",
                 type: .choice(["evemu", "libinput", "android-uinput", "webdriver"]), required: true),
-            .option("as", valueName: "kind", help: "The device to describe.", type: .choice(PlayCommand.kinds), default: "touchscreen"),
-            .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: "1"),
+            .option("as", valueName: "kind", help: "The device to describe.", type: .choice(PlayCommand.kinds), default: DeviceKind.touchscreen.rawValue),
+            .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: OptionDefault.number(PlaybackOptions.defaultSpeed)),
             .option(
                 "viewport", valueName: "WxH",
                 help: "For --format webdriver: the viewport in CSS pixels (default: the gesture's surface at 96 pixels per inch)."),
@@ -142,7 +142,7 @@ enum InteropCommands {
             GestureOutput.forceFlag,
         ]
     ) { values, context in
-        let formatName = values.string("format") ?? "evemu"
+        let formatName = values.stringOrDefault("format")
         let format: TextFormat =
             switch formatName {
             case "libinput": .libinput
@@ -154,21 +154,21 @@ enum InteropCommands {
         if viewport != nil, case .webdriver = format {} else if viewport != nil {
             throw CommandFailure.usage("--viewport is for --format webdriver (positions in CSS pixels), not \(formatName)")
         }
-        let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
+        let kind = DeviceKind(rawValue: values.stringOrDefault("as")) ?? .touchscreen
         if case .webdriver = format, kind != .touchscreen {
             throw CommandFailure.usage(
                 "--format webdriver plays touch pointers, one per finger: it needs --as touchscreen, not \(kind.rawValue)")
         }
         let gesture = try context.loadGesture(values.argument("gesture") ?? "")
         let stream = try context.engine.frameStream(
-            for: PlayRequest(gesture: gesture, target: .kind(kind), options: PlaybackOptions(speed: values.double("speed") ?? 1)))
+            for: PlayRequest(gesture: gesture, target: .kind(kind), options: PlaybackOptions(speed: values.doubleOrDefault("speed"))))
         var chosen = format
         if case .webdriver = format {
             chosen = .webdriver(viewport ?? defaultViewport(for: stream.builder.target.description, gesture: stream.gesture))
         }
         try writeFrames(
             of: stream.gesture, with: stream.builder, format: chosen,
-            to: values.string("output") ?? "-", force: values.flag("force"), context: context)
+            to: values.stringOrDefault("output"), force: values.flag("force"), context: context)
     }
 
     /// `WxH` as a viewport, or a usage error naming the option.

@@ -64,7 +64,7 @@ enum MenuCommand {
             .flag("reset", help: "Delete the configuration file, so the default menu applies again, and exit."),
             .option(
                 "lead-in", valueName: "time", help: "Wait this long after a new play device is ready before playing (lets readers open it).",
-                type: .duration(in: 0...60_000_000), default: "100ms"),
+                type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlayRequest.defaultLeadIn)),
         ] + AssistOptions.drawingOptions + AssistOptions.switchOptions + AssistOptions.outputOptions
     ) { values, context in
         guard let path = values.string("config").map(context.resolve) ?? MenuConfigurationFile.userPath(environment: context.environment)
@@ -96,7 +96,7 @@ enum MenuCommand {
         let (createServices, kind) = try AssistOptions.createServices(values, context: context)
         let services = EngineMenuServices(
             engine: context.engine, library: context.library, playTarget: .kind(kind), createServices: createServices,
-            playLabel: AssistOptions.playLabel(kind), leadIn: Microseconds(values.duration("lead-in") ?? 100_000))
+            playLabel: AssistOptions.playLabel(kind), leadIn: Microseconds(values.durationOrDefault("lead-in")))
         warnAboutMissingGestures(configuration.items, services: services, path: path, context: context)
         let display = AssistOptions.display(values, context: context)
 

@@ -98,26 +98,26 @@ enum PlayCommand {
         section: DevicesCommand.section,
         arguments: [Argument("gesture", help: "The gesture to play (NAME|FILE).", completion: .gesture)],
         options: [
-            .option("as", valueName: "kind", help: "The virtual device to play on.", type: .choice(kinds), default: "touchscreen"),
+            .option("as", valueName: "kind", help: "The virtual device to play on.", type: .choice(kinds), default: DeviceKind.touchscreen.rawValue),
             .option("clone", valueName: "device", help: "Play on a uinput copy of this real device's description (node, link, name or vendor:product).",
                 completion: .files),
-            .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: "1"),
-            .option("repeat", valueName: "n", help: "Play the gesture N times.", type: .integer(in: 1...GestureLimits.maximumRepeatCount), default: "1"),
-            .option("repeat-gap", valueName: "time", help: "Pause between repeats.", type: .duration(in: 0...PlaybackOptions.maximumRepeatGap.rawValue), default: "500ms"),
+            .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: OptionDefault.number(PlaybackOptions.defaultSpeed)),
+            .option("repeat", valueName: "n", help: "Play the gesture N times.", type: .integer(in: 1...GestureLimits.maximumRepeatCount), default: String(PlaybackOptions.defaultRepeatCount)),
+            .option("repeat-gap", valueName: "time", help: "Pause between repeats.", type: .duration(in: 0...PlaybackOptions.maximumRepeatGap.rawValue), default: OptionDefault.duration(PlaybackOptions.defaultRepeatGap)),
             .flag("physical-size", help: "Keep the gesture's size in mm instead of its place on the surface."),
             .option("at", valueName: "x,y", help: "Put the gesture's centre here: mm from the top-left corner, or percents of the surface (80%,90%)."),
             .option("scale", valueName: "factor", help: "Make the gesture larger (2) or smaller (0.5) about its centre.", type: .double),
             .option("rotate", valueName: "degrees", help: "Turn the gesture about its centre (clockwise positive).", type: .double),
-            .option("lead-in", valueName: "time", help: "Wait this long after the device is ready before the first frame (lets readers open it).", type: .duration(in: 0...60_000_000), default: "100ms"),
-            .option("linger", valueName: "time", help: "Keep the device this long after the last frame so readers receive it.", type: .duration(in: 0...60_000_000), default: "200ms"),
+            .option("lead-in", valueName: "time", help: "Wait this long after the device is ready before the first frame (lets readers open it).", type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlayRequest.defaultLeadIn)),
+            .option("linger", valueName: "time", help: "Keep the device this long after the last frame so readers receive it.", type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlaybackSession.defaultLinger)),
             .option("start-on-fd", valueName: "n", help: "Make the device, then wait until descriptor N is readable (a byte written, or its writer closing it) before the lead-in and the first frame.",
                 type: .integer(in: 0...Int(Int32.max))),
             .flag("print", help: "Write evemu text (description and events) instead of playing."),
             .flag("json", help: "After playing, print the outcome and timing (lateness of frames) as JSON."),
             .flag("realtime", help: "Play at SCHED_FIFO priority 40 (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= 40)."),
             .option("to", valueName: "output", help: "How the device is made: uinput (evdev, the default), uhid (a HID device the kernel's HID drivers drive), gadget (the USB gadget 'gesturectl gadget up' made: the host it is plugged into).",
-                type: .choice(outputs), default: "uinput"),
-            .option("gadget", valueName: "name", help: "With --to gadget: the gadget's configfs name.", default: "gesturectl"),
+                type: .choice(outputs), default: PlayOutput.uinput.word),
+            .option("gadget", valueName: "name", help: "With --to gadget: the gadget's configfs name.", default: OptionDefault.gadgetName),
         ]
     ) { values, context in
         let placement = try placement(values)
@@ -139,15 +139,15 @@ enum PlayCommand {
         if let at = placement?.at, at.x.isMillimetres || at.y.isMillimetres {
             AssumedSize.note(gesture.device, of: shown(values.argument("gesture") ?? ""), options: ["at"], context: context)
         }
-        let kind = DeviceKind(rawValue: values.string("as") ?? "touchscreen") ?? .touchscreen
+        let kind = DeviceKind(rawValue: values.stringOrDefault("as")) ?? .touchscreen
         let unplaced = PlayRequest(
             gesture: gesture,
             target: values.string("clone").map { .clone(device: $0, as: values.isGiven("as") ? kind : nil) } ?? .kind(kind),
             options: PlaybackOptions(
-                physicalSize: values.flag("physical-size"), speed: values.double("speed") ?? 1,
-                repeatCount: values.integer("repeat") ?? 1, repeatGap: Microseconds(values.duration("repeat-gap") ?? 500_000)),
-            leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
-            linger: Microseconds(values.duration("linger") ?? 200_000), placement: placement,
+                physicalSize: values.flag("physical-size"), speed: values.doubleOrDefault("speed"),
+                repeatCount: values.integerOrDefault("repeat"), repeatGap: Microseconds(values.durationOrDefault("repeat-gap"))),
+            leadIn: Microseconds(values.durationOrDefault("lead-in")),
+            linger: Microseconds(values.durationOrDefault("linger")), placement: placement,
             realtimePriority: values.flag("realtime") ? DedicatedThread.defaultRealtimePriority : nil,
             output: try output(values), startGate: try startGate(values))
         if unplaced.output == .uhid, values.isGiven("clone") {
@@ -216,7 +216,7 @@ enum PlayCommand {
 
     /// The output `--to` (and `--gadget`) ask for. `press` uses it too: read only the options both commands declare.
     static func output(_ values: ParsedValues) throws -> PlayOutput {
-        let word = values.string("to") ?? "uinput"
+        let word = values.stringOrDefault("to")
         if values.isGiven("gadget") && word != "gadget" {
             throw CommandFailure.usage("--gadget names the gadget of --to gadget; add --to gadget")
         }
@@ -263,9 +263,9 @@ enum PlayCommand {
         _ client: DaemonClient, values: ParsedValues, placement: Placement?, context: CommandContext
     ) async throws {
         var arguments = [try DaemonCalls.gestureArgument(values.argument("gesture") ?? "", context: context)]
-        arguments.append(("as", .string(values.string("as") ?? "touchscreen")))
+        arguments.append(("as", .string(values.stringOrDefault("as"))))
         // The daemon's outputs are its configuration's ("outputs"); --to picks one.
-        if values.isGiven("to") { arguments.append(("to", .string(values.string("to") ?? "uinput"))) }
+        if values.isGiven("to") { arguments.append(("to", .string(values.stringOrDefault("to")))) }
         if let speed = values.double("speed") { arguments.append(("speed", .decimal(speed))) }
         if let count = values.integer("repeat") { arguments.append(("repeat", .integer(count))) }
         if let at = placement?.at { arguments.append(("at", .array([json(at.x), json(at.y)]))) }

@@ -52,21 +52,21 @@ enum PressCommand {
         options: [
             .option(
                 "hold", valueName: "time", help: "How long a tap holds the key down.",
-                type: .duration(in: KeyPress.minimumHold.rawValue...KeyPress.maximumHold.rawValue), default: "50ms"),
+                type: .duration(in: KeyPress.minimumHold.rawValue...KeyPress.maximumHold.rawValue), default: OptionDefault.duration(KeyPress.defaultHold)),
             .flag("down", help: "Press the key and hold it until Ctrl-C or SIGTERM (through the daemon only)."),
             .flag("up", help: "Release a key held with --down (through the daemon only)."),
             .flag("force", help: "Allow power, which can switch the machine off."),
             .option(
                 "lead-in", valueName: "time", help: "Wait this long after the keyboard is ready before pressing (lets readers open it).",
-                type: .duration(in: 0...60_000_000), default: "100ms"),
+                type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlayRequest.defaultLeadIn)),
             .option(
                 "linger", valueName: "time", help: "Keep the keyboard this long after the release so readers receive it.",
-                type: .duration(in: 0...60_000_000), default: "200ms"),
+                type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlaybackSession.defaultLinger)),
             .option("start-on-fd", valueName: "n", help: "Make the keyboard, then wait until descriptor N is readable (a byte written, or its writer closing it) before the lead-in and the press.",
                 type: .integer(in: 0...Int(Int32.max))),
             .option("to", valueName: "output", help: "How the keyboard is made: uinput (the default), uhid (HID consumer-control and keyboard buttons the kernel's HID drivers read), gadget (the buttons of the USB gadget 'gesturectl gadget up --buttons' made: the host it is plugged into receives the key).",
-                type: .choice(PlayCommand.outputs), default: "uinput"),
-            .option("gadget", valueName: "name", help: "With --to gadget: the gadget's configfs name.", default: "gesturectl"),
+                type: .choice(PlayCommand.outputs), default: PlayOutput.uinput.word),
+            .option("gadget", valueName: "name", help: "With --to gadget: the gadget's configfs name.", default: OptionDefault.gadgetName),
         ]
     ) { values, context in
         let name = values.argument("button") ?? ""
@@ -91,9 +91,9 @@ enum PressCommand {
                 "\(key.name) (\(key.kernelName)) can switch the machine off (logind's HandlePowerKey); add --force to press it")
         }
         let request = PressRequest(
-            press: KeyPress(key: key.code, action: .tap, hold: Microseconds(values.duration("hold") ?? KeyPress.defaultHold.rawValue)),
-            leadIn: Microseconds(values.duration("lead-in") ?? 100_000),
-            linger: Microseconds(values.duration("linger") ?? 200_000), output: try PlayCommand.output(values),
+            press: KeyPress(key: key.code, action: .tap, hold: Microseconds(values.durationOrDefault("hold"))),
+            leadIn: Microseconds(values.durationOrDefault("lead-in")),
+            linger: Microseconds(values.durationOrDefault("linger")), output: try PlayCommand.output(values),
             startGate: try PlayCommand.startGate(values))
         let job = try await context.engine.startPressWithoutBlocking(request)
         context.cancelledBySignals(job.handle)

@@ -56,15 +56,15 @@ enum RecordCommand {
             .option("save", valueName: "name", help: "Save the gesture in the library under NAME.", completion: .libraryName),
             .flag("sequential", help: "Each contact is a stroke; all strokes start together when saved."),
             .flag("grab", help: "Take the device for gesturectl alone while recording (EVIOCGRAB): the desktop does not react."),
-            .option("idle-timeout", valueName: "seconds", help: "Stop after this long with no contact (default: 3 with --sequential, none otherwise).", type: .duration(minimum: 1)),
+            .option("idle-timeout", valueName: "seconds", help: "Stop after this long with no contact (default: \(OptionDefault.idleTimeout.rawValue / 1_000_000) with --sequential, none otherwise).", type: .duration(minimum: 1)),
             .option("max-duration", valueName: "seconds", help: "Stop this long after the first contact.", type: .duration(minimum: 1)),
-            .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: "1920x1080"),
+            .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: OptionDefault.screen),
             .option("name", valueName: "name", help: "The name stored in the gesture."),
             .flag("realtime", help: "Record at SCHED_FIFO priority 40 (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= 40)."),
             GestureOutput.forceFlag,
         ]
     ) { values, context in
-        let screen = try parseScreen(values.string("screen") ?? "1920x1080")
+        let screen = try parseScreen(values.stringOrDefault("screen"))
         // Refuse a bad name now, not after the user has drawn.
         if let name = values.string("save"), let problem = GestureName.problem(with: name) {
             throw CommandFailure.usage(problem)
@@ -72,7 +72,7 @@ enum RecordCommand {
         // And an output that can never be a file (empty, a folder).
         if let output = values.string("output"), output != "-" { try GestureOutput.checkOutputPath(output, context: context) }
         let sequential = values.flag("sequential")
-        let idle = values.duration("idle-timeout").map { Microseconds($0) } ?? (sequential ? Microseconds(3_000_000) : nil)
+        let idle = values.duration("idle-timeout").map { Microseconds($0) } ?? (sequential ? OptionDefault.idleTimeout : nil)
         let fileName = "gesture-" + Timestamp.compact() + GestureName.fileSuffix
         if context.goesThroughDaemon(values) {
             if values.isGiven("screen") {

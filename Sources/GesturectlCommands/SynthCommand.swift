@@ -24,7 +24,7 @@ enum SynthCommand {
     }
     private static let spacing = Option.option(
         "spacing", valueName: "mm", help: "Distance between neighbouring fingers in the row.",
-        type: .double(above: 0), default: number(SynthDefaults.spacingMM))
+        type: .double(above: 0), default: OptionDefault.number(SynthDefaults.spacingMM))
     private static let centre = Option.option(
         "centre", valueName: "x,y",
         help: "Where the gesture is centred, in mm from the top-left corner (default: the middle).",
@@ -34,10 +34,6 @@ enum SynthCommand {
             name, valueName: "time", help: help + " (e.g. 0.25, 250ms).",
             type: .duration(minimum: 1, maximum: SynthDefaults.maximumDuration.rawValue),
             default: DurationText.format(microseconds: value.rawValue))
-    }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     private static func shapeCommand(
@@ -75,7 +71,7 @@ enum SynthCommand {
     }
 
     private static func micro(_ values: ParsedValues, _ name: String) -> Microseconds {
-        Microseconds(values.duration(name) ?? 0)
+        Microseconds(values.durationOrDefault(name))
     }
 
     static let command = Command(
@@ -98,7 +94,7 @@ enum SynthCommand {
                 discussion: "Example: gesturectl synth tap --fingers 2 --centre 50,40",
                 options: [fingers(1...10, default: 1), duration(SynthDefaults.tapDuration, help: "How long each finger touches"), spacing, centre]
             ) { values in
-                .tap(fingers: values.integer("fingers") ?? 1, centre: try centrePoint(values), duration: micro(values, "duration"))
+                .tap(fingers: values.integerOrDefault("fingers"), centre: try centrePoint(values), duration: micro(values, "duration"))
             },
             shapeCommand(
                 "double-tap", abstract: "Fingers tap twice.",
@@ -111,7 +107,7 @@ enum SynthCommand {
                 ]
             ) { values in
                 .doubleTap(
-                    fingers: values.integer("fingers") ?? 1, centre: try centrePoint(values),
+                    fingers: values.integerOrDefault("fingers"), centre: try centrePoint(values),
                     tapDuration: micro(values, "tap-duration"), gap: micro(values, "gap"))
             },
             shapeCommand(
@@ -119,7 +115,7 @@ enum SynthCommand {
                 discussion: "Example: gesturectl synth long-press --duration 1.5s",
                 options: [fingers(1...10, default: 1), duration(SynthDefaults.longPressDuration, help: "How long to hold"), spacing, centre]
             ) { values in
-                .longPress(fingers: values.integer("fingers") ?? 1, centre: try centrePoint(values), duration: micro(values, "duration"))
+                .longPress(fingers: values.integerOrDefault("fingers"), centre: try centrePoint(values), duration: micro(values, "duration"))
             },
             shapeCommand(
                 "swipe", abstract: "A row of fingers moves in a straight line.",
@@ -131,13 +127,13 @@ enum SynthCommand {
                 options: [
                     .option("direction", valueName: "dir", help: "Which way the fingers move.", type: .choice(SwipeDirection.allCases.map(\.rawValue)), required: true),
                     fingers(1...10, default: 1),
-                    .option("distance", valueName: "mm", help: "How far the fingers move.", type: .double(above: 0), default: number(SynthDefaults.swipeDistanceMM)),
+                    .option("distance", valueName: "mm", help: "How far the fingers move.", type: .double(above: 0), default: OptionDefault.number(SynthDefaults.swipeDistanceMM)),
                     duration(SynthDefaults.swipeDuration, help: "How long the motion takes"), spacing, centre,
                 ]
             ) { values in
                 .swipe(
-                    direction: SwipeDirection(rawValue: values.string("direction") ?? "") ?? .up,
-                    fingers: values.integer("fingers") ?? 1, distanceMM: values.double("distance") ?? SynthDefaults.swipeDistanceMM,
+                    direction: SwipeDirection(rawValue: values.stringOrDefault("direction")) ?? .up,
+                    fingers: values.integerOrDefault("fingers"), distanceMM: values.doubleOrDefault("distance"),
                     duration: micro(values, "duration"), centre: try centrePoint(values))
             },
             shapeCommand(
@@ -158,8 +154,8 @@ enum SynthCommand {
                 ]
             ) { values in
                 .pinch(
-                    direction: PinchDirection(rawValue: values.string("direction") ?? "") ?? .in,
-                    fingers: values.integer("fingers") ?? 2, startRadiusMM: values.double("start-radius"),
+                    direction: PinchDirection(rawValue: values.stringOrDefault("direction")) ?? .in,
+                    fingers: values.integerOrDefault("fingers"), startRadiusMM: values.double("start-radius"),
                     endRadiusMM: values.double("end-radius"), distanceMM: values.double("distance"),
                     duration: micro(values, "duration"), centre: try centrePoint(values))
             },
@@ -167,15 +163,15 @@ enum SynthCommand {
                 "rotate", abstract: "Fingers on a circle turn together around its centre.",
                 discussion: "Positive degrees turn clockwise on the screen.\nExample: gesturectl synth rotate --degrees -45 --fingers 3",
                 options: [
-                    .option("degrees", valueName: "deg", help: "How far to turn (clockwise positive).", type: .double(in: -SynthDefaults.maximumRotateDegrees...SynthDefaults.maximumRotateDegrees), default: number(SynthDefaults.rotateDegrees)),
+                    .option("degrees", valueName: "deg", help: "How far to turn (clockwise positive).", type: .double(in: -SynthDefaults.maximumRotateDegrees...SynthDefaults.maximumRotateDegrees), default: OptionDefault.number(SynthDefaults.rotateDegrees)),
                     fingers(2...10, default: 2),
-                    .option("radius", valueName: "mm", help: "Radius of the circle.", type: .double(above: 0), default: number(SynthDefaults.rotateRadiusMM)),
+                    .option("radius", valueName: "mm", help: "Radius of the circle.", type: .double(above: 0), default: OptionDefault.number(SynthDefaults.rotateRadiusMM)),
                     duration(SynthDefaults.rotateDuration, help: "How long the motion takes"), centre,
                 ]
             ) { values in
                 .rotate(
-                    degrees: values.double("degrees") ?? SynthDefaults.rotateDegrees, fingers: values.integer("fingers") ?? 2,
-                    radiusMM: values.double("radius") ?? SynthDefaults.rotateRadiusMM,
+                    degrees: values.doubleOrDefault("degrees"), fingers: values.integerOrDefault("fingers"),
+                    radiusMM: values.doubleOrDefault("radius"),
                     duration: micro(values, "duration"), centre: try centrePoint(values))
             },
             shapeCommand(
@@ -188,16 +184,16 @@ enum SynthCommand {
                 options: [
                     .option("from", valueName: "edge", help: "The edge to start on.", type: .choice(SurfaceEdge.allCases.map(\.rawValue)), required: true),
                     fingers(1...10, default: 1),
-                    .option("distance", valueName: "mm", help: "How far the fingers move inward.", type: .double(above: 0), default: number(SynthDefaults.edgeSwipeDistanceMM)),
+                    .option("distance", valueName: "mm", help: "How far the fingers move inward.", type: .double(above: 0), default: OptionDefault.number(SynthDefaults.edgeSwipeDistanceMM)),
                     duration(SynthDefaults.edgeSwipeDuration, help: "How long the motion takes"),
                     .option("along", valueName: "mm", help: "Position along the edge (default: its middle).", type: .double),
                     spacing,
                 ]
             ) { values in
                 .edgeSwipe(
-                    from: SurfaceEdge(rawValue: values.string("from") ?? "") ?? .left,
-                    fingers: values.integer("fingers") ?? 1,
-                    distanceMM: values.double("distance") ?? SynthDefaults.edgeSwipeDistanceMM,
+                    from: SurfaceEdge(rawValue: values.stringOrDefault("from")) ?? .left,
+                    fingers: values.integerOrDefault("fingers"),
+                    distanceMM: values.doubleOrDefault("distance"),
                     duration: micro(values, "duration"), alongMM: values.double("along"))
             },
         ]
