@@ -36,9 +36,8 @@ enum SynthCommand {
             default: DurationText.format(microseconds: value.rawValue))
     }
 
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
+    /// A default as people write it (GestureModel's one number format).
+    private static func number(_ value: Double) -> String { DecimalText.shortest(value) }
 
     private static func shapeCommand(
         _ name: String, abstract: String, discussion: String, options: [Option],
