@@ -69,8 +69,9 @@ let package = Package(
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // evdev reading, uinput devices and udev discovery behind a Swift-only API.
         .target(name: "InputSystem", dependencies: ["GestureModel", "OperatingSystem", "CLibevdev", "CLibudev"]),
-        // Which devices exist, what they are, and which one --device means.
-        .target(name: "DeviceDiscovery", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
+        // Which devices exist, what they are, and which one --device means;
+        // their facts as `devices --json` and the protocol's `devices` write them.
+        .target(name: "DeviceDiscovery", dependencies: ["GestureModel", "GestureFormat", "InputSystem", "OperatingSystem"]),
         // Gestures to evdev frames, virtual device profiles, scheduling, the player.
         .target(name: "GesturePlayback", dependencies: ["GestureModel", "InputSystem", "OperatingSystem"]),
         // Evdev events to strokes: the recorder's state machine.
@@ -105,8 +106,8 @@ let package = Package(
         .target(
             name: "GestureAssist",
             dependencies: [
-                "GestureModel", "GestureRender", "GestureLibrary", "InputSystem", "OperatingSystem", "GesturePlayback",
-                "GestureRecording", "GestureEngine",
+                "GestureModel", "GestureFormat", "GestureRender", "GestureLibrary", "InputSystem", "OperatingSystem",
+                "GesturePlayback", "GestureRecording", "GestureEngine",
             ]
         ),
         // Test doubles, shared device fixtures and helpers; only test targets use it.
@@ -129,7 +130,8 @@ let package = Package(
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit", "TestSupport"]),
         .testTarget(name: "OperatingSystemTests", dependencies: ["OperatingSystem", "TestSupport"]),
         .testTarget(name: "InputSystemTests", dependencies: ["InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),
-        .testTarget(name: "DeviceDiscoveryTests", dependencies: ["DeviceDiscovery", "GestureModel", "InputSystem"]),
+        .testTarget(
+            name: "DeviceDiscoveryTests", dependencies: ["DeviceDiscovery", "GestureFormat", "GestureModel", "InputSystem", "TestSupport"]),
         .testTarget(
             name: "GesturePlaybackTests",
             dependencies: ["GesturePlayback", "InputSystem", "GestureModel", "OperatingSystem", "TestSupport"]),

@@ -138,8 +138,6 @@ private func checkRange<Value: Comparable>(
 /// control and invisible characters escaped (GestureModel's `DisplayText`).
 func quoted(_ text: String) -> String { "\"" + DisplayText.escaped(text) + "\"" }
 
-/// A number as people write it: `100` rather than `100.0`.
-func formatNumber(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
-}
+/// A number as people write it: `100` rather than `100.0` (GestureModel's
+/// `DecimalText.shortest`, as every message and JSON output writes numbers).
+func formatNumber(_ value: Double) -> String { DecimalText.shortest(value) }

@@ -1,4 +1,5 @@
 import GestureEngine
+import GestureFormat
 import GestureLibrary
 import GestureModel
 import GesturePlayback
@@ -354,7 +355,7 @@ enum BindingsFile {
         }
         let value: JSONValue
         do {
-            value = try JSONLineParser.parse(bytes)
+            value = try JSONValue.parse(bytes)
         } catch {
             throw DaemonError(.badArgument, "\(path): not JSON: \(error)")
         }

@@ -1,3 +1,4 @@
+import GestureFormat
 import OperatingSystem
 
 /// The client side of the protocol: one connection, requests answered in
@@ -49,7 +50,7 @@ public final class DaemonClient {
             }
             let value: JSONValue
             do {
-                value = try JSONLineParser.parse(reply)
+                value = try JSONValue.parse(reply)
             } catch {
                 throw DaemonError(.internal, "the daemon sent a line that is not JSON (\(error))")
             }

@@ -1,4 +1,5 @@
 import GestureEngine
+import GestureFormat
 import GestureModel
 import OperatingSystem
 
@@ -99,7 +100,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public static func parse(_ bytes: [UInt8], path: String) throws(DaemonError) -> DaemonConfiguration {
         let value: JSONValue
         do {
-            value = try JSONLineParser.parse(bytes)
+            value = try JSONValue.parse(bytes)
         } catch {
             throw DaemonError(.badArgument, "\(path): not JSON: \(error)")
         }

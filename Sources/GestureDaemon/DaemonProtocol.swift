@@ -1,3 +1,6 @@
+import GestureFormat
+import GestureModel
+
 /// The stable error codes of the protocol (docs/PROTOCOL.md): scripts act on
 /// them, so they never change meaning.
 public enum DaemonErrorCode: String, Hashable, Sendable, CaseIterable {
@@ -61,7 +64,7 @@ public struct DaemonRequest: Sendable {
     public static func parse(_ line: [UInt8]) throws(DaemonRequestError) -> DaemonRequest {
         let value: JSONValue
         do {
-            value = try JSONLineParser.parse(line)
+            value = try JSONValue.parse(line)
         } catch {
             throw DaemonRequestError(id: .null, error: DaemonError(.malformedJSON, "the request is not JSON: \(error)"))
         }
@@ -166,7 +169,7 @@ public struct Arguments: Sendable {
         case .number(let text)?:
             guard let value = Double(text), value.isFinite else { throw wrongType(key, "a finite number") }
             guard range.contains(value) else {
-                throw DaemonError(.badArgument, "\(op): \"\(key)\" is \(text); it must be from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound))")
+                throw DaemonError(.badArgument, "\(op): \"\(key)\" is \(text); it must be from \(DecimalText.shortest(range.lowerBound)) to \(DecimalText.shortest(range.upperBound))")
             }
             return value
         default: throw wrongType(key, "a number")
@@ -185,10 +188,6 @@ public struct Arguments: Sendable {
             return value
         default: throw wrongType(key, "a whole number")
         }
-    }
-
-    private static func show(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }
 

@@ -1,4 +1,5 @@
 import GestureEngine
+import GestureFormat
 import GestureLibrary
 import GestureModel
 import GesturePlayback

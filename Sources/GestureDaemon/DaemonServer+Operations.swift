@@ -389,7 +389,7 @@ extension DaemonServer {
 
     func gestureJSON(_ gesture: Gesture) throws -> JSONValue {
         let bytes = GestureFileFormat.encodeUTF8(gesture)
-        return try JSONLineParser.parse(bytes)
+        return try JSONValue.parse(bytes)
     }
 
     func libraryCall<Result>(_ body: () throws(LibraryError) -> Result) throws(DaemonError) -> Result {

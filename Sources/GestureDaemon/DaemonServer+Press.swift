@@ -1,4 +1,5 @@
 import GestureEngine
+import GestureFormat
 import GestureModel
 import GesturePlayback
 import InputSystem

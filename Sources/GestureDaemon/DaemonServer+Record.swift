@@ -231,7 +231,7 @@ extension DaemonServer {
     /// A stroke as the file format writes it (its JSON object).
     static func strokeJSON(_ stroke: Stroke) -> JSONValue {
         let bytes = GestureFileFormat.encodeUTF8(Gesture(name: "stroke", device: .synthDefault, strokes: [stroke]))
-        guard let gesture = try? JSONLineParser.parse(bytes), case .array(let strokes)? = gesture["strokes"], let first = strokes.first else {
+        guard let gesture = try? JSONValue.parse(bytes), case .array(let strokes)? = gesture["strokes"], let first = strokes.first else {
             return .null
         }
         return first

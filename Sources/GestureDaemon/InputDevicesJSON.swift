@@ -1,5 +1,6 @@
 import DeviceDiscovery
 import GestureEngine
+import GestureFormat
 import InputSystem
 import OperatingSystem
 

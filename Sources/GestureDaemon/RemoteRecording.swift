@@ -1,3 +1,4 @@
+import GestureFormat
 import OperatingSystem
 
 /// Why a call to the daemon gave no result.

@@ -3,10 +3,7 @@ import GestureModel
 /// Number and time formats for messages.
 enum Formatting {
     /// A number as people write it: `2`, `0.5`, `-1.25` (no trailing `.0`).
-    static func number(_ value: Double) -> String {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
-    }
+    static func number(_ value: Double) -> String { DecimalText.shortest(value) }
 
     /// A time span: whole milliseconds as `300 ms`, anything else in µs.
     static func time(_ value: Microseconds) -> String {

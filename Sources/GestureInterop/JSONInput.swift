@@ -167,14 +167,10 @@ struct JSONInput {
         let token = try scan { (s) throws(ScanError) in try s.scanNumber() }
         guard let value = scanner.doubleValue(of: token), value.isFinite, range.contains(value) else {
             throw error(
-                .outOfRange, "\(what) \(scanner.text(of: token)) is out of range \(Self.shown(range.lowerBound))…\(Self.shown(range.upperBound))",
+                .outOfRange, "\(what) \(scanner.text(of: token)) is out of range \(DecimalText.shortest(range.lowerBound))…\(DecimalText.shortest(range.upperBound))",
                 at: start)
         }
         return value
-    }
-
-    static func shown(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     // MARK: Lenient integers

@@ -32,3 +32,15 @@ public enum DecimalText {
         return fixed(Int64(scaled.rounded()), scale: factor)
     }
 }
+
+extension DecimalText {
+    /// A number as people write it, in messages and in JSON: integers
+    /// below 10^15 without a fraction (`100`, not `100.0`; `-0` as `0`),
+    /// anything else as Swift's shortest text that reads back the same
+    /// (`0.5`, `-1.25`, `1e+16`, `1e-07`); `nan` and `inf` as Swift prints
+    /// them (JSON writers turn those into `null` first).
+    public static func shortest(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

@@ -1,4 +1,5 @@
 import CommandKit
+import DeviceDiscovery
 import GestureDaemon
 import GestureFormat
 import GestureLibrary
@@ -99,7 +100,7 @@ enum DaemonCalls {
 
     /// A gesture as the protocol carries it inline: the file format's JSON object.
     static func inline(_ gesture: Gesture) throws -> JSONValue {
-        try JSONLineParser.parse(GestureFileFormat.encodeUTF8(gesture))
+        try JSONValue.parse(GestureFileFormat.encodeUTF8(gesture))
     }
 
     /// The gesture argument as the daemon takes it: a library NAME by name,

@@ -1,6 +1,5 @@
 import CommandKit
 import DeviceDiscovery
-import GestureDaemon
 import GestureEngine
 import GestureModel
 import InputSystem

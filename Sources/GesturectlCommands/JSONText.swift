@@ -5,12 +5,9 @@ enum JSONText {
     /// A JSON string literal.
     static func string(_ value: String) -> String { GestureFileFormat.jsonStringLiteral(value) }
 
-    /// A JSON number for a double (integers without a fraction).
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
-    }
+    /// A JSON number for a double (integers without a fraction; `null`
+    /// when not finite), written as ``JSONValue/decimal(_:)`` writes it.
+    static func number(_ value: Double) -> String { JSONValue.decimal(value).jsonText }
 
     /// A JSON object, keys in the given order, on one line.
     static func object(_ members: [(String, String)]) -> String {

@@ -1,5 +1,4 @@
 import CommandKit
-import GestureDaemon
 import GestureLibrary
 import GestureModel
 import GestureRender

@@ -1,6 +1,5 @@
 import CommandKit
 import GestureAssist
-import GestureDaemon
 import GestureEngine
 import GestureModel
 import OperatingSystem

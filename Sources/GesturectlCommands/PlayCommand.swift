@@ -1,5 +1,4 @@
 import CommandKit
-import GestureDaemon
 import GestureEditing
 import GestureEngine
 import GestureInterop
@@ -127,8 +126,8 @@ enum PlayCommand {
                 throw CommandFailure.usage("--\(option) is not available through the daemon (it plays on its ready devices)")
             }
         }
-        if !values.flag("print"), let client = try context.daemonClient(values) {
-            try await playThroughDaemon(client, values: values, placement: placement, context: context)
+        if !values.flag("print"), context.goesThroughDaemon(values) {
+            try await playThroughDaemon(values: values, placement: placement, context: context)
             return
         }
         let gesture = try context.loadGesture(values.argument("gesture") ?? "")
@@ -247,42 +246,6 @@ enum PlayCommand {
     /// A placement's failure as a usage error naming the option.
     private static func usage(_ failure: Placement.Failure) -> CommandFailure {
         CommandFailure.usage("--\(failure.part.rawValue): \(failure.message)")
-    }
-
-    /// A placement's `at` coordinate as the daemon takes it: a number of
-    /// mm, or a string `N%`.
-    private static func json(_ coordinate: Placement.Coordinate) -> JSONValue {
-        switch coordinate {
-        case .millimetres(let value): .decimal(value)
-        case .percent(let value): .string("\(JSONValue.decimal(value).jsonText)%")
-        }
-    }
-
-    /// `play` through the daemon, on its ready device of the kind asked for.
-    private static func playThroughDaemon(
-        _ client: DaemonClient, values: ParsedValues, placement: Placement?, context: CommandContext
-    ) async throws {
-        var arguments = [try DaemonCalls.gestureArgument(values.argument("gesture") ?? "", context: context)]
-        arguments.append(("as", .string(values.stringOrDefault("as"))))
-        // The daemon's outputs are its configuration's ("outputs"); --to picks one.
-        if values.isGiven("to") { arguments.append(("to", .string(values.stringOrDefault("to")))) }
-        if let speed = values.double("speed") { arguments.append(("speed", .decimal(speed))) }
-        if let count = values.integer("repeat") { arguments.append(("repeat", .integer(count))) }
-        if let at = placement?.at { arguments.append(("at", .array([json(at.x), json(at.y)]))) }
-        if values.isGiven("scale"), let scale = placement?.scale { arguments.append(("scale", .decimal(scale))) }
-        if values.isGiven("rotate"), let degrees = placement?.degrees { arguments.append(("rotate", .decimal(degrees))) }
-        context.note("playing through the daemon at \(client.path)")
-        let result = try DaemonCalls.call(client, "play", arguments)
-        if values.flag("json") {
-            func number(_ key: String) -> String { if case .number(let text)? = result[key] { text } else { "null" } }
-            let device: String = if case .string(let node)? = result["device"] { JSONText.string(node) } else { "null" }
-            context.print(
-                JSONText.object([
-                    ("outcome", JSONText.string("completed")), ("device", device), ("frames", number("frames")),
-                    ("lateness_max_us", number("lateness_max_us")), ("lateness_p50_us", number("lateness_p50_us")),
-                    ("lateness_p99_us", number("lateness_p99_us")),
-                ]))
-        }
     }
 
     private static func json(_ result: PlaybackResult, frames: Int, device: String?, memoryLocked: Bool? = nil) -> String {

@@ -1,5 +1,4 @@
 import CommandKit
-import GestureDaemon
 import GestureEngine
 import GestureModel
 import GesturePlayback
@@ -71,8 +70,8 @@ enum PressCommand {
     ) { values, context in
         let name = values.argument("button") ?? ""
         let action = try action(values)
-        if let client = try context.daemonClient(values) {
-            try await pressThroughDaemon(client, name: name, action: action, values: values, context: context)
+        if context.goesThroughDaemon(values) {
+            try await pressThroughDaemon(name: name, action: action, values: values, context: context)
             return
         }
         if action != .tap {
@@ -138,30 +137,5 @@ enum PressCommand {
             return values.flag("down") ? .down : .up
         case (false, false): return .tap
         }
-    }
-
-    /// `press` through the daemon, on its ready keyboard.
-    private static func pressThroughDaemon(
-        _ client: DaemonClient, name: String, action: KeyPress.Action, values: ParsedValues, context: CommandContext
-    ) async throws {
-        for option in ["lead-in", "linger", "to", "gadget", "start-on-fd"] where values.isGiven(option) {
-            throw CommandFailure.usage("--\(option) is not available through the daemon (it presses on its ready keyboard)")
-        }
-        var arguments: [(String, JSONValue)] = [("key", .string(name)), ("action", .string(action.rawValue))]
-        if let hold = values.duration("hold"), values.isGiven("hold") { arguments.append(("hold_ms", .decimal(Double(hold) / 1_000))) }
-        if values.flag("force") { arguments.append(("force", .bool(true))) }
-        context.note("pressing \(name) through the daemon at \(client.path)")
-        _ = try DaemonCalls.call(client, "press", arguments)
-        guard action == .down else { return }
-        // The daemon releases a key when the connection that pressed it
-        // closes, so the key stays down while this command runs.
-        let signalled = JobHandle<Int32, Never>()
-        let subscription = Gesturectl.signals.subscribe { signalled.finish($0) }
-        context.note("holding \(name) down; Ctrl-C or SIGTERM releases it (or 'press \(name) --up' from elsewhere)")
-        _ = await signalled.finished()
-        subscription.cancel()
-        _ = try? DaemonCalls.call(client, "press", [("key", .string(name)), ("action", .string("up"))])
-        context.note("released \(name)")
-        throw CommandFailure.exit(.interrupted)
     }
 }

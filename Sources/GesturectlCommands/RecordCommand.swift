@@ -1,5 +1,4 @@
 import CommandKit
-import GestureDaemon
 import GestureEngine
 import GestureFormat
 import GestureLibrary
@@ -82,8 +81,8 @@ enum RecordCommand {
                 throw CommandFailure.usage("--realtime is not available through the daemon (it records on its own thread)")
             }
         }
-        if let client = try context.daemonClient(values) {
-            try await recordThroughDaemon(client, values: values, idle: idle, defaultFile: fileName, context: context)
+        if context.goesThroughDaemon(values) {
+            try await recordThroughDaemon(values: values, idle: idle, defaultFile: fileName, context: context)
             return
         }
         let live = StatusLine(context: context)
@@ -127,92 +126,6 @@ enum RecordCommand {
         }
     }
 
-    /// What a `record-stop` through the daemon came back with.
-    /// `record` through the daemon: record-start with the options, then a
-    /// `record-stop` that waits until the recording stops by itself, while
-    /// Ctrl-C (or Enter) stops it through a second connection (`cancel`);
-    /// the result is written here exactly as a local recording's.
-    private static func recordThroughDaemon(
-        _ client: sending DaemonClient, values: ParsedValues, idle: Microseconds?, defaultFile: String, context: CommandContext
-    ) async throws {
-        let socketPath = client.path
-        var arguments: [(String, JSONValue)] = [
-            ("name", .string(values.string("name") ?? values.string("save") ?? String(defaultFile.dropLast(GestureName.fileSuffix.count))))
-        ]
-        if let device = values.string("device") { arguments.append(("device", .string(device))) }
-        if values.flag("sequential") { arguments.append(("sequential", .bool(true))) }
-        if values.flag("grab") { arguments.append(("grab", .bool(true))) }
-        if let idle { arguments.append(("idle_timeout_ms", .decimal(Double(idle.rawValue) / 1_000))) }
-        if let maximum = values.duration("max-duration") { arguments.append(("max_duration_ms", .decimal(Double(maximum) / 1_000))) }
-        // The second connection stops the recording on Ctrl-C or Enter while
-        // the first waits for the result; made first, so that a daemon that
-        // refuses it refuses before anything is recorded.
-        let stopper: DaemonClient
-        do {
-            stopper = try DaemonClient(path: socketPath)
-        } catch {
-            throw CommandFailure(status: error.isPermissionDenied ? .permissionDenied : .daemonUnavailable, message: error.description)
-        }
-        let started = try DaemonCalls.call(client, "record-start", arguments)
-        guard let job = started["job"] else { throw CommandFailure.failure("the daemon's record-start reply has no job") }
-        let node: String = if case .string(let text)? = started["device"] { text } else { "?" }
-        let name: String = if case .string(let text)? = started["name"] { text } else { "?" }
-
-        var stopArguments: [(String, JSONValue)] = []
-        if let save = values.string("save") { stopArguments.append(("save", .string(save))) }
-        if values.flag("force") { stopArguments.append(("force", .bool(true))) }
-        let watchEnter = context.isStandardInputTerminal
-        let remote = try RemoteRecording.follow(
-            job: job, waiting: client, stopper: stopper, stopArguments: stopArguments, watchEnter: watchEnter)
-        context.cancelledBySignals(remote)
-        var ways = ["Ctrl-C"]
-        if watchEnter { ways.append("Enter") }
-        if let idle { ways.append("\(DurationText.format(microseconds: idle.rawValue)) without contact") }
-        context.note("recording through the daemon at \(socketPath) from \(node) (\(name)); stop with " + ways.joined(separator: ", "))
-        let outcome = await context.untilFinished(remote)
-        let result = try outcome.reply.mapError(DaemonCalls.failure(for:)).get()
-
-        let stopped: String = if case .string(let text)? = result["stopped"] { text } else { "?" }
-        let reason: String = if case .string(let text)? = result["stop_reason"] { text } else { "" }
-        let failed = reason == "device-vanished" || reason == "read-failed"
-        guard let inline = result["gesture"], inline != .null else {
-            let message: String = if case .string(let text)? = result["message"] { text } else { "no contact was recorded" }
-            if failed { throw CommandFailure.failure("\(stopped); \(message)") }
-            throw CommandFailure.failure("\(message); nothing was written")
-        }
-        let gesture: Gesture
-        do {
-            gesture = try GestureFileFormat.decode(Array(inline.jsonText.utf8), source: "the daemon's recording")
-        } catch {
-            throw CommandFailure.failure(error.description)
-        }
-        if case .array(let warnings)? = result["warnings"] {
-            for case .string(let warning) in warnings { context.warn(warning) }
-        }
-        let saveFailure = outcome.saveFailure.map(DaemonCalls.failure(for:))
-        let path = try write(gesture, values: values, defaultFile: defaultFile, context: context) { name in
-            let path = try savedByDaemon(result, saveFailure: saveFailure)
-            if case .bool(true)? = result["saved"]?["hides_builtin"] { context.noteHidesBuiltin(name) }
-            return path
-        }
-        if path != "-" { context.print(path) }
-        context.note("\(describe(gesture)) (stopped: \(stopped))")
-        if reason == "device-vanished" {
-            throw CommandFailure.failure("the device vanished while recording (\(stopped)); what was recorded is in \(path)")
-        }
-        if failed { throw CommandFailure.failure("recording stopped: \(stopped); what was recorded is in \(path)") }
-    }
-
-    /// The `--save` step of a recording that came through the daemon: the
-    /// daemon saved it (or said why not); the path it saved to.
-    private static func savedByDaemon(_ result: JSONValue, saveFailure: CommandFailure?) throws -> String {
-        if let saveFailure { throw saveFailure }
-        guard case .string(let path)? = result["saved"]?["path"] else {
-            throw CommandFailure.failure("the daemon's record-stop reply does not say where it saved the gesture")
-        }
-        return path
-    }
-
     private static func stopHint(context: CommandContext, idle: Microseconds?) -> String {
         var ways = ["Ctrl-C"]
         if context.isStandardInputTerminal { ways.append("Enter") }
@@ -224,7 +137,7 @@ enum RecordCommand {
     /// cannot be used, it goes to the default file instead, with a warning.
     /// `save` does `--save NAME` and returns the saved file's path (by
     /// default into the local library; through the daemon, the daemon did it).
-    private static func write(
+    static func write(
         _ gesture: Gesture, values: ParsedValues, defaultFile: String, context: CommandContext,
         save: ((String) throws -> String)? = nil
     ) throws -> String {

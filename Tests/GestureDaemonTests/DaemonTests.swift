@@ -123,7 +123,7 @@ final class RawConnection {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
-                return try JSONLineParser.parse(line)
+                return try JSONValue.parse(line)
             }
             guard let chunk = try socket.read(upTo: 65_536), !chunk.isEmpty else {
                 throw DaemonError(.internal, "the daemon closed the connection")
@@ -152,7 +152,7 @@ func errorCode(_ body: () throws -> Any) -> DaemonErrorCode? {
     }
 }
 
-func inline(_ gesture: Gesture) throws -> JSONValue { try JSONLineParser.parse(GestureFileFormat.encodeUTF8(gesture)) }
+func inline(_ gesture: Gesture) throws -> JSONValue { try JSONValue.parse(GestureFileFormat.encodeUTF8(gesture)) }
 
 @Suite("The daemon's protocol", .serialized)
 struct DaemonProtocolTests {
@@ -356,23 +356,6 @@ struct DaemonProtocolTests {
             .object([("kind", .string($0.rawValue)), ("node", .string("/dev/input/test-\($0.rawValue)"))])
         }))
         await daemon.stop()
-    }
-
-    @Test("A device's facts survive the trip through the protocol's JSON, so both listings print the same")
-    func deviceFactsRoundTrip() throws {
-        let touchscreen = DeviceInfo(
-            node: "/dev/input/event5", name: "ELAN \u{1b}Touch", kind: .touchscreen,
-            links: ["/dev/input/by-id/usb-ELAN-event-if00"], vendor: 0x04f3, product: 0x2a1c,
-            description: TestDevices.touchscreen)
-        let keyboard = DeviceInfo(node: "/dev/input/event1", name: "Power Button", kind: .keyboard, openProblem: "no access")
-        for info in [touchscreen, keyboard] {
-            let facts = DeviceFacts(info)
-            let line = facts.json.jsonText
-            #expect(DeviceFacts(json: try JSONLineParser.parse(Array(line.utf8))) == facts)
-        }
-        #expect(DeviceFacts(touchscreen).slots != nil)
-        #expect(DeviceFacts(keyboard).slots == nil)
-        #expect(DeviceFacts(json: .object([("node", .string("x"))])) == nil)
     }
 
     @Test("Who may connect: root always; others only as members of the group")

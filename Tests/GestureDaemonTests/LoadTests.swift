@@ -8,6 +8,7 @@ import OperatingSystem
 import Synchronization
 import Testing
 import TestSupport
+import GestureFormat
 
 /// A connection to the daemon whose every wait is bounded: reads poll with a
 /// deadline, so a daemon that stalls fails the test instead of hanging it.
@@ -47,7 +48,7 @@ final class TimedConnection {
         let line = Array(buffer[..<newline])
         buffer.removeSubrange(...newline)
         scanned = 0
-        return try JSONLineParser.parse(line)
+        return try JSONValue.parse(line)
     }
 
     /// The next line, within `seconds`; `nil` when the daemon closed the connection first.

@@ -10,6 +10,7 @@ import OperatingSystem
 import Synchronization
 import Testing
 import TestSupport
+import GestureFormat
 
 /// A daemon on a real socket whose ready devices are test doubles (as
 /// ``TestDaemon``'s) and whose trigger watches are handles the test

@@ -20,4 +20,18 @@ import Testing
         #expect(DecimalText.decimal(.infinity, places: 2) == "inf")
         #expect(DecimalText.decimal(1e300, places: 2) == "1e+300")
     }
+
+    @Test("shortest: a number as people write it, the one format of messages and JSON output")
+    func shortest() {
+        #expect(DecimalText.shortest(100) == "100")
+        #expect(DecimalText.shortest(-0.0) == "0")
+        #expect(DecimalText.shortest(0.5) == "0.5")
+        #expect(DecimalText.shortest(-1.25) == "-1.25")
+        #expect(DecimalText.shortest(999_999_999_999_999) == "999999999999999")
+        #expect(DecimalText.shortest(1e15) == "1000000000000000.0")
+        #expect(DecimalText.shortest(1e16) == "1e+16")
+        #expect(DecimalText.shortest(1e-7) == "1e-07")
+        #expect(DecimalText.shortest(.infinity) == "inf")
+        #expect(DecimalText.shortest(.nan) == "nan")
+    }
 }

@@ -1,5 +1,6 @@
-import GestureAssist
+import GestureFormat
 import GestureLibrary
+import GestureModel
 import GesturePlayback
 import OperatingSystem
 
@@ -14,8 +15,9 @@ public struct MenuConfigurationError: Error, Hashable, Sendable, CustomStringCon
 }
 
 /// The menu of actions' configuration file, `menu.json`: the top level's
-/// items, in order (AssistiveTouch's "Customize Top Level Menu"). Beside
-/// the daemon's JSON because it is read with the same strict parser.
+/// items, in order (AssistiveTouch's "Customize Top Level Menu").
+/// GestureFormat's ``GestureFormat/JSONValue`` reads it, as every JSON text
+/// gesturectl reads; `gesturectl menu` and the daemon's menu action share it.
 ///
 /// ```json
 /// {"items": [
@@ -34,7 +36,7 @@ public struct MenuConfigurationError: Error, Hashable, Sendable, CustomStringCon
 /// gesture's name), `menu` (`buttons`, `gestures`, or the title of a
 /// sub-menu of one's own with its `items`), `create` (`{}`); and
 /// optionally a `label`. A missing file means the defaults
-/// (``GestureAssist/MenuConfiguration/defaults``); a file that is there is
+/// (``MenuConfiguration/defaults``); a file that is there is
 /// used whole or refused whole, never partly.
 public enum MenuConfigurationFile {
     /// The largest file accepted.
@@ -78,10 +80,10 @@ public enum MenuConfigurationFile {
     /// Reads a configuration from the bytes of the file named `path`.
     /// - Throws: ``MenuConfigurationError`` naming the file and the field.
     public static func parse(_ bytes: [UInt8], path: String) throws(MenuConfigurationError) -> MenuConfiguration {
-        let shownPath = DaemonLog.oneLine(path)
+        let shownPath = DisplayText.escaped(path)
         let value: JSONValue
         do {
-            value = try JSONLineParser.parse(bytes)
+            value = try JSONValue.parse(bytes)
         } catch {
             let (line, column) = position(of: error.offset, in: bytes)
             throw MenuConfigurationError("\(shownPath): not JSON: line \(line), column \(column): \(error.message)")
@@ -94,7 +96,7 @@ public enum MenuConfigurationFile {
             switch key {
             case "items": items = try entries(member, field: "items", depth: 1, path: shownPath)
             default:
-                throw MenuConfigurationError("\(shownPath): unknown key \"\(DaemonLog.oneLine(key))\" (known: items)")
+                throw MenuConfigurationError("\(shownPath): unknown key \"\(DisplayText.escaped(key))\" (known: items)")
             }
         }
         guard let items else { throw MenuConfigurationError("\(shownPath): \"items\" is missing (the top level's items, in order)") }
@@ -144,7 +146,7 @@ public enum MenuConfigurationFile {
             case _ where actionKeys.contains(key):
                 break
             default:
-                throw fail(": unknown key \"\(DaemonLog.oneLine(key))\" (known: press, play, menu, create, label, items)")
+                throw fail(": unknown key \"\(DisplayText.escaped(key))\" (known: press, play, menu, create, label, items)")
             }
         }
         let member = members.first { $0.key == actionKey }!.value
@@ -155,11 +157,11 @@ public enum MenuConfigurationFile {
             do throws(KeyNameError) {
                 return MenuEntry(.press(try VirtualKeyboard.key(named: name)), label: label)
             } catch {
-                throw fail(".press: \(DaemonLog.oneLine(error.description))")
+                throw fail(".press: \(DisplayText.escaped(error.description))")
             }
         case "play":
             guard case .string(let name) = member else { throw fail(".play: must be the name of a saved gesture") }
-            if let problem = GestureName.problem(with: name) { throw fail(".play: \(DaemonLog.oneLine(problem))") }
+            if let problem = GestureName.problem(with: name) { throw fail(".play: \(DisplayText.escaped(problem))") }
             return MenuEntry(.play(name), label: label)
         case "create":
             guard case .object(let options, _) = member, options.isEmpty else { throw fail(".create: must be {}") }
@@ -174,7 +176,7 @@ public enum MenuConfigurationFile {
             case ("buttons", _), ("gestures", _):
                 throw fail(".items: the \(name) menu lists its items itself; give items only to a menu of your own")
             case (_, nil):
-                throw fail(".items: is missing: a menu of your own (\"\(DaemonLog.oneLine(name))\") lists its items; the built-in ones are \"buttons\" and \"gestures\"")
+                throw fail(".items: is missing: a menu of your own (\"\(DisplayText.escaped(name))\") lists its items; the built-in ones are \"buttons\" and \"gestures\"")
             case (_, let items?):
                 guard name.count <= maximumLabel else { throw fail(".menu: a title has at most \(maximumLabel) characters") }
                 guard depth < MenuConfiguration.maximumDepth else {

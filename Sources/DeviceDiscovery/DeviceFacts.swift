@@ -1,9 +1,9 @@
-import DeviceDiscovery
+import GestureFormat
 import GestureModel
 import InputSystem
 
 /// What `gesturectl devices` says about one input device, as a value that
-/// travels: built from a ``DeviceDiscovery/DeviceInfo`` here, or read back
+/// travels: built from a ``DeviceInfo`` here, or read back
 /// from the JSON the daemon's `devices` sends, so that the local and the
 /// daemon's listings print the same.
 public struct DeviceFacts: Hashable, Sendable {
