@@ -138,7 +138,8 @@ let package = Package(
         .testTarget(
             name: "GestureRecordingTests",
             dependencies: [
-                "GestureRecording", "InputSystem", "GestureModel", "OperatingSystem", "GestureEngine", "TestSupport",
+                "GestureRecording", "InputSystem", "GestureModel", "OperatingSystem", "GestureEngine", "DeviceDiscovery",
+                "TestSupport",
             ]),
         .testTarget(
             name: "GestureDaemonTests",

@@ -20,9 +20,8 @@ import OperatingSystem
 /// readers with timestamps microseconds apart, and libinput takes a touch
 /// that moves a frame's distance in no time for a jump (it normalises each
 /// step to a 12 ms interval): it logs "kernel bug: Touch jump detected and
-/// discarded" and drops the motion (touchpads; seen in the VM after an
-/// 11-17 ms stall, and under load when the thread was preempted between the
-/// clock and the write). Every output (uinput, uhid, a gadget) is written
+/// discarded" and drops the motion (touchpads: after a stall, or when the
+/// thread is preempted between the clock and the write). Every output (uinput, uhid, a gadget) is written
 /// through this one loop. That spacing is kept without the timer's own
 /// latency added to it (see `waitForSpacing`): under emulation the timer
 /// wakes ~1 ms late, more than half an interval at 1 kHz, and a play that
@@ -45,7 +44,8 @@ import OperatingSystem
 /// ``PlaybackClock/warmUp()`` (a 100 µs timer wait) — and touches the
 /// memory it fills while playing, so that code and pages used for the
 /// first time are not paid for between the first deadline and its write
-/// (issue 9: it came 5–15 ms after its cadence under emulation).
+/// (issue 9: otherwise the first frame comes late against the cadence of
+/// the rest).
 public struct Player: Sendable {
     /// The clock deadlines are measured and waited on.
     public let clock: any PlaybackClock

@@ -6,12 +6,11 @@ import GestureModel
 ///
 /// One growing array doubles its storage now and then, and each doubling
 /// copies every sample of the stroke at once into memory never touched
-/// before. Ten fingers at 1 kHz reach 4,096 and 8,192 samples in the same
-/// frame: the ten copies (and the page faults of ~8 MB of new storage)
-/// held the reading thread for longer than the kernel's buffer of the
-/// device lasts (~23 ms of frames), and the kernel dropped events there,
-/// every time (the recording benchmark's SYN_DROPPED fell at samples
-/// 4,101, 8,193–8,196 and 8,265 of their strokes). With chunks, a frame
+/// before. Ten fingers at 1 kHz reach the same size in the same frame:
+/// the ten copies, and the page faults of megabytes of new storage, can
+/// hold the reading thread for longer than the kernel's buffer of the
+/// device lasts (a few tens of milliseconds of frames), and the kernel
+/// then drops events. With chunks, a frame
 /// costs at most one allocation of ``chunkCapacity`` samples per finger;
 /// the samples are put together once, when the stroke is handed out.
 /// Strokes that start together do not fill their chunks together: the

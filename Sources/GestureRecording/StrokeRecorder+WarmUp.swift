@@ -8,12 +8,11 @@ extension StrokeRecorder {
     /// finished gesture.
     ///
     /// Call it before saying that recording has begun. The first frames of
-    /// a recording run code that has not run before; under emulation that
-    /// first run (code pages read in, the heap grown) held the reading
-    /// thread for up to 40 ms, longer than the kernel's buffer of a
-    /// ten-finger 1 kHz device lasts: the benchmark's only SYN_DROPPED in
-    /// a run fell at the 6th and 18th sample of the first stroke. On
-    /// hardware it costs microseconds.
+    /// a recording run code that has not run before: its first run reads
+    /// code pages in and grows the heap, which on a slow machine can hold
+    /// the reading thread for longer than the kernel's buffer of a
+    /// ten-finger 1 kHz device lasts, and the kernel then drops events.
+    /// Run here, that cost is paid before the first contact.
     ///
     /// - Returns: how many strokes the made-up gesture gave (for tests: the
     ///   recorder's own path ran).

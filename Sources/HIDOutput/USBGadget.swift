@@ -317,9 +317,6 @@ public struct USBGadget: Sendable {
 
     // MARK: Status
 
-    /// The gadgets in configfs, by name (any tool's, not only gesturectl's).
-    public func gadgetNames() -> [String] { list(paths.gadgets) }
-
     /// What the gadget `name` is now; `nil` when it does not exist.
     /// - Throws: ``GadgetError/Kind/kernelSupportMissing`` when configfs or
     ///   libcomposite is missing (then no gadget can exist).

@@ -18,10 +18,8 @@ public enum WaitResult: Hashable, Sendable {
 ///
 /// A longer wait ends the same way: the timer is armed ``sleepLimit``
 /// before the deadline and the last stretch is slept. A thread woken after
-/// a long idle wakes later than one that slept a moment: in the VM a 1 s
-/// wait on the timer woke 0.8–1.9 ms late, a 120 Hz frame's ~0.6–0.8 ms,
-/// and a 2 ms sleep right after a wake ~0.2–0.5 ms (benchmarks/README.md, "A long
-/// wait's wake"). Without it the first frame after a lead-in, and any frame
+/// a long idle wakes later than one that slept a moment (the figures:
+/// benchmarks/README.md, "A long wait's wake"). Without it the first frame after a lead-in, and any frame
 /// after a long pause, came later against its cadence than the frames
 /// between (issue 9). A cancel during that last stretch is seen at its end.
 ///

@@ -287,10 +287,10 @@ struct DaemonProtocolTests {
             #expect(clock.nextWaitingDeadline() != nil)
         }  // the connection closes here
         let client = try daemon.client()
-        // Wait (bounded, no fixed sleep) until the daemon has finished the job.
-        for _ in 0..<2_000 {
-            if case .array(let jobs)? = try client.call("jobs")["jobs"], jobs.isEmpty { break }
-            _ = try Poll.wait([], timeoutMilliseconds: 2)
+        // Wait (bounded) until the daemon has finished the job: only its answers tell.
+        _ = try waitUntil {
+            if case .array(let jobs)? = try client.call("jobs")["jobs"] { return jobs.isEmpty }
+            return false
         }
         #expect(try client.call("jobs")["jobs"] == .array([]))
         var state = DeviceState(description: VirtualDeviceProfile.touchscreen().description)

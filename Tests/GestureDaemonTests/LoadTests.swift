@@ -104,15 +104,6 @@ struct Deadline {
     var passed: Bool { Self.now() >= end }
 }
 
-/// Waits (bounded, no fixed sleep) until `condition` holds.
-func eventually(within seconds: Double = 20, _ what: String, _ condition: () throws -> Bool) throws {
-    let deadline = Deadline(seconds)
-    while try !condition() {
-        if deadline.passed { throw TimedOut(what: what) }
-        _ = try Poll.wait([], timeoutMilliseconds: 2)
-    }
-}
-
 /// The plays in a touchscreen's frames: each from all fingers up to all
 /// fingers up again; how many contacts each started.
 func contactsPerPlay(_ frames: [InputFrame]) -> [Int] {
@@ -239,7 +230,7 @@ struct DaemonLoadTests {
         }
         #expect(slowest < 30, "the other client waited \(slowest) s")
         // Every play ends; the slow client's events about them are dropped.
-        try eventually("every play to end") {
+        try waitUntil("every play to end") {
             try other.request(.string("jobs"), "jobs")
             var ignored: [JSONValue] = []
             return try other.reply(events: &ignored)?["result"]?["jobs"] == .array([])
@@ -428,7 +419,7 @@ struct DaemonLoadTests {
         do {
             let half = try TimedConnection(path: daemon.socketPath)
             try half.send("{\"id\": 1, \"op\": \"ver")
-            try eventually("the half line to be read") { daemon.server.bufferedInputBytes > 0 }
+            try waitUntil("the half line to be read") { daemon.server.bufferedInputBytes > 0 }
         }
         do {
             let hasty = try TimedConnection(path: daemon.socketPath)
@@ -437,10 +428,10 @@ struct DaemonLoadTests {
         }
         let other = try TimedConnection(path: daemon.socketPath)
         var events: [JSONValue] = []
-        try eventually("both to be forgotten") {
+        try waitUntil("both to be forgotten") {
             daemon.logLines.filter { $0.contains("disconnected") }.count >= 2 && daemon.server.bufferedInputBytes == 0
         }
-        try eventually("the play to end") {
+        try waitUntil("the play to end") {
             try other.request(.string("jobs"), "jobs")
             return try other.reply(events: &events)?["result"]?["jobs"] == .array([])
         }

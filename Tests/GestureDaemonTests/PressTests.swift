@@ -11,15 +11,6 @@ private func keyEvents(_ code: EventCode, _ value: Int32) -> [InputEvent] {
     [InputEvent(type: .key, code: code, value: value), .synchronizationReport()]
 }
 
-/// Waits (bounded, no fixed sleep) until `condition` holds.
-private func eventually(_ condition: () -> Bool) throws -> Bool {
-    for _ in 0..<2_000 {
-        if condition() { return true }
-        _ = try Poll.wait([], timeoutMilliseconds: 2)
-    }
-    return condition()
-}
-
 /// The message of a daemon error, or "" when the call succeeded.
 private func errorMessage(_ body: () throws -> Any) -> String {
     do {
@@ -133,8 +124,8 @@ struct DaemonPressTests {
             _ = try leaves.call("press", [("key", .string("menu")), ("action", .string("down"))])
         }  // the connection closes here
         let sink = try #require(daemon.sink(.keyboard))
-        #expect(try eventually { sink.frames.last?.events == keyEvents(.keyMenu, 0) })
-        #expect(try eventually { daemon.logLines.contains { $0.contains("releasing KEY_MENU") } })
+        #expect(waitUntil { sink.frames.last?.events == keyEvents(.keyMenu, 0) })
+        #expect(waitUntil { daemon.logLines.contains { $0.contains("releasing KEY_MENU") } })
         var state = DeviceState(description: VirtualDeviceProfile.keyboard().description)
         for frame in sink.frames { state.apply(frame) }
         #expect(state.pressedKeys == [.keyBack])

@@ -36,15 +36,6 @@ final class TestRecordings: Sendable {
     }
 }
 
-/// Waits (up to 5 s) until `condition` holds.
-func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
-    for _ in 0..<500 {
-        if try condition() { return true }
-        usleep(10_000)
-    }
-    return false
-}
-
 @Suite("Recording through the daemon", .serialized)
 struct DaemonRecordTests {
     private func daemon(_ recordings: TestRecordings) throws -> TestDaemon {
@@ -134,7 +125,7 @@ struct DaemonRecordTests {
         _ = try client.call("record-start", [("max_duration_ms", .integer(30)), ("sequential", .bool(true))])
         let source = try #require(recordings.latest)
         source.frame([(.absolute, .multitouchTrackingID, 3), (.absolute, .multitouchPositionX, 50), (.absolute, .multitouchPositionY, 60)])
-        #expect(eventually { daemon.logLines.contains { $0.contains("stopped: maximum duration reached") } })
+        #expect(waitUntil { daemon.logLines.contains { $0.contains("stopped: maximum duration reached") } })
         let stopped = try client.call("record-stop")
         #expect(stopped["stop_reason"] == .string("max-duration"))
         guard case .array(let warnings)? = stopped["warnings"] else { Issue.record("no warnings"); return }
@@ -204,7 +195,7 @@ struct DaemonRecordTests {
         try gone?.send("{\"id\": 1, \"op\": \"record-start\"}\n")
         #expect(try gone?.receive()["ok"] == .bool(true))
         gone = nil
-        #expect(eventually { daemon.logLines.contains { $0.contains("dropped") } })
+        #expect(waitUntil { daemon.logLines.contains { $0.contains("dropped") } })
         #expect(errorCode { try other.call("record-stop") } == .notFound)
         _ = try other.call("record-start")
         await daemon.stop()

@@ -88,14 +88,6 @@ private final class TriggerDaemon: Sendable {
     }
 }
 
-private func eventually(_ condition: () -> Bool) throws -> Bool {
-    for _ in 0..<2_000 {
-        if condition() { return true }
-        _ = try Poll.wait([], timeoutMilliseconds: 2)
-    }
-    return condition()
-}
-
 private func trigger(_ device: String = "/dev/input/by-id/usb-Switch-event-kbd", key: String = "BTN_0", press: String) -> JSONValue {
     .object([("device", .string(device)), ("key", .string(key)), ("press", .string(press))])
 }
@@ -205,11 +197,11 @@ struct TriggerBindingTests {
         #expect(event["event"] == .string("trigger"))
         #expect(event["trigger"] == .object([("device", .string(device)), ("key", .string("BTN_0"))]))
         #expect(event["press"] == .string("double"))
-        #expect(try eventually { (daemon.sink(.touchscreen)?.frames.count ?? 0) >= 2 })
+        #expect(waitUntil { (daemon.sink(.touchscreen)?.frames.count ?? 0) >= 2 })
 
         watch.report(.press(.single, time: .zero))
         #expect(try raw.receive()["press"] == .string("single"))
-        #expect(try eventually { daemon.sink(.keyboard)?.frames.count == 2 })
+        #expect(waitUntil { daemon.sink(.keyboard)?.frames.count == 2 })
         #expect(daemon.sink(.keyboard)?.frames.map(\.events) == [keyEvents(.keyVolumeUp, 1), keyEvents(.keyVolumeUp, 0)])
 
         // A long press is not bound: reported, nothing played.
@@ -248,7 +240,7 @@ struct TriggerBindingTests {
 
         watch.report(.press(.long, time: .zero))
         #expect(try line("Recording from") != nil)
-        #expect(try eventually { recordings.latest != nil })
+        #expect(waitUntil { recordings.latest != nil })
         let first = SystemClock().now()
         recordings.latest?.stroke(id: 1, x: 1_000, y: 1_000, at: first)
         recordings.latest?.stroke(id: 2, x: 2_000, y: 1_000, at: first + Microseconds(20_000))
@@ -262,7 +254,7 @@ struct TriggerBindingTests {
         watch.report(.press(.single, time: .zero))
         let saved = try #require(try line("Saved as "))
         #expect(saved.contains(": 2 fingers"))
-        #expect(try eventually { (try? client.call("list"))?.jsonText.contains("2-fingers") == true })
+        #expect(waitUntil { (try? client.call("list"))?.jsonText.contains("2-fingers") == true })
         // Recorded with a grab, on the bound device.
         #expect(recordings.requests.withLock { $0.first?.grab } == true)
         await daemon.stop()
@@ -293,7 +285,7 @@ struct TriggerBindingTests {
         #expect(try line("Highlighted: Volume up") != nil)
         watch.report(.press(.single, time: .zero))
         #expect(try line("Pressed volume up") != nil)
-        #expect(try eventually { daemon.sink(.keyboard)?.frames.count == 2 })
+        #expect(waitUntil { daemon.sink(.keyboard)?.frames.count == 2 })
         #expect(daemon.sink(.keyboard)?.frames.map(\.events) == [keyEvents(.keyVolumeUp, 1), keyEvents(.keyVolumeUp, 0)])
         // A second run cannot start while the menu is open; the stop ends it.
         await daemon.stop()
@@ -327,11 +319,11 @@ struct TriggerBindingTests {
             }
             thread.withLock { $0 = true }
         }
-        #expect(try eventually { daemon.clock(.touchscreen) != nil })
+        #expect(waitUntil { daemon.clock(.touchscreen) != nil })
         let clock = try #require(daemon.clock(.touchscreen))
         // The play puts its finger down, then waits for the clock.
         if let first = clock.nextWaitingDeadline(), (daemon.sink(.touchscreen)?.frames.count ?? 0) == 0 { clock.advance(to: first) }
-        #expect(try eventually { (daemon.sink(.touchscreen)?.frames.count ?? 0) >= 1 })
+        #expect(waitUntil { (daemon.sink(.touchscreen)?.frames.count ?? 0) >= 1 })
         _ = clock.nextWaitingDeadline()
         // A key held down by a client (one frame at once: no wait for the clock).
         let holder = try daemon.client()
@@ -339,10 +331,10 @@ struct TriggerBindingTests {
         #expect(daemon.collected.sessions.withLock { $0[.keyboard]?.state.pressedKeys } == [.keyHomePage])
 
         watch.report(.press(.emergencyStop, time: .zero))
-        #expect(try eventually { thread.withLock { $0 } })
+        #expect(waitUntil { thread.withLock { $0 } })
         #expect(failed.withLock { $0 } == .cancelled)
         #expect(played.withLock { $0 } == nil)
-        #expect(try eventually { daemon.collected.sessions.withLock { $0[.keyboard]?.state.pressedKeys.isEmpty } == true })
+        #expect(waitUntil { daemon.collected.sessions.withLock { $0[.keyboard]?.state.pressedKeys.isEmpty } == true })
         // Every finger lifted on the touchscreen: the down, then the cancel's lift.
         #expect(daemon.sink(.touchscreen)?.frames.count == 2)
         #expect(daemon.collected.sessions.withLock { $0[.touchscreen]?.state.isReleased } == true)
@@ -429,7 +421,7 @@ struct TriggerBindingTests {
         // A press the old watch still reports does nothing; the new one's does.
         old.report(.press(.single, time: .zero))
         new.report(.press(.single, time: .zero))
-        #expect(try eventually { daemon.sink(.keyboard)?.frames.count == 2 })
+        #expect(waitUntil { daemon.sink(.keyboard)?.frames.count == 2 })
         _ = try Poll.wait([], timeoutMilliseconds: 50)
         #expect(daemon.sink(.keyboard)?.frames.count == 2)
         await daemon.stop()

@@ -18,7 +18,7 @@ struct PeerToolTests {
     }
 
     @Test(
-        .enabled(if: PeerTools.evemuAvailable || TestEnvironment.isContinuousIntegration, Comment(rawValue: PeerTools.evemuSkipReason)),
+        .requiring(PeerTools.evemuAvailable, PeerTools.evemuSkipReason),
         arguments: cases.map(\.name))
     func evemuRewritesOurRecordingIdentically(device: String) throws {
         let frames = try #require(Self.cases.first { $0.name == device }?.frames)
@@ -38,7 +38,7 @@ struct PeerToolTests {
     }
 
     @Test(
-        .enabled(if: PeerTools.evemuAvailable || TestEnvironment.isContinuousIntegration, Comment(rawValue: PeerTools.evemuSkipReason)))
+        .requiring(PeerTools.evemuAvailable, PeerTools.evemuSkipReason))
     func evemuReadsTheSampleAsWeDo() throws {
         let folder = try TemporaryFolder(prefix: "gesture-interop-tests")
         let directory = folder.url
@@ -80,7 +80,7 @@ struct PeerToolTests {
     }
 
     @Test(
-        .enabled(if: PeerTools.replayAvailable || TestEnvironment.isContinuousIntegration, Comment(rawValue: PeerTools.replaySkipReason)),
+        .requiring(PeerTools.replayAvailable, PeerTools.replaySkipReason),
         arguments: ["touchscreen", "touchpad", "keyboard", "tablet"])
     func libinputReplayLoadsOurDocument(device: String) throws {
         let description = try Self.description(device)
@@ -101,7 +101,7 @@ struct PeerToolTests {
     }
 
     @Test(
-        .enabled(if: PeerTools.replayAvailable || TestEnvironment.isContinuousIntegration, Comment(rawValue: PeerTools.replaySkipReason)))
+        .requiring(PeerTools.replayAvailable, PeerTools.replaySkipReason))
     func libinputReplayReadsTheSampleAsWeDo() throws {
         let folder = try TemporaryFolder(prefix: "gesture-interop-tests")
         let directory = folder.url

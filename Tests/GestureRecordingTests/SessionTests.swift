@@ -1,3 +1,4 @@
+import DeviceDiscovery
 import GestureEngine
 import GestureModel
 import Glibc
@@ -209,19 +210,22 @@ import Synchronization
         }
     }
 
+    /// The engine starts every recording (`Engine.startRecording`): on a
+    /// thread of its own, set up as ``RecordingSession/threadOptions`` say.
     @Test func runsOnADedicatedThread() async throws {
         let clock = ManualClock(start: .zero)
-        let handle = RecordingHandle()
-        let recordingSession = try session(
-            FakeSource(clock: clock, outcomes: Self.tap), clock: clock, options: RecordingSessionOptions(idleTimeout: ms(50)),
-            cancellation: handle.cancellation)
         let threadName = ThreadName()
-        recordingSession.statusHandler = { _ in threadName.record() }
-        let result = try await RecordingSession.start(recordingSession, handle: handle).finished()
-        // The status handler ran on the session's own thread, named as the
+        let job = try Engine().startRecording(
+            RecordRequest(
+                sessionOptions: RecordingSessionOptions(idleTimeout: ms(50)),
+                details: RecordingDetails(name: "session", tool: "gesturectl test")),
+            source: FakeSource(clock: clock, outcomes: Self.tap), description: TestDevices.singleTouch,
+            device: DeviceInfo(node: "/dev/input/test", name: "test", kind: .touchscreen), stableID: nil, clock: clock,
+            strokes: { _ in threadName.record() })
+        let result = await job.handle.finished()
+        // The stroke handler ran on the session's own thread, named as the
         // kernel shows it (not the test's thread or the cooperative pool).
-        #expect(threadName.names.allSatisfy { $0 == "gesturectl-rec" })
-        #expect(!threadName.names.isEmpty)
+        #expect(threadName.names == [RecordingSession.threadOptions.name])
         #expect(result.stopReason == .idleTimeout)
         #expect(try result.gesture.get().gesture.strokes.count == 1)
     }

@@ -1,6 +1,7 @@
 import Glibc
 import OperatingSystem
 import Testing
+import TestSupport
 
 /// gesturectl ignores SIGPIPE (a closed pipe must never kill it with a
 /// finger down), so its standard output ends the process itself on EPIPE,
@@ -13,26 +14,18 @@ import Testing
         // (both ends are close-on-exec, so the child holds only its copy of
         // the write end).
         output.read.close()
-        let errors = try FileDescriptor.pipe()
-        let child: ChildProcess
+        let program: RunningProgram
         do {
-            child = try ChildProcess.spawn(
-                path: CLI.binary, arguments: ["--help"],
+            program = try RunningProgram(
+                CLI.binary, ["--help"],
                 environment: ["PATH=/usr/bin:/bin", "HOME=/tmp", "GESTURECTL_BUILTINS=\(CLI.checkout)/Recordings"],
-                standardOutput: output.write, standardError: errors.write)
+                standardOutput: output.write)
         } catch {
             output.write.close()
-            errors.write.close()
-            errors.read.close()
             throw error
         }
         output.write.close()
-        errors.write.close()
-        var standardError: [UInt8] = []
-        while let chunk = try errors.read.read(upTo: 4_096), !chunk.isEmpty { standardError += chunk }
-        errors.read.close()
-        let termination = try child.wait()
-        #expect(termination == .signalled(SIGPIPE))
-        #expect(String(decoding: standardError, as: UTF8.self) == "")
+        #expect(try program.finish() == .signalled(SIGPIPE))
+        #expect(program.standardError == "")
     }
 }

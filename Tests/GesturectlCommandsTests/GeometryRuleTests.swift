@@ -88,33 +88,23 @@ import TestSupport
 
     /// An N-Trig-like panel with resolution 0 (unknown), as older devices
     /// report: a drag across it was "11402 mm".
-    static let unresolvedPanel = """
-        # EVEMU 1.3
-        N: N-Trig MultiTouch
-        I: 0003 1b96 0001 0110
-        P: 02 00 00 00 00 00 00 00
-        B: 00 0b 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 04 00 00 00 00 00 00
-        B: 03 03 00 00 00 00 00 00 00
-        A: 00 0 9600 0 0 0
-        A: 01 0 7200 0 0 0
-        E: 0.000001 0003 0000 1000
-        E: 0.000001 0003 0001 3600
-        E: 0.000001 0001 014a 0001
-        E: 0.000001 0000 0000 0000
-        E: 0.500000 0003 0000 5000
-        E: 0.500000 0000 0000 0000
-        E: 1.000000 0003 0000 8680
-        E: 1.000000 0000 0000 0000
-        E: 1.570000 0001 014a 0000
-        E: 1.570000 0000 0000 0000
-
-        """
+    static let unresolvedPanel = EvemuFixture(
+        name: "N-Trig MultiTouch", bus: 0x03, vendor: 0x1b96, product: 0x0001, version: 0x0110,
+        properties: [1],
+        codes: [EvemuFixture.key: [0x14a]],
+        axes: [.init(0x00, 0, 9600), .init(0x01, 0, 7200)],
+        events: """
+            E: 0.000001 0003 0000 1000
+            E: 0.000001 0003 0001 3600
+            E: 0.000001 0001 014a 0001
+            E: 0.000001 0000 0000 0000
+            E: 0.500000 0003 0000 5000
+            E: 0.500000 0000 0000 0000
+            E: 1.000000 0003 0000 8680
+            E: 1.000000 0000 0000 0000
+            E: 1.570000 0001 014a 0000
+            E: 1.570000 0000 0000 0000
+            """).text
 
     @Test func anImportWithoutResolutionIsDescribedInPercent() throws {
         let scratch = try TemporaryFolder()
@@ -127,36 +117,24 @@ import TestSupport
 
     /// A Wacom Intuos4-like pen tablet reporting resolution 0: a stylus drag
     /// was "29044 mm".
-    static let unresolvedTablet = """
-        # EVEMU 1.3
-        N: Wacom Intuos4 6x9
-        I: 0003 056a 00b9 0102
-        P: 00 00 00 00 00 00 00 00
-        B: 00 0b 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 01 0c 00 00 00 00 00 00
-        B: 03 03 00 00 01 00 00 00 00
-        A: 00 0 44704 0 0 0
-        A: 01 0 27940 0 0 0
-        A: 18 0 2047 0 0 0
-        E: 0.000001 0003 0000 5000
-        E: 0.000001 0003 0001 14000
-        E: 0.000001 0001 0140 0001
-        E: 0.000001 0000 0000 0000
-        E: 0.010000 0001 014a 0001
-        E: 0.010000 0003 0018 0800
-        E: 0.010000 0000 0000 0000
-        E: 0.500000 0003 0000 34044
-        E: 0.500000 0000 0000 0000
-        E: 0.800000 0001 014a 0000
-        E: 0.800000 0003 0018 0000
-        E: 0.800000 0000 0000 0000
-
-        """
+    static let unresolvedTablet = EvemuFixture(
+        name: "Wacom Intuos4 6x9", bus: 0x03, vendor: 0x056a, product: 0x00b9, version: 0x0102,
+        codes: [EvemuFixture.key: [0x140, 0x14a, 0x14b]],
+        axes: [.init(0x00, 0, 44704), .init(0x01, 0, 27940), .init(0x18, 0, 2047)],
+        events: """
+            E: 0.000001 0003 0000 5000
+            E: 0.000001 0003 0001 14000
+            E: 0.000001 0001 0140 0001
+            E: 0.000001 0000 0000 0000
+            E: 0.010000 0001 014a 0001
+            E: 0.010000 0003 0018 0800
+            E: 0.010000 0000 0000 0000
+            E: 0.500000 0003 0000 34044
+            E: 0.500000 0000 0000 0000
+            E: 0.800000 0001 014a 0000
+            E: 0.800000 0003 0018 0000
+            E: 0.800000 0000 0000 0000
+            """).text
 
     @Test func aPenTabletWithoutResolutionIsDescribedInPercent() throws {
         let scratch = try TemporaryFolder()

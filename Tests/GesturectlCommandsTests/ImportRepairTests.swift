@@ -8,36 +8,26 @@ import TestSupport
 @Suite struct ImportRepairTests {
     /// A single-touch screen, x 0…1000 and y 0…500 (10 units/mm); one
     /// finger down, x beyond the maximum twice, time going back 5 ms once.
-    static let evemu = """
-        # EVEMU 1.3
-        N: Hand-edited Touchscreen
-        I: 0003 1234 5678 0001
-        P: 02 00 00 00 00 00 00 00
-        B: 00 0b 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 04 00 00 00 00 00 00
-        B: 03 03 00 00 00 00 00 00 00
-        A: 00 0 1000 0 0 10
-        A: 01 0 500 0 0 10
-        E: 0.000001 0003 0000 0100
-        E: 0.000001 0003 0001 0100
-        E: 0.000001 0001 014a 0001
-        E: 0.000001 0000 0000 0000
-        E: 0.010000 0003 0000 1200
-        E: 0.010000 0000 0000 0000
-        E: 0.005000 0003 0000 1300
-        E: 0.005000 0003 0001 0150
-        E: 0.005000 0000 0000 0000
-        E: 0.020000 0003 0000 0600
-        E: 0.020000 0000 0000 0000
-        E: 0.030000 0001 014a 0000
-        E: 0.030000 0000 0000 0000
-
-        """
+    static let evemu = EvemuFixture(
+        name: "Hand-edited Touchscreen", bus: 0x03, vendor: 0x1234, product: 0x5678, version: 0x0001,
+        properties: [1],
+        codes: [EvemuFixture.key: [0x14a]],
+        axes: [.init(0x00, 0, 1000, resolution: 10), .init(0x01, 0, 500, resolution: 10)],
+        events: """
+            E: 0.000001 0003 0000 0100
+            E: 0.000001 0003 0001 0100
+            E: 0.000001 0001 014a 0001
+            E: 0.000001 0000 0000 0000
+            E: 0.010000 0003 0000 1200
+            E: 0.010000 0000 0000 0000
+            E: 0.005000 0003 0000 1300
+            E: 0.005000 0003 0001 0150
+            E: 0.005000 0000 0000 0000
+            E: 0.020000 0003 0000 0600
+            E: 0.020000 0000 0000 0000
+            E: 0.030000 0001 014a 0000
+            E: 0.030000 0000 0000 0000
+            """).text
 
     /// The same recording as `libinput record` writes it.
     static let libinput = """

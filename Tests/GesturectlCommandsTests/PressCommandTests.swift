@@ -127,29 +127,13 @@ import TestSupport
         let scratch = try TemporaryFolder()
         let path = scratch.path + "/d.sock"
         let served = try standInDaemon(at: path, connections: 1) { _ in Self.done }
-        let errors = try FileDescriptor.pipe()
-        let child: ChildProcess
-        do {
-            child = try ChildProcess.spawn(
-                path: CLI.binary, arguments: ["--socket", path, "press", "volume-down", "--down"],
-                environment: ["PATH=/usr/bin:/bin", "HOME=\(scratch.path)"], standardOutput: nil,
-                standardError: errors.write)
-        } catch {
-            errors.write.close()
-            errors.read.close()
-            throw error
-        }
-        errors.write.close()
-        defer { errors.read.close() }
-        var standardError = ""
-        while !standardError.contains("holding volume-down down") {
-            guard let chunk = try errors.read.read(upTo: 4_096), !chunk.isEmpty else { break }
-            standardError += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(standardError.contains("holding volume-down down"))
-        kill(child.processID, SIGTERM)
-        while let chunk = try errors.read.read(upTo: 4_096), !chunk.isEmpty { standardError += String(decoding: chunk, as: UTF8.self) }
-        #expect(try child.wait() == .exited(130))
+        let program = try RunningProgram(
+            CLI.binary, ["--socket", path, "press", "volume-down", "--down"],
+            environment: ["PATH=/usr/bin:/bin", "HOME=\(scratch.path)"])
+        #expect(try program.readStandardError(until: "holding volume-down down"))
+        program.send(SIGTERM)
+        #expect(try program.finish() == .exited(130))
+        let standardError = program.standardError
         #expect(standardError.contains("released volume-down"))
         let sent = served.wait().map { $0.replacingOccurrences(of: " ", with: "") }
         #expect(sent.count == 2)

@@ -143,32 +143,17 @@ struct RecordThroughDaemonTests {
         }
         try readEvents(until: "\n")
         #expect(received.contains("\"ok\": true"))
-        let errors = try FileDescriptor.pipe()
-        let child: ChildProcess
-        do {
-            child = try ChildProcess.spawn(
-                path: CLI.binary,
-                arguments: ["--socket", rig.socketPath, "record", "-o", rig.scratch.path + "/c.gesture.json"],
-                environment: ["PATH=/usr/bin:/bin", "HOME=\(rig.scratch.path)"], standardOutput: nil, standardError: errors.write)
-        } catch {
-            errors.write.close()
-            errors.read.close()
-            throw error
-        }
-        errors.write.close()
-        defer { errors.read.close() }
-        var standardError = ""
-        while !standardError.contains("stop with Ctrl-C") {
-            guard let chunk = try errors.read.read(upTo: 4_096), !chunk.isEmpty else { break }
-            standardError += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(standardError.contains("stop with Ctrl-C"))
+        let program = try RunningProgram(
+            CLI.binary, ["--socket", rig.socketPath, "record", "-o", rig.scratch.path + "/c.gesture.json"],
+            environment: ["PATH=/usr/bin:/bin", "HOME=\(rig.scratch.path)"])
+        #expect(try program.readStandardError(until: "stop with Ctrl-C"))
         // The stroke was drawn before record-start answered; wait until it is recorded.
         try readEvents(until: "\"event\": \"record\"")
         #expect(received.contains("\"event\": \"record\""))
-        kill(child.processID, SIGINT)
-        while let chunk = try errors.read.read(upTo: 4_096), !chunk.isEmpty { standardError += String(decoding: chunk, as: UTF8.self) }
-        #expect(try child.wait() == .exited(0), "\(standardError)")
+        program.send(SIGINT)
+        let termination = try program.finish()
+        let standardError = program.standardError
+        #expect(termination == .exited(0), "\(standardError)")
         #expect(standardError.contains("stopped: cancelled"))
         let gesture = try GestureFileFormat.decode(Array(try Data(contentsOf: URL(fileURLWithPath: rig.scratch.path + "/c.gesture.json"))), source: "c")
         #expect(gesture.strokes.count == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import OperatingSystem
 import Testing
+import TestSupport
 
 /// The running binary's signal set-up, read from /proc as the kernel sees it:
 /// this needs no uinput, so it runs everywhere (case 25 of the integration
@@ -32,13 +33,12 @@ struct SignalMaskTests {
             path: CLI.binary, arguments: ["show", "-"], environment: ["PATH=/usr/bin:/bin"],
             standardInput: input.read, standardOutput: discard, standardError: discard)
         input.read.close()
-        // Wait (without a fixed sleep) until the signal thread exists: then
-        // the set-up is done.
+        // Wait (bounded) until the signal thread exists: then the set-up is
+        // done. Only the child's /proc tells.
         var masks: [(String, UInt64)] = []
-        for _ in 0..<2_000 {
+        _ = waitUntil {
             masks = (try? blockedMasks(of: child.processID)) ?? []
-            if masks.contains(where: { $0.0 == "gesturectl-sig" }) { break }
-            _ = try Poll.wait([], timeoutMilliseconds: 5)
+            return masks.contains { $0.0 == "gesturectl-sig" }
         }
         #expect(masks.contains { $0.0 == "gesturectl-sig" })
         let wanted: UInt64 = 1 << (UInt64(SIGHUP) - 1) | 1 << (UInt64(SIGINT) - 1) | 1 << (UInt64(SIGTERM) - 1)

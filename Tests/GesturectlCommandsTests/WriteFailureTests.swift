@@ -1,5 +1,6 @@
 import OperatingSystem
 import Testing
+import TestSupport
 
 /// A failed write of standard output is never success: with standard output
 /// on /dev/full (every write fails with ENOSPC, as on a full disk), every
@@ -9,25 +10,12 @@ import Testing
     /// Runs the built binary with standard output on /dev/full; its status and standard error.
     private func runIntoFullDisk(_ arguments: [String]) throws -> (ChildProcess.Termination, String) {
         let full = try FileDescriptor.open("/dev/full", .writeOnly)
-        let errors = try FileDescriptor.pipe()
-        let child: ChildProcess
-        do {
-            child = try ChildProcess.spawn(
-                path: CLI.binary, arguments: arguments,
-                environment: ["PATH=/usr/bin:/bin", "HOME=/tmp/gesturectl-no-home", "GESTURECTL_BUILTINS=\(CLI.checkout)/Recordings"],
-                standardOutput: full, standardError: errors.write)
-        } catch {
-            full.close()
-            errors.write.close()
-            errors.read.close()
-            throw error
-        }
-        full.close()
-        errors.write.close()
-        var standardError: [UInt8] = []
-        while let chunk = try errors.read.read(upTo: 4_096), !chunk.isEmpty { standardError += chunk }
-        errors.read.close()
-        return (try child.wait(), String(decoding: standardError, as: UTF8.self))
+        defer { full.close() }
+        let program = try RunningProgram(
+            CLI.binary, arguments,
+            environment: ["PATH=/usr/bin:/bin", "HOME=/tmp/gesturectl-no-home", "GESTURECTL_BUILTINS=\(CLI.checkout)/Recordings"],
+            standardOutput: full)
+        return (try program.finish(), program.standardError)
     }
 
     @Test(

@@ -4,13 +4,15 @@ import GesturePlayback
 import InputSystem
 import OperatingSystem
 import Testing
+import TestSupport
 
 @testable import HIDOutput
 
 /// /dev/uhid for real: they run in the VM (Tests/Integration/cases/50-uhid
 /// loads uhid and runs this suite) and are skipped where /dev/uhid is not
-/// writable. Serialized: udev events are broadcast.
-@Suite("uhid devices", .serialized, .enabled(if: FileManager.default.isWritableFile(atPath: "/dev/uhid")))
+/// writable, except under CI, where that fails them. Serialized: udev
+/// events are broadcast.
+@Suite("uhid devices", .serialized, .requiringDevice("/dev/uhid", "modprobe uhid; the VM tier runs this suite"))
 struct UhidKernelTests {
     /// The boot mouse of the HID specification (Device Class Definition for
     /// HID 1.11, appendix E.10): three buttons, X and Y of -127…127, no report id.
