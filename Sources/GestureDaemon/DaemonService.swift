@@ -157,16 +157,19 @@ public final class DaemonService: Sendable {
     }
 
     /// The listening socket at `path`: 0660 with the group when it exists;
-    /// 0600 and a warning otherwise.
+    /// 0600 and a warning otherwise. Made only in a folder no one but root
+    /// and the daemon's user can change, and born with its mode and group
+    /// (``OperatingSystem/UnixSocket/listen(at:access:backlog:)``): a root
+    /// daemon that set them by path afterwards gave them to whatever a
+    /// local user had put at the path meanwhile.
     private func makeSocket(at path: String, group: String) throws -> FileDescriptor {
         if path == DaemonPaths.systemSocket { try? FileSystem.makeDirectory("/run/gesturectl", permissions: 0o755) }
-        let listening = try UnixSocket.listen(at: path)
+        try UnixSocket.checkFolder(of: path)
         if let groupID = try UserGroups.groupID(named: group) {
-            try UserGroups.setOwnership(path, group: groupID, permissions: 0o660)
-        } else {
-            try UserGroups.setOwnership(path, group: nil, permissions: 0o600)
-            log.warning("there is no group \"\(group)\": the socket is 0600, for its owner only (create the group: see the README)")
+            return try UnixSocket.listen(at: path, access: SocketAccess(permissions: 0o660, group: groupID))
         }
+        let listening = try UnixSocket.listen(at: path, access: SocketAccess(permissions: 0o600, group: nil))
+        log.warning("there is no group \"\(group)\": the socket is 0600, for its owner only (create the group: see the README)")
         return listening
     }
 }

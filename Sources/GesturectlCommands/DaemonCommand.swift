@@ -22,7 +22,9 @@ enum DaemonCommand {
             /run/gesturectl/gesturectl.sock as root or socket-activated, else
             $XDG_RUNTIME_DIR/gesturectl.sock. It is made 0660 with the group
             'gesturectl' (0600 and a warning without that group); only root
-            and members of the group are served.
+            and members of the group are served. A socket folder that anyone
+            but root and the daemon's user could write (unless it is sticky,
+            as /tmp is) or that belongs to another user is refused.
 
             SIGTERM (or Ctrl-C) stops: jobs are cancelled, devices destroyed,
             the socket removed, exit status 0. SIGHUP reloads the
@@ -59,6 +61,8 @@ enum DaemonCommand {
             try await service.run(signals: Gesturectl.signals)
         } catch let error as DaemonError {
             throw DaemonFailure.failure(for: error)
+        } catch let error as UnsafeSocketFolder {
+            throw CommandFailure.failure(error.description)
         }
     }
 }
