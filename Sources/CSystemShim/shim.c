@@ -15,7 +15,9 @@
 #include <sys/timerfd.h>
 #include <grp.h>
 #include <stdlib.h>
+#include <sys/fsuid.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -136,6 +138,41 @@ int gesturectl_unix_bind(int fd, const char *path) {
     if (unix_address(path, &address) != 0) return -1;
     return bind(fd, (struct sockaddr *)&address, sizeof address);
 }
+
+int gesturectl_unix_bind_with_access(int fd, const char *path, unsigned mode, long long group, int *group_taken) {
+    struct sockaddr_un address;
+    *group_taken = 0;
+    if (unix_address(path, &address) != 0) return -1;
+    int previous_group = -1;
+    if (group >= 0) {
+        // setfsgid returns the previous value whether it succeeded or not;
+        // an invalid id (-1) only reads the current one.
+        previous_group = setfsgid((gid_t)group);
+        *group_taken = (unsigned)setfsgid((gid_t)-1) == (unsigned)group;
+    }
+    // Without the group, the owner's bits only: the caller sets the group,
+    // then the mode.
+    mode_t birth = (mode_t)((group >= 0 && !*group_taken) ? (mode & 0700) : (mode & 0777));
+    int result = -1;
+    int saved = 0;
+    // The socket inode's mode is the new file's mode before the umask (and
+    // its upper bound where a default ACL takes the umask's place).
+    if (fchmod(fd, birth) == 0) {
+        mode_t previous_mask = umask((mode_t)(~birth & 0777));
+        result = bind(fd, (struct sockaddr *)&address, sizeof address);
+        saved = errno;
+        umask(previous_mask);
+    } else {
+        saved = errno;
+    }
+    if (group >= 0) setfsgid((gid_t)previous_group);
+    errno = saved;
+    return result;
+}
+
+int gesturectl_open_path_handle(const char *path) { return open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC); }
+
+int gesturectl_set_handle_group(int fd, unsigned group) { return fchownat(fd, "", (uid_t)-1, (gid_t)group, AT_EMPTY_PATH); }
 
 int gesturectl_unix_connect(int fd, const char *path) {
     struct sockaddr_un address;

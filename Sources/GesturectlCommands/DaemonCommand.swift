@@ -22,7 +22,9 @@ enum DaemonCommand {
             /run/gesturectl/gesturectl.sock as root or socket-activated, else
             $XDG_RUNTIME_DIR/gesturectl.sock. It is made 0660 with the group
             'gesturectl' (0600 and a warning without that group); only root
-            and members of the group are served.
+            and members of the group are served. A socket folder that anyone
+            but root and the daemon's user could write (unless it is sticky,
+            as /tmp is) or that belongs to another user is refused.
 
             SIGTERM (or Ctrl-C) stops: jobs are cancelled, devices destroyed,
             the socket removed, exit status 0. SIGHUP reloads the
@@ -49,103 +51,18 @@ enum DaemonCommand {
             .option("bindings", valueName: "file", help: "Where bindings changed over the socket are saved (default: /var/lib/gesturectl/bindings.json for the system service, else ~/.local/share/gesturectl/bindings.json).", completion: .files),
         ]
     ) { values, context in
-        let environment = context.environment
-        let isRoot = UserGroups.effectiveUserID == 0
-        let activated = try ServiceManager.listeningDescriptors()
-        let configurationPath = values.string("config") ?? (isRoot || !activated.isEmpty ? DaemonPaths.systemConfiguration : nil)
-        let configuration = try loadConfiguration(configurationPath, required: values.isGiven("config"), context: context)
-        let log = DaemonLog(journal: ServiceManager.logsToJournal(environment: environment))
-
-        let listening: FileDescriptor
-        var createdPath: String?
-        if let handed = activated.first {
-            listening = handed
-            log.info("listening on the socket systemd handed over")
-        } else {
-            let path = try daemonCall {
-                () throws(DaemonError) in
-                try DaemonPaths.serverSocket(
-                    option: values.string("socket"), environment: environment, isRoot: isRoot, isSocketActivated: false)
-            }
-            if path == DaemonPaths.systemSocket { try? FileSystem.makeDirectory("/run/gesturectl", permissions: 0o755) }
-            listening = try UnixSocket.listen(at: path)
-            createdPath = path
-            try secure(path, group: configuration.group, log: log)
-        }
-        let systemInstance = isRoot || !activated.isEmpty
-        let libraryFolder = values.string("library") ?? configuration.library ?? (systemInstance ? DaemonPaths.systemLibrary : nil)
-        var library = context.library
-        if let libraryFolder { library.userDirectory = libraryFolder }
-        let server = try DaemonServer(
-            setup: DaemonServer.Setup(
-                listening: listening, createdSocketPath: createdPath, library: library, configuration: configuration,
-                allowedGroup: try UserGroups.groupID(named: configuration.group),
-                bindingsPath: values.string("bindings")
-                    ?? (systemInstance ? DaemonPaths.systemBindings : DaemonPaths.userBindings(environment: environment))),
-            engine: context.engine, log: log, version: Gesturectl.version)
+        let service = DaemonService(
+            options: DaemonService.Options(
+                socket: values.string("socket"), configuration: values.string("config"), library: values.string("library"),
+                bindings: values.string("bindings"), environment: context.environment, userLibrary: context.library,
+                version: Gesturectl.version, readFile: { path in try context.readFile(path) }),
+            engine: context.engine)
         do {
-            try server.start()
-        } catch {
-            if let createdPath { try? FileSystem.unlink(createdPath) }
-            listening.close()
-            throw error
-        }
-        let subscription = Gesturectl.signals.subscribe { signal in
-            if signal == SignalMask.hangUp {
-                reload(server, path: configurationPath, libraryOption: values.string("library"), systemInstance: systemInstance, context: context, log: log)
-            } else {
-                _ = try? ServiceManager.notify("STOPPING=1")
-                log.notice("\(SignalMask.name(of: signal) == "INT" ? "interrupted" : "SIG" + SignalMask.name(of: signal)): stopping")
-                server.stop()
-            }
-        }
-        defer { subscription.cancel() }
-        log.notice("ready: listening on \(createdPath ?? "the activated socket"), devices \(configuration.devices.map(\.rawValue).joined(separator: ", "))")
-        _ = try? ServiceManager.notify("READY=1\nSTATUS=ready: \(configuration.devices.count) devices")
-        _ = await server.stopped()
-    }
-
-    /// The configuration at `path`; the defaults when no path is given, or
-    /// when the default file is missing.
-    private static func loadConfiguration(_ path: String?, required: Bool, context: CommandContext) throws -> DaemonConfiguration {
-        guard let path else { return DaemonConfiguration() }
-        if !required && !Paths.exists(path) { return DaemonConfiguration() }
-        let bytes = try context.readFile(path)
-        return try daemonCall { () throws(DaemonError) in try DaemonConfiguration.parse(bytes, path: path) }
-    }
-
-    /// SIGHUP: the configuration again; one with errors is reported and the old one kept.
-    private static func reload(
-        _ server: DaemonServer, path: String?, libraryOption: String?, systemInstance: Bool, context: CommandContext,
-        log: DaemonLog
-    ) {
-        do {
-            let configuration = try loadConfiguration(path, required: false, context: context)
-            var library = context.library
-            if let folder = libraryOption ?? configuration.library ?? (systemInstance ? DaemonPaths.systemLibrary : nil) {
-                library.userDirectory = folder
-            }
-            server.reload(configuration, allowedGroup: try UserGroups.groupID(named: configuration.group), library: library)
-        } catch {
-            log.error("the configuration was not reloaded (the previous one stays): \(error)")
-        }
-    }
-
-    /// 0660 with the group when it exists; 0600 and a warning otherwise.
-    private static func secure(_ path: String, group: String, log: DaemonLog) throws {
-        if let groupID = try UserGroups.groupID(named: group) {
-            try UserGroups.setOwnership(path, group: groupID, permissions: 0o660)
-        } else {
-            try UserGroups.setOwnership(path, group: nil, permissions: 0o600)
-            log.warning("there is no group \"\(group)\": the socket is 0600, for its owner only (create the group: see the README)")
-        }
-    }
-
-    static func daemonCall<Result>(_ body: () throws(DaemonError) -> Result) throws -> Result {
-        do {
-            return try body()
-        } catch {
+            try await service.run(signals: Gesturectl.signals)
+        } catch let error as DaemonError {
             throw DaemonFailure.failure(for: error)
+        } catch let error as UnsafeSocketFolder {
+            throw CommandFailure.failure(error.description)
         }
     }
 }

@@ -182,6 +182,8 @@ public struct FileStatus: Hashable, Sendable {
     public var modificationSeconds: Int64
     /// The owner's user id.
     public var userID: UInt32
+    /// The group's id.
+    public var groupID: UInt32
     /// The device and inode, which identify the file.
     public var device: UInt64
     public var inode: UInt64
@@ -201,6 +203,7 @@ public struct FileStatus: Hashable, Sendable {
         permissions = UInt32(status.st_mode & 0o7777)
         modificationSeconds = Int64(status.st_mtim.tv_sec)
         userID = UInt32(status.st_uid)
+        groupID = UInt32(status.st_gid)
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

@@ -38,15 +38,7 @@ public enum UnixSocket {
     /// is an error (EADDRINUSE), and anything that is not a socket is never
     /// removed.
     public static func listen(at path: String, backlog: Int32 = 128) throws(SystemError) -> FileDescriptor {
-        if let status = try? Paths.status(path, followLinks: false) {
-            guard status.type == .socket else {
-                throw SystemError(call: "bind", path: path, errorNumber: EEXIST, detail: "it exists and is not a socket")
-            }
-            if (try? connect(to: path))?.close() != nil {
-                throw SystemError(call: "bind", path: path, errorNumber: EADDRINUSE, detail: "another server listens on it")
-            }
-            try FileSystem.unlink(path)
-        }
+        try removeStaleSocket(at: path)
         let socket = FileDescriptor(rawValue: try Syscall.minusOne("socket", path: path) { gesturectl_unix_socket(1) })
         do throws(SystemError) {
             try Syscall.minusOne("bind", path: path) { gesturectl_unix_bind(socket.rawValue, path) }
@@ -56,6 +48,19 @@ public enum UnixSocket {
             throw error
         }
         return socket
+    }
+
+    /// Removes a socket file at `path` that nobody accepts on; refuses a
+    /// live one (EADDRINUSE) and anything that is not a socket (EEXIST).
+    static func removeStaleSocket(at path: String) throws(SystemError) {
+        guard let status = try? Paths.status(path, followLinks: false) else { return }
+        guard status.type == .socket else {
+            throw SystemError(call: "bind", path: path, errorNumber: EEXIST, detail: "it exists and is not a socket")
+        }
+        if (try? connect(to: path))?.close() != nil {
+            throw SystemError(call: "bind", path: path, errorNumber: EADDRINUSE, detail: "another server listens on it")
+        }
+        try FileSystem.unlink(path)
     }
 
     /// A connection to the server listening at `path` (blocking, close-on-exec).
@@ -150,14 +155,4 @@ public enum UserGroups {
 
     /// The effective user id of this process.
     public static var effectiveUserID: UInt32 { UInt32(geteuid()) }
-
-    /// `chown(2)` and `chmod(2)` of `path` (the owner is kept when `user` is `nil`).
-    public static func setOwnership(_ path: String, user: UInt32? = nil, group: UInt32?, permissions: UInt32) throws(SystemError) {
-        if group != nil || user != nil {
-            let owner = user.map { uid_t($0) } ?? uid_t.max
-            let groupID = group.map { gid_t($0) } ?? gid_t.max
-            try Syscall.minusOne("chown", path: path) { chown(path, owner, groupID) }
-        }
-        try Syscall.minusOne("chmod", path: path) { chmod(path, mode_t(permissions)) }
-    }
 }

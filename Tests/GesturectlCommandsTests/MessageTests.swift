@@ -28,6 +28,22 @@ struct MessageTests {
         }
     }
 
+    /// A root daemon that made its socket in a folder others could write
+    /// gave its mode and group to whatever they swapped in (a link to a
+    /// root-only file): such a folder is refused, saying which and why.
+    @Test func aDaemonSocketInAnOpenFolderIsRefused() throws {
+        let scratch = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/open", withIntermediateDirectories: true)
+        #expect(chmod(scratch.path + "/open", 0o777) == 0)
+        let result = try CLI.run(["daemon", "--socket", scratch.path + "/open/d.sock"], in: scratch.path)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.hasPrefix(
+                "gesturectl: error: refusing to create the socket in \(scratch.path)/open: the folder is writable by everyone (mode 0777)"
+                    + " and not sticky, so another user could replace the socket;"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/open/d.sock"))
+    }
+
     @Test func aNegativeInfinityIsNotAMissingValue() throws {
         let result = try CLI.run(["transform", "tap", "--speed", "-inf"])
         #expect(result.status == 2)

@@ -72,6 +72,24 @@ int gesturectl_unix_socket(int nonblocking);
 /// not fit sun_path).
 int gesturectl_unix_bind(int fd, const char *path);
 
+/// bind(fd, {AF_UNIX, path}) so that the socket file is born with the
+/// permission bits `mode` and, when `group` is not -1 and the caller may
+/// take it as its file-system group, the group `group` (*group_taken set to
+/// 1; else 0, and the file is born with the owner's bits of `mode` only):
+/// fchmod(fd, mode) and umask(~mode & 0777) around the bind (Linux gives
+/// the new file the socket inode's mode less the umask), and
+/// setfsgid(group) for the calling thread only. The umask and file-system
+/// group are put back before returning. -1 and errno as for bind.
+int gesturectl_unix_bind_with_access(int fd, const char *path, unsigned mode, long long group, int *group_taken);
+
+/// open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC): a handle on the file itself
+/// (a symbolic link is not followed), for fstat and fchownat; -1 and errno.
+int gesturectl_open_path_handle(const char *path);
+
+/// fchownat(fd, "", -1, group, AT_EMPTY_PATH): the group of the file an
+/// O_PATH handle names, never of a path; -1 and errno.
+int gesturectl_set_handle_group(int fd, unsigned group);
+
 /// connect(fd, {AF_UNIX, path}); -1 and errno (ENAMETOOLONG as for bind).
 int gesturectl_unix_connect(int fd, const char *path);
 

@@ -1,0 +1,99 @@
+import GestureDaemon
+import GestureLibrary
+import GestureModel
+import GesturePlayback
+import Glibc
+import OperatingSystem
+import Synchronization
+import Testing
+import TestSupport
+
+@testable import GestureEngine
+
+/// The daemon's lifecycle as a service (what `gesturectl daemon` runs):
+/// its socket, readiness, SIGHUP and SIGTERM, with test doubles for devices.
+@Suite("Daemon service", .serialized)
+struct DaemonServiceTests {
+    /// A service over fake devices whose log is collected.
+    final class Rig: Sendable {
+        /// What the closures collect.
+        final class Collected: Sendable {
+            let lines = Mutex<[String]>([])
+            let devicesMade = Atomic<Int>(0)
+        }
+        let collected = Collected()
+        let signals = SignalRouter(unhandled: { _ in })
+        let service: DaemonService
+
+        init(socket: String, configuration: String) {
+            let collected = self.collected
+            let provider = DeviceProvider(
+                ready: { profile in
+                    collected.devicesMade.add(1, ordering: .relaxed)
+                    return PlaybackSession(
+                        profile: profile, sink: RecordingSink(), devnode: "/dev/input/test-\(profile.kind.rawValue)", linger: .zero,
+                        clock: ManualClock(mode: .advancesOnWait))
+                }, forget: { _ in }, closeAll: {})
+            let bytes = Array(configuration.utf8)
+            service = DaemonService(
+                options: DaemonService.Options(
+                    socket: socket, configuration: "daemon.json", environment: [:],
+                    userLibrary: GestureLibrary(userDirectory: UnixSocket.folder(of: socket) + "/library", builtinDirectory: nil),
+                    version: "test", readFile: { _ in bytes }),
+                engine: Engine(), devices: provider,
+                log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.lines.withLock { $0.append(line) } }),
+                isRoot: false)
+        }
+
+        var log: [String] { collected.lines.withLock { $0 } }
+
+        /// Waits (at most 10 s) for a log line containing `text`.
+        func waitForLine(_ text: String) async throws {
+            for _ in 0..<1_000 {
+                if log.contains(where: { $0.contains(text) }) { return }
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
+            Issue.record("no log line with \"\(text)\" in \(log)")
+        }
+    }
+
+    /// The name of the process's own group, which it may give its files.
+    static var ownGroupName: String { String(cString: getgrgid(getegid())!.pointee.gr_name) }
+
+    @Test("Ready, served, reloaded by SIGHUP, stopped by SIGTERM; the socket is born 0660 with the group and removed")
+    func lifecycle() async throws {
+        let folder = try TemporaryFolder(prefix: "gesturectl-service-test")
+        defer { withExtendedLifetime(folder) {} }
+        let socket = folder.file("d.sock")
+        let rig = Rig(socket: socket, configuration: "{\"group\": \"\(Self.ownGroupName)\", \"devices\": [\"touchscreen\"]}")
+        let running = Task { try await rig.service.run(signals: rig.signals) }
+        try await rig.waitForLine("ready: listening on \(socket), devices touchscreen")
+        let status = try Paths.status(socket, followLinks: false)
+        #expect(status.type == .socket)
+        #expect(status.permissions == 0o660)
+        #expect(status.groupID == UInt32(getegid()))
+        let client = try DaemonClient(path: socket)
+        #expect(try client.call("version")["protocol"] == .integer(1))
+
+        rig.signals.deliver(SignalMask.hangUp)
+        try await rig.waitForLine("configuration reloaded")
+        rig.signals.deliver(SIGTERM)
+        try await running.value
+        #expect(rig.log.contains { $0.contains("SIGTERM: stopping") })
+        #expect(rig.log.contains { $0.contains("stopped") })
+        #expect(!folder.exists("d.sock"))
+    }
+
+    @Test("A socket folder everyone can write is refused before anything is made")
+    func refusesAnOpenFolder() async throws {
+        let folder = try TemporaryFolder(prefix: "gesturectl-service-test")
+        defer { withExtendedLifetime(folder) {} }
+        #expect(chmod(folder.path, 0o777) == 0)
+        let rig = Rig(socket: folder.file("d.sock"), configuration: "{}")
+        await #expect(throws: UnsafeSocketFolder(folder: folder.path, problem: .writableByOthers(permissions: 0o777), user: UserGroups.effectiveUserID)) {
+            try await rig.service.run(signals: rig.signals)
+        }
+        #expect(!folder.exists("d.sock"))
+        #expect(rig.collected.devicesMade.load(ordering: .relaxed) == 0)
+    }
+}
