@@ -52,21 +52,19 @@ public final class DaemonService: Sendable {
 
     let options: Options
     let engine: Engine
-    let devices: DeviceProvider?
     let log: DaemonLog
     /// Whether the daemon runs as root (the system service's defaults).
     let isRoot: Bool
 
-    /// Creates the service; nothing happens until ``run(signals:)``. Devices
-    /// come from `devices` (by default the engine's kept uinput devices); the
+    /// Creates the service; nothing happens until ``run(signals:)``. Its
+    /// devices are the engine's (an engine over test doubles in tests); the
     /// log goes to standard error, with journal priorities under systemd.
     public init(
-        options: Options, engine: Engine, devices: DeviceProvider? = nil, log: DaemonLog? = nil,
+        options: Options, engine: Engine, log: DaemonLog? = nil,
         isRoot: Bool = UserGroups.effectiveUserID == 0
     ) {
         self.options = options
         self.engine = engine
-        self.devices = devices
         self.log = log ?? DaemonLog(journal: ServiceManager.logsToJournal(environment: options.environment))
         self.isRoot = isRoot
     }
@@ -101,7 +99,7 @@ public final class DaemonService: Sendable {
                 configuration: configuration, allowedGroup: try UserGroups.groupID(named: configuration.group),
                 bindingsPath: options.bindings
                     ?? (systemInstance ? DaemonPaths.systemBindings : DaemonPaths.userBindings(environment: options.environment))),
-            engine: engine, devices: devices, log: log, version: options.version)
+            engine: engine, log: log, version: options.version)
         do {
             try server.start()
         } catch {

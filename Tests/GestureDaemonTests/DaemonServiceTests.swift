@@ -27,20 +27,20 @@ struct DaemonServiceTests {
 
         init(socket: String, configuration: String) {
             let collected = self.collected
-            let provider = DeviceProvider(
-                ready: { profile in
+            let devices = DeviceFactory(
+                make: { profile, _, _ in
                     collected.devicesMade.add(1, ordering: .relaxed)
                     return PlaybackSession(
                         profile: profile, sink: RecordingSink(), devnode: "/dev/input/test-\(profile.kind.rawValue)", linger: .zero,
                         clock: ManualClock(mode: .advancesOnWait))
-                }, forget: { _ in }, closeAll: {})
+                })
             let bytes = Array(configuration.utf8)
             service = DaemonService(
                 options: DaemonService.Options(
                     socket: socket, configuration: "daemon.json", environment: [:],
                     userLibrary: GestureLibrary(userDirectory: UnixSocket.folder(of: socket) + "/library", builtinDirectory: nil),
                     version: "test", readFile: { _ in bytes }),
-                engine: Engine(), devices: provider,
+                engine: Engine(devices: devices),
                 log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.lines.withLock { $0.append(line) } }),
                 isRoot: false)
         }
