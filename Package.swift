@@ -51,7 +51,10 @@ let package = Package(
         // benchmarks/hotpath.sh runs it; no test or product depends on it.
         .executableTarget(
             name: "gesturectl-hotpath",
-            dependencies: ["GestureModel", "GestureSynth", "GesturePlayback", "GestureRecording", "InputSystem", "OperatingSystem"],
+            dependencies: [
+                "GestureModel", "GestureSynth", "GesturePlayback", "GestureRecording", "GestureEngine", "InputSystem",
+                "OperatingSystem",
+            ],
             path: "benchmarks/hotpath"),
 
         // The door to the operating system: file descriptors, one syscall

@@ -7,6 +7,8 @@
 //   gesturectl-hotpath play-nowait [FRAMES] [RUNS]  the player's path without its waits
 //   gesturectl-hotpath record [SECONDS]       the recorder at 1 kHz in real time
 //   gesturectl-hotpath record-burst [FRAMES]  the recorder fed as fast as a pipe takes it
+//   gesturectl-hotpath play-memory [MINUTES]  the memory one play of the ten-finger
+//                                             gesture holds (60: the one-hour one)
 //
 // The frames are the timing benchmark's ten-1k case: ten fingers swiping up
 // at 1,000 frames a second (22 events a frame), built by the player's own
@@ -20,6 +22,7 @@
 // system), so the writer thread of the recording cases is not counted.
 
 import Glibc
+import GestureEngine
 import GestureModel
 import GesturePlayback
 import GestureRecording
@@ -280,11 +283,91 @@ func benchmarkRecord(frameCount: Int, paced: Bool) {
             + "\(samples) samples in \(strokes) strokes; stopped: \(reason)")
 }
 
+// MARK: Memory of one play
+
+/// The process's resident and peak resident memory (VmRSS, VmHWM), in bytes.
+func residentMemory() -> (rss: Int, peak: Int) {
+    let descriptor = open("/proc/self/status", O_RDONLY)
+    guard descriptor >= 0 else { return (0, 0) }
+    defer { close(descriptor) }
+    var buffer = [UInt8](repeating: 0, count: 8_192)
+    let count = read(descriptor, &buffer, buffer.count)
+    let text = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+    func field(_ name: String) -> Int {
+        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+            let digits = line.dropFirst(name.count + 1).filter(\.isNumber)
+            return (Int(String(digits)) ?? 0) * 1_024
+        }
+        return 0
+    }
+    return (field("VmRSS"), field("VmHWM"))
+}
+
+/// A sink that takes every frame and keeps nothing.
+final class DiscardingSink: FrameSink, Sendable {
+    func write(_ frame: InputFrame) throws {}
+}
+
+/// Ten fingers circling at 120 Hz for `minutes` (the large-gesture benchmark's gesture).
+func circlingGesture(minutes: Int) -> Gesture {
+    let rate = 120
+    let count = minutes * 60 * rate + 1
+    let strokes = (0..<10).map { finger -> Stroke in
+        var samples: [Sample] = []
+        samples.reserveCapacity(count)
+        for index in 0..<count {
+            let angle = Double(index) / Double(rate) * 0.5 + Double(finger) * 0.6
+            let radius = 2_000.0 + Double(finger) * 300
+            samples.append(
+                Sample(
+                    time: Microseconds(Int64(index) * 1_000_000 / Int64(rate)),
+                    x: 10_800 + Int((radius * cos(angle)).rounded()), y: 6_750 + Int((radius * sin(angle)).rounded())))
+        }
+        return Stroke(samples: samples)
+    }
+    return Gesture(name: "large", device: .synthDefault, strokes: strokes)
+}
+
+/// How much memory one play holds: the engine's play of the circling
+/// gesture on a device that discards its frames, held at its start gate
+/// once its frames are built, beside the size of one copy of those frames.
+func benchmarkPlayMemory(minutes: Int) {
+    let before = residentMemory()
+    let gesture = circlingGesture(minutes: minutes)
+    let withGesture = residentMemory()
+    let engine = Engine(
+        devices: DeviceFactory(make: { profile, _, _ in
+            PlaybackSession(profile: profile, sink: DiscardingSink(), devnode: nil, linger: .zero)
+        }))
+    let gate: (FileDescriptor, FileDescriptor)
+    do { gate = try FileDescriptor.pipe() } catch { fail("pipe: \(error)") }
+    let job: PlayJob
+    do {
+        job = try engine.startPlay(PlayRequest(gesture: gesture, startGate: gate.0))
+    } catch {
+        fail("play: \(error)")
+    }
+    let held = residentMemory()
+    // One copy of the frames: each frame's own storage and its events'.
+    let frames = try! FrameBuilder(target: job.session.profile, options: PlaybackOptions()).frames(for: gesture)
+    let eventBytes = frames.reduce(0) { $0 + $1.events.capacity * MemoryLayout<InputEvent>.stride + 32 }
+    let oneCopy = frames.count * MemoryLayout<InputFrame>.stride + eventBytes
+    job.cancel()
+    _ = job.wait()
+    let mib = { (bytes: Int) in format(Double(bytes) / 1_048_576) }
+    say(
+        "play-memory: \(minutes)-minute ten-finger gesture, \(gesture.sampleCount) samples, \(frames.count) frames; "
+            + "gesture \(mib(withGesture.rss - before.rss)) MiB; one copy of the frames ≈ \(mib(oneCopy)) MiB; "
+            + "the play holds \(mib(held.rss - withGesture.rss)) MiB resident "
+            + "(\(format(Double(held.rss - withGesture.rss) / Double(oneCopy))) × one copy), "
+            + "peak while building \(mib(held.peak - withGesture.rss)) MiB above the gesture")
+}
+
 // MARK: Command line
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let mode = arguments.first else {
-    fail("usage: gesturectl-hotpath play|play-nowait|record|record-burst [COUNT]")
+    fail("usage: gesturectl-hotpath play|play-nowait|record|record-burst|play-memory [COUNT]")
 }
 let count = arguments.count > 1 ? Int(arguments[1]) : nil
 switch mode {
@@ -292,5 +375,6 @@ case "play": benchmarkPlay(seconds: count ?? 2)
 case "play-nowait": benchmarkPlayNoWait(frameCount: count ?? 10_000, runs: arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5)
 case "record": benchmarkRecord(frameCount: (count ?? 2) * 1_000 + 2, paced: true)
 case "record-burst": benchmarkRecord(frameCount: count ?? 10_000, paced: false)
+case "play-memory": benchmarkPlayMemory(minutes: count ?? 60)
 default: fail("unknown mode '\(mode)'")
 }
