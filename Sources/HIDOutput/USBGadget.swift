@@ -155,6 +155,7 @@ public struct USBGadget: Sendable {
     /// The USB device controllers, sorted (`/sys/class/udc`).
     /// - Throws: ``GadgetError/Kind/noController`` when there is none.
     public func controllers() throws(GadgetError) -> [String] {
+        // Harmless: a missing or unreadable controller folder is no controller this process can use, which the error names.
         let names = (try? fileSystem.contents(of: paths.controllers)) ?? []
         guard !names.isEmpty else { throw GadgetError.noController(paths.controllers) }
         return names
@@ -162,6 +163,7 @@ public struct USBGadget: Sendable {
 
     /// The state of the controller `name` (`configured`, `not attached`, …), if readable.
     public func controllerState(_ name: String) -> String? {
+        // Harmless: the state is shown when readable (documented), never acted on.
         guard let bytes = try? fileSystem.read(paths.controllers + "/" + name + "/state") else { return nil }
         let text = Self.trimmed(bytes)
         return text.isEmpty ? nil : text
@@ -173,6 +175,7 @@ public struct USBGadget: Sendable {
     /// when it is not mounted (`mountIfNeeded`), else says which modules to load.
     func checkKernelSupport(mountIfNeeded: Bool) throws(GadgetError) {
         if fileSystem.exists(paths.gadgets) { return }
+        // Harmless: an unreadable configfs counts as not mounted; mounting it then fails with its own error.
         let mounted = !((try? fileSystem.contents(of: paths.configfs)) ?? []).isEmpty
         if !mounted && mountIfNeeded && fileSystem.exists(paths.configfs) {
             do throws(SystemError) {
@@ -216,6 +219,7 @@ public struct USBGadget: Sendable {
         try checkKernelSupport(mountIfNeeded: true)
         let root = paths.gadget(specification.name)
         if fileSystem.exists(root) {
+            // Harmless: only the message uses it (an unreadable UDC is shown as unbound).
             let bound = (try? fileSystem.read(root + "/UDC")).map(Self.trimmed) ?? ""
             throw GadgetError(
                 .busy,
@@ -299,6 +303,7 @@ public struct USBGadget: Sendable {
         try checkKernelSupport(mountIfNeeded: false)
         let root = paths.gadget(name)
         guard fileSystem.exists(root) else { return false }
+        // Harmless: an unreadable UDC is left alone; removing the gadget below then fails with the error that says why.
         let bound = (try? fileSystem.read(root + "/UDC")).map(Self.trimmed) ?? ""
         if !bound.isEmpty { try write("\n", to: root + "/UDC") }
         for configuration in list(root + "/configs") {
@@ -325,6 +330,7 @@ public struct USBGadget: Sendable {
         try checkKernelSupport(mountIfNeeded: false)
         let root = paths.gadget(name)
         guard fileSystem.exists(root) else { return nil }
+        // Harmless: the status shows an unreadable UDC as unbound.
         let bound = (try? fileSystem.read(root + "/UDC")).map(Self.trimmed) ?? ""
         let linked = Set(
             list(root + "/configs").flatMap { configuration in
@@ -335,6 +341,7 @@ public struct USBGadget: Sendable {
         var functions: [GadgetFunctionStatus] = []
         for folder in list(root + "/functions") where folder.hasPrefix("hid.") {
             let path = root + "/functions/" + folder
+            // Harmless: a function whose attributes cannot be read is listed without them; playing on it checks its layout and says what is missing.
             let descriptor = (try? fileSystem.read(path + "/report_desc")) ?? []
             let length = (try? fileSystem.read(path + "/report_length")).flatMap { Int(Self.trimmed($0)) }
             functions.append(
@@ -350,6 +357,7 @@ public struct USBGadget: Sendable {
     /// `/dev/hidgN` of a HID function: the kernel names the node by the
     /// minor number the function's `dev` attribute shows (`MAJOR:MINOR`).
     func devnode(ofFunction path: String) -> String? {
+        // Harmless: no readable dev attribute is no node, which the caller reports ("has no device node").
         guard let bytes = try? fileSystem.read(path + "/dev") else { return nil }
         let parts = Self.trimmed(bytes).split(separator: ":")
         guard parts.count == 2, let minor = Int(parts[1]), minor >= 0 else { return nil }
@@ -369,6 +377,7 @@ public struct USBGadget: Sendable {
         return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "\n"
     }
 
+    // Harmless: an unreadable folder lists nothing; what was expected in it is then reported missing by name.
     private func list(_ path: String) -> [String] { (try? fileSystem.contents(of: path)) ?? [] }
 
     private func write(_ text: String, to path: String) throws(GadgetError) {
