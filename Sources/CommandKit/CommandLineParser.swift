@@ -236,6 +236,7 @@ struct OptionState {
             guard let text = option.defaultValue, let type = option.type else { continue }
             // A default that does not parse is a bug in the declaration,
             // which Tool.validate() reports; the command sees no value.
+            // Harmless: as just said (gesturectl's declaration test expects validate() to find nothing).
             if let value = try? type.kind.parse(text) {
                 values.entries[option.name] = [ParsedValues.Entry(text: text, value: value)]
             }

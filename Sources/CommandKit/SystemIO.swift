@@ -49,8 +49,16 @@ enum SystemIO {
     /// Whether `descriptor` is a terminal (isatty(3)).
     static func isTerminal(_ descriptor: Int32) -> Bool { FileDescriptor(rawValue: descriptor).isTerminal }
 
-    /// The current directory, or `/` if it cannot be read.
-    static func currentDirectory() -> String { (try? ProcessEnvironment.currentDirectory()) ?? "/" }
+    /// The current directory, or `.` when it cannot be read (deleted, or a
+    /// folder above it may not be read): relative paths then stay relative,
+    /// so what is done with them acts on the real current directory and
+    /// reports its real error, never on a file in `/`.
+    static func currentDirectory() -> String { currentDirectory(reading: ProcessEnvironment.currentDirectory) }
+
+    /// ``currentDirectory()`` with the reading injected (tests).
+    static func currentDirectory(reading read: () throws(SystemError) -> String) -> String {
+        do { return try read() } catch { return "." }
+    }
 
     /// The process environment; for a name given twice the first wins.
     static func environment() -> [String: String] { ProcessEnvironment.variables() }

@@ -80,7 +80,11 @@ public struct LibraryNames: CreateLibrary {
     /// Creates the view.
     public init(_ library: GestureLibrary) { self.library = library }
     public func problem(with name: String) -> String? { GestureName.problem(with: name) }
-    public func contains(_ name: String) -> Bool { (try? library.entry(named: name)) != nil }
+    public func contains(_ name: String) -> Bool {
+        // Harmless: a name that cannot be looked up counts as free; saving under it never replaces a file
+        // (link(2) refuses one) and the flow says why the save failed.
+        (try? library.entry(named: name)) != nil
+    }
 }
 
 /// Runs a ``CreateFlow``: carries out its effects with ``CreateServices``,

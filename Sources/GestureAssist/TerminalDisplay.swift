@@ -26,7 +26,7 @@ public final class TerminalDisplay: AssistDisplay {
 
     private let output: @Sendable ([UInt8]) throws -> Void
     private let style: Style
-    private let speaker: String?
+    private var speaker: String?
     private var menuLineOpen = false
     private var pictureHeight = 0
     /// The first failed write, if any: the command reports it.
@@ -136,10 +136,23 @@ public final class TerminalDisplay: AssistDisplay {
         }
     }
 
+    /// Hands `text` to spd-say. When spd-say cannot be started, that is
+    /// said once on the display and speaking stops (the lines are still
+    /// printed); spd-say's own failures (no speech-dispatcher) it prints itself.
     private func speak(_ text: String) {
         guard let speaker else { return }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(path: speaker, arguments: ["--", text])
+        } catch {
+            self.speaker = nil
+            closeMenuLine()
+            write("Cannot speak: \(DisplayText.escaped("\(error)")); the lines are only printed.\n")
+            return
+        }
         // spd-say hands the text to speech-dispatcher and returns.
-        if let child = try? ChildProcess.spawn(path: speaker, arguments: ["--", text]) { _ = try? child.wait() }
+        // Harmless: waitpid of our own child fails only if it was already reaped; nothing is lost.
+        _ = try? child.wait()
     }
 
     /// The gesture up to `fraction` of its time: what the review has drawn so far.

@@ -112,6 +112,8 @@ public final class UdevTriggerDevices: TriggerDevices {
 
     public func hotplugAdded() -> Bool {
         var added = false
+        // Harmless: a receive error (ENOBUFS: udev's socket overflowed) ends this read; an "add" it lost
+        // is made up for by the retry every retryInterval while the device is missing.
         while let event = try? monitor.receive() {
             if event.action == .add && UdevInputDevice.isEventNode(event.device.node) { added = true }
         }

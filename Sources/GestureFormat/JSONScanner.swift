@@ -106,6 +106,7 @@ package struct JSONScanner {
         default:
             var copy = self
             copy.position = offset
+            // Harmless: only the description of a value already found wrong; no number is described by its byte.
             guard let token = try? copy.scanNumber() else {
                 return Self.describe(byte: bytes[offset], at: offset, in: bytes)
             }

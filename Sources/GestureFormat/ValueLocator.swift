@@ -45,6 +45,7 @@ enum ValueLocator {
         scanner.skipWhitespace()
         var found = scanner.position
         for step in path {
+            // Harmless: only where the error already found points; a part that cannot be entered points at its container.
             guard let next = try? enter(step, scanner: &scanner) else { break }
             found = next
         }

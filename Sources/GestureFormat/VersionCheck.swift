@@ -52,6 +52,7 @@ enum VersionCheck {
         let notAnInteger = ScanError(
             .notAGesture, .none,
             "not a gesturectl gesture: \"format\" must be an integer, found \(scanner.describeValue(at: offset))")
+        // Harmless: a number that does not scan is thrown as notAnInteger, which describes what is there.
         guard let byte = scanner.current, byte == UInt8(ascii: "-") || JSONScanner.isDigit(byte),
             let token = try? scanner.scanNumber(), token.isInteger
         else { throw notAnInteger }

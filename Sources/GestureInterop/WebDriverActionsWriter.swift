@@ -147,6 +147,7 @@ public struct WebDriverActionsWriter {
     /// The whole payload for `frames` at once (tests, small gestures).
     public func document(frames: [InputFrame]) -> String {
         var text = ""
+        // Harmless: nothing here throws (the frames are an array, the write appends to a string).
         try? write(
             frames: { body in
                 for frame in frames where !body(frame) { break }

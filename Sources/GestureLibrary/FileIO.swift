@@ -56,11 +56,34 @@ public enum FileIO {
     /// Whether something exists at `path` (a file, folder or other node).
     public static func exists(_ path: String) -> Bool { Paths.exists(path) }
 
-    /// Whether `path` is an existing regular file (or a link to one).
-    public static func isRegularFile(_ path: String) -> Bool { (try? Paths.status(path))?.type == .regular }
+    /// Whether `path` is an existing regular file (or a link to one). For
+    /// guesses only: code that must tell "missing" from "unreadable" asks
+    /// ``type(of:)``.
+    public static func isRegularFile(_ path: String) -> Bool {
+        // Harmless: callers use it to pick among candidates; what they then open reports why it cannot be read.
+        (try? Paths.status(path))?.type == .regular
+    }
 
-    /// Whether `path` is an existing folder.
-    public static func isDirectory(_ path: String) -> Bool { (try? Paths.status(path))?.type == .directory }
+    /// Whether `path` is an existing folder (for guesses, as ``isRegularFile(_:)``).
+    public static func isDirectory(_ path: String) -> Bool {
+        // Harmless: as in isRegularFile; a folder that cannot be examined is then created or listed, which reports why not.
+        (try? Paths.status(path))?.type == .directory
+    }
+
+    /// What is at `path` (links followed), or `nil` when nothing is there
+    /// (ENOENT, or ENOTDIR: a part of the path is no folder).
+    /// - Throws: ``FileSystemError`` (`cannot read PATH: …`) when it cannot
+    ///   be looked at: a folder on the way that may not be searched
+    ///   (`.permissionDenied`), a loop of links, an I/O error.
+    public static func type(of path: String) throws(FileSystemError) -> FileStatus.FileType? {
+        do throws(SystemError) {
+            return try Paths.status(path).type
+        } catch where error.errorNumber == ErrorNumber.noSuchFile || error.errorNumber == ErrorNumber.notADirectory {
+            return nil
+        } catch {
+            throw FileSystemError(error, path: path, operation: "cannot read")
+        }
+    }
 
     /// Writes `bytes` to `path` atomically (temporary file, fsync, rename,
     /// fsync of the folder). With `overwrite: false` an existing target is
@@ -102,6 +125,7 @@ public enum FileIO {
             TemporaryFiles.shared.register(temporary)
             var finished = false
             defer {
+                // Harmless: the error that stopped the write is thrown; a temporary file left behind is swept by a later writer.
                 if !finished { try? FileSystem.unlink(temporary) }
                 TemporaryFiles.shared.forget(temporary)
             }
@@ -124,6 +148,7 @@ public enum FileIO {
                 try FileSystem.rename(temporary, to: path)
             } else {
                 try FileSystem.link(temporary, to: path)
+                // Harmless: the target is written; the temporary name left beside it is swept by a later writer.
                 try? FileSystem.unlink(temporary)
             }
             finished = true
@@ -207,5 +232,9 @@ public enum FileIO {
     }
 
     /// Flushes a folder's entries so a rename survives a crash. Best effort.
-    private static func syncDirectory(_ path: String) { try? FileSystem.synchronizeDirectory(path) }
+    private static func syncDirectory(_ path: String) {
+        // Harmless: the file's bytes are on disk and the rename or unlink is done and seen by every reader;
+        // only its surviving a power cut at once is less sure (some file systems refuse fsync on a folder).
+        try? FileSystem.synchronizeDirectory(path)
+    }
 }

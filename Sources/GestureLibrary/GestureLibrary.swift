@@ -135,6 +135,7 @@ public struct GestureLibrary: Sendable {
     /// user gesture hides it).
     public func hasBuiltin(named name: String) -> Bool {
         guard let builtinDirectory, GestureName.problem(with: name) == nil else { return false }
+        // Harmless: only the note that a user gesture hides a built-in depends on it; the built-in's own use reports.
         return FileIO.isRegularFile("\(builtinDirectory)/\(name)\(GestureName.fileSuffix)")
     }
 
@@ -151,17 +152,24 @@ public struct GestureLibrary: Sendable {
     }
 
     /// The entry called `name`: the user's if there is one, else a built-in.
+    /// - Throws: ``LibraryError``: `.notFound` only when neither file is
+    ///   there; a file that cannot be looked at (a library folder that may
+    ///   not be searched, a loop of links) says why, never "no gesture".
     public func entry(named name: String) throws(LibraryError) -> LibraryEntry {
         if let problem = GestureName.problem(with: name) { throw LibraryError(.invalidName, problem) }
         let user = userPath(for: name)
-        if FileIO.isRegularFile(user) {
+        if try Self.type(of: user) == .regular {
             return LibraryEntry(name: name, path: user, source: .user, hidesBuiltin: hasBuiltin(named: name))
         }
         if let builtinDirectory {
             let builtin = "\(builtinDirectory)/\(name)\(GestureName.fileSuffix)"
-            if FileIO.isRegularFile(builtin) { return LibraryEntry(name: name, path: builtin, source: .builtin) }
+            if try Self.type(of: builtin) == .regular { return LibraryEntry(name: name, path: builtin, source: .builtin) }
         }
         throw LibraryError(.notFound, "no gesture named \"\(name)\" in the library (see 'gesturectl list')")
+    }
+
+    private static func type(of path: String) throws(LibraryError) -> FileStatus.FileType? {
+        do { return try FileIO.type(of: path) } catch { throw libraryError(error) }
     }
 
     /// Loads the gesture called `name`.

@@ -35,5 +35,8 @@ public final class UinputFrameSink: FrameSink, Sendable {
     /// input core passes a report on only with at least one event before
     /// it (drivers/input/input.c, `num_vals >= 2`). A failure is left to
     /// the first real frame to report.
-    public func warmUp() { try? device.write(frame: [.synchronizationReport()]) }
+    public func warmUp() {
+        // Harmless: the first real frame goes the same way and reports the failure.
+        try? device.write(frame: [.synchronizationReport()])
+    }
 }

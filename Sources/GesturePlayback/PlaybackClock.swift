@@ -27,5 +27,8 @@ extension PlaybackClock {
 extension SystemClock: PlaybackClock {
     /// Waits 100 µs on a timer: the whole path of a deadline (timerfd,
     /// poll, the wake, the clock read) runs once before the first frame's.
-    public func warmUp() { _ = try? wait(until: now() + Microseconds(100), cancellation: .never) }
+    public func warmUp() {
+        // Harmless: the first real wait is set up the same way and reports the failure.
+        _ = try? wait(until: now() + Microseconds(100), cancellation: .never)
+    }
 }

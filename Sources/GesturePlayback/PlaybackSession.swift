@@ -49,6 +49,7 @@ public final class PlaybackSession: Sendable {
         udevTimeout: Microseconds = UdevSettle.defaultTimeout, uinputPath: String = "/dev/uinput",
         clock: any PlaybackClock = SystemClock()
     ) throws(SystemError) {
+        // Harmless: without a monitor isInitialisedByUdev is false, which play and press warn about.
         let monitor = try? Udev().monitor()
         let device = try UinputDevice(description: profile.description, uinputPath: uinputPath)
         var initialised = false
@@ -187,8 +188,20 @@ public final class PlaybackSession: Sendable {
             _ = running.wait()
         }
         releaseHeld()
-        _ = try? clock.wait(until: clock.now() + linger, cancellation: .never)
+        keepForLinger()
         guarded.withLock { $0.sink = nil }
         closed.signal()
+    }
+
+    /// Waits ``linger`` on the clock. A wait that cannot be set up (no
+    /// descriptor left for its timer) sleeps instead, so that readers still
+    /// get the last frames before the device goes.
+    private func keepForLinger() {
+        do {
+            _ = try clock.wait(until: clock.now() + linger, cancellation: .never)
+        } catch {
+            // Harmless: clock_nanosleep of a valid deadline fails only with EINTR, which it sleeps through.
+            try? MonotonicClock.sleep(untilMicroseconds: MonotonicClock.nowMicroseconds() + linger.rawValue)
+        }
     }
 }

@@ -109,6 +109,7 @@ enum AssistOptions {
     /// the switch operates the flow, and nobody is told to press Return).
     static func keyboard(terminal: Bool) -> KeyboardInput? {
         if terminal { return KeyboardInput(fileDescriptor: .standardInput) }
+        // Harmless: fstat fails only on a closed descriptor (EBADF), which is documented to give no keys.
         guard let status = try? FileDescriptor.standardInput.status() else { return nil }
         switch status.type {
         case .fifo, .regular, .socket: return KeyboardInput(fileDescriptor: .standardInput)
@@ -116,10 +117,18 @@ enum AssistOptions {
         }
     }
 
-    /// Standard input in character mode when it is a terminal (restore it
-    /// after); a pipe (scripts, tests) is read as it is.
-    static func keyboardMode(_ context: CommandContext) -> TerminalMode? {
-        context.isStandardInputTerminal ? try? TerminalMode.characterMode(.standardInput) : nil
+    /// Standard input (`input`) in character mode when it is a terminal
+    /// (restore it after); a pipe (scripts, tests) is read as it is. A
+    /// terminal that refuses character mode is warned about: its keys then
+    /// come only with Return.
+    static func keyboardMode(_ context: CommandContext, input: FileDescriptor = .standardInput) -> TerminalMode? {
+        guard context.isStandardInputTerminal else { return nil }
+        do {
+            return try TerminalMode.characterMode(input)
+        } catch {
+            context.warn("cannot read single keys from the terminal (\(error)); each key takes effect only after Return")
+            return nil
+        }
     }
 
     /// What Create New Gesture records with, plays on and saves into, from

@@ -104,6 +104,8 @@ enum GestureOutput {
         try checkOutputPath(output, context: context)
         let resolved = context.resolve(output)
         // stat follows links, /proc/self/fd's included (/dev/stdout).
+        // Harmless: what cannot be examined is written as a new file, and without --force never over
+        // an existing one (link(2) refuses it); the write reports why it fails.
         let followed = (try? Paths.status(resolved))?.type
         // An open descriptor named by path (/dev/stderr, /dev/fd/N) is
         // written into as it is, whatever it leads to; so are devices and FIFOs.
@@ -166,6 +168,7 @@ enum GestureOutput {
     private static func target(of path: String, shownAs output: String) throws -> String {
         var current = path
         for _ in 0..<40 {
+            // Harmless: what cannot be examined is written as it is named; the write then reports why it fails.
             guard (try? Paths.status(current, followLinks: false))?.type == .symbolicLink else { return current }
             let link: String
             do {
@@ -187,6 +190,7 @@ enum GestureOutput {
         if output.isEmpty {
             throw CommandFailure.usage("\(option): the file name is empty; give a file name\(orDash)")
         }
+        // Harmless: a path that cannot be examined is not refused here; writing it reports why it fails.
         switch (try? Paths.status(context.resolve(output)))?.type {
         case .directory?:
             throw CommandFailure.failure(
@@ -208,6 +212,8 @@ extension CommandContext {
     /// `force` or when there is none of the user's; otherwise asks on a
     /// terminal and refuses elsewhere.
     func mayReplace(_ name: String, in library: GestureLibrary, force: Bool) throws -> Bool {
+        // Harmless: a gesture that cannot be looked up is not replaced (the save, not overwriting, refuses an
+        // existing file with "already exists" or reports why the folder cannot be written).
         guard !force, (try? library.entry(named: name))?.source == .user else { return force }
         return try confirmOrRefuse(
             "Replace the gesture \"\(shown(name))\" in the library?",
@@ -228,6 +234,7 @@ extension CommandContext {
     private static func readTerminalLine() -> String {
         var bytes: [UInt8] = []
         // One byte at a time, so that nothing after the line is taken from the terminal.
+        // Harmless: a failed read ends the answer, which is then no "yes": "cancelled; nothing changed".
         while bytes.count < 256, let byte = (try? FileDescriptor.standardInput.read(upTo: 1))?.first, byte != 10 {
             bytes.append(byte)
         }

@@ -69,17 +69,21 @@ extension CommandContext {
         case .file(let path):
             return try GestureFileFormat.decode(try readFile(path), source: path)
         case .library(let name):
-            let library = self.library
-            guard let entry = try? library.entry(named: name) else {
-                if GestureName.problem(with: name) == nil {
-                    // Neither reading is there: say both, in the user's terms.
-                    throw CommandFailure.notFound(
-                        "\"\(shown(name))\" is neither a file (none in \(shown(currentDirectory))) nor a gesture in the library"
-                            + " (see 'gesturectl list')")
-                }
-                return try library.load(named: name)
-            }
-            return try GestureFile.load(path: entry.path)
+            return try GestureFile.load(path: libraryEntry(named: name).path)
+        }
+    }
+
+    /// The library's entry for a NAME|FILE argument that is no file.
+    private func libraryEntry(named name: String) throws -> LibraryEntry {
+        do {
+            return try library.entry(named: name)
+        } catch {
+            // A library file that cannot be looked at says why.
+            guard error.kind == .notFound else { throw error }
+            // Neither reading is there: say both, in the user's terms.
+            throw CommandFailure.notFound(
+                "\"\(shown(name))\" is neither a file (none in \(shown(currentDirectory))) nor a gesture in the library"
+                    + " (see 'gesturectl list')")
         }
     }
 

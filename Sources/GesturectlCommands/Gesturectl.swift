@@ -50,6 +50,7 @@ public enum Gesturectl {
         } catch {
             // Without the signal thread the signals must keep their default
             // actions, or Ctrl-C would be ignored.
+            // Harmless: pthread_sigmask fails only for an invalid `how` (EINVAL), which this call never passes.
             try? SignalMask.unblock(SignalMask.handled)
             FileDescriptor.standardError.writeAllIgnoringErrors(
                 Array("gesturectl: warning: signals cannot be handled (\(error)); Ctrl-C ends at once\n".utf8))

@@ -77,6 +77,7 @@ enum LibraryCommands {
             // folder of yours still leaves the built-ins.
             let library = context.library
             let builtins = library.builtinDirectory.map { GestureLibrary(userDirectory: $0, builtinDirectory: nil) }
+            // Harmless: for the shell's Tab only (documented above); `gesturectl list` reports the same failure.
             let entries = (try? library.list()) ?? (try? builtins?.list()) ?? []
             for entry in entries { context.print(entry.name) }
             return

@@ -122,21 +122,32 @@ enum MenuCommand {
 
     /// A gesture the configuration names that the library does not have
     /// stays in the menu (choosing it says so): a switch user must not lose
-    /// the whole menu to one deleted gesture. It is said here, once.
+    /// the whole menu to one deleted gesture. It is said here, once; so is
+    /// a library that cannot be listed.
     private static func warnAboutMissingGestures(
         _ items: [MenuEntry], services: EngineMenuServices, path: String, context: CommandContext
     ) {
-        guard let names = try? Set(services.gestureNames()) else { return }
+        var played: [String] = []
         func visit(_ items: [MenuEntry]) {
             for item in items {
                 switch item.action {
-                case .play(let name) where !names.contains(name):
-                    context.warn("\(shown(path)): no saved gesture named \"\(name)\"; its item will say so when chosen")
+                case .play(let name): played.append(name)
                 case .menu(_, let items): visit(items)
                 default: break
                 }
             }
         }
         visit(items)
+        guard !played.isEmpty else { return }
+        let names: Set<String>
+        do {
+            names = Set(try services.gestureNames())
+        } catch {
+            context.warn("\(shown(path)): cannot check its gestures against the library: \(error)")
+            return
+        }
+        for name in played where !names.contains(name) {
+            context.warn("\(shown(path)): no saved gesture named \"\(name)\"; its item will say so when chosen")
+        }
     }
 }

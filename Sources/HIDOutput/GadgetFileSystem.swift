@@ -73,6 +73,7 @@ public struct SystemGadgetFileSystem: GadgetFileSystem {
     public func exists(_ path: String) -> Bool { Paths.exists(path) }
 
     public func isSymbolicLink(_ path: String) -> Bool {
+        // Harmless: an entry that cannot be examined is left alone; removing its folder then fails with the error that says why.
         (try? Paths.status(path, followLinks: false))?.type == .symbolicLink
     }
 

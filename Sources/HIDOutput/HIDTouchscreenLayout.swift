@@ -287,6 +287,8 @@ public struct HIDTouchscreenLayout: Hashable, Sendable {
             default: break
             }
         }
+        // Harmless: parts that make no layout are no touchscreen of ours (nil, documented), which the
+        // gadget's player reports ("is not a touchscreen gesturectl made; rebuild the gadget").
         guard let x = axes[0x0001_0030], let y = axes[0x0001_0031],
             let layout = try? HIDTouchscreenLayout(contacts: contacts, x: x, y: y, pressure: pressure)
         else { return nil }

@@ -63,6 +63,8 @@ public final class UhidDevice: HIDReportOutput, Sendable {
         udevTimeout: Microseconds = UdevSettle.defaultTimeout, clock: some PlaybackClock = SystemClock()
     ) throws {
         // Opened before the device exists, or udev's "add" may pass unseen.
+        // Harmless: without a monitor the node is looked up in sysfs and isInitialisedByUdev is false,
+        // which play and press warn about ("udev did not announce … in time").
         let monitor: UdevMonitor? = try? Udev().monitor()
         let descriptor: FileDescriptor
         do throws(SystemError) {
@@ -148,6 +150,7 @@ public final class UhidDevice: HIDReportOutput, Sendable {
     /// The evdev node whose input device carries `uniq`, from sysfs
     /// (libudev's enumeration works without udevd).
     static func sysfsNode(uniq: String) -> String? {
+        // Harmless: asked only when udev did not announce the node, which play and press warn about; the node then shows as "?".
         (try? Udev().inputDevices())?.first { $0.uniq == uniq }?.node
     }
 }
@@ -311,6 +314,7 @@ final class UhidChannel: Sendable {
         }
         // The reader keeps answering while the driver unbinds (a driver
         // may ask for reports on its way out).
+        // Harmless: closing the descriptor below destroys the device too (the kernel's release of /dev/uhid).
         try? write(UhidCodec.destroy(), detail: "UHID_DESTROY")
         stop.cancel()
         if state.withLock({ $0.readerRunning }) { finished.wait() }
@@ -364,9 +368,11 @@ final class UhidChannel: Sendable {
                 return report
             }
             // A report that does not fit in a reply is refused rather than cut.
+            // Harmless: the driver gets EIO for it, as for a report the device does not have.
             let reply = report.flatMap { try? UhidCodec.getReportReply(id: id, error: 0, data: $0) }
                 ?? UhidCodec.getReportRefusal(id: id, error: Self.inputOutputError)
-            // A failed reply leaves the driver to its own timeout.
+            // Harmless: a failed reply leaves the driver to its own timeout (the kernel log says so), and the
+            // same broken descriptor fails the next input report, which the play reports.
             try? write(reply, detail: "UHID_GET_REPORT_REPLY")
         case let .setReport(id, number, type, data):
             state.withLock { current in
@@ -374,6 +380,7 @@ final class UhidChannel: Sendable {
                 // A later GET_REPORT of a feature report gets what was set, as from a real device.
                 if type == UhidCodec.ReportType.feature.rawValue { current.featureReports[number] = data }
             }
+            // Harmless: as for UHID_GET_REPORT_REPLY above.
             try? write(UhidCodec.setReportReply(id: id, error: 0), detail: "UHID_SET_REPORT_REPLY")
         case .other:
             break

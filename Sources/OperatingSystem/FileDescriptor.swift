@@ -212,5 +212,8 @@ public struct FileStatus: Hashable, Sendable {
 extension FileDescriptor {
     /// Writes all of `bytes`, dropping any error: for last-resort messages
     /// on standard error, where there is nowhere left to report a failure.
-    public func writeAllIgnoringErrors(_ bytes: [UInt8]) { try? writeAll(bytes) }
+    public func writeAllIgnoringErrors(_ bytes: [UInt8]) {
+        // Harmless: standard error is where failures are told; when it fails, no channel is left to tell it on.
+        try? writeAll(bytes)
+    }
 }

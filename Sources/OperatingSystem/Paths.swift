@@ -18,6 +18,7 @@ public enum Paths {
 
     /// Whether `path` is a file this process may execute (`access(2)`, X_OK).
     public static func isExecutable(_ path: String) -> Bool {
+        // Harmless: a candidate that cannot be examined is not run; the caller goes on or says the program is missing.
         guard (try? status(path))?.type == .regular else { return false }
         return access(path, X_OK) == 0
     }

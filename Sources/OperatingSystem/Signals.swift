@@ -83,6 +83,8 @@ public final class SignalWatcher: Sendable {
             try DedicatedThread.start(Self.threadOptions) {
                 defer { descriptor.close() }
                 while true {
+                    // Harmless: EINTR is an empty wake, not an error; poll of two open descriptors has no other failure
+                    // (EFAULT, EINVAL and ENOMEM need a bad array or more entries than fit on the kernel's stack).
                     guard let events = try? Poll.wait([(descriptor, .readable), (stop, .readable)], timeoutMilliseconds: nil)
                     else { return }
                     if !events[1].isEmpty { return }

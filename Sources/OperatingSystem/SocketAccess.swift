@@ -91,6 +91,7 @@ extension UnixSocket {
     /// that cannot be examined is left for `bind` to report.
     public static func checkFolder(of path: String, user: UInt32 = UserGroups.effectiveUserID) throws(UnsafeSocketFolder) {
         let folder = folder(of: path)
+        // Harmless: a folder that cannot be examined is left to bind, which reports why it cannot make the socket (documented).
         guard let status = try? Paths.status(folder), status.type == .directory else { return }
         if let problem = UnsafeSocketFolder.check(folder: folder, permissions: status.permissions, owner: status.userID, user: user) {
             throw problem

@@ -39,17 +39,21 @@ public final class TemporaryFiles: Sendable {
     /// deleted. Errors are ignored: sweeping is housekeeping.
     @discardableResult
     public static func sweep(folder: String, isOurs: (String) -> Bool, olderThan age: Int64 = 600) -> [String] {
+        // Harmless: housekeeping (documented); a folder that cannot be listed deletes nothing, and the
+        // writer's own file in it then reports why it cannot be made.
         guard let names = try? FileSystem.contentsOfDirectory(folder) else { return [] }
         let now = Int64(time(nil))
         var deleted: [String] = []
         for name in names where isOurs(name) {
             let path = folder + "/" + name
+            // Harmless: every failure below keeps the file (never deletes one it could not examine or lock).
             guard let status = try? Paths.status(path, followLinks: false), status.type == .regular,
                 now - status.modificationSeconds > age,
                 let file = try? FileDescriptor.open(path, [.readOnly, .noFollow])
             else { continue }
             defer { file.close() }
             // Held by a writer (alive, just slow): leave it.
+            // Harmless: a lock that cannot be taken (held, or flock refused) keeps the file.
             guard (try? file.lock(exclusive: true, wait: false)) == true else { continue }
             if unlink(path) == 0 { deleted.append(name) }
         }

@@ -50,17 +50,28 @@ public enum UnixSocket {
         return socket
     }
 
-    /// Removes a socket file at `path` that nobody accepts on; refuses a
-    /// live one (EADDRINUSE) and anything that is not a socket (EEXIST).
-    static func removeStaleSocket(at path: String) throws(SystemError) {
+    /// Removes a socket file at `path` that nobody accepts on (connecting
+    /// is refused: ECONNREFUSED); refuses a live one (EADDRINUSE) and
+    /// anything that is not a socket (EEXIST). A socket that cannot be
+    /// tried (no descriptor left, no permission) is not taken for stale:
+    /// that error is thrown and the file kept. `connect` is for tests.
+    static func removeStaleSocket(
+        at path: String, connect: (String) throws(SystemError) -> FileDescriptor = { path throws(SystemError) in try UnixSocket.connect(to: path) }
+    ) throws(SystemError) {
+        // Harmless: nothing there (or a path that cannot be examined) is left to bind, which says why it fails.
         guard let status = try? Paths.status(path, followLinks: false) else { return }
         guard status.type == .socket else {
             throw SystemError(call: "bind", path: path, errorNumber: EEXIST, detail: "it exists and is not a socket")
         }
-        if (try? connect(to: path))?.close() != nil {
-            throw SystemError(call: "bind", path: path, errorNumber: EADDRINUSE, detail: "another server listens on it")
+        do {
+            try connect(path).close()
+        } catch where error.errorNumber == ECONNREFUSED {
+            try FileSystem.unlink(path)
+            return
+        } catch where error.errorNumber == ENOENT {
+            return  // Removed meanwhile: bind makes a new one.
         }
-        try FileSystem.unlink(path)
+        throw SystemError(call: "bind", path: path, errorNumber: EADDRINUSE, detail: "another server listens on it")
     }
 
     /// A connection to the server listening at `path` (blocking, close-on-exec).

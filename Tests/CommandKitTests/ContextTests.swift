@@ -1,4 +1,5 @@
 import Glibc
+import OperatingSystem
 import Testing
 @testable import CommandKit
 import TestSupport
@@ -72,5 +73,15 @@ import TestSupport
         #expect(throws: CommandFailure.failure("cannot read standard input: Bad file descriptor")) {
             try SystemIO.readAll(-1, maximumBytes: 5)
         }
+    }
+
+    /// A current directory that cannot be read (deleted under the shell)
+    /// keeps relative paths relative: `-o out.json` must not become `/out.json`.
+    @Test func anUnreadableCurrentDirectoryIsDotNotRoot() {
+        let deleted = SystemIO.currentDirectory { () throws(SystemError) -> String in
+            throw SystemError(call: "getcwd", errorNumber: ENOENT)
+        }
+        #expect(deleted == ".")
+        #expect(SystemIO.currentDirectory { () throws(SystemError) -> String in "/home/me" } == "/home/me")
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import GestureModel
 import InputSystem
 import OperatingSystem
@@ -144,6 +145,22 @@ struct KeyboardTests {
         let released = Player(clock: clock).play(down, on: releasing, state: state)
         #expect(released.finalState.isReleased)
         #expect(releasing.frames.count == 2)
+    }
+
+    @Test("A linger whose wait cannot be set up is slept, not skipped: readers still get the last frames")
+    func lingerSurvivesAFailedWait() {
+        /// A clock whose waits fail as one without a descriptor for its timer does.
+        struct NoTimerClock: PlaybackClock {
+            func now() -> Microseconds { Microseconds(MonotonicClock.nowMicroseconds()) }
+            func wait(until deadline: Microseconds, cancellation: CancellationSignal) throws(SystemError) -> WaitResult {
+                throw SystemError(call: "timerfd_create", errorNumber: EMFILE)
+            }
+        }
+        let session = PlaybackSession(
+            profile: keyboard, sink: RecordingSink(), devnode: nil, linger: Microseconds(30_000), clock: NoTimerClock())
+        let start = MonotonicClock.nowMicroseconds()
+        session.close()
+        #expect(MonotonicClock.nowMicroseconds() - start >= 30_000)
     }
 
     @Test("A session keeps a key held by down across plays, and close() releases it before the device goes")

@@ -88,6 +88,15 @@ import TestSupport
                 + " nor a gesture in the library (see 'gesturectl list')\n")
     }
 
+    @Test func aLibraryFileThatCannotBeLookedAtIsNotCalledMissing() throws {
+        let scratch = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/lib", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/lib/loop.gesture.json", withDestinationPath: "loop.gesture.json")
+        let result = try CLI.run(["show", "loop"], in: scratch.path, environment: ["GESTURECTL_LIBRARY": scratch.path + "/lib"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "gesturectl: error: cannot read \(scratch.path)/lib/loop.gesture.json: Too many levels of symbolic links\n")
+    }
+
     @Test func newerFormatVersion() throws {
         let scratch = try TemporaryFolder()
         try scratch.write("new.json", "{\"format\": 3, \"name\": \"x\"}\n")

@@ -23,6 +23,22 @@ import TestSupport
         #expect(result.stderr == "gesturectl: error: \(folder.path)/menu.json: items[1].play: must be the name of a saved gesture\n")
     }
 
+    @Test func aLibraryThatCannotBeListedIsSaidOnceNotTakenAsEmpty() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("menu.json", "{\"items\": [{\"play\": \"tap\"}, {\"press\": \"home\"}]}")
+        // A library folder that is a loop of links: there, but it cannot be listed.
+        try FileManager.default.createSymbolicLink(atPath: folder.file("loop"), withDestinationPath: "loop")
+        let result = try CLI.run(
+            ["menu", "--config", "menu.json"], in: folder.path, environment: ["GESTURECTL_LIBRARY": folder.file("loop")],
+            stdin: "\u{1B}")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "gesturectl: warning: \(folder.path)/menu.json: cannot check its gestures against the library:"
+                    + " cannot list \(folder.path)/loop: Too many levels of symbolic links\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("no saved gesture named"))
+    }
+
     @Test func aMissingConfigurationNamedWithConfigIsAnError() throws {
         let folder = try TemporaryFolder()
         let result = try CLI.run(["menu", "--config", "nosuch.json"], in: folder.path, stdin: "")

@@ -65,6 +65,21 @@ struct UnixSocketTests {
         client.close()
     }
 
+    @Test("A socket file that cannot be tried is kept and the reason thrown, not taken for stale")
+    func untriedSocketIsKept() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("s.sock")
+        try UnixSocket.listen(at: path).close()
+        let noDescriptor = SystemError(call: "socket", path: path, errorNumber: EMFILE)
+        #expect(throws: noDescriptor) {
+            try UnixSocket.removeStaleSocket(at: path) { _ throws(SystemError) -> FileDescriptor in throw noDescriptor }
+        }
+        #expect((try? Paths.status(path, followLinks: false))?.type == .socket)
+        // Refused: stale, removed.
+        try UnixSocket.removeStaleSocket(at: path)
+        #expect((try? Paths.status(path, followLinks: false)) == nil)
+    }
+
     @Test("Something that is not a socket is never removed to listen")
     func notASocketIsKept() throws {
         let folder = try TemporaryFolder()
