@@ -7,15 +7,6 @@ public struct ShellCompletions: Sendable {
     /// A shell the scripts are written for.
     public enum Shell: String, Sendable, CaseIterable {
         case bash, zsh, fish
-
-        /// Where Debian's packages install the script for `tool`, under `/usr/share`.
-        public func installPath(tool: String) -> String {
-            switch self {
-            case .bash: "bash-completion/completions/\(tool)"
-            case .zsh: "zsh/vendor-completions/_\(tool)"
-            case .fish: "fish/vendor_completions.d/\(tool).fish"
-            }
-        }
     }
 
     /// The tool the scripts complete.

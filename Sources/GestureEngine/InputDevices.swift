@@ -26,19 +26,31 @@ public enum InputDevices {
     /// The device `specification` names (an event node, a by-id or by-path
     /// link, a name or a unique part of one, or vendor:product), or the only
     /// touch or pointer device when it is `nil` (see
-    /// ``DeviceDiscovery/DeviceSelector``). A node given by path works even
-    /// where udev does not know it (a container without udev).
+    /// ``DeviceDiscovery/DeviceSelector``), opened. A node given by path
+    /// works even where udev does not know it (a container without udev).
+    ///
+    /// The choice goes by udev's properties; only the nodes udev says too
+    /// little about are opened to choose, and no node is opened twice (see
+    /// ``DeviceDiscovery/DeviceSelector/open(_:udevDevices:unlistedNodes:resolveLink:approving:open:description:)``).
     /// - Throws: ``DeviceDiscovery/DeviceSelectionError`` when none or
     ///   several match; ``OperatingSystem/SystemError`` when it cannot be opened.
     public static func open(_ specification: String?) throws -> OpenedInputDevice {
-        var devices = (try? DeviceCatalog.scan()) ?? []
-        if let specification, specification.hasPrefix("/"), Paths.exists(specification),
-            let real = Paths.realPath(specification), !devices.contains(where: { $0.node == real })
-        {
-            let evdev = try EvdevDevice(path: real)
-            devices.append(DeviceCatalog.info(node: real, opened: evdev))
-        }
-        let info = try DeviceSelector.select(specification, among: devices, resolveLink: Paths.realPath)
-        return OpenedInputDevice(info: info, evdev: try EvdevDevice(path: info.node))
+        try open(specification, udevDevices: (try? Udev().inputDevices()) ?? [])
+    }
+
+    /// ``open(_:)`` among `udevDevices`, the nodes udev listed.
+    /// - Parameters:
+    ///   - unlistedNodes: Whether a node given by path that udev does not
+    ///     list may be chosen.
+    ///   - approving: Called with the choice before its node is opened.
+    static func open(
+        _ specification: String?, udevDevices: [UdevInputDevice], unlistedNodes: Bool = true,
+        approving: (DeviceInfo) throws -> Void = { _ in }
+    ) throws -> OpenedInputDevice {
+        let selected = try DeviceSelector.open(
+            specification, udevDevices: udevDevices, unlistedNodes: unlistedNodes, resolveLink: Paths.realPath,
+            approving: approving, open: { (node) throws(SystemError) in try EvdevDevice(path: node) },
+            description: \.description)
+        return OpenedInputDevice(info: selected.info, evdev: selected.device)
     }
 }

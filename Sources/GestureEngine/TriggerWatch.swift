@@ -121,19 +121,19 @@ public final class UdevTriggerDevices: TriggerDevices {
     }
 
     public func open() throws -> (source: any EventSource, node: String, name: String)? {
-        let devices = try DeviceCatalog.scan()
-        let info: DeviceInfo
-        do throws(DeviceSelectionError) {
-            info = try DeviceSelector.select(request.device, among: devices, resolveLink: Paths.realPath)
-        } catch {
-            if error.kind == .notFound { return nil }
-            throw error
+        let chosen: OpenedInputDevice
+        do {
+            // Only what udev lists: a node it does not know yet is waited for.
+            chosen = try InputDevices.open(request.device, udevDevices: Udev().inputDevices(), unlistedNodes: false) {
+                // The daemon's own virtual keyboard must never trigger it.
+                if $0.name.hasPrefix("gesturectl virtual") {
+                    throw TriggerError("\"\(DisplayText.escaped($0.name))\" is one of gesturectl's own virtual devices")
+                }
+            }
+        } catch let error as DeviceSelectionError where error.kind == .notFound {
+            return nil
         }
-        // The daemon's own virtual keyboard must never trigger it.
-        if info.name.hasPrefix("gesturectl virtual") {
-            throw TriggerError("\"\(DisplayText.escaped(info.name))\" is one of gesturectl's own virtual devices")
-        }
-        let evdev = try EvdevDevice(path: info.node)
+        let info = chosen.info, evdev = chosen.evdev
         guard evdev.description.supports(.key, request.key) else {
             throw TriggerError("\(DisplayText.escaped(info.name)) (\(info.node)) has no \(request.keyName)")
         }
