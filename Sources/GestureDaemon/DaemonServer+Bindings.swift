@@ -26,8 +26,8 @@ struct TriggerState: Sendable {
     /// One running watch.
     struct Watch: Sendable {
         let handle: TriggerHandle
-        /// "waiting" until the device is found, then "connected" or "disconnected".
-        var state = "waiting"
+        /// Waiting until the device is found, then connected or disconnected.
+        var state = TriggerWatchState.waiting
         var node: String?
         var reason: String?
     }
@@ -53,8 +53,8 @@ extension DaemonServer {
     /// `bind` {trigger, action}: binds (or re-binds) a trigger, saves the
     /// bindings, and starts watching its key.
     func bind(_ arguments: Arguments, client: Int) throws -> JSONValue {
-        guard let triggerValue = arguments.value("trigger") else { throw DaemonError(.badArgument, "bind: \"trigger\" is missing") }
-        guard let actionValue = arguments.value("action") else { throw DaemonError(.badArgument, "bind: \"action\" is missing") }
+        guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "bind: \"trigger\" is missing") }
+        guard let actionValue = arguments.value(.action) else { throw DaemonError(.badArgument, "bind: \"action\" is missing") }
         let binding = TriggerBinding(
             trigger: try TriggerBinding.Trigger.parse(triggerValue, what: "bind: \"trigger\""),
             action: try TriggerBinding.Action.parse(actionValue, what: "bind: \"action\""))
@@ -78,7 +78,7 @@ extension DaemonServer {
 
     /// `unbind` {trigger}: removes a binding and saves the bindings.
     func unbind(_ arguments: Arguments, client: Int) throws -> JSONValue {
-        guard let triggerValue = arguments.value("trigger") else { throw DaemonError(.badArgument, "unbind: \"trigger\" is missing") }
+        guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "unbind: \"trigger\" is missing") }
         let trigger = try TriggerBinding.Trigger.parse(triggerValue, what: "unbind: \"trigger\"")
         let removed = try changeBindings { bindings in
             guard let index = bindings.firstIndex(where: { $0.trigger == trigger }) else { return false }
@@ -94,7 +94,7 @@ extension DaemonServer {
     /// watched trigger; `"reset": true` first deletes the saved bindings,
     /// so the configuration's apply again.
     func bindingsOperation(_ arguments: Arguments, client: Int) throws -> JSONValue {
-        if try arguments.bool("reset", default: false) {
+        if try arguments.bool(.reset, default: false) {
             if let path = bindingsPath { try BindingsFile.remove(path) }
             state.withLock { $0.triggers.saved = nil }
             syncTriggerWatches()
@@ -108,7 +108,7 @@ extension DaemonServer {
                 ("triggers", .array(current.triggers.watches.keys.sorted().map { key in
                     let watch = current.triggers.watches[key]
                     return .object([
-                        ("device", .string(key.device)), ("key", .string(key.key)), ("state", .string(watch?.state ?? "waiting")),
+                        ("device", .string(key.device)), ("key", .string(key.key)), ("state", .string((watch?.state ?? .waiting).rawValue)),
                         ("node", watch?.node.map(JSONValue.string) ?? .null), ("reason", watch?.reason.map(JSONValue.string) ?? .null),
                     ])
                 })),
@@ -203,7 +203,7 @@ extension DaemonServer {
         switch event {
         case .connected(let node, let name):
             state.withLock { current in
-                current.triggers.watches[key]?.state = "connected"
+                current.triggers.watches[key]?.state = .connected
                 current.triggers.watches[key]?.node = node
                 current.triggers.watches[key]?.reason = nil
             }
@@ -211,14 +211,14 @@ extension DaemonServer {
         case .disconnected(let reason):
             state.withLock { current in
                 guard var watch = current.triggers.watches[key] else { return }
-                watch.state = watch.node == nil ? "waiting" : "disconnected"
+                watch.state = watch.node == nil ? .waiting : .disconnected
                 watch.reason = reason
                 current.triggers.watches[key] = watch
             }
             log.warning("trigger \(key.key) on \(key.device): \(DaemonLog.oneLine(reason))")
         case .press(let press, _):
             broadcast(
-                "trigger",
+                .trigger,
                 [("trigger", .object([("device", .string(key.device)), ("key", .string(key.key))])), ("press", .string(press.rawValue))])
             // While a create flow or menu runs, its switch operates it, not the
             // bindings (the emergency stop still stops everything else too).

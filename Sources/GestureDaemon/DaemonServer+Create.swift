@@ -120,7 +120,7 @@ extension DaemonServer {
             _ = try CreateSession.start(
                 flow: CreateFlow(library: LibraryNames(library)),
                 services: createServices(drawingOn: action.device, library: library, switchPresses: switchPresses),
-                display: assistDisplay(event: "create"), keyboard: nil, switchSetup: switchSetup, handle: handle)
+                display: assistDisplay(event: .create), keyboard: nil, switchSetup: switchSetup, handle: handle)
         }
     }
 
@@ -152,7 +152,7 @@ extension DaemonServer {
                 playLabel: "Play on a virtual touchscreen (acts on the desktop)", switchPresses: switchPresses)
             _ = try MenuSession.start(
                 ActionMenu(configuration: configuration, library: services), services: services,
-                display: assistDisplay(event: "menu"), keyboard: nil, switchSetup: switchSetup, handle: handle)
+                display: assistDisplay(event: .menu), keyboard: nil, switchSetup: switchSetup, handle: handle)
         }
     }
 
@@ -227,10 +227,10 @@ extension DaemonServer {
     }
 
     /// A display whose lines are logged and pushed as `event` events.
-    private func assistDisplay(event: String) -> DaemonAssistDisplay {
+    private func assistDisplay(event: DaemonEvent) -> DaemonAssistDisplay {
         let log = self.log
         return DaemonAssistDisplay { [self] line in
-            log.info("\(event): \(DaemonLog.oneLine(line.text))")
+            log.info("\(event.rawValue): \(DaemonLog.oneLine(line.text))")
             broadcast(event, [("line", .string(line.text)), ("spoken", .string(line.spoken))])
         }
     }

@@ -264,18 +264,18 @@ public final class DaemonServer: Sendable {
         let queue = engine.queue(for: profile, output: device.output)
         queue.observeRemade { [self] session, error in
             log.warning("the \(device) vanished (\(error)); making it again")
-            broadcast("device", Self.deviceFields(device, node: session?.devnode, state: "recreated"))
+            broadcast(.device, Self.deviceFields(device, node: session?.devnode, state: .recreated))
         }
         state.withLock { $0.queues[device] = queue }
-        broadcast("device", Self.deviceFields(device, node: session.devnode, state: "added"))
+        broadcast(.device, Self.deviceFields(device, node: session.devnode, state: .added))
     }
 
     /// The fields of a `device` event: kind, node, state, and the output
     /// when it is not uinput.
-    static func deviceFields(_ device: ReadyDevice, node: String?, state: String) -> [(String, JSONValue)] {
+    static func deviceFields(_ device: ReadyDevice, node: String?, state: DeviceEventState) -> [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = [("kind", .string(device.kind.rawValue)), ("node", node.map(JSONValue.string) ?? .null)]
         if device.output != .uinput { fields.append(("to", .string(device.output.word))) }
-        fields.append(("state", .string(state)))
+        fields.append(("state", .string(state.rawValue)))
         return fields
     }
 
@@ -312,14 +312,14 @@ public final class DaemonServer: Sendable {
 
     /// Pushes an event to every client subscribed to `name`; a client whose
     /// unread output is over the limit loses it (counted).
-    func broadcast(_ name: String, _ fields: [(String, JSONValue)]) {
-        let line = Array(DaemonReply.event(name, fields).utf8)
+    func broadcast(_ event: DaemonEvent, _ fields: [(String, JSONValue)]) {
+        let line = Array(DaemonReply.event(event, fields).utf8)
         let limit = limits.eventBufferBytes
         let startedDropping = state.withLock { current -> [Int] in
             var started: [Int] = []
             // The ids copied first: iterating the dictionary itself while
             // changing its clients would copy it, and every client's output.
-            for id in Array(current.clients.keys) where current.clients[id]?.subscriptions.contains(name) == true {
+            for id in Array(current.clients.keys) where current.clients[id]?.subscriptions.contains(event) == true {
                 if current.clients[id]?.pushEvent(line, limit: limit) == true { started.append(id) }
             }
             return started
@@ -347,7 +347,7 @@ struct ClientState: Sendable {
     var closing = false
     /// Its replies went over the limit: disconnect it now.
     var overflowed = false
-    var subscriptions: Set<String> = []
+    var subscriptions: Set<DaemonEvent> = []
     var droppedEvents = 0
     /// The socket refused part of the last write: its buffer is full, the
     /// client is not reading. Only then do the output limits apply, so that
@@ -435,7 +435,7 @@ struct ClientState: Sendable {
     /// (or the socket took all it was given).
     mutating func flushDropped(limit: Int) {
         guard droppedEvents > 0, pendingOutput <= limit || !writeBlocked else { return }
-        appendOutput(DaemonReply.event("dropped", [("count", .integer(droppedEvents))]).utf8)
+        appendOutput(DaemonReply.event(.dropped, [("count", .integer(droppedEvents))]).utf8)
         droppedEvents = 0
     }
 }
