@@ -110,7 +110,7 @@ extension DaemonServer {
                 }
                 events.insert(event)
             }
-            state.withLock { $0.clients[client]?.subscriptions.formUnion(events) }
+            sockets.subscribe(client, to: events)
             return .object([("events", .array(events.map(\.rawValue).sorted().map(JSONValue.string)))])
         }
     }

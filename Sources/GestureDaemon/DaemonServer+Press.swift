@@ -91,7 +91,7 @@ extension DaemonServer {
         let orphaned = state.withLock { current -> Bool in
             current.heldKeys.keepOnly(result.finalState.pressedKeys)
             guard completed, press.action == .down, result.finalState.pressedKeys.contains(press.key) else { return false }
-            guard current.clients[record.clientID] != nil else { return true }
+            guard current.liveClients.contains(record.clientID) else { return true }
             current.heldKeys.hold(press.key, by: record.clientID)
             return false
         }

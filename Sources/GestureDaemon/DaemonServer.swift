@@ -9,16 +9,14 @@ import Synchronization
 /// The daemon: a Unix socket server over the engine, for test rigs and
 /// switch users (docs/PROTOCOL.md).
 ///
-/// One I/O thread (`gesturectl-io`) polls the listening socket and every
-/// client: it reads request lines, answers the quick operations itself,
-/// and queues plays and presses on the ready devices' queues, which the
-/// engine owns (``GestureEngine/PlayQueue``): one request after another on
-/// a device, so plays on one device never interleave and different devices
-/// play in parallel. Replies and pushed events go into each client's bounded output
-/// buffer and are written as the client reads; a client that does not read
-/// loses pushed events (counted, and told in a `dropped` event), never
-/// stalls the daemon. Every connection's peer is checked when it connects
-/// (root, or a member of the configured group).
+/// The socket (``SocketServer``: the I/O thread `gesturectl-io`, the
+/// clients' buffers and limits) hands each request line over; the daemon
+/// answers the quick operations at once, and queues plays and presses on
+/// the ready devices' queues, which the engine owns
+/// (``GestureEngine/PlayQueue``): one request after another on a device,
+/// so plays on one device never interleave and different devices play in
+/// parallel. Every connection's peer is checked when it connects (root, or
+/// a member of the configured group).
 public final class DaemonServer: Sendable {
     /// What the daemon was started with.
     public struct Setup: Sendable {
@@ -55,42 +53,8 @@ public final class DaemonServer: Sendable {
         }
     }
 
-    /// The daemon's bounds on what it holds for its clients (docs/PROTOCOL.md,
-    /// "Limits"). The defaults are the protocol's; tests make them small.
-    public struct Limits: Sendable, Hashable {
-        /// The longest request line (without its newline): a longer one is
-        /// answered `too-large` and the connection closed.
-        public var lineBytes: Int
-        /// Pushed events are dropped (and counted) for a client whose unread
-        /// output exceeds this.
-        public var eventBufferBytes: Int
-        /// A client whose unread replies exceed this is disconnected (its
-        /// output discarded).
-        public var replyBufferBytes: Int
-        /// Unread input (an incomplete line) each client may have buffered
-        /// whatever the others hold.
-        public var freeInputBytes: Int
-        /// All clients' unread input together: beyond it, of the clients whose
-        /// incomplete line is over `freeInputBytes` only the one with the
-        /// longest is read (the others' writes wait in the kernel) until it
-        /// completes. With 100 clients sending 64 MiB lines at once, the
-        /// daemon holds at most this + one line + `freeInputBytes` (and a
-        /// 64 KiB read) per client — 128 + 64 + 100 × 1 MiB ≈ 300 MiB with
-        /// the defaults — not 6.4 GB.
-        public var inputBudgetBytes: Int
-
-        /// Creates limits; the defaults are the daemon's.
-        public init(
-            lineBytes: Int = DaemonRequest.maximumLineBytes, eventBufferBytes: Int = 1 << 20,
-            replyBufferBytes: Int = 256 << 20, freeInputBytes: Int = 1 << 20, inputBudgetBytes: Int = 128 << 20
-        ) {
-            self.lineBytes = lineBytes
-            self.eventBufferBytes = eventBufferBytes
-            self.replyBufferBytes = replyBufferBytes
-            self.freeInputBytes = freeInputBytes
-            self.inputBudgetBytes = inputBudgetBytes
-        }
-    }
+    /// The daemon's bounds on what it holds for its clients.
+    public typealias Limits = ClientLimits
 
     /// The daemon's protocol version (`version`'s `protocol`).
     public static let protocolVersion = 1
@@ -101,10 +65,8 @@ public final class DaemonServer: Sendable {
     let log: DaemonLog
     let version: String
     let state: Mutex<ServerState>
-    let wake: EventCounter
-    let listening: FileDescriptor
-    let createdSocketPath: String?
-    let limits: Limits
+    /// The socket, its clients and the I/O thread.
+    let sockets: SocketServer
     let bindingsPath: String?
     let triggers: TriggerWatcher
     let finished = JobHandle<Int32, Never>()
@@ -128,10 +90,8 @@ public final class DaemonServer: Sendable {
         bindingsPath = setup.bindingsPath
         self.log = log
         self.version = version
-        listening = setup.listening
-        createdSocketPath = setup.createdSocketPath
-        limits = setup.limits
-        wake = try EventCounter()
+        sockets = try SocketServer(
+            listening: setup.listening, createdSocketPath: setup.createdSocketPath, limits: setup.limits, log: log)
         state = Mutex(
             ServerState(
                 library: setup.library, configuration: setup.configuration, allowedGroup: setup.allowedGroup))
@@ -142,9 +102,6 @@ public final class DaemonServer: Sendable {
     /// - Throws: ``OperatingSystem/SystemError`` when a device or a thread
     ///   cannot be made (no uinput, no access).
     public func start() throws {
-        // A socket handed over by socket activation is blocking: the I/O
-        // thread accepts until "would block", so it must not be.
-        try listening.setNonBlocking()
         let ready = state.withLock { $0.configuration.readyDevices }
         for device in ready {
             do {
@@ -155,17 +112,45 @@ public final class DaemonServer: Sendable {
                 log.warning("the \(device) is not ready yet (\(error)); it is made when a play asks for it")
             }
         }
-        try DedicatedThread.start(Self.ioThread) { [self] in
-            runLoop()
-            finished.finish(0)
-        }
+        try sockets.start(
+            SocketServer.Handlers(
+                refusal: { [self] peer in refusal(of: peer) },
+                connected: { [self] client in state.withLock { _ = $0.liveClients.insert(client) } },
+                line: { [self] line, client in handleLine(line, from: client) },
+                disconnected: { [self] client in clientLeft(client) }),
+            finished: { [finished] in finished.finish(0) })
         startTriggers()
     }
 
     /// The unread input the daemon holds for all its clients (incomplete
     /// lines), in bytes: bounded by ``Limits/inputBudgetBytes`` plus
     /// ``Limits/freeInputBytes`` per client.
-    public var bufferedInputBytes: Int { state.withLock { $0.bufferedInput } }
+    public var bufferedInputBytes: Int { sockets.bufferedInputBytes }
+
+    /// Why a peer may not use the daemon: it is neither root nor in the
+    /// configured group.
+    private func refusal(of peer: PeerCredentials) -> DaemonError? {
+        state.withLock { current in
+            peer.isRootOrMember(of: current.allowedGroup)
+                ? nil
+                : DaemonError(
+                    .permissionDenied,
+                    "user \(peer.userID) may not use this daemon: only root and members of group \"\(current.configuration.group)\" may")
+        }
+    }
+
+    /// A client went away: its jobs' `on_disconnect`, its held keys, its
+    /// recording. How many jobs were cancelled.
+    private func clientLeft(_ client: Int) -> Int {
+        let cancelled = state.withLock { current in
+            current.liveClients.remove(client)
+            return current.jobs.values.filter { $0.clientID == client && $0.cancelOnDisconnect }.map(\.handle)
+        }
+        for handle in cancelled { handle.cancel() }
+        releaseHeldKeys(of: client)
+        recordingClientLeft(client)
+        return cancelled.count
+    }
 
     /// Waits until the server has stopped (after ``stop()``).
     public func stopped() async -> Int32 { await finished.finished() }
@@ -181,6 +166,7 @@ public final class DaemonServer: Sendable {
             return (true, current.jobs.values.map(\.handle), Array(current.queues.values))
         }
         guard first else { return }
+        sockets.stopListening()
         cancelTriggerWatches()
         stopAssist()
         log.notice("stopping: cancelling \(running.count) job(s)")
@@ -195,8 +181,7 @@ public final class DaemonServer: Sendable {
         engine.closeKeptDevices()
         // Every reply of the cancelled jobs is queued by now: the I/O thread
         // may finish once they are written.
-        state.withLock { $0.drained = true }
-        wake.signal()
+        sockets.finish()
     }
 
     /// Applies a new configuration (SIGHUP): the group and queue limit at
@@ -280,7 +265,7 @@ public final class DaemonServer: Sendable {
     }
 
     /// The I/O thread: named `gesturectl-io`.
-    public static let ioThread = ThreadOptions(name: "gesturectl-io")
+    public static let ioThread = SocketServer.ioThread
 
     /// The thread that starts an idle ready device's next play
     /// (``GestureEngine/Engine/queueThread(_:_:)``): `gesturectl-q-ts`
@@ -292,152 +277,11 @@ public final class DaemonServer: Sendable {
 
     // MARK: Output to clients
 
-    /// Queues `line` for a client (a reply: never dropped; a client that lets
-    /// replies pile up past the limit is disconnected, its output discarded).
-    func reply(_ clientID: Int, _ line: String) {
-        let cutOff = state.withLock { current -> Bool in
-            // In place (through the dictionary's subscript): a copy of the
-            // client would copy its whole output for every reply.
-            current.clients[clientID]?.appendOutput(line.utf8)
-            guard let pending = current.clients[clientID]?.pendingOutput, pending > limits.replyBufferBytes,
-                current.clients[clientID]?.writeBlocked == true, current.clients[clientID]?.overflowed == false
-            else { return false }
-            current.clients[clientID]?.overflowed = true
-            current.clients[clientID]?.discardOutput()
-            return true
-        }
-        if cutOff { log.warning("client \(clientID) does not read its replies (over \(limits.replyBufferBytes) bytes unread); disconnecting") }
-        wake.signal()
-    }
+    /// Queues a reply for a client.
+    func reply(_ clientID: Int, _ line: String) { sockets.reply(clientID, line) }
 
-    /// Pushes an event to every client subscribed to `name`; a client whose
-    /// unread output is over the limit loses it (counted).
-    func broadcast(_ event: DaemonEvent, _ fields: [(String, JSONValue)]) {
-        let line = Array(DaemonReply.event(event, fields).utf8)
-        let limit = limits.eventBufferBytes
-        let startedDropping = state.withLock { current -> [Int] in
-            var started: [Int] = []
-            // The ids copied first: iterating the dictionary itself while
-            // changing its clients would copy it, and every client's output.
-            for id in Array(current.clients.keys) where current.clients[id]?.subscriptions.contains(event) == true {
-                if current.clients[id]?.pushEvent(line, limit: limit) == true { started.append(id) }
-            }
-            return started
-        }
-        for id in startedDropping {
-            log.warning("client \(id) does not read: over \(limit) bytes wait for it; its events are dropped (and counted) until it reads")
-        }
-        wake.signal()
-    }
-}
-
-/// One connected client, as the I/O thread and the workers share it.
-/// Mutated in place in ``ServerState/clients`` (never copied out and back:
-/// its buffers can be megabytes).
-struct ClientState: Sendable {
-    let id: Int
-    let socket: FileDescriptor
-    let peer: PeerCredentials
-    /// Unread input: an incomplete line, without a newline in it.
-    var input: [UInt8] = []
-    /// Output; the bytes before `outputStart` are sent.
-    var output: [UInt8] = []
-    var outputStart = 0
-    /// Close once the output is written (refused peers, oversize lines).
-    var closing = false
-    /// Its replies went over the limit: disconnect it now.
-    var overflowed = false
-    var subscriptions: Set<DaemonEvent> = []
-    var droppedEvents = 0
-    /// The socket refused part of the last write: its buffer is full, the
-    /// client is not reading. Only then do the output limits apply, so that
-    /// the replies and events queued between two writes (a burst of
-    /// pipelined requests) are not taken for a client that does not read.
-    var writeBlocked = false
-
-    /// Bytes queued and not yet sent.
-    var pendingOutput: Int { output.count - outputStart }
-
-    mutating func appendOutput<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        guard !overflowed else { return }
-        output.append(contentsOf: bytes)
-    }
-
-    mutating func discardOutput() {
-        output = []
-        outputStart = 0
-    }
-
-    /// Sends what the socket takes now (non-blocking).
-    mutating func sendOutput() throws {
-        guard pendingOutput > 0 else { return }
-        let start = outputStart
-        let socket = socket
-        let sent = try output.withUnsafeBytes { bytes in
-            try UnixSocket.sendAvailable(socket, UnsafeRawBufferPointer(rebasing: bytes[start...]))
-        }
-        writeBlocked = sent < output.count - start
-        consumeOutput(sent)
-    }
-
-    /// Marks `count` more bytes sent, and frees the sent part now and then.
-    mutating func consumeOutput(_ count: Int) {
-        outputStart = min(output.count, outputStart + count)
-        if outputStart == output.count {
-            output.removeAll(keepingCapacity: output.capacity <= 1 << 16)
-            outputStart = 0
-        } else if outputStart >= 1 << 20 && outputStart * 2 >= output.count {
-            output.removeFirst(outputStart)
-            outputStart = 0
-        }
-    }
-
-    /// Queues a pushed event, or counts it as dropped when more than
-    /// `limit` bytes wait; true when this starts a run of drops.
-    mutating func pushEvent(_ line: [UInt8], limit: Int) -> Bool {
-        if pendingOutput > limit && writeBlocked {
-            droppedEvents += 1
-            return droppedEvents == 1
-        }
-        flushDropped(limit: limit)
-        appendOutput(line)
-        return false
-    }
-
-    /// Adds `bytes` to the input and takes the complete lines out (without
-    /// their newlines). A line longer than `limit` (complete or not) stops
-    /// it: the lines before it are returned, nothing after, and the input is
-    /// emptied. Only the new bytes are searched for newlines.
-    mutating func takeLines(_ bytes: ArraySlice<UInt8>, limit: Int) -> (lines: [[UInt8]], tooLarge: Bool) {
-        var lines: [[UInt8]] = []
-        var lineStart = 0  // in input
-        let searchFrom = input.count
-        input.append(contentsOf: bytes)
-        var index = searchFrom
-        while let newline = input[index...].firstIndex(of: 0x0A) {
-            if newline - lineStart > limit {
-                input = []
-                return (lines, true)
-            }
-            lines.append(Array(input[lineStart..<newline]))
-            lineStart = newline + 1
-            index = lineStart
-        }
-        if input.count - lineStart > limit {
-            input = []
-            return (lines, true)
-        }
-        if lineStart > 0 { input.removeFirst(lineStart) }
-        return (lines, false)
-    }
-
-    /// Queues the `dropped` event once the output is back under `limit`
-    /// (or the socket took all it was given).
-    mutating func flushDropped(limit: Int) {
-        guard droppedEvents > 0, pendingOutput <= limit || !writeBlocked else { return }
-        appendOutput(DaemonReply.event(.dropped, [("count", .integer(droppedEvents))]).utf8)
-        droppedEvents = 0
-    }
+    /// Pushes an event to its subscribers.
+    func broadcast(_ event: DaemonEvent, _ fields: [(String, JSONValue)]) { sockets.broadcast(event, fields) }
 }
 
 /// A play, from the request to its end.
@@ -468,17 +312,13 @@ struct ServerState: Sendable {
     var library: GestureLibrary
     var configuration: DaemonConfiguration
     var allowedGroup: UInt32?
-    var clients: [Int: ClientState] = [:]
+    /// The clients connected (let in, not yet gone).
+    var liveClients: Set<Int> = []
     var jobs: [Int: JobRecord] = [:]
     /// The engine's queue of each ready device.
     var queues: [ReadyDevice: PlayQueue] = [:]
-    var nextClientID = 0
     var nextJobID = 0
     var stopping = false
-    /// The unread input of all clients together (their `input`s' sizes).
-    var bufferedInput = 0
-    /// Set by `stop()` once every job has ended and queued its reply.
-    var drained = false
     /// The keys each client holds down with `press` `down`.
     var heldKeys = HeldKeys()
     /// The custom actions: saved bindings and trigger watches (DaemonServer+Bindings.swift).
