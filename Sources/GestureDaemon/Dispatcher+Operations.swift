@@ -4,9 +4,10 @@ import GestureLibrary
 import GestureModel
 import GesturePlayback
 import GestureRender
+import InputSystem
 import OperatingSystem
 
-extension DaemonServer {
+extension Dispatcher {
     /// Handles one request line from client `id`: answers at once, or (a
     /// play that waits) when the play ends.
     func handleLine(_ line: [UInt8], from id: Int) {
@@ -39,7 +40,7 @@ extension DaemonServer {
     private func perform(_ operation: DaemonOperation, _ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
         switch operation {
         case .version:
-            return .object([("protocol", .integer(Self.protocolVersion)), ("version", .string(version))])
+            return .object([("protocol", .integer(DaemonServer.protocolVersion)), ("version", .string(version))])
         case .devices:
             return devicesResult()
         case .list:
@@ -63,11 +64,11 @@ extension DaemonServer {
         case .press:
             return try press(request, arguments, client: client)
         case .bind:
-            return try bind(arguments, client: client)
+            return try bindings.bind(arguments, client: client)
         case .unbind:
-            return try unbind(arguments, client: client)
+            return try bindings.unbind(arguments, client: client)
         case .bindings:
-            return try bindingsOperation(arguments, client: client)
+            return try bindings.bindingsOperation(arguments, client: client)
         case .recordStart:
             return try recordStart(request, arguments, client: client)
         case .recordStop:
@@ -380,7 +381,7 @@ extension DaemonServer {
     }
 }
 
-extension DaemonServer {
+extension Dispatcher {
     /// Removes an ended job; the last one to go while stopping wakes `stop()`.
     func forgetJob(_ job: Int) {
         let lastWhileStopping = state.withLock { current in
@@ -389,4 +390,50 @@ extension DaemonServer {
         }
         if lastWhileStopping { jobsEnded.signal() }
     }
+
+    // MARK: Bound actions
+
+    /// Queues a binding's action as a job nobody waits for, through the
+    /// same queues as `play` and `press`; returns the job.
+    func queueBound(_ action: TriggerBinding.Action) throws -> Int {
+        switch action {
+        case .create, .menu:
+            throw DaemonError(.badArgument, "a create flow or a menu is no job")
+        case .press(let name, _):
+            let key = try VirtualKeyboard.key(named: name)
+            return try queuePress(KeyPress(key: key.code), client: 0, requestID: .null, waits: false, limited: true)
+        case .play(let name, let kind):
+            let library = state.withLock { $0.library }
+            let gesture: Gesture
+            do {
+                gesture = try gestureCache.gesture(at: library.entry(named: name).path)
+            } catch {
+                throw DaemonError(.notFound, "cannot play \"\(DaemonLog.oneLine(name))\": \(error)")
+            }
+            return try queuePlay(
+                gesture, options: PlaybackOptions(), on: ReadyDevice(kind: kind), client: 0, requestID: .null, waits: false, cancelOnDisconnect: false)
+        }
+    }
+
+    /// The emergency stop: cancels every job (running plays lift every
+    /// finger, queued ones never start, a recording stops as on a `cancel`
+    /// of its job, its result kept for `record-stop`), forgets which
+    /// clients hold keys, and queues a release of every key down on the
+    /// keyboard. The daemon keeps running and the bindings stay.
+    func emergencyStop(because reason: String) {
+        let (handles, recordingJob, hasKeyboard) = state.withLock { current in
+            current.heldKeys = HeldKeys()
+            return (current.jobs.values.map(\.handle), current.recording?.job, current.queues[.keyboard] != nil)
+        }
+        log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
+        for handle in handles { handle.cancel() }
+        if let recordingJob { _ = cancelRecording(recordingJob) }
+        guard hasKeyboard, let session = try? engine.readyDevice(DaemonServer.profile(for: .keyboard)) else { return }
+        // Queued behind the cancelled jobs, so each finds the keyboard free;
+        // a key that is up by then costs no frame.
+        for key in session.state.pressedKeys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            _ = try? queuePress(KeyPress(key: key, action: .up), client: 0, requestID: .null, waits: false, limited: false)
+        }
+    }
+
 }

@@ -46,7 +46,7 @@ struct RecordingRecord: Sendable {
     var waiter: Waiter?
 }
 
-extension DaemonServer {
+extension Dispatcher {
     /// `record-start` {device, sequential, idle_timeout_ms, max_duration_ms,
     /// grab, name}: starts the daemon's one recording.
     func recordStart(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue {

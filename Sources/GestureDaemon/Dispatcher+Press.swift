@@ -33,7 +33,7 @@ struct HeldKeys: Sendable {
     }
 }
 
-extension DaemonServer {
+extension Dispatcher {
     /// `press` {key, action, hold_ms, force}: queues a press on the ready
     /// keyboard; the reply comes when it has been played.
     func press(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
@@ -123,7 +123,7 @@ extension DaemonServer {
             current.heldKeys = HeldKeys()
             return current.queues[.keyboard] != nil
         }
-        guard hasKeyboard, let session = try? engine.readyDevice(Self.profile(for: .keyboard)) else { return }
+        guard hasKeyboard, let session = try? engine.readyDevice(DaemonServer.profile(for: .keyboard)) else { return }
         let down = session.state.pressedKeys.sorted { $0.rawValue < $1.rawValue }
         for key in down {
             do {
