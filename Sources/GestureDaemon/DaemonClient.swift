@@ -24,14 +24,24 @@ public final class DaemonClient {
 
     deinit { socket.close() }
 
-    /// Sends `op` with `arguments` and returns the reply's `result`.
-    /// Pushed events that arrive meanwhile are skipped.
+    /// Sends a request and returns the reply's `result`. Pushed events that
+    /// arrive meanwhile are skipped.
     /// - Throws: ``DaemonError`` from the daemon, or ``DaemonUnreachable``
     ///   when the connection breaks.
+    public func call(_ request: DaemonCall) throws -> JSONValue {
+        nextID += 1
+        return try exchange(request.line(id: nextID), id: nextID)
+    }
+
+    /// Sends `op` with `arguments` spelled out, known to the protocol or not:
+    /// for tests of the protocol itself; programs use the typed ``DaemonCall``.
     public func call(_ op: String, _ arguments: [(String, JSONValue)] = []) throws -> JSONValue {
         nextID += 1
-        let id = nextID
-        let line = JSONValue.object([("id", .integer(id)), ("op", .string(op))] + arguments).jsonText + "\n"
+        return try exchange(DaemonCall.line(id: nextID, op: op, arguments), id: nextID)
+    }
+
+    /// Sends a request line and waits for the reply to `id`.
+    private func exchange(_ line: String, id: Int) throws -> JSONValue {
         var writeError: SystemError?
         do {
             try socket.writeAll(Array(line.utf8), path: path)
@@ -48,19 +58,12 @@ public final class DaemonClient {
                 if let writeError { throw DaemonUnreachable(path: path, reason: "the connection broke: \(writeError.errorMessage)") }
                 throw error
             }
-            let value: JSONValue
-            do {
-                value = try JSONValue.parse(reply)
-            } catch {
-                throw DaemonError(.internal, "the daemon sent a line that is not JSON (\(error))")
+            switch try DaemonReplyLine.parse(reply) {
+            case .event: continue
+            case .reply(let replyID, let outcome):
+                guard replyID == JSONValue.integer(id) || replyID == JSONValue.null else { continue }
+                return try outcome.get()
             }
-            if value["event"] != nil { continue }
-            guard value["id"] == .integer(id) || value["id"] == .null else { continue }
-            if value["ok"] == .bool(true) { return value["result"] ?? .null }
-            guard case .object? = value["error"], case .string(let code)? = value["error"]?["code"],
-                case .string(let message)? = value["error"]?["message"]
-            else { throw DaemonError(.internal, "the daemon's reply has neither a result nor an error") }
-            throw DaemonError(DaemonErrorCode(rawValue: code) ?? .internal, message)
         }
     }
 

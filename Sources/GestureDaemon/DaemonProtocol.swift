@@ -109,9 +109,10 @@ public struct Arguments: Sendable {
     /// The request's op, for messages.
     public let op: String
 
-    /// Checks that every argument of `request` is in `allowed`.
-    public init(_ request: DaemonRequest, allowed: Set<String>) throws(DaemonError) {
+    /// Checks that every argument of `request` is one `operation` takes.
+    public init(_ request: DaemonRequest, of operation: DaemonOperation) throws(DaemonError) {
         op = request.op
+        let allowed = Set(operation.fields.map(\.rawValue))
         var members: [String: JSONValue] = [:]
         for (key, value) in request.arguments {
             guard allowed.contains(key) else {
@@ -126,21 +127,21 @@ public struct Arguments: Sendable {
     }
 
     /// Whether `key` was given (and not null).
-    public func has(_ key: String) -> Bool {
-        if let value = members[key], value != .null { return true }
+    public func has(_ field: DaemonField) -> Bool {
+        if let value = members[field.rawValue], value != .null { return true }
         return false
     }
 
     /// The raw value of `key`.
-    public func value(_ key: String) -> JSONValue? { members[key] }
+    public func value(_ field: DaemonField) -> JSONValue? { members[field.rawValue] }
 
-    private func wrongType(_ key: String, _ wanted: String) -> DaemonError {
-        DaemonError(.badArgument, "\(op): \"\(key)\" must be \(wanted)")
+    private func wrongType(_ field: DaemonField, _ wanted: String) -> DaemonError {
+        DaemonError(.badArgument, "\(op): \"\(field.rawValue)\" must be \(wanted)")
     }
 
     /// A string argument; `nil` when absent or null.
-    public func string(_ key: String) throws(DaemonError) -> String? {
-        switch members[key] {
+    public func string(_ key: DaemonField) throws(DaemonError) -> String? {
+        switch members[key.rawValue] {
         case nil, .null?: return nil
         case .string(let text)?: return text
         default: throw wrongType(key, "a string")
@@ -148,14 +149,14 @@ public struct Arguments: Sendable {
     }
 
     /// A string argument that must be given.
-    public func requiredString(_ key: String) throws(DaemonError) -> String {
-        guard let text = try string(key) else { throw DaemonError(.badArgument, "\(op): \"\(key)\" is missing") }
+    public func requiredString(_ key: DaemonField) throws(DaemonError) -> String {
+        guard let text = try string(key) else { throw DaemonError(.badArgument, "\(op): \"\(key.rawValue)\" is missing") }
         return text
     }
 
     /// A boolean argument, `fallback` when absent.
-    public func bool(_ key: String, default fallback: Bool) throws(DaemonError) -> Bool {
-        switch members[key] {
+    public func bool(_ key: DaemonField, default fallback: Bool) throws(DaemonError) -> Bool {
+        switch members[key.rawValue] {
         case nil, .null?: return fallback
         case .bool(let value)?: return value
         default: throw wrongType(key, "true or false")
@@ -163,13 +164,13 @@ public struct Arguments: Sendable {
     }
 
     /// A number argument within `range`; `nil` when absent.
-    public func number(_ key: String, in range: ClosedRange<Double>) throws(DaemonError) -> Double? {
-        switch members[key] {
+    public func number(_ key: DaemonField, in range: ClosedRange<Double>) throws(DaemonError) -> Double? {
+        switch members[key.rawValue] {
         case nil, .null?: return nil
         case .number(let text)?:
             guard let value = Double(text), value.isFinite else { throw wrongType(key, "a finite number") }
             guard range.contains(value) else {
-                throw DaemonError(.badArgument, "\(op): \"\(key)\" is \(text); it must be from \(DecimalText.shortest(range.lowerBound)) to \(DecimalText.shortest(range.upperBound))")
+                throw DaemonError(.badArgument, "\(op): \"\(key.rawValue)\" is \(text); it must be from \(DecimalText.shortest(range.lowerBound)) to \(DecimalText.shortest(range.upperBound))")
             }
             return value
         default: throw wrongType(key, "a number")
@@ -177,13 +178,13 @@ public struct Arguments: Sendable {
     }
 
     /// A whole-number argument within `range`; `nil` when absent.
-    public func integer(_ key: String, in range: ClosedRange<Int>) throws(DaemonError) -> Int? {
-        switch members[key] {
+    public func integer(_ key: DaemonField, in range: ClosedRange<Int>) throws(DaemonError) -> Int? {
+        switch members[key.rawValue] {
         case nil, .null?: return nil
         case .number(let text)?:
             guard let value = Int(text) else { throw wrongType(key, "a whole number") }
             guard range.contains(value) else {
-                throw DaemonError(.badArgument, "\(op): \"\(key)\" is \(text); it must be from \(range.lowerBound) to \(range.upperBound)")
+                throw DaemonError(.badArgument, "\(op): \"\(key.rawValue)\" is \(text); it must be from \(range.lowerBound) to \(range.upperBound)")
             }
             return value
         default: throw wrongType(key, "a whole number")
@@ -205,7 +206,46 @@ public enum DaemonReply {
     }
 
     /// A pushed event: `{"event": NAME, ...fields}` (no id).
-    public static func event(_ name: String, _ fields: [(String, JSONValue)]) -> String {
-        JSONValue.object([("event", .string(name))] + fields).jsonText + "\n"
+    public static func event(_ event: DaemonEvent, _ fields: [(String, JSONValue)]) -> String {
+        JSONValue.object([("event", .string(event.rawValue))] + fields).jsonText + "\n"
+    }
+}
+
+extension DaemonCall {
+    /// The request line: `{"id": ID, "op": OP, ...arguments}` and its newline.
+    public func line(id: Int) -> String {
+        Self.line(id: id, op: operation.rawValue, arguments.map { ($0.0.rawValue, $0.1) })
+    }
+
+    /// A request line of any op and arguments (tests send unknown ones).
+    public static func line(id: Int, op: String, _ arguments: [(String, JSONValue)]) -> String {
+        JSONValue.object([("id", .integer(id)), ("op", .string(op))] + arguments).jsonText + "\n"
+    }
+}
+
+/// A line from the daemon, as a client reads it.
+public enum DaemonReplyLine: Sendable {
+    /// A pushed event (it has no id).
+    case event(JSONValue)
+    /// The reply to the request `id` (`nil`: the line has none): its result,
+    /// or the daemon's error (or an `internal` one when the reply has neither).
+    case reply(id: JSONValue?, Result<JSONValue, DaemonError>)
+
+    /// Reads a line (without its newline).
+    /// - Throws: ``DaemonError`` `internal` when it is not JSON.
+    public static func parse(_ line: [UInt8]) throws(DaemonError) -> DaemonReplyLine {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line)
+        } catch {
+            throw DaemonError(.internal, "the daemon sent a line that is not JSON (\(error))")
+        }
+        if value["event"] != nil { return .event(value) }
+        let id = value["id"]
+        if value["ok"] == .bool(true) { return .reply(id: id, .success(value["result"] ?? .null)) }
+        guard case .object? = value["error"], case .string(let code)? = value["error"]?["code"],
+            case .string(let message)? = value["error"]?["message"]
+        else { return .reply(id: id, .failure(DaemonError(.internal, "the daemon's reply has neither a result nor an error"))) }
+        return .reply(id: id, .failure(DaemonError(DaemonErrorCode(rawValue: code) ?? .internal, message)))
     }
 }

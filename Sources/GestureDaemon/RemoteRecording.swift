@@ -43,15 +43,15 @@ public enum RemoteRecording {
     /// Waits for the recording `job` (started with `record-start` on any
     /// connection) on `waiting`, and stops it through `stopper` when the
     /// handle is cancelled or, with `watchEnter`, when a line arrives on
-    /// standard input. `stopArguments` go with `record-stop` (`save`, `force`).
+    /// standard input. `save` and `force` go with `record-stop`.
     /// - Throws: ``OperatingSystem/SystemError`` when a thread cannot start.
     public static func follow(
         job: JSONValue, waiting: sending DaemonClient, stopper: sending DaemonClient,
-        stopArguments: [(String, JSONValue)], watchEnter: Bool
+        save: String?, force: Bool, watchEnter: Bool
     ) throws(SystemError) -> JobHandle<RemoteRecordingOutcome, Never> {
         let remote = JobHandle<RemoteRecordingOutcome, Never>()
         try DedicatedThread.start(waitingThread) {
-            remote.finish(collect(waiting, [("wait", .bool(true))] + stopArguments))
+            remote.finish(collect(waiting, .recordStop(wait: true, save: save, force: force)))
         }
         try DedicatedThread.start(stoppingThread) {
             stopWhenAsked(remote, job: job, stopper: stopper, watchEnter: watchEnter)
@@ -63,16 +63,16 @@ public enum RemoteRecording {
 
     /// The record-stop that waits; when saving is refused (a name taken
     /// without force), the result is collected again without saving.
-    private static func collect(_ client: DaemonClient, _ arguments: [(String, JSONValue)]) -> RemoteRecordingOutcome {
+    private static func collect(_ client: DaemonClient, _ request: DaemonCall) -> RemoteRecordingOutcome {
         do {
-            return RemoteRecordingOutcome(reply: .success(try client.call("record-stop", arguments)), saveFailure: nil)
+            return RemoteRecordingOutcome(reply: .success(try client.call(request)), saveFailure: nil)
         } catch {
             let failure = DaemonCallError(error)
-            guard arguments.contains(where: { $0.0 == "save" }), case .daemon = failure else {
+            guard request.has(.save), case .daemon = failure else {
                 return RemoteRecordingOutcome(reply: .failure(failure), saveFailure: nil)
             }
             do {
-                return RemoteRecordingOutcome(reply: .success(try client.call("record-stop")), saveFailure: failure)
+                return RemoteRecordingOutcome(reply: .success(try client.call(.recordStop())), saveFailure: failure)
             } catch {
                 return RemoteRecordingOutcome(reply: .failure(failure), saveFailure: nil)
             }
@@ -101,6 +101,6 @@ public enum RemoteRecording {
                 }
             }
         }
-        if remote.result == nil { _ = try? stopper.call("cancel", [("job", job)]) }
+        if remote.result == nil { _ = try? stopper.call(.cancel(job: job)) }
     }
 }

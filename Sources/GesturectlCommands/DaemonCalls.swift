@@ -12,8 +12,8 @@ extension CommandContext {
         guard let daemon, case .library(let name) = GestureSource(argument: argument, context: self) else {
             return try loadGesture(argument)
         }
-        let result = try DaemonCalls.call(daemon, "show", [("name", .string(name))])
-        guard let gesture = result["gesture"] else { throw CommandFailure.failure("the daemon's show reply has no gesture") }
+        let result = ShowResult(try DaemonCalls.call(daemon, .show(name: name)))
+        guard let gesture = result.gesture else { throw CommandFailure.failure("the daemon's show reply has no gesture") }
         do {
             return try GestureFileFormat.decode(Array(gesture.jsonText.utf8), source: "the daemon's \"\(name)\"")
         } catch {
@@ -57,9 +57,9 @@ enum DaemonCalls {
     }
 
     /// Runs a request; daemon errors become the local exit statuses.
-    static func call(_ client: DaemonClient, _ op: String, _ arguments: [(String, JSONValue)] = []) throws -> JSONValue {
+    static func call(_ client: DaemonClient, _ request: DaemonCall) throws -> JSONValue {
         do {
-            return try client.call(op, arguments)
+            return try client.call(request)
         } catch let error as DaemonError {
             throw DaemonFailure.failure(for: error)
         } catch let error as DaemonUnreachable {
@@ -69,8 +69,7 @@ enum DaemonCalls {
 
     /// `devices` through the daemon: the input devices it sees.
     static func devices(_ client: DaemonClient) throws -> [DeviceFacts] {
-        let result = try call(client, "devices")
-        guard case .array(let items)? = result["devices"] else {
+        guard let items = DevicesResult(try call(client, .devices)).devices else {
             throw CommandFailure.failure("the daemon's devices reply lacks \"devices\"")
         }
         return try items.map { item in
@@ -83,19 +82,27 @@ enum DaemonCalls {
 
     /// `list` through the daemon: the entries with their summaries, and the library folder.
     static func list(_ client: DaemonClient) throws -> ([(LibraryEntry, String)], String) {
-        let result = try call(client, "list")
-        guard case .array(let items)? = result["gestures"], case .string(let folder)? = result["folder"] else {
+        let result = ListResult(try call(client, .list))
+        guard let items = result.gestures, let folder = result.folder else {
             throw CommandFailure.failure("the daemon's list reply lacks \"gestures\" or \"folder\"")
         }
         let rows: [(LibraryEntry, String)] = items.compactMap { item in
-            guard case .string(let name)? = item["name"], case .string(let source)? = item["source"],
-                case .string(let path)? = item["path"], let kind = LibrarySource(rawValue: source)
-            else { return nil }
-            let summary: String = if case .string(let text)? = item["summary"] { text } else { "" }
-            let hides: Bool = if case .bool(true)? = item["hides_builtin"] { true } else { false }
-            return (LibraryEntry(name: name, path: path, source: kind, hidesBuiltin: hides), summary)
+            guard let kind = LibrarySource(rawValue: item.source) else { return nil }
+            return (LibraryEntry(name: item.name, path: item.path, source: kind, hidesBuiltin: item.hidesBuiltin), item.summary)
         }
         return (rows, folder)
+    }
+
+    /// `save` through the daemon: the gesture sent inline; the name it was
+    /// saved as, and whether it hides a built-in.
+    static func save(_ client: DaemonClient, _ gesture: Gesture, as name: String, force: Bool) throws -> (name: String?, hidesBuiltin: Bool) {
+        let saved = SavedEntry(try call(client, .save(name: name, gesture: try inline(gesture), force: force)))
+        return (saved.name, saved.hidesBuiltin)
+    }
+
+    /// `rm` through the daemon (asking first is the command's part: `force` is sent).
+    static func remove(_ client: DaemonClient, name: String) throws {
+        _ = try call(client, .remove(name: name, force: true))
     }
 
     /// A gesture as the protocol carries it inline: the file format's JSON object.
@@ -105,12 +112,12 @@ enum DaemonCalls {
 
     /// The gesture argument as the daemon takes it: a library NAME by name,
     /// a FILE (or standard input) read here and sent inline.
-    static func gestureArgument(_ argument: String, context: CommandContext) throws -> (String, JSONValue) {
+    static func gestureArgument(_ argument: String, context: CommandContext) throws -> DaemonCall.GestureArgument {
         switch GestureSource(argument: argument, context: context) {
         case .library(let name):
-            return ("name", .string(name))
+            return .name(name)
         case .standardInput, .file:
-            return ("gesture", try inline(try context.loadGesture(argument)))
+            return .inline(try inline(try context.loadGesture(argument)))
         }
     }
 }

@@ -32,11 +32,9 @@ enum LibraryCommands {
         let gesture = try context.loadGesture(source)
         if let client = try context.daemonClient(values) {
             // The file is read here and sent inline; the daemon's library keeps it.
-            let result = try DaemonCalls.call(
-                client, "save",
-                [("name", .string(name)), ("gesture", try DaemonCalls.inline(gesture)), ("force", .bool(values.flag("force")))])
-            if case .string(let saved)? = result["name"] { context.print("saved \"\(shown(saved))\" (in the daemon's library)") }
-            if case .bool(true)? = result["hides_builtin"] { context.noteHidesBuiltin(name) }
+            let result = try DaemonCalls.save(client, gesture, as: name, force: values.flag("force"))
+            if let saved = result.name { context.print("saved \"\(shown(saved))\" (in the daemon's library)") }
+            if result.hidesBuiltin { context.noteHidesBuiltin(name) }
             return
         }
         let library = context.library
@@ -180,7 +178,7 @@ enum LibraryCommands {
                     "Delete \(list) from the daemon's library?", refusal: "deleting needs --force when not asked on a terminal")
             }
             for name in names {
-                _ = try DaemonCalls.call(client, "rm", [("name", .string(name)), ("force", .bool(true))])
+                try DaemonCalls.remove(client, name: name)
                 context.print("deleted \"\(shown(name))\"")
             }
             return

@@ -4,27 +4,10 @@ import GestureLibrary
 import GestureModel
 import GesturePlayback
 import GestureRender
+import InputSystem
 import OperatingSystem
 
-extension DaemonServer {
-    /// The operations this daemon answers, and the arguments each takes.
-    static let operations: [String: Set<String>] = [
-        "version": [], "devices": [], "list": [], "jobs": [],
-        "show": ["name"],
-        "play": ["name", "gesture", "as", "to", "speed", "repeat", "at", "scale", "rotate", "wait", "on_disconnect"],
-        "cancel": ["job"],
-        "save": ["name", "gesture", "force"],
-        "rm": ["name", "force"],
-        "press": ["key", "action", "hold_ms", "force"],
-        "record-start": ["device", "sequential", "idle_timeout_ms", "max_duration_ms", "grab", "name"],
-        "record-stop": ["save", "force", "wait"],
-        "subscribe": ["events"],
-        "bind": ["trigger", "action"], "unbind": ["trigger"], "bindings": ["reset"],
-    ]
-
-    /// The events a client may subscribe to.
-    static let eventNames: Set<String> = ["job", "device", "record", "trigger", "create", "menu"]
-
+extension Dispatcher {
     /// Handles one request line from client `id`: answers at once, or (a
     /// play that waits) when the play ends.
     func handleLine(_ line: [UInt8], from id: Int) {
@@ -36,13 +19,13 @@ extension DaemonServer {
             return
         }
         do {
-            guard let allowed = Self.operations[request.op] else {
+            guard let operation = DaemonOperation(rawValue: request.op) else {
                 throw DaemonError(
                     .unknownOp,
-                    "unknown operation \"\(DaemonLog.excerpt(request.op))\"; known: \(Self.operations.keys.sorted().joined(separator: ", "))")
+                    "unknown operation \"\(DaemonLog.excerpt(request.op))\"; known: \(DaemonOperation.allCases.map(\.rawValue).sorted().joined(separator: ", "))")
             }
-            let arguments = try Arguments(request, allowed: allowed)
-            if let result = try perform(request, arguments, client: id) {
+            let arguments = try Arguments(request, of: operation)
+            if let result = try perform(operation, request, arguments, client: id) {
                 reply(id, DaemonReply.success(id: request.id, result: result))
             }
         } catch let error as DaemonError {
@@ -54,114 +37,112 @@ extension DaemonServer {
     }
 
     /// The result of an operation, or `nil` when the reply comes later.
-    private func perform(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
-        switch request.op {
-        case "version":
-            return .object([("protocol", .integer(Self.protocolVersion)), ("version", .string(version))])
-        case "devices":
+    private func perform(_ operation: DaemonOperation, _ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
+        switch operation {
+        case .version:
+            return .object([("protocol", .integer(DaemonServer.protocolVersion)), ("version", .string(version))])
+        case .devices:
             return devicesResult()
-        case "list":
+        case .list:
             let library = state.withLock { $0.library }
             let entries = try libraryCall { () throws(LibraryError) in try library.list() }
-            return .object([
-                ("folder", .string(library.userDirectory)),
-                ("gestures", .array(entries.map { entry in
-                    let summary = (try? GestureFile.load(path: entry.path)).map { describe($0) } ?? "unreadable"
-                    return .object([
-                        ("name", .string(entry.name)), ("source", .string(entry.source.rawValue)), ("path", .string(entry.path)),
-                        ("summary", .string(summary)), ("hides_builtin", .bool(entry.hidesBuiltin)),
-                    ])
-                })),
-            ])
-        case "show":
-            let name = try arguments.requiredString("name")
+            return ListResult(
+                folder: library.userDirectory,
+                gestures: entries.map { entry in
+                    ListResult.Entry(
+                        name: entry.name, source: entry.source.rawValue, path: entry.path,
+                        summary: (try? GestureFile.load(path: entry.path)).map { describe($0) } ?? "unreadable",
+                        hidesBuiltin: entry.hidesBuiltin)
+                }
+            ).json
+        case .show:
+            let name = try arguments.requiredString(.name)
             let gesture = try loadNamed(name)
-            return .object([("name", .string(name)), ("summary", .string(describe(gesture))), ("gesture", try gestureJSON(gesture))])
-        case "play":
+            return ShowResult(name: name, summary: describe(gesture), gesture: try gestureJSON(gesture)).json
+        case .play:
             return try play(request, arguments, client: client)
-        case "press":
+        case .press:
             return try press(request, arguments, client: client)
-        case "bind":
-            return try bind(arguments, client: client)
-        case "unbind":
-            return try unbind(arguments, client: client)
-        case "bindings":
-            return try bindingsOperation(arguments, client: client)
-        case "record-start":
+        case .bind:
+            return try bindings.bind(arguments, client: client)
+        case .unbind:
+            return try bindings.unbind(arguments, client: client)
+        case .bindings:
+            return try bindings.bindingsOperation(arguments, client: client)
+        case .recordStart:
             return try recordStart(request, arguments, client: client)
-        case "record-stop":
+        case .recordStop:
             return try recordStop(request, arguments, client: client)
-        case "cancel":
-            let job = try arguments.integer("job", in: 1...Int.max) ?? { throw DaemonError(.badArgument, "cancel: \"job\" is missing") }()
+        case .cancel:
+            let job = try arguments.integer(.job, in: 1...Int.max) ?? { throw DaemonError(.badArgument, "cancel: \"job\" is missing") }()
             try cancel(job)
             return .object([("job", .integer(job))])
-        case "jobs":
+        case .jobs:
             let jobs = state.withLock { $0.jobs.values.sorted { $0.id < $1.id } }
             return .object([
                 ("jobs", .array(jobs.map { .object([("job", .integer($0.id)), ("device", .string($0.kind.rawValue)), ("state", .string($0.state.rawValue))]) }))
             ])
-        case "save":
-            let name = try arguments.requiredString("name")
-            guard arguments.has("gesture") else { throw DaemonError(.badArgument, "save: \"gesture\" is missing") }
+        case .save:
+            let name = try arguments.requiredString(.name)
+            guard arguments.has(.gesture) else { throw DaemonError(.badArgument, "save: \"gesture\" is missing") }
             let gesture = try inlineGesture(request, arguments)
-            let force = try arguments.bool("force", default: false)
+            let force = try arguments.bool(.force, default: false)
             let library = state.withLock { $0.library }
             let entry = try libraryCall { () throws(LibraryError) in try library.save(gesture, as: name, overwrite: force) }
             log.info("client \(client) saved \(name)")
-            return .object([("name", .string(entry.name)), ("hides_builtin", .bool(entry.hidesBuiltin))])
-        case "rm":
-            let name = try arguments.requiredString("name")
+            return SavedEntry(name: entry.name, hidesBuiltin: entry.hidesBuiltin).json
+        case .rm:
+            let name = try arguments.requiredString(.name)
             let library = state.withLock { $0.library }
-            _ = try arguments.bool("force", default: false)
+            _ = try arguments.bool(.force, default: false)
             try libraryCall { () throws(LibraryError) in try library.remove(name) }
             log.info("client \(client) removed \(name)")
             return .object([("name", .string(name))])
-        case "subscribe":
-            guard case .array(let items)? = arguments.value("events") else {
+        case .subscribe:
+            guard case .array(let items)? = arguments.value(.events) else {
                 throw DaemonError(.badArgument, "subscribe: \"events\" must be a list such as [\"job\", \"device\"]")
             }
-            var names: Set<String> = []
+            var events: Set<DaemonEvent> = []
             for item in items {
-                guard case .string(let name) = item, Self.eventNames.contains(name) else {
+                guard case .string(let name) = item, let event = DaemonEvent(rawValue: name), DaemonEvent.subscribable.contains(event) else {
                     throw DaemonError(
-                        .badArgument, "subscribe: \(item.jsonText) is not an event; known: \(Self.eventNames.sorted().joined(separator: ", "))")
+                        .badArgument,
+                        "subscribe: \(item.jsonText) is not an event; known: \(DaemonEvent.subscribable.map(\.rawValue).sorted().joined(separator: ", "))")
                 }
-                names.insert(name)
+                events.insert(event)
             }
-            state.withLock { $0.clients[client]?.subscriptions.formUnion(names) }
-            return .object([("events", .array(names.sorted().map(JSONValue.string)))])
-        default:
-            throw DaemonError(.unknownOp, "unknown operation \"\(request.op)\"")
+            sockets.subscribe(client, to: events)
+            return .object([("events", .array(events.map(\.rawValue).sorted().map(JSONValue.string)))])
         }
     }
 
     // MARK: Playing
 
     private func play(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
-        let kindName = try arguments.string("as") ?? DeviceKind.touchscreen.rawValue
+        let kindName = try arguments.string(.kind) ?? DeviceKind.touchscreen.rawValue
         guard let kind = DeviceKind(rawValue: kindName), DaemonConfiguration.playableKinds.contains(kind) else {
             throw DaemonError(.badArgument, "play: \"as\" must be one of \(DaemonConfiguration.playableKinds.map(\.rawValue).joined(separator: ", "))")
         }
-        let outputWord = try arguments.string("to") ?? "uinput"
+        let outputWord = try arguments.string(.output) ?? "uinput"
         guard let output = state.withLock({ $0.configuration.output(named: outputWord) }) else {
             throw DaemonError(.badArgument, "play: \"to\" must be one of \(DaemonConfiguration.outputWords.joined(separator: ", "))")
         }
         let device = ReadyDevice(kind: kind, output: output)
         let options = PlaybackOptions(
-            speed: try arguments.number("speed", in: 0.01...100) ?? 1,
-            repeatCount: try arguments.integer("repeat", in: 1...GestureLimits.maximumRepeatCount) ?? 1)
+            speed: try arguments.number(.speed, in: 0.01...100) ?? 1,
+            repeatCount: try arguments.integer(.repeatCount, in: 1...GestureLimits.maximumRepeatCount) ?? 1)
         let placement = try Self.placement(arguments)
-        let waits = try arguments.bool("wait", default: true)
-        let onDisconnect = try arguments.string("on_disconnect") ?? "cancel"
-        guard onDisconnect == "cancel" || onDisconnect == "finish" else {
+        let waits = try arguments.bool(.wait, default: true)
+        let onDisconnect = try arguments.string(.onDisconnect) ?? DisconnectPolicy.cancel.rawValue
+        guard let disconnectPolicy = DisconnectPolicy(rawValue: onDisconnect) else {
             throw DaemonError(.badArgument, "play: \"on_disconnect\" must be \"cancel\" or \"finish\"")
         }
         // Arguments are checked before the gesture is looked up or read.
         var gesture: Gesture
-        switch (arguments.has("name"), arguments.has("gesture")) {
+        switch (arguments.has(.name), arguments.has(.gesture)) {
         case (true, true): throw DaemonError(.badArgument, "play: give \"name\" or \"gesture\", not both")
         case (false, false): throw DaemonError(.badArgument, "play: \"name\" (a gesture in the library) or \"gesture\" (inline) is missing")
-        case (true, false): gesture = try loadNamed(try arguments.requiredString("name"))
+        case (true, false): gesture = try loadNamed(try arguments.requiredString(.name))
         case (false, true): gesture = try inlineGesture(request, arguments)
         }
         if placement != nil {
@@ -177,7 +158,7 @@ extension DaemonServer {
         // request is answered at once rather than after the queue.
         let job = try queuePlay(
             gesture, options: options, on: device, client: client, requestID: request.id, waits: waits,
-            cancelOnDisconnect: onDisconnect == "cancel")
+            cancelOnDisconnect: disconnectPolicy == .cancel)
         return waits ? nil : .object([("job", .integer(job)), ("state", .string("queued"))])
     }
 
@@ -219,11 +200,11 @@ extension DaemonServer {
                 current.jobs[job]?.state = .running
                 current.jobs[job]?.devnode = session.devnode
             }
-            broadcast("job", [("job", .integer(job)), ("state", .string("running")), ("progress", .integer(0))])
+            broadcast(.job, [("job", .integer(job)), ("state", .string("running")), ("progress", .integer(0))])
         }
         do {
             try queue.enqueue(QueuedPlay(work, handle: handle, started: started), limit: limited ? limit : nil) { [self] in
-                broadcast("job", [("job", .integer(job)), ("state", .string("queued")), ("progress", .integer(0))])
+                broadcast(.job, [("job", .integer(job)), ("state", .string("queued")), ("progress", .integer(0))])
             }
         } catch {
             state.withLock { _ = $0.jobs.removeValue(forKey: job) }
@@ -254,11 +235,11 @@ extension DaemonServer {
     /// The placement a play asks for (`at`, `scale`, `rotate`), checked as
     /// far as it can be without the gesture; `nil` when none is given.
     private static func placement(_ arguments: Arguments) throws(DaemonError) -> PlayPlacement? {
-        guard arguments.has("at") || arguments.has("scale") || arguments.has("rotate") else { return nil }
+        guard arguments.has(.at) || arguments.has(.scale) || arguments.has(.rotate) else { return nil }
         var placement = PlayPlacement()
-        if arguments.has("at") {
+        if arguments.has(.at) {
             let wanted = "[x, y]: numbers of mm from the top-left corner, or strings of percents of the surface such as [\"80%\", \"90%\"]"
-            guard case .array(let items)? = arguments.value("at"), items.count == 2 else {
+            guard case .array(let items)? = arguments.value(.at), items.count == 2 else {
                 throw DaemonError(.badArgument, "play: \"at\" must be \(wanted)")
             }
             var coordinates: [PlayPlacement.Coordinate] = []
@@ -281,8 +262,8 @@ extension DaemonServer {
             placement.at = PlayPlacement.Point(x: coordinates[0], y: coordinates[1])
         }
         let any = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
-        if let scale = try arguments.number("scale", in: any) { placement.scale = scale }
-        if let degrees = try arguments.number("rotate", in: any) { placement.degrees = degrees }
+        if let scale = try arguments.number(.scale, in: any) { placement.scale = scale }
+        if let degrees = try arguments.number(.rotate, in: any) { placement.degrees = degrees }
         do {
             try placement.validate()
         } catch {
@@ -324,7 +305,7 @@ extension DaemonServer {
             written = frames
             error = (failure as? DaemonError) ?? DaemonError(.internal, "playing failed after \(frames) frames: \(failure); \(released)")
         }
-        broadcast("job", [("job", .integer(job)), ("state", .string(state.rawValue)), ("progress", .integer(written))])
+        broadcast(.job, [("job", .integer(job)), ("state", .string(state.rawValue)), ("progress", .integer(written))])
         guard record.waits else { return }
         if let error {
             reply(record.clientID, DaemonReply.failure(id: record.requestID, error: error))
@@ -337,17 +318,11 @@ extension DaemonServer {
                         [("job", .integer(job)), ("state", .string(state.rawValue)), ("device", record.devnode.map(JSONValue.string) ?? .null),
                          ("frames", .integer(written))] + Self.pressFields(press, result))))
         } else {
-            reply(
-                record.clientID,
-                DaemonReply.success(
-                    id: record.requestID,
-                    result: .object([
-                        ("job", .integer(job)), ("state", .string(state.rawValue)), ("device", record.devnode.map(JSONValue.string) ?? .null),
-                        ("frames", .integer(written)),
-                        ("lateness_max_us", .number(String(result.lateness.maximum.rawValue))),
-                        ("lateness_p50_us", .number(String(result.lateness.median.rawValue))),
-                        ("lateness_p99_us", .number(String(result.lateness.percentile99.rawValue))),
-                    ])))
+            let played = PlayResult(
+                job: job, state: state.rawValue, device: record.devnode, frames: written,
+                latenessMaximum: result.lateness.maximum.rawValue, latenessMedian: result.lateness.median.rawValue,
+                latenessPercentile99: result.lateness.percentile99.rawValue)
+            reply(record.clientID, DaemonReply.success(id: record.requestID, result: played.json))
         }
     }
 
@@ -358,15 +333,14 @@ extension DaemonServer {
             current.configuration.readyDevices.compactMap { device in current.queues[device].map { (device, $0.profile) } }
         }
         let inputDevices = (try? InputDevicesJSON.list()) ?? []
-        return .object([
-            ("ready", .array(ready.map { device, profile in
-                let node = (try? engine.readyDevice(profile, output: device.output))?.devnode
-                var fields: [(String, JSONValue)] = [("kind", .string(device.kind.rawValue)), ("node", node.map(JSONValue.string) ?? .null)]
-                if device.output != .uinput { fields.append(("to", .string(device.output.word))) }
-                return .object(fields)
-            })),
-            ("devices", .array(inputDevices)),
-        ])
+        return DevicesResult(
+            ready: ready.map { device, profile in
+                DevicesResult.Ready(
+                    kind: device.kind.rawValue, node: (try? engine.readyDevice(profile, output: device.output))?.devnode,
+                    output: device.output == .uinput ? nil : device.output.word)
+            },
+            devices: inputDevices
+        ).json
     }
 
     private func loadNamed(_ name: String) throws -> Gesture {
@@ -377,7 +351,7 @@ extension DaemonServer {
     /// The inline gesture of a request, read by the gesture file reader from
     /// the request's own bytes.
     private func inlineGesture(_ request: DaemonRequest, _ arguments: Arguments) throws(DaemonError) -> Gesture {
-        guard case .object(_, let span)? = arguments.value("gesture") else {
+        guard case .object(_, let span)? = arguments.value(.gesture) else {
             throw DaemonError(.badArgument, "\(request.op): \"gesture\" must be a gesture object (the file format's JSON object)")
         }
         do {
@@ -407,7 +381,7 @@ extension DaemonServer {
     }
 }
 
-extension DaemonServer {
+extension Dispatcher {
     /// Removes an ended job; the last one to go while stopping wakes `stop()`.
     func forgetJob(_ job: Int) {
         let lastWhileStopping = state.withLock { current in
@@ -416,4 +390,50 @@ extension DaemonServer {
         }
         if lastWhileStopping { jobsEnded.signal() }
     }
+
+    // MARK: Bound actions
+
+    /// Queues a binding's action as a job nobody waits for, through the
+    /// same queues as `play` and `press`; returns the job.
+    func queueBound(_ action: TriggerBinding.Action) throws -> Int {
+        switch action {
+        case .create, .menu:
+            throw DaemonError(.badArgument, "a create flow or a menu is no job")
+        case .press(let name, _):
+            let key = try VirtualKeyboard.key(named: name)
+            return try queuePress(KeyPress(key: key.code), client: 0, requestID: .null, waits: false, limited: true)
+        case .play(let name, let kind):
+            let library = state.withLock { $0.library }
+            let gesture: Gesture
+            do {
+                gesture = try gestureCache.gesture(at: library.entry(named: name).path)
+            } catch {
+                throw DaemonError(.notFound, "cannot play \"\(DaemonLog.oneLine(name))\": \(error)")
+            }
+            return try queuePlay(
+                gesture, options: PlaybackOptions(), on: ReadyDevice(kind: kind), client: 0, requestID: .null, waits: false, cancelOnDisconnect: false)
+        }
+    }
+
+    /// The emergency stop: cancels every job (running plays lift every
+    /// finger, queued ones never start, a recording stops as on a `cancel`
+    /// of its job, its result kept for `record-stop`), forgets which
+    /// clients hold keys, and queues a release of every key down on the
+    /// keyboard. The daemon keeps running and the bindings stay.
+    func emergencyStop(because reason: String) {
+        let (handles, recordingJob, hasKeyboard) = state.withLock { current in
+            current.heldKeys = HeldKeys()
+            return (current.jobs.values.map(\.handle), current.recording?.job, current.queues[.keyboard] != nil)
+        }
+        log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
+        for handle in handles { handle.cancel() }
+        if let recordingJob { _ = cancelRecording(recordingJob) }
+        guard hasKeyboard, let session = try? engine.readyDevice(DaemonServer.profile(for: .keyboard)) else { return }
+        // Queued behind the cancelled jobs, so each finds the keyboard free;
+        // a key that is up by then costs no frame.
+        for key in session.state.pressedKeys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            _ = try? queuePress(KeyPress(key: key, action: .up), client: 0, requestID: .null, waits: false, limited: false)
+        }
+    }
+
 }

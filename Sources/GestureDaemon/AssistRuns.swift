@@ -5,6 +5,7 @@ import GestureModel
 import GesturePlayback
 import GestureRecording
 import OperatingSystem
+import GestureFormat
 import Synchronization
 
 /// Where the daemon sends the presses of the trigger that operates a run:
@@ -105,10 +106,52 @@ final class DaemonAssistDisplay: AssistDisplay {
     func finish() {}
 }
 
-extension DaemonServer {
+/// The create flows and menus bindings start: one at a time, operated by
+/// the trigger that started it (its presses are forwarded here), its lines
+/// published as `create` or `menu` events. Its one slot is behind its own
+/// lock.
+final class AssistRuns: Sendable {
+    /// What a run needs of the rest of the daemon when it starts.
+    struct Context: Sendable {
+        /// The library it saves in and plays from.
+        var library: GestureLibrary
+        /// The daemon's press timings (the switch's long press and emergency stop).
+        var timings: PressTimings
+        /// Whether the daemon keeps a touchscreen ready through uinput.
+        var usesReadyTouchscreen: Bool
+    }
+
+    private struct Slot: Sendable {
+        var running: AssistRun?
+        var nextID = 0
+        var stopped = false
+    }
+
     /// How long a create flow started by a binding waits after the last
     /// lift before its recording ends (as `record --sequential`).
     static let createIdleTimeout = Microseconds(3_000_000)
+
+    private let engine: Engine
+    private let recordings: RecordingProvider
+    private let version: String
+    private let log: DaemonLog
+    private let context: @Sendable () -> Context
+    private let publish: @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
+    private let slot = Mutex(Slot())
+
+    /// Runs on `engine`, recording through `recordings`; `context` is asked
+    /// when a run starts, `publish` pushes its lines.
+    init(
+        engine: Engine, recordings: RecordingProvider, version: String, log: DaemonLog, context: @escaping @Sendable () -> Context,
+        publish: @escaping @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
+    ) {
+        self.engine = engine
+        self.recordings = recordings
+        self.version = version
+        self.log = log
+        self.context = context
+        self.publish = publish
+    }
 
     /// Starts the guided create flow drawing on `device`, operated by the
     /// trigger `key` (its presses go to the flow until it ends); one at a time.
@@ -116,11 +159,11 @@ extension DaemonServer {
         try startAssistRun(
             what: "create flow", key: key, scanInterval: action.scanInterval, firstItemHold: action.firstItemHold,
             stopsRecording: action.stopsRecording
-        ) { library, switchPresses, switchSetup, handle in
+        ) { context, switchPresses, switchSetup, handle in
             _ = try CreateSession.start(
-                flow: CreateFlow(library: LibraryNames(library)),
-                services: createServices(drawingOn: action.device, library: library, switchPresses: switchPresses),
-                display: assistDisplay(event: "create"), keyboard: nil, switchSetup: switchSetup, handle: handle)
+                flow: CreateFlow(library: LibraryNames(context.library)),
+                services: createServices(drawingOn: action.device, context: context, switchPresses: switchPresses),
+                display: assistDisplay(event: .create), keyboard: nil, switchSetup: switchSetup, handle: handle)
         }
     }
 
@@ -145,14 +188,14 @@ extension DaemonServer {
         }
         try startAssistRun(
             what: "menu", key: key, scanInterval: action.scanInterval, firstItemHold: action.firstItemHold
-        ) { library, switchPresses, switchSetup, handle in
+        ) { context, switchPresses, switchSetup, handle in
             let services = DaemonMenuServices(
-                engine: engine, library: library,
-                createServices: createServices(drawingOn: action.drawingDevice, library: library, switchPresses: switchPresses),
+                engine: engine, library: context.library,
+                createServices: createServices(drawingOn: action.drawingDevice, context: context, switchPresses: switchPresses),
                 playLabel: "Play on a virtual touchscreen (acts on the desktop)", switchPresses: switchPresses)
             _ = try MenuSession.start(
                 ActionMenu(configuration: configuration, library: services), services: services,
-                display: assistDisplay(event: "menu"), keyboard: nil, switchSetup: switchSetup, handle: handle)
+                display: assistDisplay(event: .menu), keyboard: nil, switchSetup: switchSetup, handle: handle)
         }
     }
 
@@ -160,15 +203,15 @@ extension DaemonServer {
     /// the trigger as the run's switch with the daemon's press timings and
     /// the action's scanning, the end logged and the slot freed, and a run
     /// that cannot start finished with its error.
-    /// - Parameter start: starts the run on `handle` (from the library, the
+    /// - Parameter start: starts the run on `handle` (from the context, the
     ///   relay of the trigger's presses and the switch's setup).
     private func startAssistRun<Outcome: Sendable>(
         what: String, key: WatchedKey, scanInterval: Microseconds, firstItemHold: Microseconds, stopsRecording: Bool = false,
-        start: (GestureLibrary, SwitchRelay, SwitchSetup, JobHandle<Result<Outcome, CreateFailure>, Never>) throws -> Void
+        start: (Context, SwitchRelay, SwitchSetup, JobHandle<Result<Outcome, CreateFailure>, Never>) throws -> Void
     ) throws {
         let handle = JobHandle<Result<Outcome, CreateFailure>, Never>()
         let switchPresses = SwitchRelay()
-        let (id, library, timings) = try reserveAssistRun(
+        let (id, context) = try reserveAssistRun(
             what: what, key: key, switchPresses: switchPresses, cancel: { handle.cancel() }, wait: { _ = handle.wait() })
         handle.onCompletion { [self] result in
             endAssistRun(id)
@@ -181,72 +224,81 @@ extension DaemonServer {
             let switchSetup = SwitchSetup(
                 trigger: try TriggerRequest(device: key.device, key: key.key),
                 scanning: ScanSettings(
-                    interval: scanInterval, firstItemHold: firstItemHold, longPress: timings.longPress,
-                    emergencyStop: timings.emergencyStop),
+                    interval: scanInterval, firstItemHold: firstItemHold, longPress: context.timings.longPress,
+                    emergencyStop: context.timings.emergencyStop),
                 stopsRecording: stopsRecording)
-            try start(library, switchPresses, switchSetup, handle)
+            try start(context, switchPresses, switchSetup, handle)
         } catch {
             handle.finish(.failure(CreateFailure("\(error)")))
             throw error
         }
     }
 
-    /// Takes the one slot for a create flow or a menu; its id, the library
-    /// and the press timings.
+    /// Takes the one slot for a create flow or a menu; its id and the context.
     private func reserveAssistRun(
         what: String, key: WatchedKey, switchPresses: SwitchRelay, cancel: @escaping @Sendable () -> Void,
         wait: @escaping @Sendable () -> Void
-    ) throws(DaemonError) -> (Int, GestureLibrary, PressTimings) {
-        try state.withLock { current throws(DaemonError) -> (Int, GestureLibrary, PressTimings) in
-            if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
-            if let running = current.assist { throw DaemonError(.busy, "a \(running.what) is running already") }
-            current.nextAssistID += 1
-            current.assist = AssistRun(
-                id: current.nextAssistID, what: what, switchKey: key, switchPresses: switchPresses, cancel: cancel, wait: wait)
-            return (current.nextAssistID, current.library, current.configuration.pressTimings)
+    ) throws(DaemonError) -> (Int, Context) {
+        let context = context()
+        let id = try slot.withLock { current throws(DaemonError) -> Int in
+            if current.stopped { throw DaemonError(.busy, "the daemon is stopping") }
+            if let running = current.running { throw DaemonError(.busy, "a \(running.what) is running already") }
+            current.nextID += 1
+            current.running = AssistRun(
+                id: current.nextID, what: what, switchKey: key, switchPresses: switchPresses, cancel: cancel, wait: wait)
+            return current.nextID
         }
+        return (id, context)
     }
 
     private func endAssistRun(_ id: Int) {
-        state.withLock { current in
-            if current.assist?.id == id { current.assist = nil }
+        slot.withLock { current in
+            if current.running?.id == id { current.running = nil }
         }
     }
 
     /// A create flow's services drawing on `device` (a flow of its own, or Create New Gesture in the menu).
-    private func createServices(drawingOn device: String?, library: GestureLibrary, switchPresses: SwitchRelay)
-        -> DaemonCreateServices
-    {
+    private func createServices(drawingOn device: String?, context: Context, switchPresses: SwitchRelay) -> DaemonCreateServices {
         DaemonCreateServices(
             recordings: recordings,
             request: RecordRequest(
                 device: device, grab: true, sessionOptions: RecordingSessionOptions(idleTimeout: Self.createIdleTimeout),
                 details: RecordingDetails(name: "created", recordedAt: WallClock.iso8601(), tool: "gesturectl \(version) daemon")),
-            engine: engine, library: library, switchPresses: switchPresses,
-            usesReadyTouchscreen: state.withLock { $0.queues[ReadyDevice(kind: .touchscreen)] != nil })
+            engine: engine, library: context.library, switchPresses: switchPresses,
+            usesReadyTouchscreen: context.usesReadyTouchscreen)
     }
 
     /// A display whose lines are logged and pushed as `event` events.
-    private func assistDisplay(event: String) -> DaemonAssistDisplay {
+    private func assistDisplay(event: DaemonEvent) -> DaemonAssistDisplay {
         let log = self.log
-        return DaemonAssistDisplay { [self] line in
-            log.info("\(event): \(DaemonLog.oneLine(line.text))")
-            broadcast(event, [("line", .string(line.text)), ("spoken", .string(line.spoken))])
+        let publish = self.publish
+        return DaemonAssistDisplay { line in
+            log.info("\(event.rawValue): \(DaemonLog.oneLine(line.text))")
+            publish(event, [("line", .string(line.text)), ("spoken", .string(line.spoken))])
         }
     }
 
     /// Hands a press of `key` to the running create flow or menu when that
     /// key operates it; whether it did.
-    func forwardToAssist(_ press: TriggerPress, on key: WatchedKey) -> Bool {
-        guard let run = state.withLock({ $0.assist }), run.switchKey == key else { return false }
+    func forward(_ press: TriggerPress, on key: WatchedKey) -> Bool {
+        guard let run = slot.withLock({ $0.running }), run.switchKey == key else { return false }
         run.switchPresses.report(press)
         return true
     }
 
-    /// Cancels a running create flow or menu and waits for it (everything
-    /// it recorded, played or pressed is released).
-    func stopAssist() {
-        guard let run = state.withLock({ $0.assist }) else { return }
+    /// The emergency stop of a running create flow or menu: it lifts what
+    /// it played and ends its recording itself.
+    func cancelRunning() {
+        slot.withLock { $0.running }?.cancel()
+    }
+
+    /// Starts no run any more, cancels a running one and waits for it
+    /// (everything it recorded, played or pressed is released): the daemon stops.
+    func stop() {
+        guard let run = slot.withLock({ current -> AssistRun? in
+            current.stopped = true
+            return current.running
+        }) else { return }
         run.cancel()
         run.wait()
     }

@@ -46,20 +46,20 @@ struct RecordingRecord: Sendable {
     var waiter: Waiter?
 }
 
-extension DaemonServer {
+extension Dispatcher {
     /// `record-start` {device, sequential, idle_timeout_ms, max_duration_ms,
     /// grab, name}: starts the daemon's one recording.
     func recordStart(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue {
-        let device = try arguments.string("device")
-        let sequential = try arguments.bool("sequential", default: false)
-        let grab = try arguments.bool("grab", default: false)
+        let device = try arguments.string(.device)
+        let sequential = try arguments.bool(.sequential, default: false)
+        let grab = try arguments.bool(.grab, default: false)
         let longest = Double(GestureLimits.maximumDuration.rawValue) / 1_000
         // From 1 µs, as the command line's --idle-timeout and --max-duration.
-        let idle = try arguments.number("idle_timeout_ms", in: 0.001...longest).map(Self.microseconds)
+        let idle = try arguments.number(.idleTimeoutMilliseconds, in: 0.001...longest).map(Self.microseconds)
             ?? (sequential ? Microseconds(3_000_000) : nil)
-        let maximum = try arguments.number("max_duration_ms", in: 0.001...longest).map(Self.microseconds)
-        let named = arguments.has("name")
-        let name = try arguments.string("name") ?? "recording"
+        let maximum = try arguments.number(.maximumDurationMilliseconds, in: 0.001...longest).map(Self.microseconds)
+        let named = arguments.has(.name)
+        let name = try arguments.string(.name) ?? "recording"
         if let problem = GestureName.problem(with: name) {
             throw DaemonError(.badArgument, "record-start: \"name\": \(problem)")
         }
@@ -82,7 +82,7 @@ extension DaemonServer {
         let recording: RecordJob
         do {
             recording = try recordings.start(recordRequest) { [self] stroke in
-                broadcast("record", [("job", .integer(job)), ("stroke", Self.strokeJSON(stroke))])
+                broadcast(.record, [("job", .integer(job)), ("stroke", Self.strokeJSON(stroke))])
             }
         } catch {
             throw Self.recordStartError(error)
@@ -91,21 +91,18 @@ extension DaemonServer {
         state.withLock { $0.recording = RecordingRecord(job: job, clientID: client, recording: recording, named: named) }
         recording.handle.onCompletion { [self] outcome in recordingStopped(job, outcome) }
         log.info("client \(client) records from \(recording.device.node) (\(DaemonLog.oneLine(recording.device.name))), job \(job)")
-        return .object([
-            ("job", .integer(job)), ("device", .string(recording.device.node)), ("name", .string(recording.device.name)),
-            ("state", .string("recording")),
-        ])
+        return RecordStartResult(job: job, device: recording.device.node, name: recording.device.name).json
     }
 
     /// `record-stop` {save, force, wait}: stops the recording (or, with
     /// `wait`, waits until it stops by itself) and answers with the result.
     func recordStop(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
-        let save = try arguments.string("save")
+        let save = try arguments.string(.save)
         if let save, let problem = GestureName.problem(with: save) {
             throw DaemonError(.badArgument, "record-stop: \"save\": \(problem)")
         }
-        let force = try arguments.bool("force", default: false)
-        let wait = try arguments.bool("wait", default: false)
+        let force = try arguments.bool(.force, default: false)
+        let wait = try arguments.bool(.wait, default: false)
         let waiter = RecordingRecord.Waiter(clientID: client, requestID: request.id, save: save, force: force)
         enum Next { case collect(RecordingRecord), stop(RecordJob), later }
         let next: Next = try state.withLock { current throws(DaemonError) -> Next in
@@ -197,35 +194,28 @@ extension DaemonServer {
     /// forgotten unless saving failed (then it can be collected again).
     private func collect(_ recording: RecordingRecord, save: String?, force: Bool) throws -> JSONValue {
         guard let outcome = recording.outcome else { throw DaemonError(.internal, "the recording has not stopped") }
-        var fields: [(String, JSONValue)] = [
-            ("job", .integer(recording.job)), ("device", .string(recording.recording.device.node)),
-            ("stop_reason", .string(Self.reasonCode(outcome.stopReason))), ("stopped", .string(outcome.stopReason.description)),
-        ]
+        var result = RecordStopResult(
+            job: recording.job, device: recording.recording.device.node, stopCode: RecordingStopCode(outcome.stopReason),
+            stopped: outcome.stopReason.description, gesture: nil, message: nil, warnings: [], saved: nil)
         switch outcome.gesture {
         case .failure(let error):
-            fields += [("gesture", .null), ("message", .string(error.description)), ("warnings", .array([]))]
+            result.message = error.description
         case .success(let recorded):
             var gesture = recorded.gesture
             if let save, !recording.named { gesture.name = save }
-            fields += [
-                ("gesture", try gestureJSON(gesture)), ("warnings", .array(recorded.warnings.map(JSONValue.string))),
-            ]
+            result.gesture = try gestureJSON(gesture)
+            result.warnings = recorded.warnings
             if let save {
                 let library = state.withLock { $0.library }
                 let entry = try libraryCall { () throws(LibraryError) in try library.save(gesture, as: save, overwrite: force) }
-                fields.append((
-                    "saved",
-                    .object([
-                        ("name", .string(entry.name)), ("path", .string(entry.path)), ("hides_builtin", .bool(entry.hidesBuiltin)),
-                    ])
-                ))
+                result.saved = SavedEntry(name: entry.name, path: entry.path, hidesBuiltin: entry.hidesBuiltin)
                 log.info("recording \(recording.job) saved as \(save)")
             }
         }
         state.withLock { current in
             if current.recording?.job == recording.job { current.recording = nil }
         }
-        return .object(fields)
+        return result.json
     }
 
     /// A stroke as the file format writes it (its JSON object).
@@ -235,20 +225,6 @@ extension DaemonServer {
             return .null
         }
         return first
-    }
-
-    /// `idle-timeout`, `device-vanished`, …: a stop reason for programs.
-    static func reasonCode(_ reason: RecordingStopReason) -> String {
-        switch reason {
-        case .cancelled: "stopped"
-        case .enterPressed: "enter"
-        case .idleTimeout: "idle-timeout"
-        case .maximumDuration: "max-duration"
-        case .noContactTimeout: "no-contact-timeout"
-        case .limitReached: "limit"
-        case .deviceVanished: "device-vanished"
-        case .readFailed: "read-failed"
-        }
     }
 
     private static func microseconds(_ milliseconds: Double) -> Microseconds {

@@ -33,27 +33,27 @@ struct HeldKeys: Sendable {
     }
 }
 
-extension DaemonServer {
+extension Dispatcher {
     /// `press` {key, action, hold_ms, force}: queues a press on the ready
     /// keyboard; the reply comes when it has been played.
     func press(_ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
-        let name = try arguments.requiredString("key")
+        let name = try arguments.requiredString(.key)
         let key: VirtualKeyboard.Key
         do throws(KeyNameError) {
             key = try VirtualKeyboard.key(named: name)
         } catch {
             throw DaemonError(.badArgument, "press: \"key\": \(error)")
         }
-        let actionName = try arguments.string("action") ?? KeyPress.Action.tap.rawValue
+        let actionName = try arguments.string(.action) ?? KeyPress.Action.tap.rawValue
         guard let action = KeyPress.Action(rawValue: actionName) else {
             throw DaemonError(.badArgument, "press: \"action\" must be \"tap\", \"down\" or \"up\"")
         }
         let holdRange = Double(KeyPress.minimumHold.rawValue) / 1_000...Double(KeyPress.maximumHold.rawValue) / 1_000
-        let holdMilliseconds = try arguments.number("hold_ms", in: holdRange)
+        let holdMilliseconds = try arguments.number(.holdMilliseconds, in: holdRange)
         if holdMilliseconds != nil && action != .tap {
             throw DaemonError(.badArgument, "press: \"hold_ms\" is for a tap; a \"down\" stays down until an \"up\"")
         }
-        let force = try arguments.bool("force", default: false)
+        let force = try arguments.bool(.force, default: false)
         // Releasing is always allowed; pressing power needs force.
         if VirtualKeyboard.needsForce.contains(key.code) && action != .up && !force {
             throw DaemonError(
@@ -91,7 +91,7 @@ extension DaemonServer {
         let orphaned = state.withLock { current -> Bool in
             current.heldKeys.keepOnly(result.finalState.pressedKeys)
             guard completed, press.action == .down, result.finalState.pressedKeys.contains(press.key) else { return false }
-            guard current.clients[record.clientID] != nil else { return true }
+            guard current.liveClients.contains(record.clientID) else { return true }
             current.heldKeys.hold(press.key, by: record.clientID)
             return false
         }
@@ -123,7 +123,7 @@ extension DaemonServer {
             current.heldKeys = HeldKeys()
             return current.queues[.keyboard] != nil
         }
-        guard hasKeyboard, let session = try? engine.readyDevice(Self.profile(for: .keyboard)) else { return }
+        guard hasKeyboard, let session = try? engine.readyDevice(DaemonServer.profile(for: .keyboard)) else { return }
         let down = session.state.pressedKeys.sorted { $0.rawValue < $1.rawValue }
         for key in down {
             do {

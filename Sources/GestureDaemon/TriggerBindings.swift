@@ -5,6 +5,7 @@ import GestureModel
 import GesturePlayback
 import InputSystem
 import OperatingSystem
+import Synchronization
 
 /// Where the daemon's trigger watches come from: the engine's (udev and
 /// evdev), or (in tests) handles the test reports presses on.
@@ -21,13 +22,13 @@ public struct TriggerWatcher: Sendable {
     }
 }
 
-/// The daemon's custom actions, behind the server's lock.
+/// The custom actions' state, behind ``TriggerBindings``' lock.
 struct TriggerState: Sendable {
     /// One running watch.
     struct Watch: Sendable {
         let handle: TriggerHandle
-        /// "waiting" until the device is found, then "connected" or "disconnected".
-        var state = "waiting"
+        /// Waiting until the device is found, then connected or disconnected.
+        var state = TriggerWatchState.waiting
         var node: String?
         var reason: String?
     }
@@ -40,12 +41,55 @@ struct TriggerState: Sendable {
     /// The timings and grab the watches were started with.
     var timings = PressTimings()
     var grab = false
+    /// The configuration's bindings, timings and grab (the configuration
+    /// in force: a reload changes them).
+    var configuration: DaemonConfiguration
+    /// The daemon stops: no watch starts any more.
+    var stopped = false
+
+    /// The bindings in force: the saved ones, else the configuration's.
+    var current: [TriggerBinding] { saved ?? configuration.bindings }
 }
 
-extension DaemonServer {
-    /// The bindings in force: the saved ones, else the configuration's.
-    func currentBindings(_ current: ServerState) -> [TriggerBinding] {
-        current.triggers.saved ?? current.configuration.bindings
+/// The daemon's custom actions: the bindings (the configuration's, or
+/// those changed over the socket and saved in `bindings.json`), a watch of
+/// every key they bind, and what a press of one does: a `trigger` event,
+/// then its binding's action, through ``Actions`` (the daemon's jobs and
+/// assist runs). Its state is behind its own lock.
+final class TriggerBindings: Sendable {
+    /// What a press sets going, in the rest of the daemon. Each is called
+    /// on the watch's thread, outside the bindings' lock.
+    struct Actions: Sendable {
+        /// Whether the library has a gesture (`bind` refuses to play one that does not exist).
+        var gestureExists: @Sendable (String) -> Bool
+        /// Pushes an event (a press's `trigger` event).
+        var publish: @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
+        /// Hands a press to the create flow or menu it operates; whether it did.
+        var forward: @Sendable (TriggerPress, WatchedKey) -> Bool
+        /// Stops every job, the daemon going on.
+        var emergencyStop: @Sendable (_ reason: String) -> Void
+        /// Queues a bound play or press as a job nobody waits for; the job.
+        var queue: @Sendable (TriggerBinding.Action) throws -> Int
+        /// Starts a bound create flow, operated by the key.
+        var startCreate: @Sendable (CreateAction, WatchedKey) throws -> Void
+        /// Starts a bound menu, operated by the key.
+        var startMenu: @Sendable (MenuAction, WatchedKey) throws -> Void
+    }
+
+    /// Where bindings changed over the socket are saved; `nil`: nowhere.
+    let path: String?
+    private let watcher: TriggerWatcher
+    private let log: DaemonLog
+    private let state: Mutex<TriggerState>
+    private let actions = Mutex<Actions?>(nil)
+
+    /// Bindings under `configuration`, saved at `path`, watched through
+    /// `watcher`; nothing is watched until ``start(_:)``.
+    init(configuration: DaemonConfiguration, path: String?, watcher: TriggerWatcher, log: DaemonLog) {
+        self.path = path
+        self.watcher = watcher
+        self.log = log
+        state = Mutex(TriggerState(configuration: configuration))
     }
 
     // MARK: Operations
@@ -53,15 +97,15 @@ extension DaemonServer {
     /// `bind` {trigger, action}: binds (or re-binds) a trigger, saves the
     /// bindings, and starts watching its key.
     func bind(_ arguments: Arguments, client: Int) throws -> JSONValue {
-        guard let triggerValue = arguments.value("trigger") else { throw DaemonError(.badArgument, "bind: \"trigger\" is missing") }
-        guard let actionValue = arguments.value("action") else { throw DaemonError(.badArgument, "bind: \"action\" is missing") }
+        let exists = actions.withLock { $0?.gestureExists } ?? { _ in false }
+        guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "bind: \"trigger\" is missing") }
+        guard let actionValue = arguments.value(.action) else { throw DaemonError(.badArgument, "bind: \"action\" is missing") }
         let binding = TriggerBinding(
             trigger: try TriggerBinding.Trigger.parse(triggerValue, what: "bind: \"trigger\""),
             action: try TriggerBinding.Action.parse(actionValue, what: "bind: \"action\""))
         if case .play(let name, _) = binding.action {
             // A gesture that does not exist now is refused now, not at the press.
-            let library = state.withLock { $0.library }
-            if (try? library.load(named: name)) == nil {
+            if !exists(name) {
                 throw DaemonError(.notFound, "bind: no gesture \"\(DaemonLog.oneLine(name))\" in the library")
             }
         }
@@ -78,7 +122,7 @@ extension DaemonServer {
 
     /// `unbind` {trigger}: removes a binding and saves the bindings.
     func unbind(_ arguments: Arguments, client: Int) throws -> JSONValue {
-        guard let triggerValue = arguments.value("trigger") else { throw DaemonError(.badArgument, "unbind: \"trigger\" is missing") }
+        guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "unbind: \"trigger\" is missing") }
         let trigger = try TriggerBinding.Trigger.parse(triggerValue, what: "unbind: \"trigger\"")
         let removed = try changeBindings { bindings in
             guard let index = bindings.firstIndex(where: { $0.trigger == trigger }) else { return false }
@@ -94,21 +138,21 @@ extension DaemonServer {
     /// watched trigger; `"reset": true` first deletes the saved bindings,
     /// so the configuration's apply again.
     func bindingsOperation(_ arguments: Arguments, client: Int) throws -> JSONValue {
-        if try arguments.bool("reset", default: false) {
-            if let path = bindingsPath { try BindingsFile.remove(path) }
-            state.withLock { $0.triggers.saved = nil }
+        if try arguments.bool(.reset, default: false) {
+            if let path { try BindingsFile.remove(path) }
+            state.withLock { $0.saved = nil }
             syncTriggerWatches()
             log.info("client \(client) reset the bindings to the configuration's")
         }
         return state.withLock { current in
             .object([
-                ("bindings", .array(currentBindings(current).map(\.json))),
-                ("source", .string(current.triggers.saved == nil ? "configuration" : "saved")),
-                ("file", bindingsPath.map(JSONValue.string) ?? .null),
-                ("triggers", .array(current.triggers.watches.keys.sorted().map { key in
-                    let watch = current.triggers.watches[key]
+                ("bindings", .array(current.current.map(\.json))),
+                ("source", .string(current.saved == nil ? "configuration" : "saved")),
+                ("file", path.map(JSONValue.string) ?? .null),
+                ("triggers", .array(current.watches.keys.sorted().map { key in
+                    let watch = current.watches[key]
                     return .object([
-                        ("device", .string(key.device)), ("key", .string(key.key)), ("state", .string(watch?.state ?? "waiting")),
+                        ("device", .string(key.device)), ("key", .string(key.key)), ("state", .string((watch?.state ?? .waiting).rawValue)),
                         ("node", watch?.node.map(JSONValue.string) ?? .null), ("reason", watch?.reason.map(JSONValue.string) ?? .null),
                     ])
                 })),
@@ -120,10 +164,10 @@ extension DaemonServer {
     /// them, saves the result (the file first: nothing changes when it
     /// cannot be written), then watches what they bind.
     private func changeBindings(_ change: (inout [TriggerBinding]) -> Bool) throws(DaemonError) -> Bool {
-        var bindings = state.withLock { currentBindings($0) }
+        var bindings = state.withLock { $0.current }
         guard change(&bindings) else { return false }
-        if let path = bindingsPath { try BindingsFile.save(bindings, to: path) }
-        state.withLock { $0.triggers.saved = bindings }
+        if let path { try BindingsFile.save(bindings, to: path) }
+        state.withLock { $0.saved = bindings }
         syncTriggerWatches()
         return true
     }
@@ -131,12 +175,14 @@ extension DaemonServer {
     // MARK: Watches
 
     /// At start: the saved bindings (a file with errors is logged and the
-    /// configuration's apply), then a watch per bound key.
-    func startTriggers() {
-        if let path = bindingsPath {
+    /// configuration's apply), then a watch per bound key, whose presses
+    /// set `actions` going.
+    func start(_ actions: Actions) {
+        self.actions.withLock { $0 = actions }
+        if let path {
             do {
                 let saved = try BindingsFile.load(path)
-                state.withLock { $0.triggers.saved = saved }
+                state.withLock { $0.saved = saved }
                 if let saved { log.info("bindings: \(saved.count) from \(path)") }
             } catch {
                 log.error("the saved bindings cannot be used (the configuration's apply): \(error)")
@@ -145,30 +191,37 @@ extension DaemonServer {
         syncTriggerWatches()
     }
 
+    /// A new configuration (a reload): its bindings apply unless some are
+    /// saved, and the watches follow.
+    func reconfigure(_ configuration: DaemonConfiguration) {
+        state.withLock { $0.configuration = configuration }
+        syncTriggerWatches()
+    }
+
     /// Starts a watch for every key bound and not watched, cancels the
     /// watches of keys no longer bound; all of them anew when the timings
     /// or the grab changed (a reload).
-    func syncTriggerWatches() {
+    private func syncTriggerWatches() {
         // Decided and recorded under one lock, so that two changes at once
         // (a bind and a SIGHUP) never start two watches of one key.
         let (toStart, toCancel, timings, grab) = state.withLock {
             current -> ([(WatchedKey, TriggerHandle)], [TriggerHandle], PressTimings, Bool) in
-            if current.stopping { return ([], [], current.configuration.pressTimings, false) }
-            let wanted = Set(currentBindings(current).map(\.trigger.watched))
+            if current.stopped { return ([], [], current.configuration.pressTimings, false) }
+            let wanted = Set(current.current.map(\.trigger.watched))
             let configuration = current.configuration
             var cancel: [TriggerHandle] = []
-            if configuration.pressTimings != current.triggers.timings || configuration.grab != current.triggers.grab {
-                cancel = current.triggers.watches.values.map(\.handle)
-                current.triggers.watches = [:]
-                current.triggers.timings = configuration.pressTimings
-                current.triggers.grab = configuration.grab
+            if configuration.pressTimings != current.timings || configuration.grab != current.grab {
+                cancel = current.watches.values.map(\.handle)
+                current.watches = [:]
+                current.timings = configuration.pressTimings
+                current.grab = configuration.grab
             }
-            for (key, watch) in current.triggers.watches where !wanted.contains(key) {
+            for (key, watch) in current.watches where !wanted.contains(key) {
                 cancel.append(watch.handle)
-                current.triggers.watches[key] = nil
+                current.watches[key] = nil
             }
-            let start = wanted.filter { current.triggers.watches[$0] == nil }.sorted().map { ($0, TriggerHandle()) }
-            for (key, handle) in start { current.triggers.watches[key] = TriggerState.Watch(handle: handle) }
+            let start = wanted.filter { current.watches[$0] == nil }.sorted().map { ($0, TriggerHandle()) }
+            for (key, handle) in start { current.watches[key] = TriggerState.Watch(handle: handle) }
             return (start, cancel, configuration.pressTimings, configuration.grab)
         }
         for handle in toCancel { handle.cancel() }
@@ -176,22 +229,23 @@ extension DaemonServer {
             do {
                 let request = try TriggerRequest(device: key.device, key: key.key, timings: timings, grab: grab)
                 handle.observeProgress { [self] event in triggerEvent(event, on: key, from: handle) }
-                try triggers.start(request, handle)
+                try watcher.start(request, handle)
                 log.info("watching \(key.key) on \(key.device)")
             } catch {
                 state.withLock { current in
-                    if current.triggers.watches[key]?.handle === handle { current.triggers.watches[key] = nil }
+                    if current.watches[key]?.handle === handle { current.watches[key] = nil }
                 }
                 log.error("cannot watch \(key.key) on \(key.device): \(error)")
             }
         }
     }
 
-    /// Cancels every watch (the daemon stops).
-    func cancelTriggerWatches() {
+    /// Cancels every watch, and starts none any more (the daemon stops).
+    func stop() {
         let handles = state.withLock { current in
-            defer { current.triggers.watches = [:] }
-            return current.triggers.watches.values.map(\.handle)
+            current.stopped = true
+            defer { current.watches = [:] }
+            return current.watches.values.map(\.handle)
         }
         for handle in handles { handle.cancel() }
     }
@@ -199,37 +253,37 @@ extension DaemonServer {
     /// What a watch reported (on its thread). A watch that was replaced or
     /// cancelled meanwhile is not listened to any more.
     private func triggerEvent(_ event: TriggerEvent, on key: WatchedKey, from handle: TriggerHandle) {
-        guard state.withLock({ $0.triggers.watches[key]?.handle === handle }) else { return }
+        guard state.withLock({ $0.watches[key]?.handle === handle }), let actions = actions.withLock({ $0 }) else { return }
         switch event {
         case .connected(let node, let name):
             state.withLock { current in
-                current.triggers.watches[key]?.state = "connected"
-                current.triggers.watches[key]?.node = node
-                current.triggers.watches[key]?.reason = nil
+                current.watches[key]?.state = .connected
+                current.watches[key]?.node = node
+                current.watches[key]?.reason = nil
             }
             log.info("trigger \(key.key) on \(key.device): \(DaemonLog.oneLine(name)) at \(node)")
         case .disconnected(let reason):
             state.withLock { current in
-                guard var watch = current.triggers.watches[key] else { return }
-                watch.state = watch.node == nil ? "waiting" : "disconnected"
+                guard var watch = current.watches[key] else { return }
+                watch.state = watch.node == nil ? .waiting : .disconnected
                 watch.reason = reason
-                current.triggers.watches[key] = watch
+                current.watches[key] = watch
             }
             log.warning("trigger \(key.key) on \(key.device): \(DaemonLog.oneLine(reason))")
         case .press(let press, _):
-            broadcast(
-                "trigger",
+            actions.publish(
+                .trigger,
                 [("trigger", .object([("device", .string(key.device)), ("key", .string(key.key))])), ("press", .string(press.rawValue))])
             // While a create flow or menu runs, its switch operates it, not the
             // bindings (the emergency stop still stops everything else too).
-            let forwarded = forwardToAssist(press, on: key)
+            let forwarded = actions.forward(press, key)
             if press == .emergencyStop {
-                emergencyStop(because: "\(key.key) on \(key.device) was held")
+                actions.emergencyStop("\(key.key) on \(key.device) was held")
                 return
             }
             if forwarded { return }
             let binding = state.withLock { current in
-                currentBindings(current).first { $0.trigger.watched == key && $0.trigger.press == press }
+                current.current.first { $0.trigger.watched == key && $0.trigger.press == press }
             }
             guard let binding else {
                 log.debug("trigger \(key.key) on \(key.device): \(press.rawValue) press, not bound")
@@ -237,67 +291,20 @@ extension DaemonServer {
             }
             do {
                 if case .create(let create) = binding.action {
-                    try startCreate(create, operatedBy: key)
+                    try actions.startCreate(create, key)
                     log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, create flow on \(DaemonLog.oneLine(create.device))")
                     return
                 }
                 if case .menu(let menu) = binding.action {
-                    try startMenu(menu, operatedBy: key)
+                    try actions.startMenu(menu, key)
                     log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, menu")
                     return
                 }
-                let job = try run(binding.action)
+                let job = try actions.queue(binding.action)
                 log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, job \(job)")
             } catch {
                 log.error("trigger \(key.key) on \(key.device): \(press.rawValue) press: \(error)")
             }
-        }
-    }
-
-    // MARK: Actions
-
-    /// Queues a binding's action as a job nobody waits for, through the
-    /// same queues as `play` and `press`; returns the job.
-    private func run(_ action: TriggerBinding.Action) throws -> Int {
-        switch action {
-        case .create, .menu:
-            throw DaemonError(.badArgument, "a create flow or a menu is no job")
-        case .press(let name, _):
-            let key = try VirtualKeyboard.key(named: name)
-            return try queuePress(KeyPress(key: key.code), client: 0, requestID: .null, waits: false, limited: true)
-        case .play(let name, let kind):
-            let library = state.withLock { $0.library }
-            let gesture: Gesture
-            do {
-                gesture = try gestureCache.gesture(at: library.entry(named: name).path)
-            } catch {
-                throw DaemonError(.notFound, "cannot play \"\(DaemonLog.oneLine(name))\": \(error)")
-            }
-            return try queuePlay(
-                gesture, options: PlaybackOptions(), on: ReadyDevice(kind: kind), client: 0, requestID: .null, waits: false, cancelOnDisconnect: false)
-        }
-    }
-
-    /// The emergency stop: cancels every job (running plays lift every
-    /// finger, queued ones never start, a recording stops as on a `cancel`
-    /// of its job, its result kept for `record-stop`), forgets which
-    /// clients hold keys, and queues a release of every key down on the
-    /// keyboard. The daemon keeps running and the bindings stay.
-    func emergencyStop(because reason: String) {
-        let (handles, recordingJob, hasKeyboard, assist) = state.withLock { current in
-            current.heldKeys = HeldKeys()
-            return (current.jobs.values.map(\.handle), current.recording?.job, current.queues[.keyboard] != nil, current.assist)
-        }
-        // A create flow or menu lifts what it played and ends its recording itself.
-        assist?.cancel()
-        log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
-        for handle in handles { handle.cancel() }
-        if let recordingJob { _ = cancelRecording(recordingJob) }
-        guard hasKeyboard, let session = try? engine.readyDevice(Self.profile(for: .keyboard)) else { return }
-        // Queued behind the cancelled jobs, so each finds the keyboard free;
-        // a key that is up by then costs no frame.
-        for key in session.state.pressedKeys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            _ = try? queuePress(KeyPress(key: key, action: .up), client: 0, requestID: .null, waits: false, limited: false)
         }
     }
 

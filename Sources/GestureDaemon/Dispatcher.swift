@@ -1,0 +1,256 @@
+import GestureEngine
+import GestureFormat
+import GestureLibrary
+import GestureModel
+import GesturePlayback
+import OperatingSystem
+import Synchronization
+
+/// The daemon's requests, from a line to an engine call: the operations
+/// (this file; plays, presses and recordings in Dispatcher+Press.swift and
+/// Dispatcher+Record.swift), the jobs they make on the ready devices'
+/// queues, and the ready devices themselves. It answers through the
+/// socket server, and hands `bind`, `unbind` and `bindings` to the
+/// bindings.
+final class Dispatcher: Sendable {
+    let engine: Engine
+    let recordings: RecordingProvider
+    let log: DaemonLog
+    let version: String
+    let state: Mutex<ServerState>
+    let sockets: SocketServer
+    let bindings: TriggerBindings
+    /// Held while a ready device is made after start (``readyQueue(_:)``).
+    private let lateStart = Mutex(())
+    /// Library gestures already read, while their files are unchanged.
+    let gestureCache = GestureCache()
+    /// Signalled when the last job ends while stopping.
+    let jobsEnded = Semaphore(value: 0)
+
+    init(
+        engine: Engine, recordings: RecordingProvider, log: DaemonLog, version: String, state: ServerState, sockets: SocketServer,
+        bindings: TriggerBindings
+    ) {
+        self.engine = engine
+        self.recordings = recordings
+        self.log = log
+        self.version = version
+        self.state = Mutex(state)
+        self.sockets = sockets
+        self.bindings = bindings
+    }
+
+    // MARK: Clients
+
+    /// Why a peer may not use the daemon: it is neither root nor in the
+    /// configured group.
+    func refusal(of peer: PeerCredentials) -> DaemonError? {
+        state.withLock { current in
+            peer.isRootOrMember(of: current.allowedGroup)
+                ? nil
+                : DaemonError(
+                    .permissionDenied,
+                    "user \(peer.userID) may not use this daemon: only root and members of group \"\(current.configuration.group)\" may")
+        }
+    }
+
+    /// A client was let in.
+    func clientConnected(_ client: Int) {
+        state.withLock { _ = $0.liveClients.insert(client) }
+    }
+
+    /// A client went away: its jobs' `on_disconnect`, its held keys, its
+    /// recording. How many jobs were cancelled.
+    func clientLeft(_ client: Int) -> Int {
+        let cancelled = state.withLock { current in
+            current.liveClients.remove(client)
+            return current.jobs.values.filter { $0.clientID == client && $0.cancelOnDisconnect }.map(\.handle)
+        }
+        for handle in cancelled { handle.cancel() }
+        releaseHeldKeys(of: client)
+        recordingClientLeft(client)
+        return cancelled.count
+    }
+
+    // MARK: Lifecycle
+
+    /// Makes the configuration's ready devices (a HID output's that cannot
+    /// be made yet is made when a play asks for it).
+    /// - Throws: when a uinput device cannot be made (no uinput, no access).
+    func startReadyDevices() throws {
+        let ready = state.withLock { $0.configuration.readyDevices }
+        for device in ready {
+            do {
+                try startDevice(device)
+            } catch where device.output != .uinput {
+                // A HID output may not be usable yet (a gadget whose host is
+                // not plugged in): said, and made when a play asks for it.
+                log.warning("the \(device) is not ready yet (\(error)); it is made when a play asks for it")
+            }
+        }
+    }
+
+    /// The jobs and queues there were when stopping began.
+    struct StoppingJobs {
+        let running: [JobHandle<PlaybackResult, PlaybackProgress>]
+        let queues: [PlayQueue]
+    }
+
+    /// Refuses new work from now on; the jobs to end, or `nil` when
+    /// stopping began before.
+    func beginStopping() -> StoppingJobs? {
+        state.withLock { current -> StoppingJobs? in
+            if current.stopping { return nil }
+            current.stopping = true
+            return StoppingJobs(running: current.jobs.values.map(\.handle), queues: Array(current.queues.values))
+        }
+    }
+
+    /// Cancels every job and waits until each has ended and queued its
+    /// reply, then stops the recording and releases every held key.
+    func endJobs(_ jobs: StoppingJobs) {
+        log.notice("stopping: cancelling \(jobs.running.count) job(s)")
+        for handle in jobs.running { handle.cancel() }
+        // Queued jobs end at once, cancelled before they started.
+        for queue in jobs.queues { queue.retire() }
+        // Wait until every job has ended and queued its reply (not only
+        // until the players stopped: the replies come after).
+        if state.withLock({ !$0.jobs.isEmpty }) { jobsEnded.wait() }
+        stopRecordingForShutdown()
+        releaseAllHeldKeys()
+    }
+
+    /// A new configuration: the group and queue limit at once; devices
+    /// added are created, devices removed are closed.
+    func reload(_ configuration: DaemonConfiguration, allowedGroup: UInt32?, library: GestureLibrary) {
+        gestureCache.clear()
+        let (added, removed) = state.withLock { current -> ([ReadyDevice], [ReadyDevice]) in
+            let old = current.configuration.readyDevices
+            current.configuration = configuration
+            current.allowedGroup = allowedGroup
+            current.library = library
+            let new = configuration.readyDevices
+            return (new.filter { !old.contains($0) }, old.filter { !new.contains($0) })
+        }
+        for device in added {
+            do { try startDevice(device) } catch { log.error("cannot create the \(device): \(error)") }
+        }
+        for device in removed {
+            guard let queue = state.withLock({ $0.queues.removeValue(forKey: device) }) else { continue }
+            // Its waiting plays end cancelled; the device goes once the
+            // running one has ended.
+            queue.retire { [engine] in engine.forgetDevice(queue.profile, output: queue.output) }
+        }
+    }
+
+    /// What a create flow or a menu starts with.
+    func assistContext() -> AssistRuns.Context {
+        state.withLock { current in
+            AssistRuns.Context(
+                library: current.library, timings: current.configuration.pressTimings,
+                usesReadyTouchscreen: current.queues[ReadyDevice(kind: .touchscreen)] != nil)
+        }
+    }
+
+    /// Whether the library has a gesture of that name now.
+    func gestureExists(_ name: String) -> Bool {
+        let library = state.withLock { $0.library }
+        return (try? library.load(named: name)) != nil
+    }
+
+    // MARK: Ready devices
+
+    /// The queue of a ready device, made now when the configuration names
+    /// it but it could not be made at start (a HID output's device: a
+    /// gadget whose host was not plugged in). One at a time: a play that
+    /// finds it being made waits for that.
+    /// - Throws: `not-found` when the configuration does not name it or it
+    ///   still cannot be made (saying why).
+    func readyQueue(_ device: ReadyDevice) throws(DaemonError) -> PlayQueue {
+        if let queue = state.withLock({ $0.queues[device] }), !queue.isRetired { return queue }
+        guard state.withLock({ $0.configuration.readyDevices.contains(device) && !$0.stopping }) else {
+            throw Self.notReady(device)
+        }
+        return try lateStart.withLock { _ throws(DaemonError) -> PlayQueue in
+            if let queue = state.withLock({ $0.queues[device] }), !queue.isRetired { return queue }
+            do {
+                try startDevice(device)
+            } catch {
+                throw DaemonError(.notFound, "the \(device) is not ready: \(DaemonLog.oneLine(String(describing: error)))")
+            }
+            guard let queue = state.withLock({ $0.queues[device] }) else { throw Self.notReady(device) }
+            return queue
+        }
+    }
+
+    private func startDevice(_ device: ReadyDevice) throws {
+        let profile = try engine.readyProfile(kind: device.kind, output: device.output)
+        let session = try engine.readyDevice(profile, output: device.output)
+        log.info("ready: \(device) at \(session.devnode ?? "?")")
+        let queue = engine.queue(for: profile, output: device.output)
+        queue.observeRemade { [self] session, error in
+            log.warning("the \(device) vanished (\(error)); making it again")
+            broadcast(.device, Self.deviceFields(device, node: session?.devnode, state: .recreated))
+        }
+        state.withLock { $0.queues[device] = queue }
+        broadcast(.device, Self.deviceFields(device, node: session.devnode, state: .added))
+    }
+
+    /// The fields of a `device` event: kind, node, state, and the output
+    /// when it is not uinput.
+    static func deviceFields(_ device: ReadyDevice, node: String?, state: DeviceEventState) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("kind", .string(device.kind.rawValue)), ("node", node.map(JSONValue.string) ?? .null)]
+        if device.output != .uinput { fields.append(("to", .string(device.output.word))) }
+        fields.append(("state", .string(state.rawValue)))
+        return fields
+    }
+
+    // MARK: Output to clients
+
+    /// Queues a reply for a client.
+    func reply(_ clientID: Int, _ line: String) { sockets.reply(clientID, line) }
+
+    /// Pushes an event to its subscribers.
+    func broadcast(_ event: DaemonEvent, _ fields: [(String, JSONValue)]) { sockets.broadcast(event, fields) }
+}
+
+/// A play, from the request to its end.
+struct JobRecord: Sendable {
+    enum State: String, Sendable { case queued, running, done, cancelled, failed }
+
+    let id: Int
+    let kind: DeviceKind
+    /// How its device is made.
+    var output: PlayOutput = .uinput
+    let clientID: Int
+    let requestID: JSONValue
+    let waits: Bool
+    let cancelOnDisconnect: Bool
+    let handle: JobHandle<PlaybackResult, PlaybackProgress>
+    /// A press of a key on the keyboard instead of a play: Dispatcher+Press.swift.
+    var press: KeyPress? = nil
+    var state: State = .queued
+    /// The node of the device it played on, once it runs.
+    var devnode: String?
+
+    /// The ready device it plays on.
+    var device: ReadyDevice { ReadyDevice(kind: kind, output: output) }
+}
+
+/// The dispatcher's state (the jobs, the ready devices, the configuration in force), behind one lock.
+struct ServerState: Sendable {
+    var library: GestureLibrary
+    var configuration: DaemonConfiguration
+    var allowedGroup: UInt32?
+    /// The clients connected (let in, not yet gone).
+    var liveClients: Set<Int> = []
+    var jobs: [Int: JobRecord] = [:]
+    /// The engine's queue of each ready device.
+    var queues: [ReadyDevice: PlayQueue] = [:]
+    var nextJobID = 0
+    var stopping = false
+    /// The keys each client holds down with `press` `down`.
+    var heldKeys = HeldKeys()
+    /// The one recording, until collected: Dispatcher+Record.swift.
+    var recording: RecordingRecord?
+}

@@ -1,0 +1,523 @@
+import GestureFormat
+import OperatingSystem
+import Synchronization
+
+/// The daemon's bounds on what it holds for its clients (docs/PROTOCOL.md,
+/// "Limits"). The defaults are the protocol's; tests make them small.
+public struct ClientLimits: Sendable, Hashable {
+    /// The longest request line (without its newline): a longer one is
+    /// answered `too-large` and the connection closed.
+    public var lineBytes: Int
+    /// Pushed events are dropped (and counted) for a client whose unread
+    /// output exceeds this.
+    public var eventBufferBytes: Int
+    /// A client whose unread replies exceed this is disconnected (its
+    /// output discarded).
+    public var replyBufferBytes: Int
+    /// Unread input (an incomplete line) each client may have buffered
+    /// whatever the others hold.
+    public var freeInputBytes: Int
+    /// All clients' unread input together: beyond it, of the clients whose
+    /// incomplete line is over `freeInputBytes` only the one with the
+    /// longest is read (the others' writes wait in the kernel) until it
+    /// completes. With 100 clients sending 64 MiB lines at once, the
+    /// daemon holds at most this + one line + `freeInputBytes` (and a
+    /// 64 KiB read) per client — 128 + 64 + 100 × 1 MiB ≈ 300 MiB with
+    /// the defaults — not 6.4 GB.
+    public var inputBudgetBytes: Int
+
+    /// Creates limits; the defaults are the daemon's.
+    public init(
+        lineBytes: Int = DaemonRequest.maximumLineBytes, eventBufferBytes: Int = 1 << 20,
+        replyBufferBytes: Int = 256 << 20, freeInputBytes: Int = 1 << 20, inputBudgetBytes: Int = 128 << 20
+    ) {
+        self.lineBytes = lineBytes
+        self.eventBufferBytes = eventBufferBytes
+        self.replyBufferBytes = replyBufferBytes
+        self.freeInputBytes = freeInputBytes
+        self.inputBudgetBytes = inputBudgetBytes
+    }
+}
+
+/// The daemon's socket: one I/O thread (`gesturectl-io`) polls the
+/// listening socket and every client, reads request lines and hands each
+/// complete one to its owner, and writes what the owner queued for the
+/// clients (replies, and the events they subscribed to) as they read. It
+/// knows lines, clients and the limits, nothing of what the lines mean.
+///
+/// Replies and pushed events go into each client's bounded output buffer;
+/// a client that does not read loses pushed events (counted, and told in a
+/// `dropped` event), never stalls the daemon.
+final class SocketServer: Sendable {
+    /// What the I/O thread asks of the socket's owner; each is called on
+    /// the I/O thread, outside the socket server's lock.
+    struct Handlers: Sendable {
+        /// Why a peer may not use the daemon; `nil`: it may.
+        var refusal: @Sendable (PeerCredentials) -> DaemonError?
+        /// A client was let in (before any of its lines is handled).
+        var connected: @Sendable (_ client: Int) -> Void
+        /// A complete, non-blank request line from a client.
+        var line: @Sendable (_ line: [UInt8], _ client: Int) -> Void
+        /// A client went away; how many of its jobs that ended (for the log).
+        var disconnected: @Sendable (_ client: Int) -> Int
+    }
+
+    /// The clients and the loop's flags, behind one lock.
+    private struct Clients: Sendable {
+        var byID: [Int: ClientState] = [:]
+        var nextID = 0
+        /// The unread input of all clients together (their `input`s' sizes).
+        var bufferedInput = 0
+        /// Stop listening (the daemon stops).
+        var stopping = false
+        /// Every reply there will be is queued: finish once they are written.
+        var drained = false
+    }
+
+    /// The I/O thread: named `gesturectl-io`.
+    static let ioThread = ThreadOptions(name: "gesturectl-io")
+
+    private let listening: FileDescriptor
+    private let createdSocketPath: String?
+    let limits: ClientLimits
+    private let log: DaemonLog
+    private let clients = Mutex(Clients())
+    private let wake: EventCounter
+
+    /// A server on `listening`; nothing runs until ``start(_:)``.
+    /// `createdSocketPath` is removed when it stops.
+    init(listening: FileDescriptor, createdSocketPath: String?, limits: ClientLimits, log: DaemonLog) throws(SystemError) {
+        self.listening = listening
+        self.createdSocketPath = createdSocketPath
+        self.limits = limits
+        self.log = log
+        wake = try EventCounter()
+    }
+
+    /// Starts the I/O thread; `finished` is called on it once it has ended.
+    func start(_ handlers: Handlers, finished: @escaping @Sendable () -> Void) throws {
+        // A socket handed over by socket activation is blocking: the I/O
+        // thread accepts until "would block", so it must not be.
+        try listening.setNonBlocking()
+        try DedicatedThread.start(Self.ioThread) { [self] in
+            run(handlers)
+            finished()
+        }
+    }
+
+    /// The unread input held for all clients (incomplete lines), in bytes.
+    var bufferedInputBytes: Int { clients.withLock { $0.bufferedInput } }
+
+    /// Stops listening at once (the socket file goes); the clients stay
+    /// until ``finish()``.
+    func stopListening() {
+        clients.withLock { $0.stopping = true }
+        wake.signal()
+    }
+
+    /// Every reply is queued: the I/O thread ends once they are written (a
+    /// slow reader gets at most a second), closing every client.
+    func finish() {
+        clients.withLock {
+            $0.stopping = true
+            $0.drained = true
+        }
+        wake.signal()
+    }
+
+    // MARK: Output to clients
+
+    /// Queues `line` for a client (a reply: never dropped; a client that lets
+    /// replies pile up past the limit is disconnected, its output discarded).
+    func reply(_ clientID: Int, _ line: String) {
+        let cutOff = clients.withLock { current -> Bool in
+            // In place (through the dictionary's subscript): a copy of the
+            // client would copy its whole output for every reply.
+            current.byID[clientID]?.appendOutput(line.utf8)
+            guard let pending = current.byID[clientID]?.pendingOutput, pending > limits.replyBufferBytes,
+                current.byID[clientID]?.writeBlocked == true, current.byID[clientID]?.overflowed == false
+            else { return false }
+            current.byID[clientID]?.overflowed = true
+            current.byID[clientID]?.discardOutput()
+            return true
+        }
+        if cutOff { log.warning("client \(clientID) does not read its replies (over \(limits.replyBufferBytes) bytes unread); disconnecting") }
+        wake.signal()
+    }
+
+    /// Pushes an event to every client subscribed to it; a client whose
+    /// unread output is over the limit loses it (counted).
+    func broadcast(_ event: DaemonEvent, _ fields: [(String, JSONValue)]) {
+        let line = Array(DaemonReply.event(event, fields).utf8)
+        let limit = limits.eventBufferBytes
+        let startedDropping = clients.withLock { current -> [Int] in
+            var started: [Int] = []
+            // The ids copied first: iterating the dictionary itself while
+            // changing its clients would copy it, and every client's output.
+            for id in Array(current.byID.keys) where current.byID[id]?.subscriptions.contains(event) == true {
+                if current.byID[id]?.pushEvent(line, limit: limit) == true { started.append(id) }
+            }
+            return started
+        }
+        for id in startedDropping {
+            log.warning("client \(id) does not read: over \(limit) bytes wait for it; its events are dropped (and counted) until it reads")
+        }
+        wake.signal()
+    }
+
+    /// Adds `events` to what a client hears.
+    func subscribe(_ clientID: Int, to events: Set<DaemonEvent>) {
+        clients.withLock { $0.byID[clientID]?.subscriptions.formUnion(events) }
+    }
+
+    // MARK: The I/O loop
+
+    /// Accepts, reads, hands lines over, writes, until stopped and every
+    /// client is closed.
+    private func run(_ handlers: Handlers) {
+        var listeningOpen = true
+        defer {
+            if listeningOpen { listening.close() }
+            if let path = createdSocketPath { try? FileSystem.unlink(path) }
+            let remaining = clients.withLock { current in
+                defer { current.byID = [:] }
+                return Array(current.byID.values)
+            }
+            for client in remaining { client.socket.close() }
+            log.notice("stopped")
+        }
+        while true {
+            // A light view of each client: a copy of its state would share
+            // its buffers and make every append below copy them whole.
+            let (stopping, drained, views, overBudget) = clients.withLock {
+                ($0.stopping, $0.drained, $0.byID.values.map(ClientView.init), $0.bufferedInput >= limits.inputBudgetBytes)
+            }
+            // A client whose replies went over the limit is cut off now: it
+            // does not read, so "close once written" would never come.
+            let readers = views.filter { !$0.overflowed }
+            for client in views where client.overflowed { disconnect(client.id, reason: "did not read its replies", handlers) }
+            if stopping {
+                // Stop listening at once; let the replies of the jobs being
+                // cancelled be queued (finish() says when) and written.
+                if listeningOpen {
+                    listening.close()
+                    listeningOpen = false
+                    if let path = createdSocketPath { try? FileSystem.unlink(path) }
+                }
+                if drained && readers.allSatisfy({ $0.pendingOutput == 0 }) { return }
+            }
+            var requests: [(FileDescriptor, Poll.Events)] = [(wake.fileDescriptor, .readable)]
+            if listeningOpen { requests.append((listening, .readable)) }
+            // Over the input budget, a client with a long incomplete line
+            // waits (its writes stay in the kernel) until others' complete;
+            // the one with the longest goes on, so that one always completes
+            // (or goes over the line limit) and frees its share.
+            let favoured = overBudget
+                ? readers.filter { $0.inputCount >= limits.freeInputBytes }.max { ($0.inputCount, -$0.id) < ($1.inputCount, -$1.id) }?.id
+                : nil
+            for client in readers {
+                let waits = overBudget && client.inputCount >= limits.freeInputBytes && client.id != favoured
+                let reads: Poll.Events = waits ? [] : .readable
+                requests.append((client.socket, client.pendingOutput == 0 ? reads : reads.union(.writable)))
+            }
+            let ready: [Poll.Events]
+            do {
+                // Once drained, give slow readers at most a second.
+                ready = try Poll.wait(requests, timeoutMilliseconds: drained ? 1_000 : nil)
+            } catch {
+                log.error("poll failed: \(error); stopping")
+                return
+            }
+            if drained && ready.allSatisfy(\.isEmpty) { return }
+            if !ready[0].isEmpty { wake.drain() }
+            if listeningOpen && !ready[1].isEmpty { acceptClients(handlers) }
+            let offset = listeningOpen ? 2 : 1
+            for (index, client) in readers.enumerated() {
+                let events = ready[offset + index]
+                // Over a limit and not writable (a Unix socket is writable
+                // only while three quarters of its buffer are free): a write
+                // says whether the kernel still takes anything, so that only
+                // a client whose socket is full (writeBlocked) loses events.
+                if client.pendingOutput > min(limits.eventBufferBytes, limits.replyBufferBytes) && !events.contains(.writable) {
+                    writeTo(client.id, handlers)
+                }
+                if events.isEmpty { continue }
+                if events.contains(.readable) || !events.isDisjoint(with: [.hangUp, .error]) {
+                    if !readFrom(client.id, favoured: client.id == favoured, handlers) { continue }
+                }
+                if events.contains(.writable) { writeTo(client.id, handlers) }
+            }
+        }
+    }
+
+    private func acceptClients(_ handlers: Handlers) {
+        while true {
+            let socket: FileDescriptor
+            do {
+                guard let accepted = try UnixSocket.accept(listening) else { return }
+                socket = accepted
+            } catch {
+                log.error("accept failed: \(error)")
+                return
+            }
+            let peer: PeerCredentials
+            do {
+                peer = try UnixSocket.peer(of: socket)
+            } catch {
+                log.warning("a client's credentials cannot be read (\(error)); refused")
+                socket.close()
+                continue
+            }
+            let refusal = handlers.refusal(peer)
+            let id = clients.withLock { current -> Int in
+                current.nextID += 1
+                var client = ClientState(id: current.nextID, socket: socket, peer: peer)
+                if let refusal {
+                    client.output = Array(DaemonReply.failure(id: .null, error: refusal).utf8)
+                    client.closing = true
+                }
+                current.byID[client.id] = client
+                return client.id
+            }
+            if refusal == nil {
+                handlers.connected(id)
+                log.info("client \(id) connected (pid \(peer.processID), uid \(peer.userID))")
+            } else {
+                log.warning("client \(id) refused: uid \(peer.userID) (pid \(peer.processID)) is neither root nor in the group")
+            }
+        }
+    }
+
+    /// Reads what the client sent and hands its complete lines over; false
+    /// when the client is gone.
+    private func readFrom(_ id: Int, favoured: Bool, _ handlers: Handlers) -> Bool {
+        guard let socket = clients.withLock({ $0.byID[id]?.socket }) else { return false }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // At most 1 MiB per client per turn: handling the lines of a big
+        // read takes the I/O thread from the other clients.
+        for _ in 0..<16 {
+            let count: Int?
+            do {
+                count = try chunk.withUnsafeMutableBytes { buffer throws(SystemError) in
+                    try socket.read(into: buffer, path: "client \(id)")
+                }
+            } catch {
+                disconnect(id, reason: "\(error)", handlers)
+                return false
+            }
+            guard let count else { return true }
+            if count == 0 {
+                disconnect(id, reason: "closed the connection", handlers)
+                return false
+            }
+            let lineLimit = limits.lineBytes
+            // Everything under the lock happens in place: appending to a copy
+            // of the client would copy its whole input for every chunk.
+            let (closing, lines, tooLarge, waits) = clients.withLock { current -> (Bool, [[UInt8]], Bool, Bool) in
+                guard let closing = current.byID[id]?.closing else { return (true, [], false, false) }
+                if closing { return (true, [], false, false) }  // refused or cut off: ignore what it sends
+                let before = current.byID[id]?.input.count ?? 0
+                let taken = current.byID[id]?.takeLines(chunk[0..<count], limit: lineLimit) ?? (lines: [], tooLarge: false)
+                let after = current.byID[id]?.input.count ?? 0
+                current.bufferedInput += after - before
+                let waits = !favoured && after >= limits.freeInputBytes && current.bufferedInput >= limits.inputBudgetBytes
+                return (false, taken.lines, taken.tooLarge, waits)
+            }
+            if closing { continue }
+            for line in lines where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
+                handlers.line(line, id)
+            }
+            if tooLarge {
+                reply(
+                    id,
+                    DaemonReply.failure(
+                        id: .null,
+                        error: DaemonError(.tooLarge, "a request line is longer than \(Self.describeBytes(lineLimit)); the connection is closed")))
+                clients.withLock { $0.byID[id]?.closing = true }
+                log.warning("client \(id) sent a line over the limit; closing")
+            }
+            // Replies go out as they are made, not after the whole read: a
+            // client that pipelines many requests gets them sooner, and one
+            // that does not read is seen to be blocked (writeBlocked) before
+            // its replies pile up.
+            if !writeTo(id, handlers) { return false }
+            if waits { return true }  // over the input budget: read it again when others' lines complete
+        }
+        return true
+    }
+
+    /// `64 MiB`, `1 KiB`, `100 bytes`.
+    static func describeBytes(_ count: Int) -> String {
+        if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
+        if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
+        return "\(count) bytes"
+    }
+
+    /// Writes what the socket takes of the client's output; false when the
+    /// client is gone (disconnected here, or before).
+    @discardableResult
+    private func writeTo(_ id: Int, _ handlers: Handlers) -> Bool {
+        // Sent under the lock (a non-blocking send), in place: the output is
+        // never copied, and the workers' replies append to it meanwhile.
+        let outcome = clients.withLock { current -> Result<Bool, any Error> in
+            guard current.byID[id] != nil else { return .success(false) }
+            do {
+                try current.byID[id]?.sendOutput()
+            } catch {
+                return .failure(error)
+            }
+            // A client that read again hears how many events it missed.
+            current.byID[id]?.flushDropped(limit: limits.eventBufferBytes)
+            return .success(current.byID[id].map { $0.pendingOutput == 0 && $0.closing } ?? false)
+        }
+        switch outcome {
+        case .failure(let error):
+            disconnect(id, reason: "\(error)", handlers)
+            return false
+        case .success(true):
+            disconnect(id, reason: "done", handlers)
+            return false
+        case .success(false):
+            return clients.withLock { $0.byID[id] != nil }
+        }
+    }
+
+    /// Forgets a client, and tells the owner.
+    private func disconnect(_ id: Int, reason: String, _ handlers: Handlers) {
+        let client = clients.withLock { current -> ClientState? in
+            let client = current.byID.removeValue(forKey: id)
+            current.bufferedInput -= client?.input.count ?? 0
+            return client
+        }
+        guard let client else { return }
+        client.socket.close()
+        let cancelled = handlers.disconnected(id)
+        log.info("client \(id) disconnected (\(reason))" + (cancelled == 0 ? "" : "; \(cancelled) job(s) cancelled"))
+    }
+}
+
+/// What the I/O loop needs to know of a client for one poll.
+private struct ClientView {
+    let id: Int
+    let socket: FileDescriptor
+    let pendingOutput: Int
+    let inputCount: Int
+    let overflowed: Bool
+
+    init(_ client: ClientState) {
+        id = client.id
+        socket = client.socket
+        pendingOutput = client.pendingOutput
+        inputCount = client.input.count
+        overflowed = client.overflowed
+    }
+}
+
+/// One connected client, as the I/O thread and the workers share it.
+/// Mutated in place in ``ServerState/clients`` (never copied out and back:
+/// its buffers can be megabytes).
+struct ClientState: Sendable {
+    let id: Int
+    let socket: FileDescriptor
+    let peer: PeerCredentials
+    /// Unread input: an incomplete line, without a newline in it.
+    var input: [UInt8] = []
+    /// Output; the bytes before `outputStart` are sent.
+    var output: [UInt8] = []
+    var outputStart = 0
+    /// Close once the output is written (refused peers, oversize lines).
+    var closing = false
+    /// Its replies went over the limit: disconnect it now.
+    var overflowed = false
+    var subscriptions: Set<DaemonEvent> = []
+    var droppedEvents = 0
+    /// The socket refused part of the last write: its buffer is full, the
+    /// client is not reading. Only then do the output limits apply, so that
+    /// the replies and events queued between two writes (a burst of
+    /// pipelined requests) are not taken for a client that does not read.
+    var writeBlocked = false
+
+    /// Bytes queued and not yet sent.
+    var pendingOutput: Int { output.count - outputStart }
+
+    mutating func appendOutput<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        guard !overflowed else { return }
+        output.append(contentsOf: bytes)
+    }
+
+    mutating func discardOutput() {
+        output = []
+        outputStart = 0
+    }
+
+    /// Sends what the socket takes now (non-blocking).
+    mutating func sendOutput() throws {
+        guard pendingOutput > 0 else { return }
+        let start = outputStart
+        let socket = socket
+        let sent = try output.withUnsafeBytes { bytes in
+            try UnixSocket.sendAvailable(socket, UnsafeRawBufferPointer(rebasing: bytes[start...]))
+        }
+        writeBlocked = sent < output.count - start
+        consumeOutput(sent)
+    }
+
+    /// Marks `count` more bytes sent, and frees the sent part now and then.
+    mutating func consumeOutput(_ count: Int) {
+        outputStart = min(output.count, outputStart + count)
+        if outputStart == output.count {
+            output.removeAll(keepingCapacity: output.capacity <= 1 << 16)
+            outputStart = 0
+        } else if outputStart >= 1 << 20 && outputStart * 2 >= output.count {
+            output.removeFirst(outputStart)
+            outputStart = 0
+        }
+    }
+
+    /// Queues a pushed event, or counts it as dropped when more than
+    /// `limit` bytes wait; true when this starts a run of drops.
+    mutating func pushEvent(_ line: [UInt8], limit: Int) -> Bool {
+        if pendingOutput > limit && writeBlocked {
+            droppedEvents += 1
+            return droppedEvents == 1
+        }
+        flushDropped(limit: limit)
+        appendOutput(line)
+        return false
+    }
+
+    /// Adds `bytes` to the input and takes the complete lines out (without
+    /// their newlines). A line longer than `limit` (complete or not) stops
+    /// it: the lines before it are returned, nothing after, and the input is
+    /// emptied. Only the new bytes are searched for newlines.
+    mutating func takeLines(_ bytes: ArraySlice<UInt8>, limit: Int) -> (lines: [[UInt8]], tooLarge: Bool) {
+        var lines: [[UInt8]] = []
+        var lineStart = 0  // in input
+        let searchFrom = input.count
+        input.append(contentsOf: bytes)
+        var index = searchFrom
+        while let newline = input[index...].firstIndex(of: 0x0A) {
+            if newline - lineStart > limit {
+                input = []
+                return (lines, true)
+            }
+            lines.append(Array(input[lineStart..<newline]))
+            lineStart = newline + 1
+            index = lineStart
+        }
+        if input.count - lineStart > limit {
+            input = []
+            return (lines, true)
+        }
+        if lineStart > 0 { input.removeFirst(lineStart) }
+        return (lines, false)
+    }
+
+    /// Queues the `dropped` event once the output is back under `limit`
+    /// (or the socket took all it was given).
+    mutating func flushDropped(limit: Int) {
+        guard droppedEvents > 0, pendingOutput <= limit || !writeBlocked else { return }
+        appendOutput(DaemonReply.event(.dropped, [("count", .integer(droppedEvents))]).utf8)
+        droppedEvents = 0
+    }
+}
