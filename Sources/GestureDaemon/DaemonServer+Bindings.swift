@@ -26,6 +26,8 @@ struct TriggerState: Sendable {
     /// One running watch.
     struct Watch: Sendable {
         let handle: TriggerHandle
+        /// Whether it grabs its device.
+        var grab = false
         /// "waiting" until the device is found, then "connected" or "disconnected".
         var state = "waiting"
         var node: String?
@@ -37,15 +39,24 @@ struct TriggerState: Sendable {
     var saved: [TriggerBinding]?
     /// The watches, one per device and key bound.
     var watches: [WatchedKey: Watch] = [:]
-    /// The timings and grab the watches were started with.
+    /// The timings the watches were started with.
     var timings = PressTimings()
-    var grab = false
+    /// Why bindings in force are not watched (``TriggerKeys``), by key.
+    var refused: [WatchedKey: String] = [:]
 }
 
 extension DaemonServer {
     /// The bindings in force: the saved ones, else the configuration's.
     func currentBindings(_ current: ServerState) -> [TriggerBinding] {
         current.triggers.saved ?? current.configuration.bindings
+    }
+
+    /// The bindings in force that the configuration lets be watched
+    /// (``TriggerKeys``; a saved binding refused since is kept, not watched).
+    func watchedBindings(_ current: ServerState) -> [TriggerBinding] {
+        currentBindings(current).filter {
+            TriggerKeys.refusal(of: $0.trigger, dedicatedKeyboards: current.configuration.dedicatedKeyboards) == nil
+        }
     }
 
     // MARK: Operations
@@ -58,6 +69,10 @@ extension DaemonServer {
         let binding = TriggerBinding(
             trigger: try TriggerBinding.Trigger.parse(triggerValue, what: "bind: \"trigger\""),
             action: try TriggerBinding.Action.parse(actionValue, what: "bind: \"action\""))
+        let dedicated = state.withLock { $0.configuration.dedicatedKeyboards }
+        if let refusal = TriggerKeys.refusal(of: binding.trigger, dedicatedKeyboards: dedicated) {
+            throw DaemonError(.badArgument, "bind: \"trigger\": \(refusal)")
+        }
         if case .play(let name, _) = binding.action {
             // A gesture that does not exist now is refused now, not at the press.
             let library = state.withLock { $0.library }
@@ -66,8 +81,11 @@ extension DaemonServer {
             }
         }
         var replaced = false
-        _ = try changeBindings { bindings in
-            let index = bindings.firstIndex { $0.trigger == binding.trigger }
+        _ = try changeBindings { bindings throws(DaemonError) in
+            let index = bindings.firstIndex { $0.trigger.isSame(as: binding.trigger) }
+            if index == nil && bindings.count >= BindingLimits.maximumCount {
+                throw DaemonError(.badArgument, "bind: \(BindingLimits.maximumCount) bindings are the most; unbind one first")
+            }
             if let index { bindings[index] = binding } else { bindings.append(binding) }
             replaced = index != nil
             return true
@@ -81,7 +99,7 @@ extension DaemonServer {
         guard let triggerValue = arguments.value("trigger") else { throw DaemonError(.badArgument, "unbind: \"trigger\" is missing") }
         let trigger = try TriggerBinding.Trigger.parse(triggerValue, what: "unbind: \"trigger\"")
         let removed = try changeBindings { bindings in
-            guard let index = bindings.firstIndex(where: { $0.trigger == trigger }) else { return false }
+            guard let index = bindings.firstIndex(where: { $0.trigger.isSame(as: trigger) }) else { return false }
             bindings.remove(at: index)
             return true
         }
@@ -105,11 +123,14 @@ extension DaemonServer {
                 ("bindings", .array(currentBindings(current).map(\.json))),
                 ("source", .string(current.triggers.saved == nil ? "configuration" : "saved")),
                 ("file", bindingsPath.map(JSONValue.string) ?? .null),
-                ("triggers", .array(current.triggers.watches.keys.sorted().map { key in
+                ("triggers", .array(Set(current.triggers.watches.keys).union(current.triggers.refused.keys).sorted().map { key in
                     let watch = current.triggers.watches[key]
+                    let refused = watch == nil ? current.triggers.refused[key] : nil
                     return .object([
-                        ("device", .string(key.device)), ("key", .string(key.key)), ("state", .string(watch?.state ?? "waiting")),
-                        ("node", watch?.node.map(JSONValue.string) ?? .null), ("reason", watch?.reason.map(JSONValue.string) ?? .null),
+                        ("device", .string(key.device)), ("key", .string(key.key)),
+                        ("state", .string(refused != nil ? "refused" : watch?.state ?? "waiting")),
+                        ("node", watch?.node.map(JSONValue.string) ?? .null),
+                        ("reason", (refused ?? watch?.reason).map(JSONValue.string) ?? .null),
                     ])
                 })),
             ])
@@ -119,9 +140,9 @@ extension DaemonServer {
     /// Applies `change` to the bindings in force; when it says it changed
     /// them, saves the result (the file first: nothing changes when it
     /// cannot be written), then watches what they bind.
-    private func changeBindings(_ change: (inout [TriggerBinding]) -> Bool) throws(DaemonError) -> Bool {
+    private func changeBindings(_ change: (inout [TriggerBinding]) throws(DaemonError) -> Bool) throws(DaemonError) -> Bool {
         var bindings = state.withLock { currentBindings($0) }
-        guard change(&bindings) else { return false }
+        guard try change(&bindings) else { return false }
         if let path = bindingsPath { try BindingsFile.save(bindings, to: path) }
         state.withLock { $0.triggers.saved = bindings }
         syncTriggerWatches()
@@ -130,7 +151,8 @@ extension DaemonServer {
 
     // MARK: Watches
 
-    /// At start: the saved bindings (a file with errors is logged and the
+    /// At start: the saved bindings (a file with errors is logged, kept
+    /// aside, and the last good file takes its place, else the
     /// configuration's apply), then a watch per bound key.
     func startTriggers() {
         if let path = bindingsPath {
@@ -139,7 +161,9 @@ extension DaemonServer {
                 state.withLock { $0.triggers.saved = saved }
                 if let saved { log.info("bindings: \(saved.count) from \(path)") }
             } catch {
-                log.error("the saved bindings cannot be used (the configuration's apply): \(error)")
+                let recovered = BindingsFile.recover(path)
+                state.withLock { $0.triggers.saved = recovered.bindings }
+                log.error("the saved bindings cannot be used: \(error); \(recovered.report)")
             }
         }
         syncTriggerWatches()
@@ -147,32 +171,44 @@ extension DaemonServer {
 
     /// Starts a watch for every key bound and not watched, cancels the
     /// watches of keys no longer bound; all of them anew when the timings
-    /// or the grab changed (a reload).
+    /// changed (a reload), and those whose grab changed. A device is
+    /// grabbed when the configuration's `grab` is true or a binding on it
+    /// has `"grab": true`.
     func syncTriggerWatches() {
         // Decided and recorded under one lock, so that two changes at once
         // (a bind and a SIGHUP) never start two watches of one key.
-        let (toStart, toCancel, timings, grab) = state.withLock {
-            current -> ([(WatchedKey, TriggerHandle)], [TriggerHandle], PressTimings, Bool) in
-            if current.stopping { return ([], [], current.configuration.pressTimings, false) }
-            let wanted = Set(currentBindings(current).map(\.trigger.watched))
+        let (toStart, toCancel, timings, refused) = state.withLock {
+            current -> ([(WatchedKey, Bool, TriggerHandle)], [TriggerHandle], PressTimings, [WatchedKey: String]) in
+            if current.stopping { return ([], [], current.configuration.pressTimings, [:]) }
             let configuration = current.configuration
+            let bindings = watchedBindings(current)
+            let grabbed = Set(bindings.filter(\.trigger.grab).map(\.trigger.device))
+            var wanted: [WatchedKey: Bool] = [:]
+            for binding in bindings { wanted[binding.trigger.watched] = configuration.grab || grabbed.contains(binding.trigger.device) }
+            current.triggers.refused = [:]
+            for binding in currentBindings(current) where wanted[binding.trigger.watched] == nil {
+                current.triggers.refused[binding.trigger.watched] = TriggerKeys.refusal(
+                    of: binding.trigger, dedicatedKeyboards: configuration.dedicatedKeyboards)
+            }
             var cancel: [TriggerHandle] = []
-            if configuration.pressTimings != current.triggers.timings || configuration.grab != current.triggers.grab {
+            if configuration.pressTimings != current.triggers.timings {
                 cancel = current.triggers.watches.values.map(\.handle)
                 current.triggers.watches = [:]
                 current.triggers.timings = configuration.pressTimings
-                current.triggers.grab = configuration.grab
             }
-            for (key, watch) in current.triggers.watches where !wanted.contains(key) {
+            for (key, watch) in current.triggers.watches where wanted[key] != watch.grab {
                 cancel.append(watch.handle)
                 current.triggers.watches[key] = nil
             }
-            let start = wanted.filter { current.triggers.watches[$0] == nil }.sorted().map { ($0, TriggerHandle()) }
-            for (key, handle) in start { current.triggers.watches[key] = TriggerState.Watch(handle: handle) }
-            return (start, cancel, configuration.pressTimings, configuration.grab)
+            let start = wanted.keys.filter { current.triggers.watches[$0] == nil }.sorted().map { ($0, wanted[$0] ?? false, TriggerHandle()) }
+            for (key, grab, handle) in start { current.triggers.watches[key] = TriggerState.Watch(handle: handle, grab: grab) }
+            return (start, cancel, configuration.pressTimings, current.triggers.refused)
         }
         for handle in toCancel { handle.cancel() }
-        for (key, handle) in toStart {
+        for (key, reason) in refused.sorted(by: { $0.key < $1.key }) {
+            log.error("not watching \(key.key) on \(DaemonLog.excerpt(key.device)): \(reason)")
+        }
+        for (key, grab, handle) in toStart {
             do {
                 let request = try TriggerRequest(device: key.device, key: key.key, timings: timings, grab: grab)
                 handle.observeProgress { [self] event in triggerEvent(event, on: key, from: handle) }
@@ -217,9 +253,17 @@ extension DaemonServer {
             }
             log.warning("trigger \(key.key) on \(key.device): \(DaemonLog.oneLine(reason))")
         case .press(let press, _):
-            broadcast(
-                "trigger",
-                [("trigger", .object([("device", .string(key.device)), ("key", .string(key.key))])), ("press", .string(press.rawValue))])
+            let (binding, operatesFlow) = state.withLock { current in
+                (watchedBindings(current).first { $0.trigger.watched == key && $0.trigger.press == press }, current.assist?.switchKey == key)
+            }
+            // Subscribers hear of a press only as a binding's (or as the
+            // switch of the flow a binding started, or the emergency stop),
+            // never of presses of the key that no binding has.
+            if binding != nil || operatesFlow || press == .emergencyStop {
+                broadcast(
+                    "trigger",
+                    [("trigger", .object([("device", .string(key.device)), ("key", .string(key.key))])), ("press", .string(press.rawValue))])
+            }
             // While a create flow or menu runs, its switch operates it, not the
             // bindings (the emergency stop still stops everything else too).
             let forwarded = forwardToAssist(press, on: key)
@@ -228,9 +272,6 @@ extension DaemonServer {
                 return
             }
             if forwarded { return }
-            let binding = state.withLock { current in
-                currentBindings(current).first { $0.trigger.watched == key && $0.trigger.press == press }
-            }
             guard let binding else {
                 log.debug("trigger \(key.key) on \(key.device): \(press.rawValue) press, not bound")
                 return
