@@ -286,6 +286,9 @@ final class AssistRuns: Sendable {
         return true
     }
 
+    /// Whether `key` is the switch of the running create flow or menu.
+    func isOperated(by key: WatchedKey) -> Bool { slot.withLock { $0.running?.switchKey == key } }
+
     /// The emergency stop of a running create flow or menu: it lifts what
     /// it played and ends its recording itself.
     func cancelRunning() {

@@ -26,19 +26,31 @@ public struct TriggerBinding: Hashable, Sendable {
         public var key: String
         /// `single`, `double` or `long` (the emergency stop is not bindable).
         public var press: TriggerPress
+        /// The daemon takes the device for its watches alone (EVIOCGRAB)
+        /// while the binding is in force: nothing else sees its keys. A key
+        /// people type with may be a trigger only so, on a dedicated
+        /// keyboard (``TriggerKeys``).
+        public var grab: Bool
 
         /// Creates a trigger (unchecked: ``parse(_:what:)`` checks).
-        public init(device: String, key: String, press: TriggerPress) {
+        public init(device: String, key: String, press: TriggerPress, grab: Bool = false) {
             self.device = device
             self.key = key
             self.press = press
+            self.grab = grab
         }
 
         /// The device and key, which one watch serves.
         var watched: WatchedKey { WatchedKey(device: device, key: key) }
 
+        /// Whether `other` is the same press of the same key (whatever its
+        /// `grab`): one binding each, and what `unbind` names.
+        func isSame(as other: Trigger) -> Bool { device == other.device && key == other.key && press == other.press }
+
         var json: JSONValue {
-            .object([("device", .string(device)), ("key", .string(key)), ("press", .string(press.rawValue))])
+            .object(
+                [("device", .string(device)), ("key", .string(key)), ("press", .string(press.rawValue))]
+                    + (grab ? [("grab", .bool(true))] : []))
         }
 
         /// The presses a binding may name.
@@ -52,10 +64,17 @@ public struct TriggerBinding: Hashable, Sendable {
             var device: String?
             var key: String?
             var press: TriggerPress?
+            var grab = false
             for (name, member) in members {
                 switch (name, member) {
-                case ("device", .string(let text)): device = text
-                case ("key", .string(let text)): key = text
+                case ("device", .string(let text)):
+                    try BindingLimits.check(text, limit: BindingLimits.maximumIdentityBytes, what: "\(what): \"device\"")
+                    device = text
+                case ("key", .string(let text)):
+                    try BindingLimits.check(text, limit: BindingLimits.maximumKeyNameBytes, what: "\(what): \"key\"")
+                    key = text
+                case ("grab", .bool(let flag)): grab = flag
+                case ("grab", _): throw DaemonError(.badArgument, "\(what): \"grab\" must be true or false")
                 case ("press", .string(let text)):
                     guard let kind = TriggerPress(rawValue: text), bindable.contains(kind) else {
                         throw DaemonError(.badArgument, "\(what): \"press\" must be \"single\", \"double\" or \"long\"")
@@ -64,7 +83,7 @@ public struct TriggerBinding: Hashable, Sendable {
                 case ("device", _), ("key", _), ("press", _):
                     throw DaemonError(.badArgument, "\(what): \"\(name)\" must be a string")
                 default:
-                    throw DaemonError(.badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(name))\" (known: device, key, press)")
+                    throw DaemonError(.badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(name))\" (known: device, key, press, grab)")
                 }
             }
             guard let device else { throw DaemonError(.badArgument, "\(what): \"device\" is missing") }
@@ -76,7 +95,7 @@ public struct TriggerBinding: Hashable, Sendable {
             } catch {
                 throw DaemonError(.badArgument, "\(what): \(error.message)")
             }
-            return Trigger(device: device, key: key, press: press)
+            return Trigger(device: device, key: key, press: press, grab: grab)
         }
     }
 
@@ -152,6 +171,7 @@ public struct TriggerBinding: Hashable, Sendable {
             guard case .string(let keyName)? = value["press"] else {
                 throw DaemonError(.badArgument, "\(what): \"\(keys.contains("play") ? "play" : "press")\" must be a string")
             }
+            try BindingLimits.check(keyName, limit: BindingLimits.maximumKeyNameBytes, what: "\(what): \"press\"")
             var force = false
             if let member = value["force"] {
                 guard case .bool(let flag) = member else { throw DaemonError(.badArgument, "\(what): \"force\" must be true or false") }
@@ -201,10 +221,13 @@ public struct TriggerBinding: Hashable, Sendable {
     /// Reads a list of bindings; a trigger bound twice is an error.
     static func parseList(_ value: JSONValue, what: String) throws(DaemonError) -> [TriggerBinding] {
         guard case .array(let items) = value else { throw DaemonError(.badArgument, "\(what) must be a list of bindings") }
+        if items.count > BindingLimits.maximumCount {
+            throw DaemonError(.badArgument, "\(what) has \(items.count) bindings; the most allowed is \(BindingLimits.maximumCount)")
+        }
         var bindings: [TriggerBinding] = []
         for (index, item) in items.enumerated() {
             let binding = try parse(item, what: "\(what)[\(index)]")
-            if bindings.contains(where: { $0.trigger == binding.trigger }) {
+            if bindings.contains(where: { $0.trigger.isSame(as: binding.trigger) }) {
                 throw DaemonError(.badArgument, "\(what)[\(index)]: this trigger is bound already")
             }
             bindings.append(binding)
@@ -239,6 +262,7 @@ public struct CreateAction: Hashable, Sendable {
         guard case .object(let members, _) = value, case .string(let device)? = value["device"] else {
             throw DaemonError(.badArgument, "\(what) must be {\"device\": DEVICE} (the drawing device)")
         }
+        try BindingLimits.check(device, limit: BindingLimits.maximumIdentityBytes, what: "\(what): \"device\"")
         let known: Set<String> = ["device", "stops_recording", "scan_interval_ms", "first_item_hold_ms"]
         if let unknown = Set(members.map(\.key)).subtracting(known).sorted().first {
             throw DaemonError(
@@ -312,10 +336,12 @@ public struct MenuAction: Hashable, Sendable {
             guard case .string(let path) = member, path.hasPrefix("/") else {
                 throw DaemonError(.badArgument, "\(what): \"config\" must be an absolute path")
             }
+            try BindingLimits.check(path, limit: BindingLimits.maximumPathBytes, what: "\(what): \"config\"")
             action.configuration = path
         }
         if let member = value["device"] {
             guard case .string(let device) = member else { throw DaemonError(.badArgument, "\(what): \"device\" must be a string") }
+            try BindingLimits.check(device, limit: BindingLimits.maximumIdentityBytes, what: "\(what): \"device\"")
             do throws(TriggerError) {
                 try TriggerRequest.checkIdentity(device)
             } catch {
@@ -339,20 +365,127 @@ struct WatchedKey: Hashable, Sendable, Comparable {
     static func < (lhs: WatchedKey, rhs: WatchedKey) -> Bool { (lhs.device, lhs.key) < (rhs.device, rhs.key) }
 }
 
+/// The limits on what a binding holds, checked wherever bindings are read
+/// (`bind`, the configuration's `bindings`, `bindings.json`), so that the
+/// largest set the daemon accepts always fits the file it reads back
+/// (``BindingsFile/readLimit``): at most 256 bindings of at most three
+/// strings of 4 KiB (a trigger's device, a menu's `config` and `device`),
+/// none with a control character, so that JSON at most doubles them.
+public enum BindingLimits {
+    /// The most bindings in force (`bind` of one more is `bad-argument`).
+    public static let maximumCount = 256
+    /// The longest device identity (a trigger's, a create flow's or a menu's
+    /// drawing device), in UTF-8 bytes.
+    public static let maximumIdentityBytes = 4096
+    /// The longest `menu.json` path, in UTF-8 bytes (Linux's `PATH_MAX`).
+    public static let maximumPathBytes = 4096
+    /// The longest key name (a trigger's `KEY_*`/`BTN_*`, a `press` key);
+    /// the names themselves are far shorter.
+    public static let maximumKeyNameBytes = 64
+
+    /// Refuses `text` when it is longer than `limit` bytes or has a control
+    /// character; `what` names the field.
+    static func check(_ text: String, limit: Int, what: String) throws(DaemonError) {
+        if text.utf8.count > limit {
+            throw DaemonError(.badArgument, "\(what) is \(text.utf8.count) bytes long; the most allowed is \(limit)")
+        }
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw DaemonError(.badArgument, "\(what) \"\(DaemonLog.excerpt(text))\" has a control character")
+        }
+    }
+}
+
+/// Which keys may be triggers. The daemon runs with the `input` group and
+/// pushes a `trigger` event for each press of a bound key to every
+/// subscriber, and whoever may connect (the `gesturectl` group) may bind:
+/// a trigger on a key people type with, on a keyboard that is not grabbed,
+/// would let them read what is typed. So by default a trigger must be a key
+/// that types nothing: a switch's or mouse's `BTN_*`, F13–F24, media and
+/// system keys. A **typing key** is:
+///
+/// - any key of a PC keyboard's own block, codes 0–127 (`KEY_ESC` …
+///   `KEY_COMPOSE`: letters, digits, punctuation, Enter, Space, Tab,
+///   Backspace, the modifiers, F1–F12, arrows and editing keys, the
+///   keypad), except the ones among them that `press` has as buttons
+///   (`KEY_SYSRQ`, `KEY_MUTE`, `KEY_VOLUMEDOWN`, `KEY_VOLUMEUP`,
+///   `KEY_POWER`: ``GesturePlayback/VirtualKeyboard/buttons``);
+/// - and the keys beyond it that type or modify: the keypad's parentheses,
+///   `KEY_ALTERASE`, `KEY_DOLLAR`, `KEY_EURO`, `KEY_FN` and the `KEY_FN_*`
+///   combinations, the Braille dots, the numeric keys of phone and remote
+///   keypads (`KEY_NUMERIC_*`) and the input-assist keys.
+///
+/// A typing key may be bound only on a **dedicated keyboard**: a device the
+/// configuration lists in `dedicated_keyboards` (by the identity the
+/// trigger names it with), and only with `"grab": true`, so that the
+/// keyboard serves the triggers alone and nothing typed on it goes anywhere
+/// else.
+public enum TriggerKeys {
+    /// The codes above the keyboard block that are typing keys.
+    static let typingRanges: [ClosedRange<UInt16>] = [
+        179...180,  // KEY_KPLEFTPAREN, KEY_KPRIGHTPAREN
+        222...222,  // KEY_ALTERASE
+        0x1b2...0x1b3,  // KEY_DOLLAR, KEY_EURO
+        0x1d0...0x1e5,  // KEY_FN … KEY_FN_RIGHT_SHIFT
+        0x1f1...0x1fa,  // KEY_BRL_DOT1 … KEY_BRL_DOT10
+        0x200...0x20f,  // KEY_NUMERIC_0 … KEY_NUMERIC_D
+        0x260...0x265,  // KEY_KBDINPUTASSIST_*
+        0x26c...0x26d,  // KEY_NUMERIC_11, KEY_NUMERIC_12
+    ]
+
+    /// Whether a key is one people type with (see the type's notes).
+    public static func isTypingKey(_ code: EventCode) -> Bool {
+        if code.rawValue <= 127 { return !VirtualKeyboard.buttons.contains { $0.code == code } }
+        return typingRanges.contains { $0.contains(code.rawValue) }
+    }
+
+    /// Why `trigger` may not be watched with these dedicated keyboards, or
+    /// `nil` when it may.
+    public static func refusal(of trigger: TriggerBinding.Trigger, dedicatedKeyboards: [String]) -> String? {
+        guard let code = try? TriggerRequest.keyCode(named: trigger.key), isTypingKey(code) else { return nil }
+        let device = DaemonLog.excerpt(trigger.device)
+        if dedicatedKeyboards.contains(trigger.device) {
+            if trigger.grab { return nil }
+            return "\(trigger.key) is a key people type with, and \"\(device)\" is a dedicated keyboard: add \"grab\": true to the trigger, so that the keyboard serves the triggers alone"
+        }
+        return "\(trigger.key) is a key people type with (letters, digits, punctuation, modifiers, Enter, Space, F1–F12, arrows, keypads): a trigger on it would show what is typed to every subscriber. Bind a key that types nothing (a switch's BTN_*, F13–F24, a media key), or keep a keyboard for triggers alone: list \"\(device)\" in the configuration's \"dedicated_keyboards\" and add \"grab\": true to the trigger"
+    }
+}
+
 /// The bindings changed over the socket, in their file (`bindings.json`):
 /// `{"bindings": [...]}`, written atomically, overriding the
 /// configuration's bindings while it exists.
+///
+/// The file is never lost to damage: before the daemon replaces a file it
+/// can read, it keeps it as `bindings.json.bak` (the last good one); a file
+/// it cannot read is never overwritten, but moved to
+/// `bindings.json.damaged`, and at the start the last good file takes its
+/// place (``recover(_:)``).
 enum BindingsFile {
+    /// The largest file read; the largest set of bindings allowed
+    /// (``BindingLimits``) takes well under half of it.
+    static let readLimit = 16 << 20
+
+    /// Where the last good file is kept.
+    static func lastGoodPath(_ path: String) -> String { path + ".bak" }
+    /// Where a file that cannot be read is moved.
+    static func damagedPath(_ path: String) -> String { path + ".damaged" }
+
     /// The bindings saved at `path`, or `nil` when there is no file.
     /// - Throws: ``DaemonError`` naming the file when it cannot be read or has errors.
     static func load(_ path: String) throws(DaemonError) -> [TriggerBinding]? {
         guard FileIO.exists(path) else { return nil }
-        let bytes: [UInt8]
+        return try parse(read(path), path: path)
+    }
+
+    private static func read(_ path: String) throws(DaemonError) -> [UInt8] {
         do {
-            bytes = try FileIO.read(path: path, limit: 16 << 20)
+            return try FileIO.read(path: path, limit: readLimit)
         } catch {
             throw DaemonError(.internal, "\(path): \(error)")
         }
+    }
+
+    private static func parse(_ bytes: [UInt8], path: String) throws(DaemonError) -> [TriggerBinding] {
         let value: JSONValue
         do {
             value = try JSONValue.parse(bytes)
@@ -365,22 +498,73 @@ enum BindingsFile {
         return try TriggerBinding.parseList(list, what: "\(path): \"bindings\"")
     }
 
-    /// Writes `bindings` to `path` atomically (making its folder if needed).
+    /// The file's bytes for `bindings`.
+    static func encode(_ bindings: [TriggerBinding]) -> [UInt8] {
+        Array((JSONValue.object([("bindings", .array(bindings.map(\.json)))]).jsonText + "\n").utf8)
+    }
+
+    /// Writes `bindings` to `path` atomically (making its folder if
+    /// needed), after keeping the file there as the last good one (or
+    /// moving it aside when it cannot be read).
     static func save(_ bindings: [TriggerBinding], to path: String) throws(DaemonError) {
-        let text = JSONValue.object([("bindings", .array(bindings.map(\.json)))]).jsonText + "\n"
+        let bytes = encode(bindings)
+        // Cannot happen within BindingLimits; a file too large to read back is never written.
+        guard bytes.count <= readLimit else {
+            throw DaemonError(.internal, "cannot save the bindings: \(bytes.count) bytes, more than the \(readLimit) the daemon reads back")
+        }
         do {
             try FileIO.createDirectories(FileIO.directoryName(path))
-            try FileIO.writeAtomically(Array(text.utf8), to: path, permissions: 0o640)
+            try keepPrevious(path)
+            try FileIO.writeAtomically(bytes, to: path, permissions: 0o640)
         } catch {
             throw DaemonError(.internal, "cannot save the bindings: \(error)")
         }
     }
 
-    /// Deletes the file; a missing file is no error.
-    static func remove(_ path: String) throws(DaemonError) {
+    /// The file at `path` becomes the last good one when it can be read,
+    /// else is moved aside.
+    private static func keepPrevious(_ path: String) throws {
         guard FileIO.exists(path) else { return }
+        let bytes: [UInt8]
+        do throws(DaemonError) {
+            bytes = try read(path)
+            _ = try parse(bytes, path: path)
+        } catch {
+            try FileSystem.rename(path, to: damagedPath(path))
+            return
+        }
+        try FileIO.writeAtomically(bytes, to: lastGoodPath(path), permissions: 0o640)
+    }
+
+    /// What to do at the start when the file at `path` cannot be used:
+    /// it is moved to ``damagedPath(_:)``, and the last good file, if it can
+    /// be read, takes its place. Returns its bindings (`nil`: there is no
+    /// good one, the configuration's apply) and what was done, for the log.
+    static func recover(_ path: String) -> (bindings: [TriggerBinding]?, report: String) {
+        let damaged = damagedPath(path)
         do {
-            try FileIO.remove(path)
+            try FileSystem.rename(path, to: damaged)
+        } catch {
+            return (nil, "it cannot be moved to \(damaged) (\(error)); the configuration's bindings apply")
+        }
+        let lastGood = lastGoodPath(path)
+        guard FileIO.exists(lastGood) else {
+            return (nil, "it is kept as \(damaged); there is no last good file \(lastGood): the configuration's bindings apply")
+        }
+        do {
+            let bytes = try read(lastGood)
+            let bindings = try parse(bytes, path: lastGood)
+            try FileIO.writeAtomically(bytes, to: path, permissions: 0o640)
+            return (bindings, "it is kept as \(damaged); the \(bindings.count) binding(s) of the last good file \(lastGood) take its place")
+        } catch {
+            return (nil, "it is kept as \(damaged); the last good file cannot be used either (\(error)): the configuration's bindings apply")
+        }
+    }
+
+    /// Deletes the file and the last good one; a missing file is no error.
+    static func remove(_ path: String) throws(DaemonError) {
+        do {
+            for file in [path, lastGoodPath(path)] where FileIO.exists(file) { try FileIO.remove(file) }
         } catch {
             throw DaemonError(.internal, "cannot delete the saved bindings: \(error)")
         }

@@ -22,6 +22,9 @@ import OperatingSystem
 ///   recogniser's timings (defaults 300, 800, 3000; see ``GestureEngine/PressRecognizer``).
 /// - `grab`: trigger devices are grabbed (default false: a key on a shared
 ///   keyboard must not take the keyboard away).
+/// - `dedicated_keyboards`: devices (by the identity bindings name them
+///   with) kept for triggers alone, on which a binding with `"grab": true`
+///   may use a key people type with (default none; see ``TriggerKeys``).
 /// - `outputs`: how the ready devices are made (default `["uinput"]`):
 ///   `"uinput"`, `"uhid"` (HID devices the kernel's HID drivers drive) and
 ///   `"gadget"` (the HID functions of the USB gadget `gesturectl gadget up`
@@ -52,6 +55,9 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var pressTimings: PressTimings
     /// Whether trigger devices are grabbed.
     public var grab: Bool
+    /// The devices on which a grabbed trigger may be a typing key
+    /// (``TriggerKeys``), by the identity the bindings name them with.
+    public var dedicatedKeyboards: [String]
     /// How ready devices are made, in the order created (`play`'s `to`).
     public var outputs: [PlayOutput]
 
@@ -83,8 +89,9 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public init(
         group: String = "gesturectl", devices: [DeviceKind] = DaemonConfiguration.readyKinds, library: String? = nil,
         queueLimit: Int = 64, bindings: [TriggerBinding] = [], pressTimings: PressTimings = PressTimings(), grab: Bool = false,
-        outputs: [PlayOutput] = [.uinput]
+        outputs: [PlayOutput] = [.uinput], dedicatedKeyboards: [String] = []
     ) {
+        self.dedicatedKeyboards = dedicatedKeyboards
         self.outputs = outputs
         self.group = group
         self.devices = devices
@@ -176,13 +183,20 @@ public struct DaemonConfiguration: Hashable, Sendable {
             case "grab":
                 guard case .bool(let grab) = member else { throw DaemonError(.badArgument, "\(path): \"grab\" must be true or false") }
                 configuration.grab = grab
+            case "dedicated_keyboards":
+                configuration.dedicatedKeyboards = try parseDedicatedKeyboards(member, what: "\(path): \"dedicated_keyboards\"")
             default:
                 throw DaemonError(
                     .badArgument,
-                    "\(path): unknown key \"\(DaemonLog.oneLine(key))\" (known: group, devices, library, queue_limit, bindings, double_press_ms, long_press_ms, emergency_stop_ms, grab, outputs, gadget)")
+                    "\(path): unknown key \"\(DaemonLog.oneLine(key))\" (known: group, devices, library, queue_limit, bindings, double_press_ms, long_press_ms, emergency_stop_ms, grab, dedicated_keyboards, outputs, gadget)")
             }
         }
         if let problem = configuration.pressTimings.problem { throw DaemonError(.badArgument, "\(path): \(problem)") }
+        for (index, binding) in configuration.bindings.enumerated() {
+            if let refusal = TriggerKeys.refusal(of: binding.trigger, dedicatedKeyboards: configuration.dedicatedKeyboards) {
+                throw DaemonError(.badArgument, "\(path): \"bindings\"[\(index)]: \"trigger\": \(refusal)")
+            }
+        }
         if gadgetName != nil && !outputWordsGiven.contains("gadget") {
             throw DaemonError(.badArgument, "\(path): \"gadget\" names the gadget of the \"gadget\" output; add \"gadget\" to \"outputs\"")
         }
@@ -190,6 +204,26 @@ public struct DaemonConfiguration: Hashable, Sendable {
             word == "gadget" ? .gadget(name: gadgetName) : configuration.output(named: word)
         }
         return configuration
+    }
+
+    /// Reads `dedicated_keyboards`: stable identities, as a trigger's `device`.
+    private static func parseDedicatedKeyboards(_ value: JSONValue, what: String) throws(DaemonError) -> [String] {
+        guard case .array(let items) = value, items.count <= BindingLimits.maximumCount else {
+            throw DaemonError(
+                .badArgument, "\(what) must be a list of at most \(BindingLimits.maximumCount) devices such as [\"/dev/input/by-id/usb-Macropad-event-kbd\"]")
+        }
+        var devices: [String] = []
+        for item in items {
+            guard case .string(let device) = item else { throw DaemonError(.badArgument, "\(what): every item must be a device's identity (a string)") }
+            try BindingLimits.check(device, limit: BindingLimits.maximumIdentityBytes, what: what)
+            do throws(TriggerError) {
+                try TriggerRequest.checkIdentity(device)
+            } catch {
+                throw DaemonError(.badArgument, "\(what): \(error.message)")
+            }
+            if !devices.contains(device) { devices.append(device) }
+        }
+        return devices
     }
 }
 

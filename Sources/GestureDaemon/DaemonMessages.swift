@@ -82,6 +82,8 @@ public enum TriggerWatchState: String, Hashable, Sendable {
     /// Until its device is found.
     case waiting
     case connected, disconnected
+    /// A saved binding the configuration no longer lets be watched (``TriggerKeys``).
+    case refused
 }
 
 /// Why a recording stopped, for programs (`record-stop`'s `stop_reason`).

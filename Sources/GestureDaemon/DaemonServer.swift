@@ -109,6 +109,7 @@ public final class DaemonServer: Sendable {
                 gestureExists: { [dispatcher] name in dispatcher.gestureExists(name) },
                 publish: { [sockets] event, fields in sockets.broadcast(event, fields) },
                 forward: { [assists] press, key in assists.forward(press, on: key) },
+                operates: { [assists] key in assists.isOperated(by: key) },
                 emergencyStop: { [self] reason in emergencyStop(because: reason) },
                 queue: { [dispatcher] action in try dispatcher.queueBound(action) },
                 startCreate: { [assists] action, key in try assists.startCreate(action, operatedBy: key) },

@@ -27,6 +27,8 @@ struct TriggerState: Sendable {
     /// One running watch.
     struct Watch: Sendable {
         let handle: TriggerHandle
+        /// Whether it grabs its device.
+        var grab = false
         /// Waiting until the device is found, then connected or disconnected.
         var state = TriggerWatchState.waiting
         var node: String?
@@ -38,14 +40,15 @@ struct TriggerState: Sendable {
     var saved: [TriggerBinding]?
     /// The watches, one per device and key bound.
     var watches: [WatchedKey: Watch] = [:]
-    /// The timings and grab the watches were started with.
+    /// The timings the watches were started with.
     var timings = PressTimings()
-    var grab = false
     /// The configuration's bindings, timings and grab (the configuration
     /// in force: a reload changes them).
     var configuration: DaemonConfiguration
     /// The daemon stops: no watch starts any more.
     var stopped = false
+    /// Why bindings in force are not watched (``TriggerKeys``), by key.
+    var refused: [WatchedKey: String] = [:]
 
     /// The bindings in force: the saved ones, else the configuration's.
     var current: [TriggerBinding] { saved ?? configuration.bindings }
@@ -66,6 +69,8 @@ final class TriggerBindings: Sendable {
         var publish: @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
         /// Hands a press to the create flow or menu it operates; whether it did.
         var forward: @Sendable (TriggerPress, WatchedKey) -> Bool
+        /// Whether the key operates the running create flow or menu.
+        var operates: @Sendable (WatchedKey) -> Bool
         /// Stops every job, the daemon going on.
         var emergencyStop: @Sendable (_ reason: String) -> Void
         /// Queues a bound play or press as a job nobody waits for; the job.
@@ -92,6 +97,14 @@ final class TriggerBindings: Sendable {
         state = Mutex(TriggerState(configuration: configuration))
     }
 
+    /// The bindings in force that the configuration lets be watched
+    /// (``TriggerKeys``; a saved binding refused since is kept, not watched).
+    private func watchedBindings(_ current: TriggerState) -> [TriggerBinding] {
+        current.current.filter {
+            TriggerKeys.refusal(of: $0.trigger, dedicatedKeyboards: current.configuration.dedicatedKeyboards) == nil
+        }
+    }
+
     // MARK: Operations
 
     /// `bind` {trigger, action}: binds (or re-binds) a trigger, saves the
@@ -103,6 +116,10 @@ final class TriggerBindings: Sendable {
         let binding = TriggerBinding(
             trigger: try TriggerBinding.Trigger.parse(triggerValue, what: "bind: \"trigger\""),
             action: try TriggerBinding.Action.parse(actionValue, what: "bind: \"action\""))
+        let dedicated = state.withLock { $0.configuration.dedicatedKeyboards }
+        if let refusal = TriggerKeys.refusal(of: binding.trigger, dedicatedKeyboards: dedicated) {
+            throw DaemonError(.badArgument, "bind: \"trigger\": \(refusal)")
+        }
         if case .play(let name, _) = binding.action {
             // A gesture that does not exist now is refused now, not at the press.
             if !exists(name) {
@@ -110,8 +127,11 @@ final class TriggerBindings: Sendable {
             }
         }
         var replaced = false
-        _ = try changeBindings { bindings in
-            let index = bindings.firstIndex { $0.trigger == binding.trigger }
+        _ = try changeBindings { bindings throws(DaemonError) in
+            let index = bindings.firstIndex { $0.trigger.isSame(as: binding.trigger) }
+            if index == nil && bindings.count >= BindingLimits.maximumCount {
+                throw DaemonError(.badArgument, "bind: \(BindingLimits.maximumCount) bindings are the most; unbind one first")
+            }
             if let index { bindings[index] = binding } else { bindings.append(binding) }
             replaced = index != nil
             return true
@@ -125,7 +145,7 @@ final class TriggerBindings: Sendable {
         guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "unbind: \"trigger\" is missing") }
         let trigger = try TriggerBinding.Trigger.parse(triggerValue, what: "unbind: \"trigger\"")
         let removed = try changeBindings { bindings in
-            guard let index = bindings.firstIndex(where: { $0.trigger == trigger }) else { return false }
+            guard let index = bindings.firstIndex(where: { $0.trigger.isSame(as: trigger) }) else { return false }
             bindings.remove(at: index)
             return true
         }
@@ -149,11 +169,14 @@ final class TriggerBindings: Sendable {
                 ("bindings", .array(current.current.map(\.json))),
                 ("source", .string(current.saved == nil ? "configuration" : "saved")),
                 ("file", path.map(JSONValue.string) ?? .null),
-                ("triggers", .array(current.watches.keys.sorted().map { key in
+                ("triggers", .array(Set(current.watches.keys).union(current.refused.keys).sorted().map { key in
                     let watch = current.watches[key]
+                    let refused = watch == nil ? current.refused[key] : nil
                     return .object([
-                        ("device", .string(key.device)), ("key", .string(key.key)), ("state", .string((watch?.state ?? .waiting).rawValue)),
-                        ("node", watch?.node.map(JSONValue.string) ?? .null), ("reason", watch?.reason.map(JSONValue.string) ?? .null),
+                        ("device", .string(key.device)), ("key", .string(key.key)),
+                        ("state", .string(refused != nil ? TriggerWatchState.refused.rawValue : (watch?.state ?? .waiting).rawValue)),
+                        ("node", watch?.node.map(JSONValue.string) ?? .null),
+                        ("reason", (refused ?? watch?.reason).map(JSONValue.string) ?? .null),
                     ])
                 })),
             ])
@@ -163,9 +186,9 @@ final class TriggerBindings: Sendable {
     /// Applies `change` to the bindings in force; when it says it changed
     /// them, saves the result (the file first: nothing changes when it
     /// cannot be written), then watches what they bind.
-    private func changeBindings(_ change: (inout [TriggerBinding]) -> Bool) throws(DaemonError) -> Bool {
+    private func changeBindings(_ change: (inout [TriggerBinding]) throws(DaemonError) -> Bool) throws(DaemonError) -> Bool {
         var bindings = state.withLock { $0.current }
-        guard change(&bindings) else { return false }
+        guard try change(&bindings) else { return false }
         if let path { try BindingsFile.save(bindings, to: path) }
         state.withLock { $0.saved = bindings }
         syncTriggerWatches()
@@ -174,7 +197,8 @@ final class TriggerBindings: Sendable {
 
     // MARK: Watches
 
-    /// At start: the saved bindings (a file with errors is logged and the
+    /// At start: the saved bindings (a file with errors is logged, kept
+    /// aside, and the last good file takes its place, else the
     /// configuration's apply), then a watch per bound key, whose presses
     /// set `actions` going.
     func start(_ actions: Actions) {
@@ -185,7 +209,9 @@ final class TriggerBindings: Sendable {
                 state.withLock { $0.saved = saved }
                 if let saved { log.info("bindings: \(saved.count) from \(path)") }
             } catch {
-                log.error("the saved bindings cannot be used (the configuration's apply): \(error)")
+                let recovered = BindingsFile.recover(path)
+                state.withLock { $0.saved = recovered.bindings }
+                log.error("the saved bindings cannot be used: \(error); \(recovered.report)")
             }
         }
         syncTriggerWatches()
@@ -200,32 +226,44 @@ final class TriggerBindings: Sendable {
 
     /// Starts a watch for every key bound and not watched, cancels the
     /// watches of keys no longer bound; all of them anew when the timings
-    /// or the grab changed (a reload).
+    /// changed (a reload), and those whose grab changed. A device is
+    /// grabbed when the configuration's `grab` is true or a binding on it
+    /// has `"grab": true`.
     private func syncTriggerWatches() {
         // Decided and recorded under one lock, so that two changes at once
         // (a bind and a SIGHUP) never start two watches of one key.
-        let (toStart, toCancel, timings, grab) = state.withLock {
-            current -> ([(WatchedKey, TriggerHandle)], [TriggerHandle], PressTimings, Bool) in
-            if current.stopped { return ([], [], current.configuration.pressTimings, false) }
-            let wanted = Set(current.current.map(\.trigger.watched))
+        let (toStart, toCancel, timings, refused) = state.withLock {
+            current -> ([(WatchedKey, Bool, TriggerHandle)], [TriggerHandle], PressTimings, [WatchedKey: String]) in
+            if current.stopped { return ([], [], current.configuration.pressTimings, [:]) }
             let configuration = current.configuration
+            let bindings = watchedBindings(current)
+            let grabbed = Set(bindings.filter(\.trigger.grab).map(\.trigger.device))
+            var wanted: [WatchedKey: Bool] = [:]
+            for binding in bindings { wanted[binding.trigger.watched] = configuration.grab || grabbed.contains(binding.trigger.device) }
+            current.refused = [:]
+            for binding in current.current where wanted[binding.trigger.watched] == nil {
+                current.refused[binding.trigger.watched] = TriggerKeys.refusal(
+                    of: binding.trigger, dedicatedKeyboards: configuration.dedicatedKeyboards)
+            }
             var cancel: [TriggerHandle] = []
-            if configuration.pressTimings != current.timings || configuration.grab != current.grab {
+            if configuration.pressTimings != current.timings {
                 cancel = current.watches.values.map(\.handle)
                 current.watches = [:]
                 current.timings = configuration.pressTimings
-                current.grab = configuration.grab
             }
-            for (key, watch) in current.watches where !wanted.contains(key) {
+            for (key, watch) in current.watches where wanted[key] != watch.grab {
                 cancel.append(watch.handle)
                 current.watches[key] = nil
             }
-            let start = wanted.filter { current.watches[$0] == nil }.sorted().map { ($0, TriggerHandle()) }
-            for (key, handle) in start { current.watches[key] = TriggerState.Watch(handle: handle) }
-            return (start, cancel, configuration.pressTimings, configuration.grab)
+            let start = wanted.keys.filter { current.watches[$0] == nil }.sorted().map { ($0, wanted[$0] ?? false, TriggerHandle()) }
+            for (key, grab, handle) in start { current.watches[key] = TriggerState.Watch(handle: handle, grab: grab) }
+            return (start, cancel, configuration.pressTimings, current.refused)
         }
         for handle in toCancel { handle.cancel() }
-        for (key, handle) in toStart {
+        for (key, reason) in refused.sorted(by: { $0.key < $1.key }) {
+            log.error("not watching \(key.key) on \(DaemonLog.excerpt(key.device)): \(reason)")
+        }
+        for (key, grab, handle) in toStart {
             do {
                 let request = try TriggerRequest(device: key.device, key: key.key, timings: timings, grab: grab)
                 handle.observeProgress { [self] event in triggerEvent(event, on: key, from: handle) }
@@ -271,9 +309,17 @@ final class TriggerBindings: Sendable {
             }
             log.warning("trigger \(key.key) on \(key.device): \(DaemonLog.oneLine(reason))")
         case .press(let press, _):
-            actions.publish(
-                .trigger,
-                [("trigger", .object([("device", .string(key.device)), ("key", .string(key.key))])), ("press", .string(press.rawValue))])
+            let binding = state.withLock { current in
+                watchedBindings(current).first { $0.trigger.watched == key && $0.trigger.press == press }
+            }
+            // Subscribers hear of a press only as a binding's (or as the
+            // switch of the flow a binding started, or the emergency stop),
+            // never of presses of the key that no binding has.
+            if binding != nil || actions.operates(key) || press == .emergencyStop {
+                actions.publish(
+                    .trigger,
+                    [("trigger", .object([("device", .string(key.device)), ("key", .string(key.key))])), ("press", .string(press.rawValue))])
+            }
             // While a create flow or menu runs, its switch operates it, not the
             // bindings (the emergency stop still stops everything else too).
             let forwarded = actions.forward(press, key)
@@ -282,9 +328,6 @@ final class TriggerBindings: Sendable {
                 return
             }
             if forwarded { return }
-            let binding = state.withLock { current in
-                current.current.first { $0.trigger.watched == key && $0.trigger.press == press }
-            }
             guard let binding else {
                 log.debug("trigger \(key.key) on \(key.device): \(press.rawValue) press, not bound")
                 return
