@@ -28,6 +28,14 @@ export NO_COLOR=1
 # The second stroke: the first one moved 20 mm (400 units) to the left.
 awk '$1 == "E:" && $3 == "0003" && $4 == "0035" { $5 = $5 - 400 } { print }' \
     "$FIXTURES/touch-one-stroke.events" > "$CASE_WORK/second-stroke.events"
+# Both strokes in one recording, the second 0.5 s after the first lifts:
+# for the daemon's create flow, whose recording ends 3 s after the last
+# lift, one evemu-play leaves no gap for a slow start of a second one.
+{
+    grep -v '^E:' "$FIXTURES/touch-one-stroke.events"
+    grep '^E:' "$FIXTURES/touch-one-stroke.events"
+    awk '$1 == "E:" { $2 = sprintf("%.6f", $2 + 0.74); print }' "$CASE_WORK/second-stroke.events"
+} > "$CASE_WORK/two-strokes.events"
 
 # check_saved FILE : two finger strokes, starting together, at the drawn positions.
 check_saved() {
@@ -201,9 +209,8 @@ for line in client.makefile():
 wait_for_log "$CASE_WORK/subscriber.log" '"ok": true'
 play_events "$switch" "$CASE_WORK/long-press.events"
 wait_for_log "$daemon_log" "create: Recording from $TOUCHSCREEN_NAME" 20
-play_events "$touch" touch-one-stroke.events
+play_events "$touch" "$CASE_WORK/two-strokes.events"
 wait_for_log "$daemon_log" 'create: Stroke 1: swipe'
-play_events "$touch" "$CASE_WORK/second-stroke.events"
 wait_for_log "$daemon_log" 'create: Stroke 2: swipe'
 press
 wait_for_log "$daemon_log" 'create: Highlighted: Save \(2 of 7\)' 20
