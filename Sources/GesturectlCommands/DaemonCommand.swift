@@ -40,17 +40,39 @@ enum DaemonCommand {
             ~/.local/share/gesturectl/bindings.json). Holding a trigger 3 s
             is the emergency stop: every job cancelled, every key released.
 
+            The system service's devices: the shipped unit allows /dev/uinput
+            and reading input devices only. --write-dropin writes
+            /etc/systemd/system/gesturectl.service.d/outputs.conf (or into
+            --dropin-dir) for the configuration's "outputs" (--config, else
+            /etc/gesturectl/daemon.json): /dev/uhid for uhid, the gadget's
+            /dev/hidgN for gadget, nothing more; then it exits. Run it again
+            after changing "outputs", then 'systemctl daemon-reload' and
+            'systemctl restart gesturectl.service'. An up-to-date drop-in is
+            left as it is.
+
             Example:
               gesturectl daemon --socket /tmp/g.sock &
               gesturectl --socket /tmp/g.sock play pinch-in
+              sudo gesturectl daemon --write-dropin
             """,
         section: section,
         options: [
             .option("config", valueName: "file", help: "The configuration file (default: /etc/gesturectl/daemon.json as root; it may be missing).", completion: .files),
             .option("library", valueName: "folder", help: "The folder of named gestures (default: the configuration's, else /var/lib/gesturectl/gestures for the system service, else your library).", completion: .directories),
             .option("bindings", valueName: "file", help: "Where bindings changed over the socket are saved (default: /var/lib/gesturectl/bindings.json for the system service, else ~/.local/share/gesturectl/bindings.json).", completion: .files),
+            .flag("write-dropin", help: "Write the system service's drop-in for the configuration's outputs (the devices they need), then exit."),
+            .option(
+                "dropin-dir", valueName: "folder", help: "Where --write-dropin writes outputs.conf.", default: DaemonDropIn.defaultFolder,
+                completion: .directories),
         ]
     ) { values, context in
+        if values.flag("write-dropin") {
+            try DaemonDropIn.write(values, context: context)
+            return
+        }
+        if values.isGiven("dropin-dir") {
+            throw CommandFailure.usage("--dropin-dir says where --write-dropin writes; add --write-dropin")
+        }
         let service = DaemonService(
             options: DaemonService.Options(
                 socket: values.string("socket"), configuration: values.string("config"), library: values.string("library"),

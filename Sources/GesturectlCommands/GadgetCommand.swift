@@ -29,7 +29,8 @@ enum GadgetCommand {
             mounted when it is not. A machine without a UDC cannot be a gadget
             ('modprobe dummy_hcd' makes a loopback one for trying it).
             Playing needs only write access to /dev/hidgN (udev-rules/ gives
-            it to the group 'gesturectl'). See docs/GADGET.md.
+            it to the group 'gesturectl' for a gadget named gesturectl or
+            gesturectl-…, and no other). See docs/GADGET.md.
             """,
         section: DevicesCommand.section,
         subcommands: [up, down, status]

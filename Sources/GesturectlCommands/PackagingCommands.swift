@@ -95,7 +95,12 @@ extension Gesturectl {
                 .init("/var/lib/gesturectl/gestures/", "The system daemon's library."),
                 .init("/var/lib/gesturectl/bindings.json", "The system daemon's key bindings changed over its socket."),
                 .init("/run/gesturectl/gesturectl.sock", "The system daemon's socket (gesturectl.socket)."),
-                .init("/usr/lib/udev/rules.d/70-gesturectl-uinput.rules", "Makes /dev/uinput and /dev/uhid writable by the group gesturectl."),
+                .init(
+                    "/usr/lib/udev/rules.d/70-gesturectl-uinput.rules",
+                    "Makes /dev/uinput, /dev/uhid and the /dev/hidgN of gesturectl's USB gadget writable by the group gesturectl."),
+                .init(
+                    "/etc/systemd/system/gesturectl.service.d/outputs.conf",
+                    "The system service's devices for the configured outputs (written by daemon --write-dropin)."),
             ],
             seeAlso: ["gesturectl-format(5)", "systemd-sysusers(8)", "udev(7)"]
         )

@@ -44,6 +44,38 @@ import TestSupport
         #expect(score != nil && score! < 2.0, "\(line)")
     }
 
+    /// The overall exposure `systemd-analyze security` gives the service file in `scratch`.
+    private func exposure(_ tool: String, in scratch: TemporaryFolder) throws -> Double? {
+        let outcome = try ProcessRunner.run(tool, ["security", "--offline=yes", scratch.file("gesturectl.service")])
+        let line = outcome.standardOutput.split(separator: "\n").first { $0.contains("Overall exposure level") } ?? ""
+        return line.split(separator: " ").compactMap { Double($0) }.first
+    }
+
+    @Test(
+        "The drop-in of daemon --write-dropin passes systemd-analyze verify and keeps the security score, for every output",
+        arguments: [["uinput"], ["uinput", "uhid"], ["gadget"], ["uinput", "uhid", "gadget"]])
+    func dropInKeepsTheScore(outputs: [String]) throws {
+        guard let tool = try analyze() else { return }
+        let scratch = try TemporaryFolder()
+        try copies(in: scratch)
+        let base = try exposure(tool, in: scratch)
+        let words = outputs.map { "\"\($0)\"" }.joined(separator: ", ")
+        try scratch.write("daemon.json", "{\"outputs\": [\(words)]}")
+        let written = try CLI.run(
+            ["daemon", "--write-dropin", "--config", scratch.file("daemon.json"), "--dropin-dir", scratch.file("gesturectl.service.d")])
+        #expect(written.status == 0, "\(written.stderr)")
+        let verified = try ProcessRunner.run(
+            tool, ["verify", "gesturectl.socket", "gesturectl.service"], workingDirectory: scratch.path)
+        #expect(verified.status == 0 && !verified.standardError.contains("gesturectl"), "\(verified.standardError)")
+        let score = try exposure(tool, in: scratch)
+        #expect(base != nil && score == base && score! < 2.0, "\(outputs): \(String(describing: score)), without the drop-in \(String(describing: base))")
+        // systemd read the drop-in: the devices it allows are in the report.
+        let report = try ProcessRunner.run(tool, ["security", "--offline=yes", scratch.file("gesturectl.service")]).standardOutput
+        let allowLine = report.split(separator: "\n").first { $0.contains("DeviceAllow=") }.map(String.init) ?? ""
+        #expect(allowLine.contains("/dev/uhid") == outputs.contains("uhid"), "\(allowLine)")
+        #expect(allowLine.contains("char-hidg") == outputs.contains("gadget"), "\(allowLine)")
+    }
+
     @Test("The socket is 0660 for the group gesturectl; the service is a notify service without network")
     func contents() throws {
         let socket = try String(contentsOfFile: Self.folder + "/gesturectl.socket", encoding: .utf8)
