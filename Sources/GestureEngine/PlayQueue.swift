@@ -74,12 +74,14 @@ public enum PlayQueueError: Error, Sendable, CustomStringConvertible {
 /// own device (``Engine/startPlay(_:handle:)``).
 ///
 /// A job is checked once when queued (``FrameBuilder/check(_:)``: the
-/// gesture against the device, without building frames), its frames are
-/// built once when its turn comes, from the device's state then, and the
-/// player writes them on its own thread. When a job ends, the thread that
-/// played it starts the next one; an idle queue starts its first job on a
-/// short-lived thread of its own, so no thread waits for a play. A kept
-/// device that vanished is made again once, and the job played on the new one.
+/// gesture against the device, without building frames), and its frames
+/// are built once when its turn comes, from the device's state then. A kept
+/// device's queue has one thread (`gesturectl-q-ts`, …, made at its first
+/// job, with the player's timer slack) that builds each job's frames and
+/// writes them itself, one job after another: no thread waits for another
+/// to play. A kept device that vanished is made again once, and the job
+/// played whole on the new one. A one-shot device's job plays on a
+/// `gesturectl-play` thread of its own.
 public final class PlayQueue: Sendable {
     /// The device's profile.
     public let profile: VirtualDeviceProfile
@@ -103,17 +105,24 @@ public final class PlayQueue: Sendable {
         var retired = false
         var remade: [@Sendable (PlaybackSession?, SystemError) -> Void] = []
         var whenIdle: [@Sendable () -> Void] = []
+        /// A kept device's thread is serving the queue.
+        var serving = false
     }
 
     private let device: Device
     private let threadOptions: ThreadOptions
     private let state = Mutex(State())
+    /// A kept device's thread waits on it for work: one signal a job queued
+    /// (and one when the queue is retired).
+    private let work = Semaphore(value: 0)
 
     init(profile: VirtualDeviceProfile, output: PlayOutput, device: Device, threadName: String) {
         self.profile = profile
         self.output = output
         self.device = device
-        threadOptions = ThreadOptions(name: threadName)
+        // A kept device's thread writes the frames itself: the player's
+        // timer slack (1 ns), so that its wakes are exact.
+        threadOptions = ThreadOptions(name: threadName, timerSlackNanoseconds: Player.threadOptions.timerSlackNanoseconds)
     }
 
     /// Jobs waiting (not counting the running one).
@@ -146,6 +155,32 @@ public final class PlayQueue: Sendable {
                 throw .cannotPlay(error)
             }
         }
+        if case .kept(let engine) = device {
+            let startsThread = try state.withLock { current throws(PlayQueueError) -> Bool in
+                if current.retired { throw .retired }
+                if let limit, current.pending.count >= limit { throw .full(waiting: current.pending.count) }
+                current.pending.append(Entry(play: play))
+                accepted?()
+                defer { current.serving = true }
+                return !current.serving
+            }
+            work.signal()
+            guard startsThread else { return }
+            do {
+                try DedicatedThread.start(threadOptions) { [self] in serve(engine) }
+            } catch {
+                // No thread to spare: the jobs end failed, each saying why.
+                let failed = state.withLock { current in
+                    current.serving = false
+                    defer { current.pending = [] }
+                    return current.pending
+                }
+                for entry in failed {
+                    entry.play.handle.finish(PlaybackResult.failedBeforeStart(PlaybackError.cannotStart(error), state: idleState))
+                }
+            }
+            return
+        }
         let startsNow = try state.withLock { current throws(PlayQueueError) -> Bool in
             if current.retired { throw .retired }
             if let limit, current.pending.count >= limit { throw .full(waiting: current.pending.count) }
@@ -155,19 +190,8 @@ public final class PlayQueue: Sendable {
             current.running = true
             return true
         }
-        guard startsNow else { return }
-        if case .oneShot = device {
-            // Its caller made the device and waits for the play to start.
-            runNext()
-            return
-        }
-        do {
-            try DedicatedThread.start(threadOptions) { [self] in runNext() }
-        } catch {
-            // No thread to spare: start it here (it blocks only while a
-            // kept device is made and the frames are built).
-            runNext()
-        }
+        // A one-shot device's caller made the device and waits for the play to start.
+        if startsNow { runNext() }
     }
 
     /// ``enqueue(_:limit:)`` for the engine's own front-end calls, whose
@@ -206,6 +230,8 @@ public final class PlayQueue: Sendable {
             if let whenIdle, current.running { current.whenIdle.append(whenIdle) }
             return (current.pending, !current.running)
         }
+        // A kept device's thread wakes, finds nothing, and ends.
+        work.signal()
         for entry in drained { entry.play.handle.finish(PlaybackResult.cancelledBeforeStart(state: idleState)) }
         if idleNow { whenIdle?() }
     }
@@ -216,8 +242,123 @@ public final class PlayQueue: Sendable {
     /// A device state with nothing down, for the results of jobs that never ran.
     private var idleState: DeviceState { DeviceState(description: profile.description) }
 
-    /// Starts the next job, or marks the queue idle. Runs on the thread of
-    /// the job that just ended, or on the queue's own thread.
+    /// A kept device's thread: plays the queue's jobs one after another,
+    /// the frames written on this thread, until the queue is retired.
+    private func serve(_ engine: Engine) {
+        while true {
+            work.wait()
+            let (next, ends) = state.withLock { current -> (Entry?, Bool) in
+                guard !current.pending.isEmpty else {
+                    // A job taken out (its signal is left over), or retired.
+                    if current.retired { current.serving = false }
+                    return (nil, current.retired)
+                }
+                current.running = true
+                return (current.pending.removeFirst(), false)
+            }
+            if ends { return }
+            guard let entry = next else { continue }
+            play(entry, engine: engine)
+            let idle = state.withLock { current -> [@Sendable () -> Void] in
+                current.running = false
+                guard current.pending.isEmpty else { return [] }
+                defer { current.whenIdle = [] }
+                return current.whenIdle
+            }
+            for body in idle { body() }
+        }
+    }
+
+    /// Plays one job of a kept device on this thread, its handle finished
+    /// whatever happens; a device that vanished is made again once.
+    private func play(_ entry: Entry, engine: Engine) {
+        let caller = entry.play.handle
+        var remadeOnce = false
+        while true {
+            if caller.isCancelled {
+                caller.finish(PlaybackResult.cancelledBeforeStart(state: idleState))
+                return
+            }
+            let session: PlaybackSession
+            do {
+                session = try engine.readyDevice(profile, output: output)
+            } catch let error as SystemError where error.kind == .deviceVanished && !remadeOnce {
+                remadeOnce = true
+                remake(engine, after: error)
+                continue
+            } catch {
+                caller.finish(PlaybackResult.failedBeforeStart(error, state: idleState))
+                return
+            }
+            let frames: [InputFrame]
+            var releasesAtEnd = true
+            switch entry.play.work {
+            case .gesture(let gesture, let options, let leadIn):
+                do {
+                    var built = try FrameBuilder(target: profile, options: options).frames(for: gesture, from: session.state)
+                    built.delay(by: leadIn)
+                    frames = built
+                } catch {
+                    caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
+                    return
+                }
+            case .press(let press, let leadIn):
+                frames = press.frames(from: session.state, start: leadIn)
+                // A kept keyboard keeps what `down` pressed.
+                releasesAtEnd = false
+            case .frames(let built):
+                frames = built
+            }
+            // The player gets a handle of its own that shares the caller's
+            // cancellation: a job whose device vanished plays again on the
+            // new one before the caller hears of any result.
+            let attempt = PlaybackHandle(cancellation: caller.cancellation)
+            attempt.observeProgress { caller.report($0) }
+            entry.play.started?(session, frames.count)
+            let result: PlaybackResult
+            do {
+                if let priority = entry.play.realtimePriority {
+                    // A real-time play gets a thread at that priority.
+                    result = try session.start(
+                        frames, handle: attempt, releasesAtEnd: releasesAtEnd, realtimePriority: priority,
+                        startGate: entry.play.startGate
+                    ).wait()
+                } else {
+                    result = try session.playHere(
+                        frames, handle: attempt, releasesAtEnd: releasesAtEnd, startGate: entry.play.startGate)
+                }
+            } catch PlaybackError.sessionClosed where !remadeOnce {
+                // Closed between being handed out and playing (forgotten by another thread).
+                remadeOnce = true
+                remake(
+                    engine,
+                    after: SystemError(
+                        call: "write", path: session.devnode, errorNumber: ENODEV, kind: .deviceVanished,
+                        detail: "the device was closed"))
+                continue
+            } catch {
+                caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
+                return
+            }
+            if case .failed(let error as SystemError, _) = result.outcome, error.kind == .deviceVanished, !remadeOnce {
+                remadeOnce = true
+                remake(engine, after: error)
+                continue
+            }
+            caller.finish(result)
+            return
+        }
+    }
+
+    /// Forgets the kept device that vanished, makes it again, and tells the observers.
+    private func remake(_ engine: Engine, after error: SystemError) {
+        engine.forgetDevice(profile, output: output)
+        let session = try? engine.readyDevice(profile, output: output)
+        for observer in state.withLock({ $0.remade }) { observer(session, error) }
+    }
+
+    /// Starts the next job of a one-shot device, or marks the queue idle.
+    /// Runs on the caller's thread, or on the thread of the job that just ended.
     private func runNext() {
         while true {
             let (next, idle) = state.withLock { current -> (Entry?, [@Sendable () -> Void]) in
@@ -236,25 +377,17 @@ public final class PlayQueue: Sendable {
         }
     }
 
-    /// Starts one job; true when it is playing (its end runs the next),
-    /// false when it ended before it started (its handle finished).
+    /// Starts one job of a one-shot device; true when it is playing (its
+    /// end runs the next), false when it ended before it started (its
+    /// handle finished).
     private func start(_ entry: Entry) -> Bool {
         let caller = entry.play.handle
+        guard case .oneShot(let session) = device else { return false }
         if caller.isCancelled {
             caller.finish(PlaybackResult.cancelledBeforeStart(state: idleState))
             return false
         }
-        let session: PlaybackSession
-        do {
-            session = try currentSession()
-        } catch let error as SystemError where error.kind == .deviceVanished && entry.attempt == 0 {
-            return retry(entry, after: error)
-        } catch {
-            caller.finish(PlaybackResult.failedBeforeStart(error, state: idleState))
-            return false
-        }
         let frames: [InputFrame]
-        let releasesAtEnd: Bool
         switch entry.play.work {
         case .gesture(let gesture, let options, let leadIn):
             do {
@@ -265,72 +398,23 @@ public final class PlayQueue: Sendable {
                 caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
                 return false
             }
-            releasesAtEnd = true
         case .press(let press, let leadIn):
             frames = press.frames(from: session.state, start: leadIn)
-            // A kept keyboard keeps what `down` pressed; a one-shot one
-            // releases everything when it is destroyed anyway.
-            if case .kept = device { releasesAtEnd = false } else { releasesAtEnd = true }
         case .frames(let built):
             frames = built
-            releasesAtEnd = true
         }
-        // The player gets a handle of its own that shares the caller's
-        // cancellation: a vanished device's job plays again on the new
-        // device before the caller hears of any result.
-        let attempt = PlaybackHandle(cancellation: caller.cancellation)
-        attempt.observeProgress { caller.report($0) }
-        attempt.onCompletion { [self] result in
-            if case .failed(let error as SystemError, _) = result.outcome, error.kind == .deviceVanished, entry.attempt == 0 {
-                if retry(entry, after: error) { return }
-            } else {
-                caller.finish(result)
-            }
-            runNext()
-        }
+        caller.onCompletion { [self] _ in runNext() }
         entry.play.started?(session, frames.count)
         do {
+            // A one-shot device releases everything when it is destroyed.
             _ = try session.start(
-                frames, handle: attempt, releasesAtEnd: releasesAtEnd, realtimePriority: entry.play.realtimePriority,
+                frames, handle: caller, releasesAtEnd: true, realtimePriority: entry.play.realtimePriority,
                 startGate: entry.play.startGate)
-        } catch PlaybackError.sessionClosed where entry.attempt == 0 {
-            // Closed between being handed out and starting (forgotten by
-            // another thread): a kept device is made again.
-            if case .kept = device {
-                let closed = SystemError(
-                    call: "write", path: session.devnode, errorNumber: ENODEV, kind: .deviceVanished, detail: "the device was closed")
-                return retry(entry, after: closed)
-            }
-            caller.finish(PlaybackResult.failedBeforeStart(PlaybackError.sessionClosed, state: idleState))
-            return false
         } catch {
             caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
             return false
         }
         return true
-    }
-
-    /// Makes a vanished kept device again and starts `entry` on it (its
-    /// second and last attempt); false when it ended instead.
-    private func retry(_ entry: Entry, after error: SystemError) -> Bool {
-        guard case .kept(let engine) = device else {
-            entry.play.handle.finish(PlaybackResult.failedBeforeStart(error, state: idleState))
-            return false
-        }
-        engine.forgetDevice(profile, output: output)
-        let session = try? engine.readyDevice(profile, output: output)
-        for observer in state.withLock({ $0.remade }) { observer(session, error) }
-        var again = entry
-        again.attempt += 1
-        return start(again)
-    }
-
-    /// The device the next job plays on.
-    private func currentSession() throws -> PlaybackSession {
-        switch device {
-        case .kept(let engine): try engine.readyDevice(profile, output: output)
-        case .oneShot(let session): session
-        }
     }
 }
 

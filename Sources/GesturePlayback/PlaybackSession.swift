@@ -139,6 +139,38 @@ public final class PlaybackSession: Sendable {
         }
     }
 
+    /// Plays `frames` on the calling thread, as ``start(_:handle:releasesAtEnd:realtimePriority:startGate:)``
+    /// does on a thread of its own: for a thread that exists to play this
+    /// device's queue (``Player/threadOptions``' timer slack is the caller's
+    /// to set). Returns when the play has ended, its `handle` finished and
+    /// the session's state updated.
+    /// - Throws: ``PlaybackError/sessionBusy`` while another play runs,
+    ///   ``PlaybackError/sessionClosed`` after ``close()``; nothing was
+    ///   played then and `handle` is not finished.
+    public func playHere(
+        _ frames: [InputFrame], handle: PlaybackHandle, releasesAtEnd: Bool = true, startGate: FileDescriptor? = nil
+    ) throws(PlaybackError) -> PlaybackResult {
+        let claimed: Result<(any FrameSink & Sendable, DeviceState), PlaybackError> = guarded.withLock { current in
+            if current.closing { return .failure(.sessionClosed) }
+            if current.busy { return .failure(.sessionBusy) }
+            guard let sink = current.sink else { return .failure(.sessionClosed) }
+            current.busy = true
+            current.running = handle
+            return .success((sink, current.state))
+        }
+        let (sink, initial) = try claimed.get()
+        let result = Player(clock: clock).play(
+            frames, on: sink, state: initial, cancellation: handle.cancellation, progress: { handle.report($0) },
+            releasesAtEnd: releasesAtEnd, startGate: startGate)
+        guarded.withLock { current in
+            current.state = result.finalState
+            current.busy = false
+            current.running = nil
+        }
+        handle.finish(result)
+        return result
+    }
+
     /// Writes the frame that releases what is down between plays (keys a
     /// `down` press left down), when no play runs; the playing thread does
     /// it otherwise. A failed write is left to the device's destruction,
