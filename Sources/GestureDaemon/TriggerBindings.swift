@@ -112,7 +112,8 @@ final class TriggerBindings: Sendable {
     /// `bind` {trigger, action}: binds (or re-binds) a trigger, saves the
     /// bindings, and starts watching its key.
     func bind(_ arguments: Arguments, client: Int) throws -> JSONValue {
-        let gestureProblem = actions.withLock { $0?.gestureProblem } ?? { _ in DaemonError(.notFound, "") }
+        let gestureProblem: @Sendable (String) -> DaemonError? =
+            actions.withLock { $0?.gestureProblem } ?? { @Sendable _ in DaemonError(.notFound, "") }
         guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "bind: \"trigger\" is missing") }
         guard let actionValue = arguments.value(.action) else { throw DaemonError(.badArgument, "bind: \"action\" is missing") }
         let binding = TriggerBinding(
