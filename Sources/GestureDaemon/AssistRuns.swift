@@ -21,7 +21,9 @@ final class SwitchRelay: Sendable {
         let cancelled = try handle.cancellation.fileDescriptor
         // Nothing reads a device for this watch: a thread ends it once cancelled.
         try DedicatedThread.start(ThreadOptions(name: "gesturectl-cfwd")) {
-            _ = try? Poll.waitReadable(cancelled, timeoutMilliseconds: nil)
+            // A signal (false) waits on.
+            // Harmless: poll on one eventfd fails only for lack of memory; the watch then ends as a cancelled one does, and the run's next watch() starts anew.
+            while (try? Poll.waitReadable(cancelled, timeoutMilliseconds: nil)) == false {}
             handle.finish(nil)
         }
         current.withLock { $0 = handle }

@@ -441,6 +441,7 @@ public enum TriggerKeys {
     /// Why `trigger` may not be watched with these dedicated keyboards, or
     /// `nil` when it may.
     public static func refusal(of trigger: TriggerBinding.Trigger, dedicatedKeyboards: [String]) -> String? {
+        // Harmless: a key name that is no key is refused by Trigger.parse (and a watch), saying so; it types nothing.
         guard let code = try? TriggerRequest.keyCode(named: trigger.key), isTypingKey(code) else { return nil }
         let device = DaemonLog.excerpt(trigger.device)
         if dedicatedKeyboards.contains(trigger.device) {

@@ -1,4 +1,5 @@
 import GestureFormat
+import Glibc
 import OperatingSystem
 
 /// The client side of the protocol: one connection, requests answered in
@@ -7,8 +8,15 @@ public final class DaemonClient {
     /// The socket connected to.
     public let path: String
     private let socket: FileDescriptor
-    private var buffer: [UInt8] = []
+    private var lines = LineBuffer()
     private var nextID = 0
+
+    /// Bytes searched for a newline so far (each byte once: a reply of
+    /// megabytes arrives in many reads, and searching the whole of it again
+    /// after each made reading it quadratic).
+    var scannedBytes: Int { lines.scannedBytes }
+    /// Bytes read from the daemon so far.
+    var receivedBytes: Int { lines.receivedBytes }
 
     /// Connects to the daemon at `path`.
     /// - Throws: ``DaemonUnreachable`` naming the path and why.
@@ -70,11 +78,7 @@ public final class DaemonClient {
     /// The next line from the daemon (without its newline).
     private func readLine() throws(DaemonUnreachable) -> [UInt8] {
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                return line
-            }
+            if let line = lines.next() { return line }
             let chunk: [UInt8]?
             do {
                 chunk = try socket.read(upTo: 1 << 16, path: path)
@@ -84,8 +88,61 @@ public final class DaemonClient {
             guard let chunk, !chunk.isEmpty else {
                 throw DaemonUnreachable(path: path, reason: "the daemon closed the connection")
             }
-            buffer.append(contentsOf: chunk)
+            lines.append(chunk)
         }
+    }
+}
+
+/// Bytes read from a stream, taken out a line at a time. Each byte is
+/// searched for a newline once, however many reads a line takes, and the
+/// taken lines are dropped from the front now and then (not after each
+/// line): splitting a stream of n bytes costs O(n).
+struct LineBuffer {
+    private var bytes: [UInt8] = []
+    /// Where the next line starts.
+    private var start = 0
+    /// Where the search for its newline goes on (bytes before it have none).
+    private var searched = 0
+    /// Bytes searched for a newline in all.
+    private(set) var scannedBytes = 0
+    /// Bytes appended in all.
+    private(set) var receivedBytes = 0
+
+    /// Adds what was read.
+    mutating func append(_ chunk: [UInt8]) {
+        // Drop the taken lines once they are most of the buffer: each byte
+        // is moved a bounded number of times.
+        if start > 0 && start >= bytes.count - start {
+            bytes.removeFirst(start)
+            searched -= start
+            start = 0
+        }
+        bytes.append(contentsOf: chunk)
+        receivedBytes += chunk.count
+    }
+
+    /// The next complete line (without its newline), or `nil` until one is.
+    mutating func next() -> [UInt8]? {
+        let end = bytes.count
+        let from = searched
+        let newline = bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard from < end, let base = buffer.baseAddress, let found = memchr(base + from, 0x0A, end - from) else { return nil }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+        }
+        scannedBytes += (newline.map { $0 + 1 } ?? end) - searched
+        guard let newline else {
+            searched = end
+            return nil
+        }
+        let line = Array(bytes[start..<newline])
+        start = newline + 1
+        searched = start
+        if start == bytes.count {
+            bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 16)
+            start = 0
+            searched = 0
+        }
+        return line
     }
 }
 

@@ -106,7 +106,7 @@ public final class DaemonServer: Sendable {
         try dispatcher.startReadyDevices()
         bindings.start(
             TriggerBindings.Actions(
-                gestureExists: { [dispatcher] name in dispatcher.gestureExists(name) },
+                gestureProblem: { [dispatcher] name in dispatcher.gestureProblem(name) },
                 publish: { [sockets] event, fields in sockets.broadcast(event, fields) },
                 forward: { [assists] press, key in assists.forward(press, on: key) },
                 operates: { [assists] key in assists.isOperated(by: key) },
@@ -175,6 +175,7 @@ public final class DaemonServer: Sendable {
     /// configuration and `play`'s "as" only let the four playable kinds and
     /// the keyboard through, anything else is the touchscreen).
     public static func profile(for kind: DeviceKind) -> VirtualDeviceProfile {
+        // Harmless: only a kind that plays nothing throws, which the configuration and "as" never let through; it is the touchscreen, as said above.
         (try? Engine.builtinReadyProfile(kind: kind)) ?? .touchscreen()
     }
 

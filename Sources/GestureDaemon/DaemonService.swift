@@ -32,12 +32,15 @@ public final class DaemonService: Sendable {
         /// Reads a file given on the command line (the configuration), its
         /// errors naming it as given.
         public var readFile: @Sendable (String) throws -> [UInt8]
+        /// Tells the service manager a state (``OperatingSystem/ServiceManager/notify(_:)``).
+        public var notify: @Sendable (String) throws -> Bool
 
         /// Creates options.
         public init(
             socket: String? = nil, configuration: String? = nil, library: String? = nil, bindings: String? = nil,
             environment: [String: String], userLibrary: GestureLibrary, version: String,
-            readFile: @escaping @Sendable (String) throws -> [UInt8]
+            readFile: @escaping @Sendable (String) throws -> [UInt8],
+            notify: @escaping @Sendable (String) throws -> Bool = { state in try ServiceManager.notify(state) }
         ) {
             self.socket = socket
             self.configuration = configuration
@@ -47,6 +50,7 @@ public final class DaemonService: Sendable {
             self.userLibrary = userLibrary
             self.version = version
             self.readFile = readFile
+            self.notify = notify
         }
     }
 
@@ -103,6 +107,7 @@ public final class DaemonService: Sendable {
         do {
             try server.start()
         } catch {
+            // Harmless: the error thrown is the one to tell; a socket file left is stale, and the next listen removes it.
             if let createdPath { try? FileSystem.unlink(createdPath) }
             listening.close()
             throw error
@@ -111,15 +116,26 @@ public final class DaemonService: Sendable {
             if signal == SignalMask.hangUp {
                 reload(server, path: configurationPath, systemInstance: systemInstance)
             } else {
-                _ = try? ServiceManager.notify("STOPPING=1")
+                tellServiceManager("STOPPING=1", what: "the daemon is stopping")
                 log.notice("\(SignalMask.name(of: signal) == "INT" ? "interrupted" : "SIG" + SignalMask.name(of: signal)): stopping")
                 server.stop()
             }
         }
         defer { subscription.cancel() }
         log.notice("ready: listening on \(createdPath ?? "the activated socket"), devices \(configuration.devices.map(\.rawValue).joined(separator: ", "))")
-        _ = try? ServiceManager.notify("READY=1\nSTATUS=ready: \(configuration.devices.count) devices")
+        tellServiceManager("READY=1\nSTATUS=ready: \(configuration.devices.count) devices", what: "the daemon is ready")
         _ = await server.stopped()
+    }
+
+    /// Tells the service manager `state`; a failure is logged (a service of
+    /// Type=notify that is never told READY=1 is stopped when its start
+    /// times out, and the log should say why).
+    private func tellServiceManager(_ state: String, what: String) {
+        do {
+            _ = try options.notify(state)
+        } catch {
+            log.warning("cannot tell the service manager \(what) (\(error))")
+        }
     }
 
     /// The configuration at `path`; the defaults when no path is given, or
@@ -161,6 +177,7 @@ public final class DaemonService: Sendable {
     /// daemon that set them by path afterwards gave them to whatever a
     /// local user had put at the path meanwhile.
     private func makeSocket(at path: String, group: String) throws -> FileDescriptor {
+        // Harmless: a folder that exists is fine; one that cannot be made is named by checkFolder or listen below.
         if path == DaemonPaths.systemSocket { try? FileSystem.makeDirectory("/run/gesturectl", permissions: 0o755) }
         try UnixSocket.checkFolder(of: path)
         if let groupID = try UserGroups.groupID(named: group) {

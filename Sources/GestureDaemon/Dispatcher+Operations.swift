@@ -51,7 +51,7 @@ extension Dispatcher {
                 gestures: entries.map { entry in
                     ListResult.Entry(
                         name: entry.name, source: entry.source.rawValue, path: entry.path,
-                        summary: (try? GestureFile.load(path: entry.path)).map { describe($0) } ?? "unreadable",
+                        summary: summary(ofFileAt: entry.path),
                         hidesBuiltin: entry.hidesBuiltin)
                 }
             ).json
@@ -332,15 +332,39 @@ extension Dispatcher {
         let ready = state.withLock { current in
             current.configuration.readyDevices.compactMap { device in current.queues[device].map { (device, $0.profile) } }
         }
-        let inputDevices = (try? InputDevicesJSON.list()) ?? []
+        let inputDevices: [JSONValue]
+        do {
+            inputDevices = try InputDevicesJSON.list()
+        } catch {
+            // The ready devices are still worth the reply; the list is empty.
+            log.warning("devices: the input devices cannot be listed (\(error))")
+            inputDevices = []
+        }
         return DevicesResult(
             ready: ready.map { device, profile in
-                DevicesResult.Ready(
-                    kind: device.kind.rawValue, node: (try? engine.readyDevice(profile, output: device.output))?.devnode,
-                    output: device.output == .uinput ? nil : device.output.word)
+                let node: String?
+                do {
+                    node = try engine.readyDevice(profile, output: device.output).devnode
+                } catch {
+                    // Its node is null in the reply; the log says why, as
+                    // for a ready device that cannot be made at start.
+                    log.info("devices: the \(device) is not ready (\(error)); it is made when a play asks for it")
+                    node = nil
+                }
+                return DevicesResult.Ready(kind: device.kind.rawValue, node: node, output: device.output == .uinput ? nil : device.output.word)
             },
             devices: inputDevices
         ).json
+    }
+
+    /// A library gesture's summary for `list`: as `gesturectl list` shows
+    /// it, "unreadable" and why for a file that cannot be read.
+    private func summary(ofFileAt path: String) -> String {
+        do {
+            return describe(try GestureFile.load(path: path))
+        } catch {
+            return "unreadable: \(DaemonLog.oneLine("\(error)"))"
+        }
     }
 
     private func loadNamed(_ name: String) throws -> Gesture {
@@ -428,10 +452,12 @@ extension Dispatcher {
         log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
         for handle in handles { handle.cancel() }
         if let recordingJob { _ = cancelRecording(recordingJob) }
+        // Harmless: a keyboard that cannot be had was destroyed, and its destruction released its keys (the kernel sends the ups); a new one has none down.
         guard hasKeyboard, let session = try? engine.readyDevice(DaemonServer.profile(for: .keyboard)) else { return }
         // Queued behind the cancelled jobs, so each finds the keyboard free;
         // a key that is up by then costs no frame.
         for key in session.state.pressedKeys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            // Harmless: not limited, so only a stopping daemon refuses (busy), and stopping releases every key itself (releaseAllHeldKeys, which logs a key it cannot release).
             _ = try? queuePress(KeyPress(key: key, action: .up), client: 0, requestID: .null, waits: false, limited: false)
         }
     }

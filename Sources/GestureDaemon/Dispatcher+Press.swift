@@ -109,8 +109,7 @@ extension Dispatcher {
         guard !keys.isEmpty else { return }
         let names = keys.sorted { $0.rawValue < $1.rawValue }.map { VirtualKeyboard.key(code: $0)?.kernelName ?? "\($0.rawValue)" }
         for key in keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            // Never refused for a full queue; only a stopping daemon
-            // refuses, and stopping releases every key itself.
+            // Harmless: not limited, so only a stopping daemon refuses (busy), and stopping releases every key itself (releaseAllHeldKeys, which logs a key it cannot release).
             _ = try? queuePress(KeyPress(key: key, action: .up), client: 0, requestID: .null, waits: false, limited: false)
         }
         log.info("releasing \(names.joined(separator: ", ")): \(reason)")
@@ -123,6 +122,7 @@ extension Dispatcher {
             current.heldKeys = HeldKeys()
             return current.queues[.keyboard] != nil
         }
+        // Harmless: a keyboard that cannot be had was destroyed, and its destruction released its keys (the kernel sends the ups); a new one has none down.
         guard hasKeyboard, let session = try? engine.readyDevice(DaemonServer.profile(for: .keyboard)) else { return }
         let down = session.state.pressedKeys.sorted { $0.rawValue < $1.rawValue }
         for key in down {

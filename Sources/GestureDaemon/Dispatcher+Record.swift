@@ -221,6 +221,7 @@ extension Dispatcher {
     /// A stroke as the file format writes it (its JSON object).
     static func strokeJSON(_ stroke: Stroke) -> JSONValue {
         let bytes = GestureFileFormat.encodeUTF8(Gesture(name: "stroke", device: .synthDefault, strokes: [stroke]))
+        // Harmless: the encoder's own output always parses (GestureFormat's tests read it back); null never goes out.
         guard let gesture = try? JSONValue.parse(bytes), case .array(let strokes)? = gesture["strokes"], let first = strokes.first else {
             return .null
         }

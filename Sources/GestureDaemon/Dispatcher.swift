@@ -152,10 +152,17 @@ final class Dispatcher: Sendable {
         }
     }
 
-    /// Whether the library has a gesture of that name now.
-    func gestureExists(_ name: String) -> Bool {
+    /// Why the library's gesture `name` cannot be played now (`not-found`
+    /// when there is none; the file's problem when it cannot be read);
+    /// `nil` when it can.
+    func gestureProblem(_ name: String) -> DaemonError? {
         let library = state.withLock { $0.library }
-        return (try? library.load(named: name)) != nil
+        do throws(DaemonError) {
+            _ = try libraryCall { () throws(LibraryError) in try gestureCache.gesture(at: library.entry(named: name).path) }
+            return nil
+        } catch {
+            return error
+        }
     }
 
     // MARK: Ready devices

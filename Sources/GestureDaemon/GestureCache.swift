@@ -28,6 +28,7 @@ final class GestureCache: Sendable {
 
     /// The gesture at `path`, from the cache when the file is unchanged.
     func gesture(at path: String) throws(LibraryError) -> Gesture {
+        // Harmless: a file that cannot be stat'ed is read uncached, and reading it throws why (not found, no permission).
         guard let status = try? Paths.status(path) else { return try GestureFile.load(path: path) }
         let key = Key(device: status.device, inode: status.inode, size: status.size, modified: status.modificationSeconds)
         if let entry = entries.withLock({ $0[path] }), entry.key == key { return entry.gesture }

@@ -86,9 +86,11 @@ public enum RemoteRecording {
     ) {
         var watchEnter = watchEnter
         while remote.result == nil, !remote.isCancelled {
+            // Harmless: only out of descriptors or memory (eventfd, poll); the recording is then stopped at once, its strokes kept and brought back by the waiting record-stop.
             guard let cancelled = try? remote.cancellation.fileDescriptor else { break }
             var descriptors: [(FileDescriptor, Poll.Events)] = [(cancelled, .readable)]
             if watchEnter { descriptors.append((.standardInput, .readable)) }
+            // Harmless: as above.
             guard let ready = try? Poll.wait(descriptors, timeoutMilliseconds: nil) else { break }
             if ready.count > 1, !ready[1].isEmpty {
                 do {
@@ -101,6 +103,7 @@ public enum RemoteRecording {
                 }
             }
         }
+        // Harmless: a cancel refused (the recording ended meanwhile) or not delivered (the daemon gone) is told by the waiting record-stop, which has the result or the broken connection.
         if remote.result == nil { _ = try? stopper.call(.cancel(job: job)) }
     }
 }

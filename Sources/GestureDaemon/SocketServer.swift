@@ -178,6 +178,7 @@ final class SocketServer: Sendable {
         var listeningOpen = true
         defer {
             if listeningOpen { listening.close() }
+            // Harmless: a socket file left behind (removed already, or its folder made read-only) is stale, and the next daemon's listen removes a stale socket.
             if let path = createdSocketPath { try? FileSystem.unlink(path) }
             let remaining = clients.withLock { current in
                 defer { current.byID = [:] }
@@ -202,6 +203,7 @@ final class SocketServer: Sendable {
                 if listeningOpen {
                     listening.close()
                     listeningOpen = false
+                    // Harmless: as at the end of run() (a stale socket is removed by the next listen).
                     if let path = createdSocketPath { try? FileSystem.unlink(path) }
                 }
                 if drained && readers.allSatisfy({ $0.pendingOutput == 0 }) { return }

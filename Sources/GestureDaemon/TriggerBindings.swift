@@ -63,8 +63,10 @@ final class TriggerBindings: Sendable {
     /// What a press sets going, in the rest of the daemon. Each is called
     /// on the watch's thread, outside the bindings' lock.
     struct Actions: Sendable {
-        /// Whether the library has a gesture (`bind` refuses to play one that does not exist).
-        var gestureExists: @Sendable (String) -> Bool
+        /// Why the library's gesture of a name cannot be played now (`bind`
+        /// refuses a play of one that does not exist or cannot be read);
+        /// `nil` when it can.
+        var gestureProblem: @Sendable (String) -> DaemonError?
         /// Pushes an event (a press's `trigger` event).
         var publish: @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
         /// Hands a press to the create flow or menu it operates; whether it did.
@@ -110,7 +112,8 @@ final class TriggerBindings: Sendable {
     /// `bind` {trigger, action}: binds (or re-binds) a trigger, saves the
     /// bindings, and starts watching its key.
     func bind(_ arguments: Arguments, client: Int) throws -> JSONValue {
-        let exists = actions.withLock { $0?.gestureExists } ?? { _ in false }
+        let gestureProblem: @Sendable (String) -> DaemonError? =
+            actions.withLock { $0?.gestureProblem } ?? { @Sendable _ in DaemonError(.notFound, "") }
         guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "bind: \"trigger\" is missing") }
         guard let actionValue = arguments.value(.action) else { throw DaemonError(.badArgument, "bind: \"action\" is missing") }
         let binding = TriggerBinding(
@@ -122,8 +125,12 @@ final class TriggerBindings: Sendable {
         }
         if case .play(let name, _) = binding.action {
             // A gesture that does not exist now is refused now, not at the press.
-            if !exists(name) {
-                throw DaemonError(.notFound, "bind: no gesture \"\(DaemonLog.oneLine(name))\" in the library")
+            if let problem = gestureProblem(name) {
+                if problem.code == .notFound {
+                    throw DaemonError(.notFound, "bind: no gesture \"\(DaemonLog.oneLine(name))\" in the library")
+                }
+                // It exists but cannot be read (a damaged file, no permission): why.
+                throw DaemonError(problem.code, "bind: \(problem.message)")
             }
         }
         var replaced = false

@@ -35,6 +35,7 @@ public enum InputDevices {
     /// - Throws: ``DeviceDiscovery/DeviceSelectionError`` when none or
     ///   several match; ``OperatingSystem/SystemError`` when it cannot be opened.
     public static func open(_ specification: String?) throws -> OpenedInputDevice {
+        // Harmless: udev failing lists nothing, as in a container without udev: a node given by path still opens, and anything else is refused saying no input devices are visible.
         try open(specification, udevDevices: (try? Udev().inputDevices()) ?? [])
     }
 

@@ -82,6 +82,7 @@ extension StrokeRecorder {
         _ = scratch.status()
         let taken = scratch.takeFinishedStrokes()
         // finish also makes the repairs and the warnings.
+        // Harmless: the warm-up's recording is thrown away; only running finish matters, not its outcome.
         _ = try? scratch.finish(RecordingDetails(name: "warm-up"), reason: .cancelled)
         return taken.count
     }

@@ -103,6 +103,7 @@ enum DaemonDropIn {
                         + " the gadget \(name) needs a rule of its own (docs/GADGET.md)")
             }
         }
+        // Harmless: a drop-in that cannot be read counts as different and is written again; writing says why it fails.
         if Paths.exists(path), (try? FileIO.read(path: path, limit: 1 << 16)) == text {
             context.print("\(path) is up to date (outputs: \(outputs)): nothing to do")
             return

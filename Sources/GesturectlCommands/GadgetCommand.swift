@@ -126,6 +126,7 @@ enum GadgetCommand {
     ) { values, context in
         let name = values.stringOrDefault("name")
         let gadget = USBGadget()
+        // Harmless: controllers() throws only when there is none, which the problem below says.
         let controllers = (try? gadget.controllers()) ?? []
         // Without configfs or libcomposite no gadget exists: say why, as a fact.
         var problem: String?

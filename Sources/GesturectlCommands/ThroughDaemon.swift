@@ -147,6 +147,7 @@ extension PressCommand {
         context.note("holding \(name) down; Ctrl-C or SIGTERM releases it (or 'press \(name) --up' from elsewhere)")
         _ = await signalled.finished()
         subscription.cancel()
+        // Harmless: the daemon releases the key when this connection closes, as the command exits now.
         _ = try? DaemonCalls.call(client, .press(key: name, action: .up))
         context.note("released \(name)")
         throw CommandFailure.exit(.interrupted)

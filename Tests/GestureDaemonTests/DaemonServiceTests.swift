@@ -25,7 +25,10 @@ struct DaemonServiceTests {
         let signals = SignalRouter(unhandled: { _ in })
         let service: DaemonService
 
-        init(socket: String, configuration: String) {
+        init(
+            socket: String, configuration: String,
+            notify: @escaping @Sendable (String) throws -> Bool = { state in try ServiceManager.notify(state) }
+        ) {
             let collected = self.collected
             let devices = DeviceFactory(
                 make: { profile, _, _ in
@@ -39,7 +42,7 @@ struct DaemonServiceTests {
                 options: DaemonService.Options(
                     socket: socket, configuration: "daemon.json", environment: [:],
                     userLibrary: GestureLibrary(userDirectory: UnixSocket.folder(of: socket) + "/library", builtinDirectory: nil),
-                    version: "test", readFile: { _ in bytes }),
+                    version: "test", readFile: { _ in bytes }, notify: notify),
                 engine: Engine(devices: devices),
                 log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.lines.withLock { $0.append(line) } }),
                 isRoot: false)
@@ -82,6 +85,22 @@ struct DaemonServiceTests {
         #expect(rig.log.contains { $0.contains("SIGTERM: stopping") })
         #expect(rig.log.contains { $0.contains("stopped") })
         #expect(!folder.exists("d.sock"))
+    }
+
+    @Test("A service manager that cannot be told the daemon is ready or stopping: the log says so, and the daemon serves")
+    func notifyFails() async throws {
+        let folder = try TemporaryFolder(prefix: "gesturectl-service-test")
+        defer { withExtendedLifetime(folder) {} }
+        let socket = folder.file("d.sock")
+        let rig = Rig(
+            socket: socket, configuration: "{\"group\": \"\(Self.ownGroupName)\", \"devices\": [\"touchscreen\"]}",
+            notify: { _ in throw SystemError(call: "sendto", path: "/run/systemd/notify", errorNumber: ECONNREFUSED) })
+        let running = Task { try await rig.service.run(signals: rig.signals) }
+        try await rig.waitForLine("cannot tell the service manager the daemon is ready (")
+        #expect(try DaemonClient(path: socket).call("version")["protocol"] == .integer(1))
+        rig.signals.deliver(SIGTERM)
+        try await running.value
+        #expect(rig.log.contains { $0.contains("cannot tell the service manager the daemon is stopping (") && $0.contains("sendto") })
     }
 
     @Test("A socket folder everyone can write is refused before anything is made")

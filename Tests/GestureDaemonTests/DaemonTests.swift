@@ -224,6 +224,18 @@ struct DaemonProtocolTests {
         let shown = try client.call("show", [("name", .string("two-up"))])
         #expect(shown["gesture"]?["strokes"] == (try inline(gesture))["strokes"])
         #expect(shown["summary"] == .string("2 fingers · swipe up · 0.25 s · 40 mm"))
+        // A file that cannot be read is listed as unreadable, saying why (as
+        // `gesturectl list` does).
+        try FileIO.writeAtomically(Array("{\"format\": 1, \"strokes\": \n".utf8), to: daemon.folder + "/library/broken.gesture.json")
+        guard case .array(let withBroken)? = try client.call("list")["gestures"],
+            case .string(let brokenSummary)? = withBroken.first(where: { $0["name"] == .string("broken") })?["summary"]
+        else {
+            Issue.record("broken.gesture.json is not listed")
+            return
+        }
+        #expect(brokenSummary.hasPrefix("unreadable: "))
+        #expect(brokenSummary.contains("broken.gesture.json"))
+        #expect(!brokenSummary.contains("\n"))
         _ = try client.call("rm", [("name", .string("two-up"))])
         #expect(errorCode { try client.call("show", [("name", .string("two-up"))]) } == .notFound)
         await daemon.stop()

@@ -163,6 +163,16 @@ struct TriggerBindingTests {
         #expect(code(trigger(press: "triple"), play) == .badArgument)
         #expect(code(.object([("device", .string(device)), ("key", .string("BTN_0"))]), play) == .badArgument)
         #expect(code(trigger(press: "single"), .object([("play", .string("nope"))])) == .notFound)
+        // One that exists but cannot be read is refused saying why, not as missing.
+        try FileIO.writeAtomically(Array("{\"format\": 1,".utf8), to: daemon.folder + "/library/broken.gesture.json")
+        do {
+            _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("play", .string("broken"))]))])
+            Issue.record("bound a gesture that cannot be read")
+        } catch let error as DaemonError {
+            #expect(error.code == .internal)
+            #expect(error.message.hasPrefix("bind: ") && error.message.contains("broken.gesture.json"))
+            #expect(!error.message.contains("no gesture"))
+        }
         #expect(code(trigger(press: "single"), .object([("play", .string("my-tap")), ("press", .string("mute"))])) == .badArgument)
         #expect(code(trigger(press: "single"), .object([("press", .string("power"))])) == .badArgument)
         #expect(code(trigger(press: "single"), .object([("press", .string("KEY_A"))])) == .badArgument)
