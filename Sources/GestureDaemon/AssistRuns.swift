@@ -52,10 +52,10 @@ struct AssistRun: Sendable {
 }
 
 /// The create flow's services in the daemon: recordings through the
-/// engine (its inputs the system's, or a test's doubles), plays on a virtual device of
-/// their own, saves in the daemon's library, and the switch's presses
-/// forwarded from the binding's watch (a second watch of the same device
-/// could not grab it).
+/// engine (its inputs the system's, or a test's doubles), plays on a
+/// virtual device of their own, saves in the daemon's library, and the
+/// switch's presses forwarded from the binding's watch (a second watch of
+/// the same device could not grab it).
 struct DaemonCreateServices: CreateServices {
     let request: RecordRequest
     let engine: Engine
@@ -137,8 +137,8 @@ final class AssistRuns: Sendable {
     private let publish: @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
     private let slot = Mutex(Slot())
 
-    /// Runs on `engine`; `context` is asked
-    /// when a run starts, `publish` pushes its lines.
+    /// Runs on `engine`; `context` is asked when a run starts, `publish`
+    /// pushes its lines.
     init(
         engine: Engine, version: String, log: DaemonLog, context: @escaping @Sendable () -> Context,
         publish: @escaping @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
