@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "GestureEngineTests",
             dependencies: [
-                "GestureEngine", "GestureModel", "GesturePlayback", "GestureRecording", "GestureSynth", "InputSystem",
+                "GestureEngine", "DeviceDiscovery", "GestureModel", "GesturePlayback", "GestureRecording", "GestureSynth", "InputSystem",
                 "OperatingSystem", "TestSupport", "HIDOutput",
             ]),
         .testTarget(

@@ -54,12 +54,11 @@ struct AssistRun: Sendable {
 }
 
 /// The create flow's services in the daemon: recordings through the
-/// daemon's provider (the engine, or a test's), plays on a virtual device of
-/// their own, saves in the daemon's library, and the switch's presses
-/// forwarded from the binding's watch (a second watch of the same device
-/// could not grab it).
+/// engine (its inputs the system's, or a test's doubles), plays on a
+/// virtual device of their own, saves in the daemon's library, and the
+/// switch's presses forwarded from the binding's watch (a second watch of
+/// the same device could not grab it).
 struct DaemonCreateServices: CreateServices {
-    let recordings: RecordingProvider
     let request: RecordRequest
     let engine: Engine
     let library: GestureLibrary
@@ -70,7 +69,7 @@ struct DaemonCreateServices: CreateServices {
     var idleTimeout: Microseconds? { request.sessionOptions.idleTimeout }
 
     func startRecording(strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob {
-        try recordings.start(request, strokes)
+        try engine.startRecording(request, strokes: strokes)
     }
 
     func startPlay(_ gesture: Gesture) throws -> PlayJob {
@@ -134,21 +133,19 @@ final class AssistRuns: Sendable {
     static let createIdleTimeout = Microseconds(3_000_000)
 
     private let engine: Engine
-    private let recordings: RecordingProvider
     private let version: String
     private let log: DaemonLog
     private let context: @Sendable () -> Context
     private let publish: @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
     private let slot = Mutex(Slot())
 
-    /// Runs on `engine`, recording through `recordings`; `context` is asked
-    /// when a run starts, `publish` pushes its lines.
+    /// Runs on `engine`; `context` is asked when a run starts, `publish`
+    /// pushes its lines.
     init(
-        engine: Engine, recordings: RecordingProvider, version: String, log: DaemonLog, context: @escaping @Sendable () -> Context,
+        engine: Engine, version: String, log: DaemonLog, context: @escaping @Sendable () -> Context,
         publish: @escaping @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
     ) {
         self.engine = engine
-        self.recordings = recordings
         self.version = version
         self.log = log
         self.context = context
@@ -262,7 +259,6 @@ final class AssistRuns: Sendable {
     /// A create flow's services drawing on `device` (a flow of its own, or Create New Gesture in the menu).
     private func createServices(drawingOn device: String?, context: Context, switchPresses: SwitchRelay) -> DaemonCreateServices {
         DaemonCreateServices(
-            recordings: recordings,
             request: RecordRequest(
                 device: device, grab: true, sessionOptions: RecordingSessionOptions(idleTimeout: Self.createIdleTimeout),
                 details: RecordingDetails(name: "created", recordedAt: WallClock.iso8601(), tool: "gesturectl \(version) daemon")),

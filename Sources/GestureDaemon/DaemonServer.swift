@@ -72,20 +72,19 @@ public final class DaemonServer: Sendable {
 
     /// Creates the server; nothing runs until ``start()``. Its ready
     /// devices are the engine's kept devices (an engine made with a
-    /// ``GestureEngine/DeviceFactory`` of test doubles in tests), recordings
-    /// come from `recordings` (by default the engine reading input devices),
-    /// trigger watches from `triggers` (by default the engine's, on real devices).
+    /// ``GestureEngine/DeviceFactory`` of test doubles in tests), its
+    /// recordings the engine's (reading the engine's
+    /// ``GestureEngine/InputFactory``: test doubles in tests), trigger
+    /// watches from `triggers` (by default the engine's, on real devices).
     public init(
-        setup: Setup, engine: Engine, recordings: RecordingProvider? = nil,
-        triggers: TriggerWatcher? = nil, log: DaemonLog, version: String
+        setup: Setup, engine: Engine, triggers: TriggerWatcher? = nil, log: DaemonLog, version: String
     ) throws(SystemError) {
-        let recordings = recordings ?? .engine(engine)
         let sockets = try SocketServer(
             listening: setup.listening, createdSocketPath: setup.createdSocketPath, limits: setup.limits, log: log)
         let bindings = TriggerBindings(
             configuration: setup.configuration, path: setup.bindingsPath, watcher: triggers ?? .engine(engine), log: log)
         let dispatcher = Dispatcher(
-            engine: engine, recordings: recordings, log: log, version: version,
+            engine: engine, log: log, version: version,
             state: ServerState(library: setup.library, configuration: setup.configuration, allowedGroup: setup.allowedGroup),
             sockets: sockets, bindings: bindings)
         self.engine = engine
@@ -94,7 +93,7 @@ public final class DaemonServer: Sendable {
         self.bindings = bindings
         self.dispatcher = dispatcher
         assists = AssistRuns(
-            engine: engine, recordings: recordings, version: version, log: log, context: { [dispatcher] in dispatcher.assistContext() },
+            engine: engine, version: version, log: log, context: { [dispatcher] in dispatcher.assistContext() },
             publish: { [sockets] event, fields in sockets.broadcast(event, fields) })
     }
 

@@ -7,24 +7,6 @@ import GestureRecording
 import InputSystem
 import OperatingSystem
 
-/// Where the daemon's recordings come from: the engine reading a real
-/// input device, or (in tests) the engine over a test-double source.
-public struct RecordingProvider: Sendable {
-    /// Starts a recording; `strokes` is called on the recording thread with
-    /// each stroke as its contact lifts.
-    public var start: @Sendable (RecordRequest, _ strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob
-
-    /// Creates a provider.
-    public init(start: @escaping @Sendable (RecordRequest, _ strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob) {
-        self.start = start
-    }
-
-    /// The engine opening the input device the request names.
-    public static func engine(_ engine: Engine) -> RecordingProvider {
-        RecordingProvider { request, strokes in try engine.startRecording(request, strokes: strokes) }
-    }
-}
-
 /// The daemon's one recording, from `record-start` until a `record-stop`
 /// collects its result (or the client that started it goes away).
 struct RecordingRecord: Sendable {
@@ -81,9 +63,11 @@ extension Dispatcher {
         }
         let recording: RecordJob
         do {
-            recording = try recordings.start(recordRequest) { [self] stroke in
-                broadcast(.record, [("job", .integer(job)), ("stroke", Self.strokeJSON(stroke))])
-            }
+            recording = try engine.startRecording(
+                recordRequest,
+                strokes: { [self] stroke in
+                    broadcast(.record, [("job", .integer(job)), ("stroke", Self.strokeJSON(stroke))])
+                })
         } catch {
             throw Self.recordStartError(error)
         }

@@ -14,7 +14,6 @@ import Synchronization
 /// bindings.
 final class Dispatcher: Sendable {
     let engine: Engine
-    let recordings: RecordingProvider
     let log: DaemonLog
     let version: String
     let state: Mutex<ServerState>
@@ -28,11 +27,10 @@ final class Dispatcher: Sendable {
     let jobsEnded = Semaphore(value: 0)
 
     init(
-        engine: Engine, recordings: RecordingProvider, log: DaemonLog, version: String, state: ServerState, sockets: SocketServer,
+        engine: Engine, log: DaemonLog, version: String, state: ServerState, sockets: SocketServer,
         bindings: TriggerBindings
     ) {
         self.engine = engine
-        self.recordings = recordings
         self.log = log
         self.version = version
         self.state = Mutex(state)

@@ -35,28 +35,34 @@ public final class Engine: Sendable {
     let gadgetPaths: GadgetPaths
     /// The devices' maker when not the system's (tests).
     private let factory: DeviceFactory?
+    /// Where recordings and trigger watches read from.
+    let inputs: InputFactory
 
     /// Creates an engine. `uinputPath`, `udevTimeout` and `gadgetPaths`
     /// (where configfs, the USB device controllers and /dev are) are for
-    /// tests and unusual systems.
+    /// tests and unusual systems; `inputs` (what recordings and trigger
+    /// watches read) is the system's unless a test gives doubles.
     public init(
         uinputPath: String = "/dev/uinput", udevTimeout: Microseconds = UdevSettle.defaultTimeout,
-        gadgetPaths: GadgetPaths = .system
+        gadgetPaths: GadgetPaths = .system, inputs: InputFactory = .system
     ) {
         self.uinputPath = uinputPath
         self.udevTimeout = udevTimeout
         self.gadgetPaths = gadgetPaths
         factory = nil
+        self.inputs = inputs
     }
 
-    /// Creates an engine whose virtual devices `devices` makes (test
-    /// doubles): everything else (kept devices, queues, jobs) is the
-    /// engine's own.
-    public init(devices: DeviceFactory) {
+    /// Creates an engine whose virtual devices `devices` makes, and whose
+    /// recordings and trigger watches read `inputs` (test doubles):
+    /// everything else (kept devices, queues, jobs, the recording and
+    /// watch loops) is the engine's own.
+    public init(devices: DeviceFactory, inputs: InputFactory = .system) {
         uinputPath = "/dev/uinput"
         udevTimeout = UdevSettle.defaultTimeout
         gadgetPaths = .system
         factory = devices
+        self.inputs = inputs
     }
 
     // MARK: Playing

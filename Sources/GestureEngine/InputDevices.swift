@@ -1,4 +1,5 @@
 import DeviceDiscovery
+import GestureRecording
 import InputSystem
 import OperatingSystem
 
@@ -54,4 +55,67 @@ public enum InputDevices {
             description: \.description)
         return OpenedInputDevice(info: selected.info, evdev: selected.device)
     }
+}
+
+/// An input opened for a recording: its events and what it is.
+public struct OpenedInput {
+    /// Its events. It has one owner: the recording that reads it.
+    public var source: any EventSource
+    /// What it is (it decides the recorder's geometry).
+    public var description: InputDeviceDescription
+    /// What the recording reports as its device.
+    public var info: DeviceInfo
+    /// A name that survives re-plugging (see ``OpenedInputDevice/stableID``).
+    public var stableID: String?
+    /// Its state when opened (contacts already down, keys held).
+    public var initialState: DeviceStateSnapshot
+
+    /// Creates an opened input.
+    public init(
+        source: any EventSource, description: InputDeviceDescription, info: DeviceInfo, stableID: String?,
+        initialState: DeviceStateSnapshot = DeviceStateSnapshot()
+    ) {
+        self.source = source
+        self.description = description
+        self.info = info
+        self.stableID = stableID
+        self.initialState = initialState
+    }
+}
+
+/// Where the engine's inputs come from: the kernel's evdev devices found
+/// through udev (``system``), or test doubles. Only the edge is replaced:
+/// the engine keeps its checks, its recording and watch loops, and what it
+/// reports.
+public struct InputFactory: Sendable {
+    /// Opens the input a recording reads: the device `request.device`
+    /// names (the only touch or pointer device when `nil`), taken for the
+    /// recording alone when `request.grab` is set.
+    public var openRecording: @Sendable (RecordRequest) throws -> OpenedInput
+    /// Where a trigger watch finds its device, and learns of devices
+    /// coming and going.
+    public var triggerDevices: @Sendable (TriggerRequest) throws(SystemError) -> any TriggerDevices
+
+    /// Creates a factory from its two operations. `triggerDevices` defaults
+    /// to the system's (``UdevTriggerDevices``).
+    public init(
+        openRecording: @escaping @Sendable (RecordRequest) throws -> OpenedInput,
+        triggerDevices: @escaping @Sendable (TriggerRequest) throws(SystemError) -> any TriggerDevices = {
+            (request) throws(SystemError) in try UdevTriggerDevices(request)
+        }
+    ) {
+        self.openRecording = openRecording
+        self.triggerDevices = triggerDevices
+    }
+
+    /// The system's inputs: evdev devices chosen among those udev lists
+    /// (``InputDevices/open(_:)``), trigger devices followed through udev.
+    public static let system = InputFactory(openRecording: { request in
+        let device = try InputDevices.open(request.device)
+        // The grab ends when the recording's source is released.
+        if request.grab { try device.evdev.grab() }
+        return OpenedInput(
+            source: device.evdev, description: device.evdev.description, info: device.info, stableID: device.stableID,
+            initialState: device.evdev.recordingSnapshot())
+    })
 }

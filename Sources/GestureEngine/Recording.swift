@@ -81,9 +81,10 @@ public final class RecordJob: Sendable {
 }
 
 extension Engine {
-    /// Opens the device, sets up the recorder from its description and
-    /// current state, and records on a dedicated thread until a stop
-    /// condition, cancellation, or the device going away.
+    /// Opens the device (through the engine's ``InputFactory``), sets up
+    /// the recorder from its description and current state, and records on
+    /// a dedicated thread until a stop condition, cancellation, or the
+    /// device going away.
     ///
     /// - Parameter notices: called on the recording thread with each notice
     ///   (dropped events, a limit reached) as it happens.
@@ -96,13 +97,10 @@ extension Engine {
         strokes: (@Sendable (Stroke) -> Void)? = nil
     ) throws -> RecordJob {
         if let priority = request.realtimePriority { try RecordingSession.checkRealtime(priority: priority) }
-        let device = try InputDevices.open(request.device)
-        // The grab ends when the session's device is released.
-        if request.grab { try device.evdev.grab() }
-        let snapshot = device.evdev.recordingSnapshot()
+        let input = try inputs.openRecording(request)
         return try startRecording(
-            request, source: device.evdev, description: device.evdev.description, device: device.info,
-            stableID: device.stableID, initialState: snapshot, notices: notices, strokes: strokes)
+            request, source: input.source, description: input.description, device: input.info,
+            stableID: input.stableID, initialState: input.initialState, notices: notices, strokes: strokes)
     }
 
     /// Records from a source the caller opened (another kind of input, or

@@ -146,15 +146,16 @@ extension Engine {
     /// How a trigger watch's thread is set up: named `gesturectl-trig`.
     public static let triggerThread = ThreadOptions(name: "gesturectl-trig")
 
-    /// Watches a trigger through udev and evdev (see ``UdevTriggerDevices``)
-    /// on a dedicated thread until cancelled.
+    /// Watches a trigger on the devices of the engine's ``InputFactory``
+    /// (udev and evdev: ``UdevTriggerDevices``) on a dedicated thread until
+    /// cancelled.
     /// - Throws: ``OperatingSystem/SystemError`` when udev or the thread
     ///   cannot be set up. A device that is missing is not an error: the
     ///   watch waits for it.
     public func startWatchingTrigger(_ request: TriggerRequest, handle: TriggerHandle = TriggerHandle()) throws(SystemError)
         -> TriggerHandle
     {
-        try Self.startWatchingTrigger(request, devices: UdevTriggerDevices(request), handle: handle)
+        try Self.startWatchingTrigger(request, devices: inputs.triggerDevices(request), handle: handle)
     }
 
     /// Watches a trigger on devices the caller provides (a test double),

@@ -37,7 +37,7 @@ final class TestDaemon: Sendable {
     init(
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .touchpad]),
         clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false,
-        recordings: RecordingProvider? = nil, limits: DaemonServer.Limits = DaemonServer.Limits(),
+        inputs: InputFactory = .system, limits: DaemonServer.Limits = DaemonServer.Limits(),
         unavailableOutputs: Set<String> = []
     ) throws {
         collected.unavailableOutputs.withLock { $0 = unavailableOutputs }
@@ -82,7 +82,7 @@ final class TestDaemon: Sendable {
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
                 allowedGroup: nil, limits: limits),
-            engine: Engine(devices: devices), recordings: recordings,
+            engine: Engine(devices: devices, inputs: inputs),
             log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
             version: "test")
         try server.start()

@@ -11,8 +11,8 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The recordings a test daemon starts: each over a fresh ``PipeSource``
-/// that looks like ``TestSupport/TestDevices/touchscreen``.
+/// The recordings a test daemon's engine starts: each over a fresh
+/// ``PipeSource`` that looks like ``TestSupport/TestDevices/touchscreen``.
 final class TestRecordings: Sendable {
     let sources = Mutex<[PipeSource]>([])
     let requests = Mutex<[RecordRequest]>([])
@@ -20,26 +20,27 @@ final class TestRecordings: Sendable {
 
     var latest: PipeSource? { sources.withLock { $0.last } }
 
-    func provider(_ engine: Engine = Engine()) -> RecordingProvider {
-        RecordingProvider { [self] request, strokes in
+    /// The engine's inputs: recordings open a new source; trigger watches
+    /// are the system's.
+    var inputs: InputFactory {
+        InputFactory(openRecording: { [self] request in
             requests.withLock { $0.append(request) }
             if let device = request.device, device != Self.node {
                 throw DeviceSelectionError(kind: .notFound, message: "no input device matches \"\(device)\"")
             }
             let source = try PipeSource()
             sources.withLock { $0.append(source) }
-            return try engine.startRecording(
-                request, source: source, description: TestDevices.touchscreen,
-                device: DeviceInfo(node: Self.node, name: "gesturectl test touchscreen", kind: .touchscreen),
-                stableID: "1d6b:0001", strokes: strokes)
-        }
+            return OpenedInput(
+                source: source, description: TestDevices.touchscreen,
+                info: DeviceInfo(node: Self.node, name: "gesturectl test touchscreen", kind: .touchscreen), stableID: "1d6b:0001")
+        })
     }
 }
 
 @Suite("Recording through the daemon", .serialized)
 struct DaemonRecordTests {
     private func daemon(_ recordings: TestRecordings) throws -> TestDaemon {
-        try TestDaemon(recordings: recordings.provider())
+        try TestDaemon(inputs: recordings.inputs)
     }
 
     @Test("record-start, strokes pushed as record events, record-stop with the gesture inline")

@@ -34,7 +34,7 @@ final class TriggerDaemon: Sendable {
 
     init(
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .keyboard]),
-        clockMode: ManualClock.Mode = .advancesOnWait, folder existing: String? = nil, recordings: RecordingProvider? = nil
+        clockMode: ManualClock.Mode = .advancesOnWait, folder existing: String? = nil, inputs: InputFactory = .system
     ) throws {
         let number = Self.counter.add(1, ordering: .relaxed).newValue
         folder = existing ?? "/tmp/gesturectl-trigger-test-\(getpid())-\(number)"
@@ -62,7 +62,7 @@ final class TriggerDaemon: Sendable {
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
                 allowedGroup: nil, bindingsPath: bindingsPath),
-            engine: Engine(devices: devices), recordings: recordings, triggers: watcher,
+            engine: Engine(devices: devices, inputs: inputs), triggers: watcher,
             log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
             version: "test")
         try server.start()
@@ -226,7 +226,7 @@ struct TriggerBindingTests {
     @Test("A bound create flow: the switch operates it, its lines go to create subscribers, the gesture lands in the library")
     func createFlow() async throws {
         let recordings = TestRecordings()
-        let daemon = try TriggerDaemon(recordings: recordings.provider())
+        let daemon = try TriggerDaemon(inputs: recordings.inputs)
         let client = try daemon.client()
         let create = JSONValue.object([
             ("device", .string(TestRecordings.node)), ("stops_recording", .bool(true)), ("scan_interval_ms", .integer(300)),
@@ -359,7 +359,7 @@ struct TriggerBindingTests {
     @Test("The emergency stop also stops a recording; its result waits for record-stop")
     func emergencyStopsRecording() async throws {
         let recordings = TestRecordings()
-        let daemon = try TriggerDaemon(recordings: recordings.provider())
+        let daemon = try TriggerDaemon(inputs: recordings.inputs)
         let client = try daemon.client()
         _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("mute"))]))])
         let watcher = try RawConnection(path: daemon.socketPath)

@@ -167,6 +167,31 @@ struct TriggerWatchTests {
         #expect(handle.wait() == nil)
     }
 
+    @Test("An engine's watch finds its device through the engine's inputs")
+    func watchThroughInputs() throws {
+        let asked = Mutex<[TriggerRequest]>([])
+        let inputs = InputFactory(
+            openRecording: { _ in throw TriggerError("no recordings here") },
+            triggerDevices: { request in
+                asked.withLock { $0.append(request) }
+                return ScriptedTriggerDevices([.present(FakeSource(clock: ManualClock(), steps: []))])
+            })
+        let request = try TriggerRequest(device: "test switch", key: "KEY_F13")
+        let handle = TriggerHandle()
+        let first = Mutex<TriggerEvent?>(nil)
+        let reported = CancellationSignal()
+        handle.observeProgress { event in
+            first.withLock { if $0 == nil { $0 = event } }
+            reported.cancel()
+        }
+        _ = try Engine(inputs: inputs).startWatchingTrigger(request, handle: handle)
+        _ = try Poll.wait([(try reported.fileDescriptor, .readable)], timeoutMilliseconds: 10_000)
+        handle.cancel()
+        #expect(handle.wait() == nil)
+        #expect(asked.withLock { $0 } == [request])
+        #expect(first.withLock { $0 } == .connected(node: "/dev/input/event42", name: "test switch"))
+    }
+
     @Test("Event nodes, non-keys and impossible timings are refused; links, names and ids are not")
     func requests() throws {
         #expect(throws: TriggerError.self) { try TriggerRequest(device: "/dev/input/event3", key: "KEY_F13") }

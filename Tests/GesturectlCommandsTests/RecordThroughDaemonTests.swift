@@ -34,9 +34,8 @@ struct RecordThroughDaemonTests {
             socketPath = scratch.path + "/d.sock"
             let listening = try UnixSocket.listen(at: socketPath)
             let library = GestureLibrary(userDirectory: scratch.path + "/daemon-library", builtinDirectory: nil)
-            let engine = Engine()
             let shared = self.shared
-            let recordings = RecordingProvider { request, strokes in
+            let inputs = InputFactory(openRecording: { _ in
                 let source = try PipeSource()
                 shared.sources.withLock { $0.append(source) }
                 switch shared.script.withLock({ $0 }) {
@@ -47,16 +46,16 @@ struct RecordThroughDaemonTests {
                 case .vanish: source.vanish()
                 case .nothing: break
                 }
-                return try engine.startRecording(
-                    request, source: source, description: TestDevices.touchscreen,
-                    device: DeviceInfo(node: "/dev/input/test-recording", name: "gesturectl test touchscreen", kind: .touchscreen),
-                    stableID: "1d6b:0001", strokes: strokes)
-            }
+                return OpenedInput(
+                    source: source, description: TestDevices.touchscreen,
+                    info: DeviceInfo(node: "/dev/input/test-recording", name: "gesturectl test touchscreen", kind: .touchscreen),
+                    stableID: "1d6b:0001")
+            })
             server = try DaemonServer(
                 setup: DaemonServer.Setup(
                     listening: listening, createdSocketPath: socketPath, library: library,
                     configuration: DaemonConfiguration(devices: []), allowedGroup: nil),
-                engine: engine, recordings: recordings,
+                engine: Engine(inputs: inputs),
                 log: DaemonLog(journal: false, minimum: .debug, write: { _ in }), version: "test")
             try server.start()
         }
