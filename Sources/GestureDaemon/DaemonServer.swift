@@ -181,7 +181,7 @@ public final class DaemonServer: Sendable {
     /// The I/O thread: named `gesturectl-io`.
     public static let ioThread = SocketServer.ioThread
 
-    /// The thread that starts an idle ready device's next play
+    /// The thread that plays a ready device's queue
     /// (``GestureEngine/Engine/queueThread(_:_:)``): `gesturectl-q-ts`
     /// through uinput, `gesturectl-h-ts` through uhid, `gesturectl-g-ts`
     /// through a gadget.

@@ -190,10 +190,10 @@ public final class Engine: Sendable {
         }
     }
 
-    /// The thread that starts an idle kept device's next job: `gesturectl-q-ts`
-    /// through uinput, `gesturectl-h-ts` through uhid, `gesturectl-g-ts`
-    /// through a gadget (`ts`, `tp`, `ms`, `tb`, `kb` by kind: the kernel
-    /// keeps 15 bytes of a name).
+    /// The thread of a kept device's queue, which plays its jobs one after
+    /// another: `gesturectl-q-ts` through uinput, `gesturectl-h-ts` through
+    /// uhid, `gesturectl-g-ts` through a gadget (`ts`, `tp`, `ms`, `tb`, `kb`
+    /// by kind: the kernel keeps 15 bytes of a name).
     public static func queueThread(_ kind: DeviceKind, _ output: PlayOutput) -> ThreadOptions {
         let short: String
         switch kind {
