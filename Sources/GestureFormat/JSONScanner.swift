@@ -18,6 +18,10 @@ package struct JSONScanner {
     /// the lenient JSON of Android's `uinput` command
     /// (`JsonReader.setLenient`). Off for gesture files, which are strict JSON.
     package var allowsComments = false
+    /// Where a `/* */` comment that is never closed starts, once skipping
+    /// white space has run into the end inside it: a reader that finds the
+    /// end there reports it rather than taking the file as complete.
+    package var unclosedCommentStart: Int?
 
     package init(bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
         self.bytes = bytes
@@ -42,7 +46,9 @@ package struct JSONScanner {
                     while position < bytes.count && bytes[position] != 0x0A { position += 1 }
                 } else if bytes[position + 1] == UInt8(ascii: "*") {
                     // An unclosed comment runs to the end, where the caller
-                    // then finds the file cut short.
+                    // then finds the file cut short (or, between values,
+                    // ``unclosedCommentStart``).
+                    let start = position
                     position += 2
                     while position < bytes.count
                         && !(bytes[position] == UInt8(ascii: "*") && position + 1 < bytes.count
@@ -50,6 +56,7 @@ package struct JSONScanner {
                     {
                         position += 1
                     }
+                    if position >= bytes.count { unclosedCommentStart = start }
                     position = min(position + 2, bytes.count)
                 } else {
                     return

@@ -80,6 +80,11 @@ public enum AndroidUinputReader {
             var sawCommand = false
             while true {
                 input.scanner.skipWhitespace()
+                if let start = input.scanner.unclosedCommentStart {
+                    // The end came inside a comment: the file was cut short
+                    // there, or a `*/` is missing; either way not all of it was read.
+                    throw input.error(.malformed, "a /* comment is never closed: it runs to the end of the file", at: start)
+                }
                 if input.scanner.isAtEnd { break }
                 let command = try readCommand()
                 sawCommand = true

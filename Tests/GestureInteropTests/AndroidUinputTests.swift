@@ -227,6 +227,10 @@ struct AndroidUinputTests {
              "\"inject\" before any \"register\": no device to send it to"),
             ("{\"id\": 1, \"command\": \"delay\", \"duration\": 5}\n", .malformed, 1,
              "\"delay\" before any \"register\": no device to send it to"),
+            // A file that ends inside a comment was cut short or lacks its `*/`.
+            (register + "/* the rest of the gesture\n{\"id\": 1, \"command\": \"delay\", \"duration\": 1}\n", .malformed, 4,
+             "a /* comment is never closed: it runs to the end of the file"),
+            ("/* nothing but an open comment", .malformed, 1, "a /* comment is never closed: it runs to the end of the file"),
             (register + "{\"id\": 1, \"command\": \"explode\"}\n", .malformed, 4,
              "unknown command \"explode\" (known: register, delay, inject, sync)"),
             (register + "{\"id\": 1}\n", .malformed, 4, "a command without \"command\""),
