@@ -153,7 +153,10 @@ public final class Engine: Sendable {
     /// Starts `play` on `session`, a one-shot device that is closed (it
     /// lingers, then is destroyed) once the play ends; closed at once when
     /// the play cannot start.
-    func startOneShot(_ play: QueuedPlay, frameCount: Int, on session: PlaybackSession) throws -> PlayJob {
+    /// `closesSession: false` (a test's session) leaves it open either way.
+    func startOneShot(
+        _ play: QueuedPlay, frameCount: Int, on session: PlaybackSession, closesSession: Bool = true
+    ) throws -> PlayJob {
         // A real-time play also keeps its memory in place where permitted
         // (issue 9): the frames are built and in memory, and what the play
         // touches later is locked as it is faulted in (MCL_ONFAULT).
@@ -162,16 +165,17 @@ public final class Engine: Sendable {
         do {
             try queue.enqueueUnwrapped(play)
         } catch {
-            session.close()
+            if closesSession { session.close() }
             throw error
         }
         if case .failed(let error, 0)? = play.handle.result?.outcome {
             // It ended before it started (its thread could not be made).
-            session.close()
+            if closesSession { session.close() }
             throw error
         }
         return PlayJob(
-            handle: play.handle, session: session, frameCount: frameCount, closesSession: true, memoryLocked: memoryLocked)
+            handle: play.handle, session: session, frameCount: frameCount, closesSession: closesSession,
+            memoryLocked: memoryLocked)
     }
 
     /// The queue of the kept device of `profile` through `output`, made on
@@ -254,18 +258,8 @@ public final class Engine: Sendable {
         _ frames: [InputFrame], on session: PlaybackSession, handle: PlaybackHandle = PlaybackHandle(),
         closesSession: Bool
     ) throws -> PlayJob {
-        let queue = PlayQueue(profile: session.profile, output: .uinput, device: .oneShot(session), threadName: Player.threadOptions.name)
-        do {
-            try queue.enqueueUnwrapped(QueuedPlay(.frames(frames), handle: handle))
-        } catch {
-            if closesSession { session.close() }
-            throw error
-        }
-        if case .failed(let error, 0)? = handle.result?.outcome {
-            if closesSession { session.close() }
-            throw error
-        }
-        return PlayJob(handle: handle, session: session, frameCount: frames.count, closesSession: closesSession)
+        try startOneShot(
+            QueuedPlay(.frames(frames), handle: handle), frameCount: frames.count, on: session, closesSession: closesSession)
     }
 
     /// The kept device of `profile` through `output`, created (and udev

@@ -96,7 +96,6 @@ public final class PlayQueue: Sendable {
 
     private struct Entry: Sendable {
         var play: QueuedPlay
-        var attempt = 0
     }
 
     private struct State: Sendable {
@@ -291,24 +290,15 @@ public final class PlayQueue: Sendable {
                 return
             }
             let frames: [InputFrame]
-            var releasesAtEnd = true
-            switch entry.play.work {
-            case .gesture(let gesture, let options, let leadIn):
-                do {
-                    var built = try FrameBuilder(target: profile, options: options).frames(for: gesture, from: session.state)
-                    built.delay(by: leadIn)
-                    frames = built
-                } catch {
-                    caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
-                    return
-                }
-            case .press(let press, let leadIn):
-                frames = press.frames(from: session.state, start: leadIn)
-                // A kept keyboard keeps what `down` pressed.
-                releasesAtEnd = false
-            case .frames(let built):
-                frames = built
+            do {
+                frames = try Self.frames(of: entry.play.work, on: profile, from: session.state)
+            } catch {
+                caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
+                return
             }
+            // A kept keyboard keeps what `down` pressed.
+            var releasesAtEnd = true
+            if case .press = entry.play.work { releasesAtEnd = false }
             // The player gets a handle of its own that shares the caller's
             // cancellation: a job whose device vanished plays again on the
             // new one before the caller hears of any result.
@@ -388,20 +378,11 @@ public final class PlayQueue: Sendable {
             return false
         }
         let frames: [InputFrame]
-        switch entry.play.work {
-        case .gesture(let gesture, let options, let leadIn):
-            do {
-                var built = try FrameBuilder(target: profile, options: options).frames(for: gesture, from: session.state)
-                built.delay(by: leadIn)
-                frames = built
-            } catch {
-                caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
-                return false
-            }
-        case .press(let press, let leadIn):
-            frames = press.frames(from: session.state, start: leadIn)
-        case .frames(let built):
-            frames = built
+        do {
+            frames = try Self.frames(of: entry.play.work, on: profile, from: session.state)
+        } catch {
+            caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
+            return false
         }
         caller.onCompletion { [self] _ in runNext() }
         entry.play.started?(session, frames.count)
@@ -415,6 +396,25 @@ public final class PlayQueue: Sendable {
             return false
         }
         return true
+    }
+}
+
+extension PlayQueue {
+    /// The frames of `work` on a device of `profile` whose readers know
+    /// `state`: built once, when the job's turn comes.
+    static func frames(of work: QueuedWork, on profile: VirtualDeviceProfile, from state: DeviceState) throws(PlaybackError)
+        -> [InputFrame]
+    {
+        switch work {
+        case .gesture(let gesture, let options, let leadIn):
+            var built = try FrameBuilder(target: profile, options: options).frames(for: gesture, from: state)
+            built.delay(by: leadIn)
+            return built
+        case .press(let press, let leadIn):
+            return press.frames(from: state, start: leadIn)
+        case .frames(let built):
+            return built
+        }
     }
 }
 

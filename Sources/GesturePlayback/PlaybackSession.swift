@@ -111,30 +111,13 @@ public final class PlaybackSession: Sendable {
         _ frames: [InputFrame], handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true,
         realtimePriority: Int32? = nil, startGate: FileDescriptor? = nil
     ) throws(PlaybackError) -> PlaybackHandle {
-        let claimed: Result<(any FrameSink & Sendable, DeviceState), PlaybackError> = guarded.withLock { current in
-            if current.closing { return .failure(.sessionClosed) }
-            if current.busy { return .failure(.sessionBusy) }
-            guard let sink = current.sink else { return .failure(.sessionClosed) }
-            current.busy = true
-            current.running = handle
-            return .success((sink, current.state))
-        }
-        let (sink, initial) = try claimed.get()
+        let (sink, initial) = try claim(for: handle)
         do throws(SystemError) {
             return try Player(clock: clock, realtimePriority: realtimePriority).start(
                 frames, on: sink, state: initial, handle: handle, releasesAtEnd: releasesAtEnd, startGate: startGate
-            ) { [self] result in
-                guarded.withLock { current in
-                    current.state = result.finalState
-                    current.busy = false
-                    current.running = nil
-                }
-            }
+            ) { [self] result in release(finalState: result.finalState) }
         } catch {
-            guarded.withLock { current in
-                current.busy = false
-                current.running = nil
-            }
+            release(finalState: nil)
             throw .cannotStart(error)
         }
     }
@@ -150,6 +133,19 @@ public final class PlaybackSession: Sendable {
     public func playHere(
         _ frames: [InputFrame], handle: PlaybackHandle, releasesAtEnd: Bool = true, startGate: FileDescriptor? = nil
     ) throws(PlaybackError) -> PlaybackResult {
+        let (sink, initial) = try claim(for: handle)
+        let result = Player(clock: clock).play(
+            frames, on: sink, state: initial, cancellation: handle.cancellation, progress: { handle.report($0) },
+            releasesAtEnd: releasesAtEnd, startGate: startGate)
+        release(finalState: result.finalState)
+        handle.finish(result)
+        return result
+    }
+
+    /// Takes the device for a play of `handle`: its sink and the state
+    /// readers know.
+    /// - Throws: ``PlaybackError/sessionClosed``, ``PlaybackError/sessionBusy``.
+    private func claim(for handle: PlaybackHandle) throws(PlaybackError) -> (any FrameSink & Sendable, DeviceState) {
         let claimed: Result<(any FrameSink & Sendable, DeviceState), PlaybackError> = guarded.withLock { current in
             if current.closing { return .failure(.sessionClosed) }
             if current.busy { return .failure(.sessionBusy) }
@@ -158,17 +154,17 @@ public final class PlaybackSession: Sendable {
             current.running = handle
             return .success((sink, current.state))
         }
-        let (sink, initial) = try claimed.get()
-        let result = Player(clock: clock).play(
-            frames, on: sink, state: initial, cancellation: handle.cancellation, progress: { handle.report($0) },
-            releasesAtEnd: releasesAtEnd, startGate: startGate)
+        return try claimed.get()
+    }
+
+    /// Gives the device back after a play, with the state it left (`nil`:
+    /// nothing was played).
+    private func release(finalState: DeviceState?) {
         guarded.withLock { current in
-            current.state = result.finalState
+            if let finalState { current.state = finalState }
             current.busy = false
             current.running = nil
         }
-        handle.finish(result)
-        return result
     }
 
     /// Writes the frame that releases what is down between plays (keys a
