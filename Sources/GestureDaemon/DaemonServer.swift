@@ -103,7 +103,8 @@ public final class DaemonServer: Sendable {
     ///   cannot be made (no uinput, no access).
     public func start() throws {
         try dispatcher.startReadyDevices()
-        bindings.start(
+        try dispatcher.startServing()
+        try bindings.start(
             TriggerBindings.Actions(
                 gestureProblem: { [dispatcher] name in dispatcher.gestureProblem(name) },
                 publish: { [sockets] event, fields in sockets.broadcast(event, fields) },
@@ -118,8 +119,9 @@ public final class DaemonServer: Sendable {
                 SocketServer.Handlers(
                     refusal: { [dispatcher] peer in dispatcher.refusal(of: peer) },
                     connected: { [dispatcher] client in dispatcher.clientConnected(client) },
-                    line: { [dispatcher] line, client in dispatcher.handleLine(line, from: client) },
-                    disconnected: { [dispatcher] client in dispatcher.clientLeft(client) }),
+                    line: { [dispatcher] line, client in dispatcher.route(line, from: client) },
+                    disconnected: { [dispatcher] client in dispatcher.clientLeft(client) },
+                    paused: { [dispatcher] client in dispatcher.isBacklogged(client) }),
                 finished: { [finished] in finished.finish(0) })
         } catch {
             bindings.stop()
@@ -132,6 +134,10 @@ public final class DaemonServer: Sendable {
     /// ``Limits/freeInputBytes`` per client.
     public var bufferedInputBytes: Int { sockets.bufferedInputBytes }
 
+    /// The replies and events the daemon holds for its clients, unread, in
+    /// bytes: past ``Limits/totalReplyBytes`` requests are answered `busy`.
+    public var pendingOutputBytes: Int { sockets.pendingOutputBytes }
+
     /// Waits until the server has stopped (after ``stop()``).
     public func stopped() async -> Int32 { await finished.finished() }
 
@@ -142,6 +148,9 @@ public final class DaemonServer: Sendable {
     public func stop() {
         guard let jobs = dispatcher.beginStopping() else { return }
         sockets.stopListening()
+        // What waits is answered busy; a request being served is not waited
+        // for (its reply, if it comes, goes nowhere once the clients close).
+        dispatcher.stopServing()
         bindings.stop()
         assists.stop()
         dispatcher.endJobs(jobs)

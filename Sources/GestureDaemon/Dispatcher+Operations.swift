@@ -1,4 +1,5 @@
 import GestureEngine
+import Glibc
 import GestureFormat
 import GestureLibrary
 import GestureModel
@@ -8,16 +9,60 @@ import InputSystem
 import OperatingSystem
 
 extension Dispatcher {
-    /// Handles one request line from client `id`: answers at once, or (a
-    /// play that waits) when the play ends.
-    func handleLine(_ line: [UInt8], from id: Int) {
-        let request: DaemonRequest
-        do {
-            request = try DaemonRequest.parse(line)
-        } catch {
-            reply(id, DaemonReply.failure(id: error.id, error: error.error))
-            return
+    /// A request line from client `id`, on the I/O thread, which never
+    /// waits for one to be served. `cancel`, `version`, `jobs` and
+    /// `subscribe` are answered at once, ahead of anything waiting; `bind`,
+    /// `unbind` and `bindings` go to the bindings' lane, everything else to
+    /// the workers' (``RequestLanes``), where it is read.
+    ///
+    /// Only a short line that names one of the quick operations is read
+    /// here; the others are told apart by a byte search, so that a client's
+    /// burst of thousands of lines costs the I/O thread next to nothing.
+    func route(_ line: [UInt8], from id: Int) {
+        if line.count <= Self.readOnArrival, Self.quickOperationNames.contains(where: { line.contains(bytes: $0) }) {
+            let request: DaemonRequest
+            do {
+                request = try DaemonRequest.parse(line)
+            } catch {
+                reply(id, DaemonReply.failure(id: error.id, error: error.error))
+                return
+            }
+            switch DaemonOperation(rawValue: request.op) {
+            case .cancel?, .version?, .jobs?, .subscribe?: handle(request, from: id)
+            case .bind?, .unbind?, .bindings?: lanes.bindings.add(.request(request), bytes: line.count, client: id)
+            default: lanes.work.add(.request(request), bytes: line.count, client: id)
+            }
+        } else if line.count <= Self.readOnArrival && line.contains(bytes: Self.bindingsWord) {
+            // Most likely bind, unbind or bindings (else served there all the same).
+            lanes.bindings.add(.line(line), bytes: line.count, client: id)
+        } else {
+            lanes.work.add(.line(line), bytes: line.count, client: id)
         }
+    }
+
+    /// Lines up to this long may be read on the I/O thread; longer ones are
+    /// read by a worker.
+    static let readOnArrival = 16 << 10
+    /// A short line with one of these in it is read on arrival.
+    private static let quickOperationNames: [[UInt8]] = ["\"cancel\"", "\"version\"", "\"jobs\"", "\"subscribe\""].map { Array($0.utf8) }
+    private static let bindingsWord = Array("bind".utf8)
+
+    /// Serves a queued request (on a lane's worker).
+    func serve(_ queued: QueuedRequest, from id: Int) {
+        switch queued {
+        case .request(let request): handle(request, from: id)
+        case .line(let line):
+            do {
+                handle(try DaemonRequest.parse(line), from: id)
+            } catch {
+                reply(id, DaemonReply.failure(id: error.id, error: error.error))
+            }
+        }
+    }
+
+    /// Handles one request of client `id`: answers at once, or (a play
+    /// that waits, a change of the bindings) when it is done.
+    func handle(_ request: DaemonRequest, from id: Int) {
         do {
             guard let operation = DaemonOperation(rawValue: request.op) else {
                 throw DaemonError(
@@ -25,6 +70,16 @@ extension Dispatcher {
                     "unknown operation \"\(DaemonLog.excerpt(request.op))\"; known: \(DaemonOperation.allCases.map(\.rawValue).sorted().joined(separator: ", "))")
             }
             let arguments = try Arguments(request, of: operation)
+            // Replies nobody reads are bounded in total: only `cancel` is
+            // served past the bound (its reply is a few bytes).
+            if operation != .cancel {
+                let unread = sockets.pendingOutputBytes
+                if unread > sockets.limits.totalReplyBytes {
+                    throw DaemonError(
+                        .busy,
+                        "clients have not read \(SocketServer.describeBytes(unread)) of replies (the most the daemon holds is \(SocketServer.describeBytes(sockets.limits.totalReplyBytes))); try again later")
+                }
+            }
             if let result = try perform(operation, request, arguments, client: id) {
                 reply(id, DaemonReply.success(id: request.id, result: result))
             }
@@ -33,6 +88,16 @@ extension Dispatcher {
         } catch {
             log.error("client \(id), \(request.op): \(error)")
             reply(id, DaemonReply.failure(id: request.id, error: DaemonError(.internal, "\(error)")))
+        }
+    }
+
+    /// A reply that comes once the work is done (the bindings saved).
+    private func answerLater(_ request: DaemonRequest, client: Int) -> TriggerBindings.Answer {
+        { [self] result in
+            switch result {
+            case .success(let value): reply(client, DaemonReply.success(id: request.id, result: value))
+            case .failure(let error): reply(client, DaemonReply.failure(id: request.id, error: error))
+            }
         }
     }
 
@@ -64,11 +129,14 @@ extension Dispatcher {
         case .press:
             return try press(request, arguments, client: client)
         case .bind:
-            return try bindings.bind(arguments, client: client)
+            try bindings.bind(arguments, client: client, answer: answerLater(request, client: client))
+            return nil
         case .unbind:
-            return try bindings.unbind(arguments, client: client)
+            try bindings.unbind(arguments, client: client, answer: answerLater(request, client: client))
+            return nil
         case .bindings:
-            return try bindings.bindingsOperation(arguments, client: client)
+            try bindings.bindingsOperation(arguments, client: client, answer: answerLater(request, client: client))
+            return nil
         case .recordStart:
             return try recordStart(request, arguments, client: client)
         case .recordStop:
@@ -187,6 +255,11 @@ extension Dispatcher {
         let handle = JobHandle<PlaybackResult, PlaybackProgress>()
         let (job, limit) = try state.withLock { current throws(DaemonError) -> (Int, Int) in
             if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
+            // A request that waited in a lane while its client went away:
+            // played anyway only when a disconnect would not have cancelled it.
+            if cancelOnDisconnect && !current.liveClients.contains(client) {
+                throw DaemonError(.cancelled, "the client went away before its \(press == nil ? "play" : "press") was queued")
+            }
             current.nextJobID += 1
             var record = JobRecord(
                 id: current.nextJobID, kind: device.kind, output: device.output, clientID: client, requestID: requestID,
@@ -462,4 +535,24 @@ extension Dispatcher {
         }
     }
 
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `needle` occurs in these bytes (`memchr` and `memcmp`: no
+    /// copy, C speed even in a debug build).
+    fileprivate func contains(bytes needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= count else { return needle.isEmpty }
+        return withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { pattern in
+                guard let base = haystack.baseAddress, let patternBase = pattern.baseAddress else { return false }
+                var offset = 0
+                while offset + pattern.count <= haystack.count {
+                    guard let found = memchr(base + offset, Int32(first), haystack.count - pattern.count - offset + 1) else { return false }
+                    if memcmp(found, patternBase, pattern.count) == 0 { return true }
+                    offset = base.distance(to: UnsafeRawPointer(found)) + 1
+                }
+                return false
+            }
+        }
+    }
 }

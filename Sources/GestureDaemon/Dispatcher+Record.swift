@@ -45,14 +45,21 @@ extension Dispatcher {
         if let problem = GestureName.problem(with: name) {
             throw DaemonError(.badArgument, "record-start: \"name\": \(problem)")
         }
+        // The slot is taken here, under the lock: two workers may serve two
+        // clients' record-start at once.
         let busy: String? = state.withLock { current in
             if current.stopping { return "the daemon is stopping" }
-            guard let recording = current.recording else { return nil }
-            return recording.outcome == nil
-                ? "recording \(recording.job) is running; one recording at a time (record-stop it first)"
-                : "recording \(recording.job) has stopped and waits for a record-stop to collect it"
+            if current.recordingStarts { return "another recording is starting; one recording at a time" }
+            if let recording = current.recording {
+                return recording.outcome == nil
+                    ? "recording \(recording.job) is running; one recording at a time (record-stop it first)"
+                    : "recording \(recording.job) has stopped and waits for a record-stop to collect it"
+            }
+            current.recordingStarts = true
+            return nil
         }
         if let busy { throw DaemonError(.busy, busy) }
+        defer { state.withLock { $0.recordingStarts = false } }
         let recordRequest = RecordRequest(
             device: device, grab: grab, sequential: sequential,
             sessionOptions: RecordingSessionOptions(idleTimeout: idle, maximumDuration: maximum),
@@ -71,8 +78,17 @@ extension Dispatcher {
         } catch {
             throw Self.recordStartError(error)
         }
-        // Only the I/O thread starts recordings, so the slot is still free.
-        state.withLock { $0.recording = RecordingRecord(job: job, clientID: client, recording: recording, named: named) }
+        // The slot is still free (recordingStarts); a client that went away
+        // meanwhile (its request waited in a lane) gets no recording.
+        let live = state.withLock { current -> Bool in
+            guard current.liveClients.contains(client) else { return false }
+            current.recording = RecordingRecord(job: job, clientID: client, recording: recording, named: named)
+            return true
+        }
+        guard live else {
+            recording.cancel()
+            throw DaemonError(.cancelled, "the client went away before its recording started")
+        }
         recording.handle.onCompletion { [self] outcome in recordingStopped(job, outcome) }
         log.info("client \(client) records from \(recording.device.node) (\(DaemonLog.oneLine(recording.device.name))), job \(job)")
         return RecordStartResult(job: job, device: recording.device.node, name: recording.device.name).json

@@ -25,6 +25,18 @@ final class Dispatcher: Sendable {
     let gestureCache = GestureCache()
     /// Signalled when the last job ends while stopping.
     let jobsEnded = Semaphore(value: 0)
+    /// The requests waiting to be served (``route(_:from:)``).
+    let lanes = Lanes()
+
+    /// The lanes requests wait in: the bindings' changes on a thread of
+    /// their own, so that they never wait behind a slow `save` or `show`.
+    struct Lanes: Sendable {
+        /// Two workers (`gesturectl-work`): one client's long request
+        /// leaves the other to everyone else.
+        let work = RequestLanes<QueuedRequest>(workers: 2, name: "gesturectl-work")
+        /// `bind`, `unbind` and `bindings` (`gesturectl-bind`).
+        let bindings = RequestLanes<QueuedRequest>(workers: 1, name: "gesturectl-bind")
+    }
 
     init(
         engine: Engine, log: DaemonLog, version: String, state: ServerState, sockets: SocketServer,
@@ -57,8 +69,33 @@ final class Dispatcher: Sendable {
         state.withLock { _ = $0.liveClients.insert(client) }
     }
 
+    /// Starts the lanes' workers.
+    func startServing() throws(SystemError) {
+        for lane in [lanes.work, lanes.bindings] {
+            try lane.start(
+                serve: { [self] queued, client in serve(queued, from: client) }, drained: { [sockets] _ in sockets.resume() })
+        }
+    }
+
+    /// Whether a client is not read for now: its requests waiting to be
+    /// served are over their bound (``RequestLanes/backlogLimit``).
+    func isBacklogged(_ client: Int) -> Bool { lanes.work.isBacklogged(client) || lanes.bindings.isBacklogged(client) }
+
+    /// Stops serving what waits: each is answered `busy`.
+    func stopServing() {
+        for lane in [lanes.work, lanes.bindings] {
+            for (queued, client) in lane.stop() {
+                let id: JSONValue = if case .request(let request) = queued { request.id } else { .null }
+                reply(client, DaemonReply.failure(id: id, error: DaemonError(.busy, "the daemon is stopping")))
+            }
+        }
+    }
+
     /// A client went away: its jobs' `on_disconnect`, its held keys, its
     /// recording. How many jobs were cancelled.
+    /// Its requests still waiting are served all the same (a client may
+    /// write a request and close at once); a play or recording it would
+    /// have had cancelled by the disconnect is refused then (``queueJob``).
     func clientLeft(_ client: Int) -> Int {
         let cancelled = state.withLock { current in
             current.liveClients.remove(client)
@@ -219,6 +256,13 @@ final class Dispatcher: Sendable {
     func broadcast(_ event: DaemonEvent, _ fields: [(String, JSONValue)]) { sockets.broadcast(event, fields) }
 }
 
+/// A request waiting in a lane: read already, or a long line that the
+/// worker serving it reads.
+enum QueuedRequest: Sendable {
+    case request(DaemonRequest)
+    case line([UInt8])
+}
+
 /// A play, from the request to its end.
 struct JobRecord: Sendable {
     enum State: String, Sendable { case queued, running, done, cancelled, failed }
@@ -258,4 +302,6 @@ struct ServerState: Sendable {
     var heldKeys = HeldKeys()
     /// The one recording, until collected: Dispatcher+Record.swift.
     var recording: RecordingRecord?
+    /// A record-start is between its check and its recording's start.
+    var recordingStarts = false
 }

@@ -25,12 +25,17 @@ public struct ClientLimits: Sendable, Hashable {
     /// 64 KiB read) per client — 128 + 64 + 100 × 1 MiB ≈ 300 MiB with
     /// the defaults — not 6.4 GB.
     public var inputBudgetBytes: Int
+    /// All clients' unread replies and events together: beyond it, every
+    /// request but `cancel` is answered `busy` until clients read.
+    public var totalReplyBytes: Int
 
     /// Creates limits; the defaults are the daemon's.
     public init(
         lineBytes: Int = DaemonRequest.maximumLineBytes, eventBufferBytes: Int = 1 << 20,
-        replyBufferBytes: Int = 256 << 20, freeInputBytes: Int = 1 << 20, inputBudgetBytes: Int = 128 << 20
+        replyBufferBytes: Int = 256 << 20, freeInputBytes: Int = 1 << 20, inputBudgetBytes: Int = 128 << 20,
+        totalReplyBytes: Int = 512 << 20
     ) {
+        self.totalReplyBytes = totalReplyBytes
         self.lineBytes = lineBytes
         self.eventBufferBytes = eventBufferBytes
         self.replyBufferBytes = replyBufferBytes
@@ -60,6 +65,9 @@ final class SocketServer: Sendable {
         var line: @Sendable (_ line: [UInt8], _ client: Int) -> Void
         /// A client went away; how many of its jobs that ended (for the log).
         var disconnected: @Sendable (_ client: Int) -> Int
+        /// Whether a client is not read for now (its requests waiting to be
+        /// served are over their bound); ``resume()`` says when to look again.
+        var paused: @Sendable (_ client: Int) -> Bool = { _ in false }
     }
 
     /// The clients and the loop's flags, behind one lock.
@@ -107,6 +115,12 @@ final class SocketServer: Sendable {
 
     /// The unread input held for all clients (incomplete lines), in bytes.
     var bufferedInputBytes: Int { clients.withLock { $0.bufferedInput } }
+
+    /// The replies and events all clients have not read yet, in bytes.
+    var pendingOutputBytes: Int { clients.withLock { $0.byID.values.reduce(0) { $0 + $1.pendingOutput } } }
+
+    /// A paused client may be read again (see ``Handlers/paused``).
+    func resume() { wake.signal() }
 
     /// Stops listening at once (the socket file goes); the clients stay
     /// until ``finish()``.
@@ -219,7 +233,7 @@ final class SocketServer: Sendable {
                 : nil
             for client in readers {
                 let waits = overBudget && client.inputCount >= limits.freeInputBytes && client.id != favoured
-                let reads: Poll.Events = waits ? [] : .readable
+                let reads: Poll.Events = waits || handlers.paused(client.id) ? [] : .readable
                 requests.append((client.socket, client.pendingOutput == 0 ? reads : reads.union(.writable)))
             }
             let ready: [Poll.Events]
@@ -275,7 +289,7 @@ final class SocketServer: Sendable {
                 current.nextID += 1
                 var client = ClientState(id: current.nextID, socket: socket, peer: peer)
                 if let refusal {
-                    client.output = Array(DaemonReply.failure(id: .null, error: refusal).utf8)
+                    client.appendOutput(DaemonReply.failure(id: .null, error: refusal).utf8)
                     client.closing = true
                 }
                 current.byID[client.id] = client
@@ -344,6 +358,7 @@ final class SocketServer: Sendable {
             // its replies pile up.
             if !writeTo(id, handlers) { return false }
             if waits { return true }  // over the input budget: read it again when others' lines complete
+            if handlers.paused(id) { return true }  // its requests wait to be served: read on when they are
         }
         return true
     }
@@ -422,11 +437,23 @@ struct ClientState: Sendable {
     let id: Int
     let socket: FileDescriptor
     let peer: PeerCredentials
+
+    init(id: Int, socket: FileDescriptor, peer: PeerCredentials) {
+        self.id = id
+        self.socket = socket
+        self.peer = peer
+    }
+
     /// Unread input: an incomplete line, without a newline in it.
     var input: [UInt8] = []
-    /// Output; the bytes before `outputStart` are sent.
-    var output: [UInt8] = []
-    var outputStart = 0
+    /// Output not yet sent, in chunks (a reply each, small ones together):
+    /// a large reply is never copied to grow one buffer, and a sent one is
+    /// freed whole. The first `sentOfFirst` bytes of the first chunk are sent.
+    private var chunks: [[UInt8]] = []
+    private var firstChunk = 0
+    private var sentOfFirst = 0
+    /// Bytes queued and not yet sent.
+    private(set) var pendingOutput = 0
     /// Close once the output is written (refused peers, oversize lines).
     var closing = false
     /// Its replies went over the limit: disconnect it now.
@@ -439,40 +466,51 @@ struct ClientState: Sendable {
     /// pipelined requests) are not taken for a client that does not read.
     var writeBlocked = false
 
-    /// Bytes queued and not yet sent.
-    var pendingOutput: Int { output.count - outputStart }
+    /// Small outputs go into one chunk up to this size.
+    private static let chunkBytes = 1 << 16
 
-    mutating func appendOutput<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        guard !overflowed else { return }
-        output.append(contentsOf: bytes)
+    mutating func appendOutput<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        guard !overflowed, !bytes.isEmpty else { return }
+        if firstChunk < chunks.count, let last = chunks.indices.last, chunks[last].count + bytes.count <= Self.chunkBytes {
+            chunks[last].append(contentsOf: bytes)
+        } else {
+            chunks.append(Array(bytes))
+        }
+        pendingOutput += bytes.count
     }
 
     mutating func discardOutput() {
-        output = []
-        outputStart = 0
+        chunks = []
+        firstChunk = 0
+        sentOfFirst = 0
+        pendingOutput = 0
     }
 
     /// Sends what the socket takes now (non-blocking).
     mutating func sendOutput() throws {
-        guard pendingOutput > 0 else { return }
-        let start = outputStart
-        let socket = socket
-        let sent = try output.withUnsafeBytes { bytes in
-            try UnixSocket.sendAvailable(socket, UnsafeRawBufferPointer(rebasing: bytes[start...]))
+        writeBlocked = false
+        while firstChunk < chunks.count {
+            let socket = socket
+            let start = sentOfFirst
+            let sent = try chunks[firstChunk].withUnsafeBytes { bytes in
+                try UnixSocket.sendAvailable(socket, UnsafeRawBufferPointer(rebasing: bytes[start...]))
+            }
+            pendingOutput -= sent
+            sentOfFirst += sent
+            if sentOfFirst < chunks[firstChunk].count {
+                writeBlocked = true
+                break
+            }
+            chunks[firstChunk] = []  // freed now, not when the array is trimmed
+            firstChunk += 1
+            sentOfFirst = 0
         }
-        writeBlocked = sent < output.count - start
-        consumeOutput(sent)
-    }
-
-    /// Marks `count` more bytes sent, and frees the sent part now and then.
-    mutating func consumeOutput(_ count: Int) {
-        outputStart = min(output.count, outputStart + count)
-        if outputStart == output.count {
-            output.removeAll(keepingCapacity: output.capacity <= 1 << 16)
-            outputStart = 0
-        } else if outputStart >= 1 << 20 && outputStart * 2 >= output.count {
-            output.removeFirst(outputStart)
-            outputStart = 0
+        if firstChunk == chunks.count {
+            chunks.removeAll(keepingCapacity: chunks.capacity <= 64)
+            firstChunk = 0
+        } else if firstChunk >= 64 && firstChunk * 2 >= chunks.count {
+            chunks.removeFirst(firstChunk)
+            firstChunk = 0
         }
     }
 
@@ -502,6 +540,14 @@ struct ClientState: Sendable {
             if newline - lineStart > limit {
                 input = []
                 return (lines, true)
+            }
+            if lineStart == 0 && newline == input.count - 1 {
+                // The whole input is one line (a long one, often): taken, not copied.
+                var line = input
+                input = []
+                line.removeLast()
+                lines.append(line)
+                return (lines, false)
             }
             lines.append(Array(input[lineStart..<newline]))
             lineStart = newline + 1

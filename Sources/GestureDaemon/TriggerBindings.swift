@@ -49,6 +49,9 @@ struct TriggerState: Sendable {
     var stopped = false
     /// Why bindings in force are not watched (``TriggerKeys``), by key.
     var refused: [WatchedKey: String] = [:]
+    /// What `bindings.json` holds (`nil`: no file), as last read or written:
+    /// the bindings go back to it when a write fails.
+    var onDisk: [TriggerBinding]?
 
     /// The bindings in force: the saved ones, else the configuration's.
     var current: [TriggerBinding] { saved ?? configuration.bindings }
@@ -89,6 +92,8 @@ final class TriggerBindings: Sendable {
     private let log: DaemonLog
     private let state: Mutex<TriggerState>
     private let actions = Mutex<Actions?>(nil)
+    /// Writes `bindings.json`, a few times a second at most.
+    private let saver: BindingsSaver
 
     /// Bindings under `configuration`, saved at `path`, watched through
     /// `watcher`; nothing is watched until ``start(_:)``.
@@ -96,8 +101,17 @@ final class TriggerBindings: Sendable {
         self.path = path
         self.watcher = watcher
         self.log = log
-        state = Mutex(TriggerState(configuration: configuration))
+        let state = Mutex(TriggerState(configuration: configuration))
+        self.state = state
+        saver = BindingsSaver(
+            storage: BindingsSaver.Storage(write: { (contents) throws(DaemonError) in
+                guard let path else { return }
+                if let contents { try BindingsFile.save(contents, to: path) } else { try BindingsFile.remove(path) }
+            }))
     }
+
+    /// A reply that comes once the bindings are saved.
+    typealias Answer = @Sendable (Result<JSONValue, DaemonError>) -> Void
 
     /// The bindings in force that the configuration lets be watched
     /// (``TriggerKeys``; a saved binding refused since is kept, not watched).
@@ -110,8 +124,9 @@ final class TriggerBindings: Sendable {
     // MARK: Operations
 
     /// `bind` {trigger, action}: binds (or re-binds) a trigger, saves the
-    /// bindings, and starts watching its key.
-    func bind(_ arguments: Arguments, client: Int) throws -> JSONValue {
+    /// bindings, and starts watching its key; `answer` is told once the
+    /// file holds it. A request that is wrong throws at once.
+    func bind(_ arguments: Arguments, client: Int, answer: @escaping Answer) throws {
         let gestureProblem: @Sendable (String) -> DaemonError? =
             actions.withLock { $0?.gestureProblem } ?? { @Sendable _ in DaemonError(.notFound, "") }
         guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "bind: \"trigger\" is missing") }
@@ -133,45 +148,72 @@ final class TriggerBindings: Sendable {
                 throw DaemonError(problem.code, "bind: \(problem.message)")
             }
         }
-        var replaced = false
-        _ = try changeBindings { bindings throws(DaemonError) in
-            let index = bindings.firstIndex { $0.trigger.isSame(as: binding.trigger) }
-            if index == nil && bindings.count >= BindingLimits.maximumCount {
-                throw DaemonError(.badArgument, "bind: \(BindingLimits.maximumCount) bindings are the most; unbind one first")
-            }
-            if let index { bindings[index] = binding } else { bindings.append(binding) }
-            replaced = index != nil
-            return true
-        }
-        log.info("client \(client) bound \(Self.describeTrigger(binding.trigger)) to \(binding.action.json.jsonText)")
-        return .object([("trigger", binding.trigger.json), ("action", binding.action.json), ("replaced", .bool(replaced))])
+        // Set by the change, read when it is saved.
+        let replaced = Mutex(false)
+        try changeBindings(
+            { bindings throws(DaemonError) in
+                let index = bindings.firstIndex { $0.trigger.isSame(as: binding.trigger) }
+                if index == nil && bindings.count >= BindingLimits.maximumCount {
+                    throw DaemonError(.badArgument, "bind: \(BindingLimits.maximumCount) bindings are the most; unbind one first")
+                }
+                if let index { bindings[index] = binding } else { bindings.append(binding) }
+                replaced.withLock { $0 = index != nil }
+                return true
+            },
+            saved: { [log] failure in
+                if let failure { return answer(.failure(failure)) }
+                log.info("client \(client) bound \(Self.describeTrigger(binding.trigger)) to \(binding.action.json.jsonText)")
+                answer(.success(.object([("trigger", binding.trigger.json), ("action", binding.action.json), ("replaced", .bool(replaced.withLock { $0 }))])))
+            })
     }
 
-    /// `unbind` {trigger}: removes a binding and saves the bindings.
-    func unbind(_ arguments: Arguments, client: Int) throws -> JSONValue {
+    /// `unbind` {trigger}: removes a binding and saves the bindings;
+    /// `answer` is told once the file is written.
+    func unbind(_ arguments: Arguments, client: Int, answer: @escaping Answer) throws {
         guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "unbind: \"trigger\" is missing") }
         let trigger = try TriggerBinding.Trigger.parse(triggerValue, what: "unbind: \"trigger\"")
-        let removed = try changeBindings { bindings in
-            guard let index = bindings.firstIndex(where: { $0.trigger.isSame(as: trigger) }) else { return false }
-            bindings.remove(at: index)
-            return true
-        }
+        let removed = try changeBindings(
+            { bindings in
+                guard let index = bindings.firstIndex(where: { $0.trigger.isSame(as: trigger) }) else { return false }
+                bindings.remove(at: index)
+                return true
+            },
+            saved: { [log] failure in
+                if let failure { return answer(.failure(failure)) }
+                log.info("client \(client) unbound \(Self.describeTrigger(trigger))")
+                answer(.success(.object([("trigger", trigger.json)])))
+            })
         guard removed else { throw DaemonError(.notFound, "unbind: \(Self.describeTrigger(trigger)) is not bound") }
-        log.info("client \(client) unbound \(Self.describeTrigger(trigger))")
-        return .object([("trigger", trigger.json)])
     }
 
     /// `bindings` {reset}: the bindings in force and the state of each
     /// watched trigger; `"reset": true` first deletes the saved bindings,
-    /// so the configuration's apply again.
-    func bindingsOperation(_ arguments: Arguments, client: Int) throws -> JSONValue {
-        if try arguments.bool(.reset, default: false) {
-            if let path { try BindingsFile.remove(path) }
-            state.withLock { $0.saved = nil }
-            syncTriggerWatches()
-            log.info("client \(client) reset the bindings to the configuration's")
+    /// so the configuration's apply again (answered once the file is gone).
+    func bindingsOperation(_ arguments: Arguments, client: Int, answer: @escaping Answer) throws {
+        guard try arguments.bool(.reset, default: false) else { return answer(.success(bindingsResult())) }
+        let queued = try state.withLock { current throws(DaemonError) -> Bool in
+            // The deletion is queued under the lock, in order with the changes' writes.
+            if path != nil, !saver.save(nil, completion: { [self] failure in bindingsResetSaved(failure, client: client, answer: answer) }) {
+                throw DaemonError(.busy, "the daemon is stopping")
+            }
+            current.saved = nil
+            return path != nil
         }
-        return state.withLock { current in
+        if !queued {
+            syncTriggerWatches()
+            bindingsResetSaved(nil, client: client, answer: answer)
+        }
+    }
+
+    private func bindingsResetSaved(_ failure: DaemonError?, client: Int, answer: Answer) {
+        if let failure { return answer(.failure(failure)) }
+        log.info("client \(client) reset the bindings to the configuration's")
+        answer(.success(bindingsResult()))
+    }
+
+    /// The `bindings` result: the bindings in force and each watched trigger's state.
+    private func bindingsResult() -> JSONValue {
+        state.withLock { current in
             .object([
                 ("bindings", .array(current.current.map(\.json))),
                 ("source", .string(current.saved == nil ? "configuration" : "saved")),
@@ -191,15 +233,48 @@ final class TriggerBindings: Sendable {
     }
 
     /// Applies `change` to the bindings in force; when it says it changed
-    /// them, saves the result (the file first: nothing changes when it
-    /// cannot be written), then watches what they bind.
-    private func changeBindings(_ change: (inout [TriggerBinding]) throws(DaemonError) -> Bool) throws(DaemonError) -> Bool {
-        var bindings = state.withLock { $0.current }
-        guard try change(&bindings) else { return false }
-        if let path { try BindingsFile.save(bindings, to: path) }
-        state.withLock { $0.saved = bindings }
-        syncTriggerWatches()
+    /// them, queues their write (``BindingsSaver``: changes close together
+    /// share one) and returns. Once written, what they bind is watched and
+    /// `saved` is told; when the write fails, the bindings go back to what
+    /// the file holds, and `saved` is told why.
+    @discardableResult
+    private func changeBindings(
+        _ change: (inout [TriggerBinding]) throws(DaemonError) -> Bool, saved: @escaping BindingsSaver.Completion
+    ) throws(DaemonError) -> Bool {
+        // Changed and queued under one lock: the writes follow the changes' order.
+        let changed = try state.withLock { current throws(DaemonError) -> Bool in
+            var bindings = current.current
+            guard try change(&bindings) else { return false }
+            if path != nil, !saver.save(bindings, completion: saved) { throw DaemonError(.busy, "the daemon is stopping") }
+            current.saved = bindings
+            return true
+        }
+        guard changed else { return false }
+        if path == nil {
+            // Nowhere to save (a test's daemon): in force at once.
+            syncTriggerWatches()
+            saved(nil)
+        }
         return true
+    }
+
+    /// A write of the bindings ended (on the saver's thread), before its
+    /// changes are answered: they are watched now, or undone.
+    private func bindingsWritten(_ contents: [TriggerBinding]?, _ failure: DaemonError?, changes: Int) {
+        guard let failure else {
+            log.debug("bindings saved: \(changes) change\(changes == 1 ? "" : "s") in one write")
+            state.withLock { $0.onDisk = contents }
+            syncTriggerWatches()
+            return
+        }
+        // Changes made since were made on top of this one: undone too.
+        let undone = state.withLock { current -> [BindingsSaver.Completion] in
+            current.saved = current.onDisk
+            return saver.takePending()
+        }
+        log.error("the bindings cannot be saved: \(failure); the changes since the last write are undone")
+        syncTriggerWatches()
+        for completion in undone { completion(failure) }
     }
 
     // MARK: Watches
@@ -208,18 +283,26 @@ final class TriggerBindings: Sendable {
     /// aside, and the last good file takes its place, else the
     /// configuration's apply), then a watch per bound key, whose presses
     /// set `actions` going.
-    func start(_ actions: Actions) {
+    /// - Throws: when the saver's thread cannot be started.
+    func start(_ actions: Actions) throws(SystemError) {
         self.actions.withLock { $0 = actions }
         if let path {
             do {
                 let saved = try BindingsFile.load(path)
-                state.withLock { $0.saved = saved }
+                state.withLock {
+                    $0.saved = saved
+                    $0.onDisk = saved
+                }
                 if let saved { log.info("bindings: \(saved.count) from \(path)") }
             } catch {
                 let recovered = BindingsFile.recover(path)
-                state.withLock { $0.saved = recovered.bindings }
+                state.withLock {
+                    $0.saved = recovered.bindings
+                    $0.onDisk = recovered.bindings
+                }
                 log.error("the saved bindings cannot be used: \(error); \(recovered.report)")
             }
+            try saver.start { [self] contents, failure, changes in bindingsWritten(contents, failure, changes: changes) }
         }
         syncTriggerWatches()
     }
@@ -285,8 +368,10 @@ final class TriggerBindings: Sendable {
         }
     }
 
-    /// Cancels every watch, and starts none any more (the daemon stops).
+    /// Writes the changes not yet written, cancels every watch, and starts
+    /// none any more (the daemon stops).
     func stop() {
+        saver.stop()
         let handles = state.withLock { current in
             current.stopped = true
             defer { current.watches = [:] }

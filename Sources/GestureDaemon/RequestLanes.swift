@@ -1,0 +1,171 @@
+import OperatingSystem
+import Synchronization
+
+/// Requests waiting to be served by a few worker threads, one lane per
+/// client: a client's requests run one after another in the order it sent
+/// them, and the clients with work take turns (round robin), so that one
+/// client's 5,000 pipelined requests or 60 MiB line occupy one worker and
+/// never the others' turns. The I/O thread only queues; it never waits for
+/// a request to be served (docs/PROTOCOL.md, "Limits").
+final class RequestLanes<Request: Sendable>: Sendable {
+    /// One queued request and the bytes it holds.
+    private struct Queued: Sendable {
+        let request: Request
+        let bytes: Int
+    }
+
+    private struct Lanes: Sendable {
+        /// Each client's waiting requests, oldest first, and where the
+        /// oldest one is (the array is trimmed now and then, not per take).
+        var waiting: [Int: (items: [Queued], start: Int)] = [:]
+        /// The bytes each client's waiting requests hold.
+        var bytes: [Int: Int] = [:]
+        /// Clients with requests waiting and none being served, in turn order.
+        var turns: [Int] = []
+        var turnsStart = 0
+        /// Clients one of whose requests a worker is serving.
+        var serving: Set<Int> = []
+        var stopped = false
+    }
+
+    /// What the workers do with a request, and whom they tell that a
+    /// client's backlog fell under the bound.
+    private struct Handlers: Sendable {
+        var serve: @Sendable (Request, Int) -> Void
+        var drained: @Sendable (Int) -> Void
+    }
+
+    private let lanes = Mutex(Lanes())
+    private let ready = Semaphore(value: 0)
+    private let handlers = Mutex<Handlers?>(nil)
+    private let workers: Int
+    private let threadName: String
+
+    /// Lanes served by `workers` threads named `name` once started.
+    init(workers: Int, name: String) {
+        self.workers = workers
+        threadName = name
+    }
+
+    /// Starts the workers: `serve` handles each request; `drained` is told
+    /// (on a worker) when a client's waiting requests are under
+    /// ``backlogLimit`` again.
+    func start(
+        serve: @escaping @Sendable (_ request: Request, _ client: Int) -> Void, drained: @escaping @Sendable (_ client: Int) -> Void
+    ) throws(SystemError) {
+        handlers.withLock { $0 = Handlers(serve: serve, drained: drained) }
+        for _ in 0..<workers {
+            try DedicatedThread.start(ThreadOptions(name: threadName)) { [self] in work() }
+        }
+    }
+
+    /// A client whose waiting requests hold more than this many bytes (or
+    /// number more than ``backlogCount``) is not read until they are served:
+    /// its requests wait in the kernel, not in the daemon's memory.
+    static var backlogLimit: Int { 1 << 20 }
+    /// See ``backlogLimit``.
+    static var backlogCount: Int { 256 }
+
+    /// Queues a request of `client` that holds `bytes` of memory.
+    func add(_ request: Request, bytes: Int, client: Int) {
+        let wake = lanes.withLock { current -> Bool in
+            if current.stopped { return false }
+            let lane = current.waiting[client]
+            let first = lane.map { $0.start == $0.items.count } ?? true
+            current.waiting[client, default: ([], 0)].items.append(Queued(request: request, bytes: bytes))
+            current.bytes[client, default: 0] += bytes
+            guard first, !current.serving.contains(client) else { return false }
+            current.turns.append(client)
+            return true
+        }
+        if wake { ready.signal() }
+    }
+
+    /// Whether the client has so much waiting that it is not read for now.
+    func isBacklogged(_ client: Int) -> Bool {
+        lanes.withLock { current in
+            guard let lane = current.waiting[client] else { return false }
+            return (current.bytes[client] ?? 0) > Self.backlogLimit || lane.items.count - lane.start > Self.backlogCount
+        }
+    }
+
+    /// Stops serving: what waits is returned (for a `busy` reply), and the
+    /// workers end once their current request is served. Nothing waits
+    /// for those: a stopping daemon does not wait for a slow request.
+    func stop() -> [(request: Request, client: Int)] {
+        let left = lanes.withLock { current -> [(Request, Int)] in
+            current.stopped = true
+            var left: [(Request, Int)] = []
+            for (client, lane) in current.waiting.sorted(by: { $0.key < $1.key }) {
+                left += lane.items[lane.start...].map { ($0.request, client) }
+            }
+            current.waiting = [:]
+            current.bytes = [:]
+            current.turns = []
+            current.turnsStart = 0
+            return left
+        }
+        for _ in 0..<workers { ready.signal() }
+        return left
+    }
+
+    /// A worker: takes the next client's oldest request, serves it, and
+    /// puts the client at the end of the turns if more of its requests wait.
+    private func work() {
+        var finished: Int?
+        while true {
+            if let client = finished {
+                finished = nil
+                let (again, drainedNow) = lanes.withLock { current -> (Bool, Bool) in
+                    current.serving.remove(client)
+                    guard !current.stopped, let lane = current.waiting[client], lane.start < lane.items.count else {
+                        current.waiting[client] = nil
+                        current.bytes[client] = nil
+                        return (false, true)
+                    }
+                    current.turns.append(client)
+                    let count = lane.items.count - lane.start
+                    let bytes = current.bytes[client] ?? 0
+                    return (true, bytes <= Self.backlogLimit && count <= Self.backlogCount)
+                }
+                if again { ready.signal() }
+                if drainedNow { handlers.withLock { $0 }?.drained(client) }
+            }
+            ready.wait()
+            let next = lanes.withLock { current -> (Request, Int)? in
+                if current.stopped { return nil }
+                while current.turnsStart < current.turns.count {
+                    let client = current.turns[current.turnsStart]
+                    current.turnsStart += 1
+                    if current.turnsStart > 64 && current.turnsStart * 2 > current.turns.count {
+                        current.turns.removeFirst(current.turnsStart)
+                        current.turnsStart = 0
+                    }
+                    // A turn of a client whose request is being served, or
+                    // whose lane is empty, is skipped: the served one's next
+                    // turn comes when it is done.
+                    guard !current.serving.contains(client), var lane = current.waiting[client], lane.start < lane.items.count
+                    else { continue }
+                    let item = lane.items[lane.start]
+                    current.waiting[client] = nil  // the lane moved out, so the write below does not copy it
+                    lane.start += 1
+                    if lane.start > 64 && lane.start * 2 > lane.items.count {
+                        lane.items.removeFirst(lane.start)
+                        lane.start = 0
+                    }
+                    current.waiting[client] = lane
+                    current.bytes[client, default: 0] -= item.bytes
+                    current.serving.insert(client)
+                    return (item.request, client)
+                }
+                return nil
+            }
+            guard let (request, client) = next else {
+                if lanes.withLock({ $0.stopped }) { return }
+                continue
+            }
+            handlers.withLock { $0 }?.serve(request, client)
+            finished = client
+        }
+    }
+}
