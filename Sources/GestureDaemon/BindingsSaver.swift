@@ -1,4 +1,3 @@
-import Glibc
 import OperatingSystem
 import Synchronization
 
@@ -21,8 +20,8 @@ final class BindingsSaver: Sendable {
         /// The completions waiting for the next write.
         var waiting: [Completion] = []
         var stopping = false
-        /// CLOCK_MONOTONIC seconds of the last write's end.
-        var lastWrite = -Double.infinity
+        /// CLOCK_MONOTONIC microseconds of the last write's end.
+        var lastWrite = Int64.min / 2
     }
 
     /// How the file is written, and deleted: ``BindingsFile`` in the daemon.
@@ -30,8 +29,8 @@ final class BindingsSaver: Sendable {
         var write: @Sendable (Contents) throws(DaemonError) -> Void
     }
 
-    /// At most this often (seconds) is the file written.
-    static let minimumInterval = 0.2
+    /// The file is written at most once in this many microseconds.
+    static let minimumInterval: Int64 = 200_000
 
     private let storage: Storage
     /// Told on the saver's thread after each write: what was written, and
@@ -101,8 +100,10 @@ final class BindingsSaver: Sendable {
                     break
                 }
                 // Changes that come meanwhile join this write; a stop writes at once.
-                let wait = last + Self.minimumInterval - Self.now()
-                if wait > 0 && !stopping { Self.sleep(seconds: wait) }
+                if !stopping {
+                    // Harmless: a sleep cut short only writes sooner.
+                    try? MonotonicClock.sleep(untilMicroseconds: last + Self.minimumInterval)
+                }
                 let (batch, completions) = state.withLock { current -> (Contents?, [Completion]) in
                     defer {
                         current.next = nil
@@ -117,22 +118,10 @@ final class BindingsSaver: Sendable {
                 } catch {
                     failure = error
                 }
-                state.withLock { $0.lastWrite = Self.now() }
+                state.withLock { $0.lastWrite = MonotonicClock.nowMicroseconds() }
                 if let written = written.withLock({ $0 }) { written(contents, failure, completions.count) }
                 for completion in completions { completion(failure) }
             }
         }
-    }
-
-    private static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
-
-    private static func sleep(seconds: Double) {
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 }
