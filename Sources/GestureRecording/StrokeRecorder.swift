@@ -112,7 +112,8 @@ public struct StrokeRecorder: Sendable {
             let spacing = Int((Self.estimatedFingerSpacingMM / geometry.mmPerUnitX).rounded())
             tracker = SlotTracker(
                 slotCount: geometry.slots, estimatedSpacing: max(1, spacing),
-                xAxis: geometry.x.minimum...max(geometry.x.minimum, geometry.x.maximum))
+                xAxis: geometry.x.minimum...max(geometry.x.minimum, geometry.x.maximum),
+                isSemiMultitouch: device.properties.contains(.semiMultitouch))
         case .multitouchProtocolA: tracker = ProtocolATracker()
         case .singleTouch: tracker = SingleContactTracker(kind: .finger, requiresProximity: false)
         case .pen:
