@@ -43,4 +43,27 @@ public enum MotionThresholds {
     /// move ``swipeMinimumDistanceMM`` or more from where they started, in
     /// directions at least 90° apart.
     public static let differentDirectionsMinimumAngleDegrees = 90.0
+    /// A path is walked in steps of at least 1.5 mm to measure how it
+    /// turns, so that a finger's jitter does not count as turning.
+    public static let shapeStepMM = 1.5
+    /// A path smaller than 10 mm across (the longer side of the box around
+    /// it) has no shape: no arc, circle or zigzag.
+    public static let shapeMinimumSizeMM = 10.0
+    /// An *arc* turns through 120° or more, smoothly.
+    public static let arcMinimumDegrees = 120.0
+    /// A *half circle* is an arc that turns through 150°…210°.
+    public static let halfCircleDegrees = 150.0...210.0
+    /// A *circle* turns through 320° or more and ends within half its size
+    /// of where it began.
+    public static let circleMinimumDegrees = 320.0
+    /// A path turns smoothly when no few steps of it (a sixteenth of its
+    /// steps, at least two) turn by 80° or more: a square's corners make
+    /// no circle.
+    public static let cornerDegrees = 80.0
+    /// A path has a corner where a few steps of it (a thirty-second of its
+    /// steps, at least two) turn by 60° or more.
+    public static let zigzagCornerDegrees = 60.0
+    /// A *zigzag* has 3 corners or more in a row that turn alternately one
+    /// way and the other.
+    public static let zigzagMinimumCorners = 3
 }
