@@ -27,8 +27,9 @@ import InputSystem
 /// reported as a ``RecorderNotice``; the resync events that follow are
 /// applied as the device's state after the gap (the reader sends only the
 /// difference, see ``InputSystem/DropRecovery``), so a touch that ended in
-/// the gap ends, and a slot whose tracking id changed ends the old stroke
-/// and starts a new one; the frames the kernel kept after the gap follow
+/// the gap ends, and a slot whose tracking id changed is taken as in any
+/// frame (a new finger, or on a partly tracking device the finger it
+/// continues, see ``SlotTracker``); the frames the kernel kept after the gap follow
 /// as normal events. Events of a frame seen before the drop are kept,
 /// because the reader's state, which the difference is relative to,
 /// includes them.
