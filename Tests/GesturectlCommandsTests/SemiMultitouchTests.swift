@@ -128,3 +128,58 @@ import TestSupport
         #expect(described.stdout == description + "\n")
     }
 }
+
+/// Issue 24 item 4: shaped like the Wacom ISDv4 E6 Finger
+/// "double-center-circle" recording of evemu's device collection: a
+/// touchscreen without resolution on which two fingers go around together,
+/// clockwise, a little over one turn in 1.45 s. It was "2 fingers · swipe up".
+@Suite struct CirclingFingersRecordingTests {
+    static var recording: String {
+        var lines: [String] = []
+        func add(_ time: Double, _ type: Int, _ code: Int, _ value: Int) {
+            lines.append("E: " + String(format: "%.6f %04x %04x %04d", time, type, code, value))
+        }
+        let centres = [(1400.0, 690.0), (1250.0, 818.0)]
+        let frames = 48
+        for frame in 0...frames {
+            let time = 0.000001 + Double(frame) * 0.030
+            let angle = (-120 + 400 * Double(frame) / Double(frames)) * Double.pi / 180
+            for (slot, centre) in centres.enumerated() {
+                add(time, 3, 0x2f, slot)
+                if frame == 0 { add(time, 3, 0x39, 16 + slot) }
+                add(time, 3, 0x35, Int((centre.0 + 310 * cos(angle)).rounded()))
+                add(time, 3, 0x36, Int((centre.1 + 310 * sin(angle)).rounded()))
+            }
+            if frame == 0 { add(time, 1, 0x14a, 1) }
+            add(time, 0, 0, 0)
+        }
+        let end = 0.000001 + Double(frames) * 0.030 + 0.010
+        for slot in 0...1 {
+            add(end, 3, 0x2f, slot)
+            add(end, 3, 0x39, -1)
+        }
+        add(end, 1, 0x14a, 0)
+        add(end, 0, 0, 0)
+        return EvemuFixture(
+            name: "Wacom ISDv4 E6 Finger", bus: 0x03, vendor: 0x56a, product: 0xe6, version: 0x139, properties: [1],
+            codes: [EvemuFixture.key: [0x14a]],
+            axes: [
+                .init(0x00, 0, 2776, fuzz: 4), .init(0x01, 0, 1569, fuzz: 4), .init(0x2f, 0, 1),
+                .init(0x35, 0, 2776, fuzz: 4), .init(0x36, 0, 1569, fuzz: 4), .init(0x39, 0, 65535),
+            ],
+            events: lines.joined(separator: "\n")
+        ).text
+    }
+
+    @Test func twoFingersCirclingTogetherAreSaidSo() throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write("circle.evemu", Self.recording)
+        let imported = try CLI.run(["import", "circle.evemu", "-o", "c.json"], in: scratch.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let described = try CLI.run(["describe", "c.json"], in: scratch.path)
+        #expect(described.stdout.hasPrefix("2 fingers · circle clockwise · 1.45 s · "), "\(described.stdout)")
+        #expect(described.stdout.hasSuffix(" % of the width\n"), "\(described.stdout)")
+        let spoken = try CLI.run(["describe", "--spoken", "c.json"], in: scratch.path)
+        #expect(spoken.stdout.hasPrefix("2 fingers, circle clockwise, 1.45 seconds, "), "\(spoken.stdout)")
+    }
+}
