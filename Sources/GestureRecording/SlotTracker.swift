@@ -55,12 +55,13 @@ struct SlotTracker: ContactTracker {
         /// the slot's moves from there.
         var offset = (x: 0, y: 0)
 
-        /// The finger's point for the slot's `point`.
+        /// The finger's point for the slot's `point` (saturating: a hostile
+        /// recording's values never trap; the recorder clamps them).
         func shifted(_ point: ContactPoint) -> ContactPoint {
             guard offset != (0, 0) else { return point }
             var shifted = point
-            shifted.x += offset.x
-            shifted.y += offset.y
+            shifted.x = saturating(point.x.addingReportingOverflow(offset.x), sign: offset.x)
+            shifted.y = saturating(point.y.addingReportingOverflow(offset.y), sign: offset.y)
             return shifted
         }
     }
@@ -201,7 +202,10 @@ struct SlotTracker: ContactTracker {
                 let finger = pool.remove(at: nearest)
                 reported.key = finger.key
                 if isSemiMultitouch {
-                    reported.offset = (finger.point.x - point.x, finger.point.y - point.y)
+                    reported.offset = (
+                        saturating(finger.point.x.subtractingReportingOverflow(point.x), sign: finger.point.x),
+                        saturating(finger.point.y.subtractingReportingOverflow(point.y), sign: finger.point.y)
+                    )
                     reported.point = reported.shifted(point)
                 }
             } else {
@@ -293,4 +297,11 @@ struct SlotTracker: ContactTracker {
             }
         }
     }
+}
+
+/// The result of an addition or subtraction, or the end of `Int`'s range
+/// it overflowed towards (`sign`: the value whose sign the overflow took).
+private func saturating(_ result: (partialValue: Int, overflow: Bool), sign: Int) -> Int {
+    guard result.overflow else { return result.partialValue }
+    return sign < 0 ? Int.min : Int.max
 }
