@@ -53,15 +53,19 @@ public enum MotionThresholds {
     public static let arcMinimumDegrees = 120.0
     /// A *half circle* is an arc that turns through 150°…210°.
     public static let halfCircleDegrees = 150.0...210.0
-    /// A *circle* turns through 320° or more and ends within half its size
-    /// of where it began.
+    /// A *circle* turns through 320° or more…
     public static let circleMinimumDegrees = 320.0
-    /// A path turns smoothly when no few steps of it (a sixteenth of its
-    /// steps, at least two) turn by 80° or more: a square's corners make
-    /// no circle.
+    /// …and ends within 60 % of its size of where it began (a finger that
+    /// starts in the middle and goes round ends a radius away).
+    public static let circleClosingShare = 0.6
+    /// A path has a corner where a stretch a quarter of its size long
+    /// (two steps at least) turns by 80° or more…
     public static let cornerDegrees = 80.0
-    /// A path has a corner where a few steps of it (a thirty-second of its
-    /// steps, at least two) turn by 60° or more.
+    /// …and turns smoothly when its corners make at most a third of its
+    /// turning: a square's corners make no circle.
+    public static let cornerShareMaximum = 1.0 / 3
+    /// A zigzag's corners turn by 60° or more within a tenth of its size
+    /// (two steps at least).
     public static let zigzagCornerDegrees = 60.0
     /// A *zigzag* has 3 corners or more in a row that turn alternately one
     /// way and the other.

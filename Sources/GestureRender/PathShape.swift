@@ -14,15 +14,19 @@ import GestureModel
 /// ``MotionThresholds/shapeStepMM`` (1.5 mm, so that a finger's jitter does
 /// not count as turning), and the turns between steps are added up, signed:
 /// - a *zigzag* has at least ``MotionThresholds/zigzagMinimumCorners`` (3)
-///   corners in a row (places where a few steps turn by
+///   corners in a row (places where a tenth of its size turns by
 ///   ``MotionThresholds/zigzagCornerDegrees``, 60°, or more) that turn
 ///   alternately one way and the other: back and forth, not around;
-/// - a path that turns smoothly (no few steps turn by
-///   ``MotionThresholds/cornerDegrees``, 80°, or more: a square's corners
-///   are no arc) and strays from the line between its ends by at least a
-///   quarter of that line's length:
+/// - a path that turns smoothly (corners, where a quarter of its size turns
+///   by ``MotionThresholds/cornerDegrees``, 80°, or more, make at most
+///   ``MotionThresholds/cornerShareMaximum``, a third, of its turning: a
+///   finger that starts in the middle of the circle it draws still draws a
+///   circle, a square is no circle) and strays from the line between its
+///   ends by at least a quarter of that line's length:
 ///   - a *circle* turns through ``MotionThresholds/circleMinimumDegrees``
-///     (320°) or more and ends within half its size of where it began;
+///     (320°) or more and ends within
+///     ``MotionThresholds/circleClosingShare`` (60 %) of its size of where
+///     it began (a finger may start in the middle and end on the circle);
 ///   - a *half circle* turns through 150°…210°;
 ///   - an *arc* turns through ``MotionThresholds/arcMinimumDegrees`` (120°)
 ///     or more otherwise (but not a full turn that does not close).
@@ -74,20 +78,27 @@ enum PathShape: Hashable, Sendable {
         let turns = turns(along: walked)
         guard turns.count >= 2 else { return nil }
 
-        let sharpWindow = max(2, turns.count / 32)
+        // Windows measured on the shape's size, not its length, so that a
+        // circle drawn three times round is judged as one drawn once.
+        let step = length / Double(stepCount)
+        let sharpWindow = max(2, Int(0.1 * size / step))
         if longestAlternation(of: corners(in: turns, window: sharpWindow, degrees: MotionThresholds.zigzagCornerDegrees))
             >= MotionThresholds.zigzagMinimumCorners
         {
             return (.zigzag, size)
         }
-        let smoothWindow = max(2, turns.count / 16)
-        guard corners(in: turns, window: smoothWindow, degrees: MotionThresholds.cornerDegrees).isEmpty else { return nil }
         // Each step's heading is the path's halfway along the step, so the
         // turns between the first and the last step miss half a step at
         // either end: one step of the path's mean turn.
         let total = turns.reduce(0, +) * Double(turns.count + 1) / Double(turns.count)
         let turned = abs(total)
         guard turned >= MotionThresholds.arcMinimumDegrees else { return nil }
+        // Smooth: corners (a finger starting from the middle, a pause) make
+        // at most a third of the turning; a square is all corners.
+        let smoothWindow = max(2, Int(0.25 * size / step))
+        let cornerTurning = corners(in: turns, window: smoothWindow, degrees: MotionThresholds.cornerDegrees)
+            .reduce(0) { $0 + abs($1) }
+        guard cornerTurning <= MotionThresholds.cornerShareMaximum * turned else { return nil }
         // A curve strays from the line between its ends; a straight line with
         // a hook at one end does not.
         let first = walked[0]
@@ -99,7 +110,7 @@ enum PathShape: Hashable, Sendable {
         let rotation: GestureMotion.Rotation = total > 0 ? .clockwise : .counterClockwise
         if turned >= MotionThresholds.circleMinimumDegrees {
             // A full turn that does not come back is a loop in a longer path.
-            guard chord <= 0.5 * size else { return nil }
+            guard chord <= MotionThresholds.circleClosingShare * size else { return nil }
             return (.circle(rotation), size)
         }
         if MotionThresholds.halfCircleDegrees.contains(turned) { return (.halfCircle(rotation), size) }
@@ -148,22 +159,20 @@ enum PathShape: Hashable, Sendable {
     }
 
     /// The places where `window` consecutive turns add up to `degrees` or
-    /// more either way, each counted once: their turns, signed.
+    /// more either way, each counted once: the most they turn within the
+    /// window, signed.
     private static func corners(in turns: [Double], window: Int, degrees: Double) -> [Double] {
         var corners: [Double] = []
         var index = 0
         while index < turns.count {
             var sum = 0.0
-            var found = false
+            var most = 0.0
             for offset in index..<min(index + window, turns.count) {
                 sum += turns[offset]
-                if abs(sum) >= degrees {
-                    found = true
-                    break
-                }
+                if abs(sum) > abs(most) { most = sum }
             }
-            if found {
-                corners.append(sum)
+            if abs(most) >= degrees {
+                corners.append(most)
                 index += window
             } else {
                 index += 1

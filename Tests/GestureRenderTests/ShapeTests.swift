@@ -153,6 +153,22 @@ struct ShapeTests {
         #expect(describe(halves) == "2 fingers · half circle clockwise · 0.60 s · 50 mm")
     }
 
+    /// Shaped like the Wacom Bamboo and Intuos5 "center-circle" recordings:
+    /// the finger lands in the middle, goes out to the circle (a corner) and
+    /// round it two and a half times in 4.4 s, ending a radius from where it
+    /// began. They were "swipe up".
+    @Test func aCircleDrawnFromItsMiddle() {
+        func drawn(offset: Double) -> Stroke {
+            let leadIn = Self.polyline([(100 + offset, 70), (98 + offset, 71.5), (71.8 + offset, 59.7)], millisecondsPerLeg: 100)
+            let round = Self.arc(
+                around: (100 + offset, 70), radius: 30, startDegrees: 200, degrees: 880, durationMilliseconds: 4_200,
+                startMilliseconds: 200, wobble: 0.3)
+            return Stroke(kind: .finger, samples: leadIn.samples + round.samples.dropFirst())
+        }
+        #expect(describe(F.gesture([drawn(offset: 0)])) == "1 finger · circle clockwise · 4.40 s · 61 mm")
+        #expect(describe(F.gesture([drawn(offset: 0), drawn(offset: 15)])) == "2 fingers · circle clockwise · 4.40 s · 60 mm")
+    }
+
     @Test func rotationStaysRotate() {
         // Two fingers turning half a turn about their centre each draw a
         // half circle, but the centre stays put: a rotation, as before.
