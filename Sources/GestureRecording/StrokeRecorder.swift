@@ -27,8 +27,9 @@ import InputSystem
 /// reported as a ``RecorderNotice``; the resync events that follow are
 /// applied as the device's state after the gap (the reader sends only the
 /// difference, see ``InputSystem/DropRecovery``), so a touch that ended in
-/// the gap ends, and a slot whose tracking id changed ends the old stroke
-/// and starts a new one; the frames the kernel kept after the gap follow
+/// the gap ends, and a slot whose tracking id changed is taken as in any
+/// frame (a new finger, or on a partly tracking device the finger it
+/// continues, see ``SlotTracker``); the frames the kernel kept after the gap follow
 /// as normal events. Events of a frame seen before the drop are kept,
 /// because the reader's state, which the difference is relative to,
 /// includes them.
@@ -112,7 +113,8 @@ public struct StrokeRecorder: Sendable {
             let spacing = Int((Self.estimatedFingerSpacingMM / geometry.mmPerUnitX).rounded())
             tracker = SlotTracker(
                 slotCount: geometry.slots, estimatedSpacing: max(1, spacing),
-                xAxis: geometry.x.minimum...max(geometry.x.minimum, geometry.x.maximum))
+                xAxis: geometry.x.minimum...max(geometry.x.minimum, geometry.x.maximum),
+                isSemiMultitouch: device.properties.contains(.semiMultitouch))
         case .multitouchProtocolA: tracker = ProtocolATracker()
         case .singleTouch: tracker = SingleContactTracker(kind: .finger, requiresProximity: false)
         case .pen:

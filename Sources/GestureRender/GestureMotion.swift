@@ -73,11 +73,25 @@ public enum GestureMotion: Hashable, Sendable {
     /// one gesture. `distanceMM` is the mean distance the contacts moved
     /// from their first positions to their last.
     case differentDirections(distanceMM: Double)
+    /// The contacts draw an arc together: each turns smoothly through
+    /// `degrees` (120° or more) in the same sense. `sizeMM` is the longer
+    /// side of the box around the arc.
+    case arc(Rotation, degrees: Double, sizeMM: Double)
+    /// An arc of about 180° (150°…210°).
+    case halfCircle(Rotation, sizeMM: Double)
+    /// The contacts draw a circle together: a full turn that comes back
+    /// near where it began.
+    case circle(Rotation, sizeMM: Double)
+    /// The contacts go back and forth: each has three corners or more in a
+    /// row that turn alternately one way and the other.
+    case zigzag(sizeMM: Double)
     /// Anything else; `lengthMM` is the length of the longest stroke's path.
     case path(lengthMM: Double)
 
     /// The words for the motion, e.g. `swipe up`, `edge swipe from the left`,
-    /// `pinch in`, `rotate clockwise 90°`, `move in different directions`.
+    /// `pinch in`, `rotate clockwise 90°`, `move in different directions`,
+    /// `arc clockwise 135°`, `half circle counter-clockwise`,
+    /// `circle clockwise`, `zigzag`.
     public var phrase: String {
         switch self {
         case .empty: "nothing"
@@ -91,18 +105,24 @@ public enum GestureMotion: Hashable, Sendable {
         case .rotate(let rotation, let degrees):
             "rotate \(rotation.rawValue) \(NumberFormatting.roundedInteger(degrees))°"
         case .differentDirections: "move in different directions"
+        case .arc(let rotation, let degrees, _): "arc \(rotation.rawValue) \(NumberFormatting.roundedInteger(degrees))°"
+        case .halfCircle(let rotation, _): "half circle \(rotation.rawValue)"
+        case .circle(let rotation, _): "circle \(rotation.rawValue)"
+        case .zigzag: "zigzag"
         case .path: "path"
         }
     }
 
     /// The words for the motion as a speech engine should read them: the
-    /// same as ``phrase`` except that a rotation's angle is in words,
-    /// `rotate clockwise 90 degrees`.
+    /// same as ``phrase`` except that the angle of a rotation or an arc is
+    /// in words, `rotate clockwise 90 degrees`, `arc clockwise 135 degrees`.
     public var spokenPhrase: String {
         switch self {
         case .rotate(let rotation, let degrees):
             let rounded = NumberFormatting.roundedInteger(degrees)
             return "rotate \(rotation.rawValue) \(rounded) \(rounded == 1 ? "degree" : "degrees")"
+        case .arc(let rotation, let degrees, _):
+            return "arc \(rotation.rawValue) \(NumberFormatting.roundedInteger(degrees)) degrees"
         default:
             return phrase
         }
@@ -110,11 +130,13 @@ public enum GestureMotion: Hashable, Sendable {
 
     /// The distance that goes with the motion, in millimetres, for the
     /// motions that have one (swipes, pinches, moves in different
-    /// directions, paths); `nil` otherwise.
+    /// directions, paths; the size of arcs, circles and zigzags); `nil`
+    /// otherwise.
     public var distanceMM: Double? {
         switch self {
         case .swipe(_, let distance), .edgeSwipe(_, let distance), .pinch(_, let distance),
-            .differentDirections(let distance), .path(let distance):
+            .differentDirections(let distance), .path(let distance), .arc(_, _, let distance),
+            .halfCircle(_, let distance), .circle(_, let distance), .zigzag(let distance):
             distance
         case .empty, .tap, .doubleTap, .press, .longPress, .rotate:
             nil

@@ -30,6 +30,14 @@ import GestureModel
 ///      edge and the centroid moves inwards by at least
 ///      ``MotionThresholds/swipeMinimumDistanceMM`` (10 mm), more inwards
 ///      than along the edge;
+///    - a shape (see ``PathShape``): ``GestureMotion/circle(_:sizeMM:)``,
+///      ``GestureMotion/halfCircle(_:sizeMM:)``,
+///      ``GestureMotion/arc(_:degrees:sizeMM:)`` or
+///      ``GestureMotion/zigzag(sizeMM:)`` when the one stroke's path has
+///      that shape, or, for two or more strokes, when their centroid's path
+///      (each stroke taken at the same fraction of its time) has it and
+///      every stroke's own path has the same kind of shape, turning the
+///      same way: fingers that circle together;
 ///    - ``GestureMotion/pinch(_:changeMM:)`` (two or more strokes) when the
 ///      mean distance to the centroid changes by at least
 ///      ``MotionThresholds/pinchMinimumRatio`` (20 %) of its start value and
@@ -97,6 +105,7 @@ struct GestureAnalysis: Sendable {
         if let edgeSwipe = edgeSwipe(starts: starts, movement: movement, mapping: mapping) {
             return edgeSwipe
         }
+        if let shape = shape(traces) { return shape }
         if traces.count >= 2 {
             let startSpread = starts.reduce(0) { $0 + $1.distance(to: startCentroid) } / Double(starts.count)
             let endSpread = ends.reduce(0) { $0 + $1.distance(to: endCentroid) } / Double(ends.count)
@@ -123,6 +132,28 @@ struct GestureAnalysis: Sendable {
             return .swipe(direction, distanceMM: movement.length)
         }
         return .path(lengthMM: traces.map(\.pathLengthMM).max() ?? 0)
+    }
+
+    /// The shape the contacts draw together (see ``PathShape``): a single
+    /// stroke's own; for two or more, that of their centroid's path (taken
+    /// at the same fraction of each stroke's time, as if drawn together),
+    /// when every contact draws the same kind of shape the same way round.
+    /// Contacts that turn around a centroid that stays put (a rotation)
+    /// leave it no path, so they have no shape.
+    private static func shape(_ traces: [StrokeTrace]) -> GestureMotion? {
+        guard traces.count > 1 else { return PathShape.of(traces[0].points).map { $0.shape.motion(sizeMM: $0.sizeMM) } }
+        let steps = 128
+        var centroids: [PointMM] = []
+        centroids.reserveCapacity(steps + 1)
+        for step in 0...steps {
+            let fraction = Double(step) / Double(steps)
+            centroids.append(PointMM.centroid(of: traces.map { $0.position(atFraction: fraction) }))
+        }
+        guard let together = PathShape.of(centroids) else { return nil }
+        for trace in traces {
+            guard let own = PathShape.of(trace.points)?.shape, own.rotation == together.shape.rotation else { return nil }
+        }
+        return together.shape.motion(sizeMM: together.sizeMM)
     }
 
     /// An edge swipe when every start lies near one edge and the centroid
@@ -269,5 +300,36 @@ struct GestureAnalysis: Sendable {
             let earliestLift = traces.map(\.stroke.endTime).min()
         else { return false }
         return latestTouch <= earliestLift
+    }
+}
+
+extension StrokeTrace {
+    /// Where the contact is after `fraction` (0…1) of the stroke's time,
+    /// between samples in a straight line; by sample count when the stroke
+    /// takes no time.
+    func position(atFraction fraction: Double) -> PointMM {
+        guard points.count > 1 else { return points[0] }
+        let samples = stroke.samples
+        let total = Double(duration.rawValue)
+        func elapsed(_ index: Int) -> Double {
+            Double(NumberFormatting.span(from: stroke.startTime, to: samples[index].time).rawValue)
+        }
+        let target = fraction * total
+        guard total > 0, target.isFinite else {
+            let place = min(max(fraction, 0), 1) * Double(points.count - 1)
+            let index = min(Int(place), points.count - 2)
+            return points[index] + (points[index + 1] - points[index]) * (place - Double(index))
+        }
+        // The first sample at or after the target time.
+        var low = 1
+        var high = points.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if elapsed(middle) < target { low = middle + 1 } else { high = middle }
+        }
+        let before = elapsed(low - 1)
+        let span = elapsed(low) - before
+        let part = span > 0 ? min(max((target - before) / span, 0), 1) : 1
+        return points[low - 1] + (points[low] - points[low - 1]) * part
     }
 }

@@ -43,4 +43,31 @@ public enum MotionThresholds {
     /// move ``swipeMinimumDistanceMM`` or more from where they started, in
     /// directions at least 90° apart.
     public static let differentDirectionsMinimumAngleDegrees = 90.0
+    /// A path is walked in steps of at least 1.5 mm to measure how it
+    /// turns, so that a finger's jitter does not count as turning.
+    public static let shapeStepMM = 1.5
+    /// A path smaller than 10 mm across (the longer side of the box around
+    /// it) has no shape: no arc, circle or zigzag.
+    public static let shapeMinimumSizeMM = 10.0
+    /// An *arc* turns through 120° or more, smoothly.
+    public static let arcMinimumDegrees = 120.0
+    /// A *half circle* is an arc that turns through 150°…210°.
+    public static let halfCircleDegrees = 150.0...210.0
+    /// A *circle* turns through 320° or more…
+    public static let circleMinimumDegrees = 320.0
+    /// …and ends within 60 % of its size of where it began (a finger that
+    /// starts in the middle and goes round ends a radius away).
+    public static let circleClosingShare = 0.6
+    /// A path has a corner where a stretch a quarter of its size long
+    /// (two steps at least) turns by 80° or more…
+    public static let cornerDegrees = 80.0
+    /// …and turns smoothly when its corners make at most a third of its
+    /// turning: a square's corners make no circle.
+    public static let cornerShareMaximum = 1.0 / 3
+    /// A zigzag's corners turn by 60° or more within a tenth of its size
+    /// (two steps at least).
+    public static let zigzagCornerDegrees = 60.0
+    /// A *zigzag* has 3 corners or more in a row that turn alternately one
+    /// way and the other.
+    public static let zigzagMinimumCorners = 3
 }

@@ -4,7 +4,8 @@ import GestureModel
 /// `gesturectl synth` gives its gestures: the motion, then the number of
 /// contacts at once — `double-tap-3`, `swipe-up-2`, `pinch-in-5`,
 /// `rotate-clockwise-2`, `rotate-anticlockwise-3`, `edge-swipe-left-1`,
-/// `long-press-1`, `different-directions-3`, `path-1`.
+/// `long-press-1`, `different-directions-3`, `circle-clockwise-2`,
+/// `half-circle-anticlockwise-1`, `zigzag-1`, `path-1`.
 ///
 /// Strokes drawn one after another count strokes instead
 /// (`swipe-right-3-strokes`); pen and pointer strokes start with their kind
@@ -48,10 +49,19 @@ extension GestureMotion {
         case .swipe(let direction, _): "swipe-\(direction.rawValue)"
         case .edgeSwipe(let edge, _): "edge-swipe-\(edge.rawValue)"
         case .pinch(let kind, _): "pinch-\(kind.rawValue)"
-        // synth's word for the other way round.
-        case .rotate(let rotation, _): rotation == .clockwise ? "rotate-clockwise" : "rotate-anticlockwise"
+        case .rotate(let rotation, _): "rotate-\(rotation.nameWord)"
         case .differentDirections: "different-directions"
+        case .arc(let rotation, _, _): "arc-\(rotation.nameWord)"
+        case .halfCircle(let rotation, _): "half-circle-\(rotation.nameWord)"
+        case .circle(let rotation, _): "circle-\(rotation.nameWord)"
+        case .zigzag: "zigzag"
         case .path: "path"
         }
     }
+}
+
+extension GestureMotion.Rotation {
+    /// The sense in a name, in `gesturectl synth`'s words: `clockwise`,
+    /// `anticlockwise`.
+    var nameWord: String { self == .clockwise ? "clockwise" : "anticlockwise" }
 }

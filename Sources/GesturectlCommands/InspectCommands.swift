@@ -62,6 +62,10 @@ enum InspectCommands {
             For example: 3 fingers · swipe up · 0.42 s · 38 mm
             --spoken writes it for speech, units in words and commas for
             pauses: 3 fingers, swipe up, 0.42 seconds, 38 millimetres
+            A path that turns is an arc (with its angle), a half circle or a
+            circle, clockwise or counter-clockwise, and its size; one that
+            goes back and forth is a zigzag. Fingers that draw it together
+            are said so: 2 fingers · circle clockwise · 1.45 s · 50 mm
             With several gestures, each line starts with the gesture's name.
             --json prints one object per gesture with the summary (and its
             spoken form), finger, stroke and sample counts, duration and

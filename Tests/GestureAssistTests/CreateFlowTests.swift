@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import GestureAssist
 import GestureModel
 import GestureRecording
@@ -60,6 +63,21 @@ struct CreateFlowTests {
         #expect(ended.menu?.items.map(\.id) == ["review", "save", "add", "undo", "again", "play", "discard"])
         #expect(ended.menu?.defaultIndex == 0)
         #expect(flow.merged?.maximumSimultaneousContacts == 2)
+    }
+
+    @Test("A half circle drawn as a stroke is announced as one, not as a swipe (issue 24)")
+    func halfCircleStrokeLine() {
+        // AssistiveTouch's example: its last stroke, a half circle over the top, left to right.
+        let halfCircle = Stroke(
+            samples: (0...70).map { step in
+                let angle = Double.pi * (1 + Double(step) / 70)
+                return Sample(
+                    time: Microseconds(Int64(step) * 10_000), x: Int(((100 + 49 * cos(angle)) * 100).rounded()),
+                    y: Int(((70 + 49 * sin(angle)) * 100).rounded()))
+            })
+        let line = CreateFlow.strokeLine(number: 3, stroke: halfCircle, geometry: nil)
+        #expect(line.text == "Stroke 3: half circle clockwise · 0.70 s · 98 mm")
+        #expect(line.spoken == "Stroke 3. half circle clockwise, 0.7 seconds, 98 millimetres.")
     }
 
     @Test("Strokes are measured in the recording device's millimetres as they land")
