@@ -344,8 +344,10 @@ public final class CreateSession: AssistLoopClient {
                 lastPointer = nil
                 recordJob = job
                 presentation = .recording
+                // The job reads the device now (the engine returns once it
+                // does): only now is the person told to draw (issue 24).
+                perform(flow.handle(.recordingStarted(job.geometry)))
                 display.say(Announcement("Recording from \(DisplayText.escaped(job.device.name)). \(stopHint())"))
-                pending.append(.recordingStarted(job.geometry))
             } catch {
                 pending.append(.recordingEnded(.failure(CreateFailure("\(error)"))))
             }

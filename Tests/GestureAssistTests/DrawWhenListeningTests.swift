@@ -1,0 +1,104 @@
+@testable import GestureAssist
+import DeviceDiscovery
+import GestureEngine
+import GestureModel
+import GestureRecording
+import InputSystem
+import OperatingSystem
+import Synchronization
+import TestSupport
+import Testing
+
+/// A display that draws a stroke on `device` the moment it shows a line
+/// asking for one, as a person told to draw does, and notes each line in
+/// the device's notes (so their order with its opening and first read shows).
+private final class PromptlyDrawingDisplay: AssistDisplay, Sendable {
+    let device: ListeningDevice
+    let transcript: TranscriptDisplay
+    private let strokesDrawn = Mutex(0)
+
+    init(device: ListeningDevice) throws {
+        self.device = device
+        transcript = try TranscriptDisplay()
+    }
+
+    func say(_ line: Announcement) {
+        device.note(line.text)
+        if line.text.hasPrefix("Draw ") || line.text.hasPrefix("Recording again") {
+            let number = strokesDrawn.withLock { current in
+                current += 1
+                return current
+            }
+            device.stroke(id: Int32(number), x: 1_000 * Int32(number), y: 1_000)
+        }
+        transcript.say(line)
+    }
+    func menu(_ presenter: MenuPresenter, isNew: Bool) { transcript.menu(presenter, isNew: isNew) }
+    func namePrompt(suggestion: String, typed: String) { transcript.namePrompt(suggestion: suggestion, typed: typed) }
+    func reviewFrame(_ gesture: Gesture, fraction: Double) {}
+    func finish() { transcript.finish() }
+}
+
+/// The create flow's services on an engine whose input is `device` (the
+/// engine's recording loop, its test double's device).
+private struct ListeningServices: CreateServices {
+    let engine: Engine
+    init(device: ListeningDevice) {
+        engine = Engine(inputs: InputFactory(openRecording: { _ in
+            OpenedInput(
+                source: try device.open(), description: TestDevices.touchscreen,
+                info: DeviceInfo(node: "/dev/input/test", name: "test touchscreen", kind: .touchscreen), stableID: nil)
+        }))
+    }
+    var idleTimeout: Microseconds? { nil }
+    func startRecording(strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob {
+        try engine.startRecording(RecordRequest(details: RecordingDetails(name: "created")), strokes: strokes)
+    }
+    func startPlay(_ gesture: Gesture) throws -> PlayJob { throw CreateFailure("no play in this test") }
+    func save(_ gesture: Gesture, name: String, replacing: Bool) throws -> String { "/library/\(name)" }
+    func writePicture(_ gesture: Gesture) throws -> String? { nil }
+    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle { TriggerHandle() }
+}
+
+@Suite("create says \"draw\" only when its recording listens (issue 24)", .serialized)
+struct DrawWhenListeningTests {
+    @Test("A stroke drawn the moment each instruction line is shown is kept: the first, and one added later")
+    func strokeRightAfterTheInstruction() throws {
+        let device = ListeningDevice()
+        let display = try PromptlyDrawingDisplay(device: device)
+        let keys = try FileDescriptor.pipe()
+        defer { keys.write.close(); keys.read.close() }
+        let handle = try CreateSession.start(
+            flow: CreateFlow(library: FakeLibrary()), services: ListeningServices(device: device), display: display,
+            keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
+        let shown = display.transcript
+        #expect(shown.eventually { shown.has("Stroke 1: ") })
+        try keys.write.writeAll(Array("\r".utf8))
+        #expect(shown.eventually { shown.has("MENU ") })
+        // Add a stroke (the third item): its instruction draws the second at once.
+        try keys.write.writeAll(Array("3".utf8))
+        #expect(shown.eventually { shown.has("Stroke 2: ") })
+        try keys.write.writeAll(Array("\r".utf8))
+        #expect(shown.eventually { shown.has("Recording stopped: 2 strokes") })
+        handle.cancel()
+        #expect(handle.wait() == .success(.emergencyStopped))
+        #expect(device.lostFrames == 0)
+    }
+
+    @Test("The first instruction line comes after the device was opened and read, then \"Recording from\"")
+    func instructionAfterTheFirstRead() throws {
+        let device = ListeningDevice()
+        let display = try PromptlyDrawingDisplay(device: device)
+        let keys = try FileDescriptor.pipe()
+        defer { keys.write.close(); keys.read.close() }
+        let handle = try CreateSession.start(
+            flow: CreateFlow(library: FakeLibrary()), services: ListeningServices(device: device), display: display,
+            keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
+        #expect(display.transcript.eventually { display.transcript.has("Recording from") })
+        handle.cancel()
+        #expect(handle.wait() == .success(.emergencyStopped))
+        let notes = device.notes
+        #expect(Array(notes.prefix(3)) == ["opened", "read", "Draw the first stroke. Each stroke you lift becomes a finger; they will play together. Recording starts when you touch."])
+        #expect(notes.dropFirst(3).first?.hasPrefix("Recording from test touchscreen.") == true)
+    }
+}
