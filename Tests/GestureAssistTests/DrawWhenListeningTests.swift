@@ -1,5 +1,4 @@
 @testable import GestureAssist
-import DeviceDiscovery
 import GestureEngine
 import GestureModel
 import GestureRecording
@@ -39,37 +38,17 @@ private final class PromptlyDrawingDisplay: AssistDisplay, Sendable {
     func finish() { transcript.finish() }
 }
 
-/// The create flow's services on an engine whose input is `device` (the
-/// engine's recording loop, its test double's device).
-private struct ListeningServices: CreateServices {
-    let engine: Engine
-    init(device: ListeningDevice) {
-        engine = Engine(inputs: InputFactory(openRecording: { _ in
-            OpenedInput(
-                source: try device.open(), description: TestDevices.touchscreen,
-                info: DeviceInfo(node: "/dev/input/test", name: "test touchscreen", kind: .touchscreen), stableID: nil)
-        }))
-    }
-    var idleTimeout: Microseconds? { nil }
-    func startRecording(strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob {
-        try engine.startRecording(RecordRequest(details: RecordingDetails(name: "created")), strokes: strokes)
-    }
-    func startPlay(_ gesture: Gesture) throws -> PlayJob { throw CreateFailure("no play in this test") }
-    func save(_ gesture: Gesture, name: String, replacing: Bool) throws -> String { "/library/\(name)" }
-    func writePicture(_ gesture: Gesture) throws -> String? { nil }
-    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle { TriggerHandle() }
-}
-
 @Suite("create says \"draw\" only when its recording listens (issue 24)", .serialized)
 struct DrawWhenListeningTests {
     @Test("A stroke drawn the moment each instruction line is shown is kept: the first, and one added later")
     func strokeRightAfterTheInstruction() throws {
-        let device = ListeningDevice()
+        let rig = try AssistRig()
+        let device = rig.drawing
         let display = try PromptlyDrawingDisplay(device: device)
         let keys = try FileDescriptor.pipe()
         defer { keys.write.close(); keys.read.close() }
         let handle = try CreateSession.start(
-            flow: CreateFlow(library: FakeLibrary()), services: ListeningServices(device: device), display: display,
+            flow: CreateFlow(library: FakeLibrary()), setup: rig.createSetup, display: display,
             keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
         let shown = display.transcript
         #expect(shown.eventually { shown.has("Stroke 1: ") })
@@ -87,12 +66,13 @@ struct DrawWhenListeningTests {
 
     @Test("The first instruction line comes after the device was opened and read, then \"Recording from\"")
     func instructionAfterTheFirstRead() throws {
-        let device = ListeningDevice()
+        let rig = try AssistRig()
+        let device = rig.drawing
         let display = try PromptlyDrawingDisplay(device: device)
         let keys = try FileDescriptor.pipe()
         defer { keys.write.close(); keys.read.close() }
         let handle = try CreateSession.start(
-            flow: CreateFlow(library: FakeLibrary()), services: ListeningServices(device: device), display: display,
+            flow: CreateFlow(library: FakeLibrary()), setup: rig.createSetup, display: display,
             keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
         #expect(display.transcript.eventually { display.transcript.has("Recording from") })
         handle.cancel()

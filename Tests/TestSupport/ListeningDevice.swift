@@ -5,9 +5,9 @@ import OperatingSystem
 import Synchronization
 
 /// An input device as the kernel hands it out: each ``open()`` is a reader
-/// of its own, which gets what happens on the device from its open on;
-/// what happens while no reader is open is lost, as a touch made before a
-/// recorder opens the device is. It notes when a reader is opened and
+/// of its own, which gets what happens on the device from its open until
+/// it is released; what happens while no reader is open is lost, as a
+/// touch made before a recorder opens the device is. It notes when a reader is opened and
 /// first read (and the test may note what it says in between), so that a
 /// test can check that a front end invites a touch only when it is heard
 /// (issue 24).
@@ -29,6 +29,9 @@ public final class ListeningDevice: Sendable {
     /// How many frames were made while no reader was open.
     public var lostFrames: Int { state.withLock { $0.lostFrames } }
 
+    /// How many readers are open (not yet released by whoever opened them).
+    public var openReaders: Int { state.withLock { $0.readers.count } }
+
     /// Notes something that happened (e.g. a line shown), in order with
     /// the device's own notes.
     public func note(_ text: String) { state.withLock { $0.notes.append(text) } }
@@ -41,6 +44,10 @@ public final class ListeningDevice: Sendable {
             current.notes.append("opened")
         }
         return Reader(pipe: pipe, device: self)
+    }
+
+    private func release(_ pipe: PipeSource) {
+        state.withLock { current in current.readers.removeAll { $0 === pipe } }
     }
 
     /// One frame stamped `time` (default: now) to every open reader: `events`
@@ -71,6 +78,8 @@ public final class ListeningDevice: Sendable {
             self.pipe = pipe
             self.device = device
         }
+
+        deinit { device.release(pipe) }
 
         var fileDescriptor: FileDescriptor { pipe.fileDescriptor }
 
