@@ -4,7 +4,6 @@ import GestureLibrary
 import GestureModel
 import GesturePlayback
 import GestureSynth
-import GestureRecording
 import Glibc
 import InputSystem
 import OperatingSystem
@@ -12,213 +11,6 @@ import Synchronization
 import Testing
 import TestSupport
 import GestureFormat
-
-/// The devices of a daemon's trigger watches, as the engine's inputs: each
-/// device named is a ``TestSupport/ListeningDevice`` the test presses keys
-/// on, plugged in unless the test unplugged it. Each watch the engine
-/// starts is noted with its request; it is live until its thread lets its
-/// devices go (cancelled, it ends soon after: wait for it).
-final class TestSwitches: Sendable {
-    /// One watch's devices (used on its thread): found by name, with a
-    /// hotplug pipe that ``plug(_:)`` makes readable.
-    private final class Devices: TriggerDevices, @unchecked Sendable {
-        let request: TriggerRequest
-        let switches: TestSwitches
-        let pipe: (read: FileDescriptor, write: FileDescriptor)
-
-        init(request: TriggerRequest, switches: TestSwitches) throws(SystemError) {
-            self.request = request
-            self.switches = switches
-            pipe = try FileDescriptor.pipe()
-        }
-
-        deinit {
-            // Forgotten first, so that plug(_:) never writes to a closed pipe.
-            switches.ended(ObjectIdentifier(self))
-            pipe.read.close()
-            pipe.write.close()
-        }
-
-        func open() throws -> (source: any EventSource, node: String, name: String)? {
-            guard let device = switches.pluggedDevice(request.device) else { return nil }
-            return (try device.open(), "/dev/input/event9", "Switch")
-        }
-        var hotplug: FileDescriptor? { pipe.read }
-        func hotplugAdded() -> Bool {
-            // Harmless: the pipe is the test's; empty, it reads nothing.
-            _ = try? pipe.read.read(upTo: 64)
-            return true
-        }
-    }
-
-    private struct State {
-        var devices: [String: ListeningDevice] = [:]
-        var unplugged: Set<String> = []
-        var watches: [(id: ObjectIdentifier, request: TriggerRequest, hotplug: FileDescriptor)] = []
-    }
-
-    private let state = Mutex(State())
-    private let lastStamp = Mutex(Microseconds.zero)
-
-    /// The engine's inputs: recordings from `recordings`, trigger watches on these switches.
-    func inputs(recordings: InputFactory) -> InputFactory {
-        InputFactory(openRecording: recordings.openRecording, triggerDevices: { [self] request throws(SystemError) in
-            let devices = try Devices(request: request, switches: self)
-            state.withLock { $0.watches.append((ObjectIdentifier(devices), request, devices.pipe.write)) }
-            return devices
-        })
-    }
-
-    /// The requests of the watches whose threads still run.
-    var live: [TriggerRequest] { state.withLock { $0.watches.map(\.request) } }
-
-    private func ended(_ devices: ObjectIdentifier) {
-        state.withLock { current in current.watches.removeAll { $0.id == devices } }
-    }
-
-    /// The device called `name` (made on first use).
-    func device(_ name: String) -> ListeningDevice {
-        state.withLock { current in
-            if let device = current.devices[name] { return device }
-            let device = ListeningDevice()
-            current.devices[name] = device
-            return device
-        }
-    }
-
-    private func pluggedDevice(_ name: String) -> ListeningDevice? {
-        if state.withLock({ $0.unplugged.contains(name) }) { return nil }
-        return device(name)
-    }
-
-    /// Unplugs the device called `name` for the watches that open it from now on.
-    func unplug(_ name: String) { state.withLock { _ = $0.unplugged.insert(name) } }
-
-    /// Plugs it back in: the watches hear of it (their hotplug pipes) and open it.
-    func plug(_ name: String) {
-        state.withLock { current in
-            current.unplugged.remove(name)
-            for watch in current.watches where watch.request.device == name { watch.hotplug.writeAllIgnoringErrors([1]) }
-        }
-    }
-
-    /// Presses `key` on `name` as a person would, with `timings` (the
-    /// watch's): a single press (down, up: reported once the double-press
-    /// interval passes), a double, a long one (released after the long-press
-    /// time), or held down for the emergency stop (its watch reports a long
-    /// press, then the stop). Waits until a watch reads the device first.
-    func press(_ press: TriggerPress, on name: String, key: String, timings: PressTimings) throws {
-        let device = self.device(name)
-        try waitUntil("a watch reads \(name)") { device.openReaders > 0 }
-        let code = try #require(EventCode.lookUp(codeName: key)?.code)
-        func send(_ value: Int32, at time: Microseconds) { device.frame([(.key, code, value)], at: time) }
-        let down = stamp()
-        send(1, at: down)
-        switch press {
-        case .single:
-            send(0, at: stamp())
-        case .double:
-            send(0, at: stamp())
-            send(1, at: stamp())
-            send(0, at: stamp())
-        case .long:
-            let up = down + timings.longPress + Microseconds(20_000)
-            lastStamp.withLock { $0 = up }
-            send(0, at: up)
-        case .emergencyStop:
-            break
-        }
-    }
-
-    /// Now, or just after the last stamp given (events stamped ahead stay in order).
-    private func stamp() -> Microseconds {
-        lastStamp.withLock { last in
-            last = max(SystemClock().now(), last + Microseconds(1_000))
-            return last
-        }
-    }
-}
-
-/// A daemon on a real socket whose ready devices are test doubles (as
-/// ``TestDaemon``'s) and whose trigger watches are the engine's, on
-/// switches the test presses (``TestSwitches``), with its bindings file in
-/// the test's folder.
-final class TriggerDaemon: Sendable {
-    final class Collected: Sendable {
-        let sessions = Mutex<[DeviceKind: PlaybackSession]>([:])
-        let sinks = Mutex<[DeviceKind: RecordingSink]>([:])
-        let clocks = Mutex<[DeviceKind: ManualClock]>([:])
-        let logLines = Mutex<[String]>([])
-    }
-
-    /// Press timings short enough for a test to hold a switch through them.
-    static let timings = PressTimings(
-        doubleInterval: Microseconds(80_000), longPress: Microseconds(150_000), emergencyStop: Microseconds(300_000))
-
-    let folder: String
-    let socketPath: String
-    let bindingsPath: String
-    let server: DaemonServer
-    let collected = Collected()
-    let switches = TestSwitches()
-    /// The configuration's press timings (the watches').
-    let timings: PressTimings
-
-    private static let counter = Atomic<Int>(0)
-
-    init(
-        configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .keyboard], pressTimings: TriggerDaemon.timings),
-        clockMode: ManualClock.Mode = .advancesOnWait, folder existing: String? = nil, inputs: InputFactory = .system
-    ) throws {
-        let number = Self.counter.add(1, ordering: .relaxed).newValue
-        folder = existing ?? "/tmp/gesturectl-trigger-test-\(getpid())-\(number)"
-        try? FileSystem.makeDirectory(folder, permissions: 0o700)
-        socketPath = folder + "/d.sock"
-        bindingsPath = folder + "/state/bindings.json"
-        timings = configuration.pressTimings
-        try? FileSystem.unlink(socketPath)
-        let listening = try UnixSocket.listen(at: socketPath)
-        let library = GestureLibrary(userDirectory: folder + "/library", builtinDirectory: nil)
-        let collected = self.collected
-        let devices = DeviceFactory(
-            make: { profile, output, _ in
-                guard output == .uinput else { throw PlayOutputError.unavailable(output: output.word, reason: "not available here") }
-                let sink = RecordingSink()
-                let clock = ManualClock(mode: clockMode)
-                collected.sinks.withLock { $0[profile.kind] = sink }
-                collected.clocks.withLock { $0[profile.kind] = clock }
-                let session = PlaybackSession(
-                    profile: profile, sink: sink, devnode: "/dev/input/test-\(profile.kind.rawValue)", linger: .zero, clock: clock)
-                collected.sessions.withLock { $0[profile.kind] = session }
-                return session
-            })
-        server = try DaemonServer(
-            setup: DaemonServer.Setup(
-                listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
-                allowedGroup: nil, bindingsPath: bindingsPath),
-            engine: Engine(devices: devices, inputs: switches.inputs(recordings: inputs)),
-            log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
-            version: "test")
-        try server.start()
-    }
-
-    func client() throws -> DaemonClient { try DaemonClient(path: socketPath) }
-    func sink(_ kind: DeviceKind) -> RecordingSink? { collected.sinks.withLock { $0[kind] } }
-    func clock(_ kind: DeviceKind) -> ManualClock? { collected.clocks.withLock { $0[kind] } }
-
-    /// The requests of the watches running.
-    var liveWatches: [TriggerRequest] { switches.live }
-
-    /// Presses `key` on `device` with the daemon's timings (see ``TestSwitches/press(_:on:key:timings:)``).
-    func press(_ press: TriggerPress, _ device: String = "/dev/input/by-id/usb-Switch-event-kbd", key: String = "BTN_0") throws {
-        try switches.press(press, on: device, key: key, timings: timings)
-    }
-
-    func stop() async {
-        server.stop()
-        _ = await server.stopped()
-    }
-}
 
 func trigger(_ device: String = "/dev/input/by-id/usb-Switch-event-kbd", key: String = "BTN_0", press: String) -> JSONValue {
     .object([("device", .string(device)), ("key", .string(key)), ("press", .string(press))])
@@ -238,7 +30,7 @@ struct TriggerBindingTests {
 
     @Test("bind, bindings, unbind: one watch per device and key, saved in bindings.json")
     func bindAndUnbind() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         // Not plugged in yet: the watch waits for it.
         daemon.switches.unplug(device)
         let client = try daemon.client()
@@ -282,7 +74,7 @@ struct TriggerBindingTests {
 
     @Test("Bad bindings are refused, naming what is wrong")
     func badBindings() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         try saveTap(client)
         let play = JSONValue.object([("play", .string("my-tap"))])
@@ -325,7 +117,7 @@ struct TriggerBindingTests {
 
     @Test("A double press plays the bound gesture, a single taps the bound button; subscribers see the bound presses only")
     func pressesRunActions() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         try saveTap(client)
         _ = try client.call("bind", [("trigger", trigger(press: "double")), ("action", .object([("play", .string("my-tap"))]))])
@@ -358,7 +150,7 @@ struct TriggerBindingTests {
     @Test("A bound create flow: the switch operates it, its lines go to create subscribers, the gesture lands in the library")
     func createFlow() async throws {
         let recordings = TestRecordings()
-        let daemon = try TriggerDaemon(inputs: recordings.inputs)
+        let daemon = try TestDaemon(configuration: .withTriggers, inputs: recordings.inputs)
         let client = try daemon.client()
         let create = JSONValue.object([
             ("device", .string(TestRecordings.node)), ("stops_recording", .bool(true)), ("scan_interval_ms", .integer(300)),
@@ -405,7 +197,7 @@ struct TriggerBindingTests {
 
     @Test("A bound menu: the switch scans it and presses volume up on the ready keyboard; its lines go to menu subscribers")
     func menuAction() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         let menu = JSONValue.object([("scan_interval_ms", .integer(300)), ("first_item_hold_ms", .integer(0))])
         _ = try client.call("bind", [("trigger", trigger(press: "long")), ("action", .object([("menu", menu)]))])
@@ -440,7 +232,7 @@ struct TriggerBindingTests {
 
     @Test("The emergency stop cancels every job, releases held keys, and the daemon keeps serving")
     func emergencyStop() async throws {
-        let daemon = try TriggerDaemon(clockMode: .waitsForAdvance)
+        let daemon = try TestDaemon(configuration: .withTriggers, clockMode: .waitsForAdvance)
         let client = try daemon.client()
         try saveTap(client)
         _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("play", .string("my-tap"))]))])
@@ -469,16 +261,16 @@ struct TriggerBindingTests {
         // A key held down by a client (one frame at once: no wait for the clock).
         let holder = try daemon.client()
         _ = try holder.call("press", [("key", .string("home")), ("action", .string("down"))])
-        #expect(daemon.collected.sessions.withLock { $0[.keyboard]?.state.pressedKeys } == [.keyHomePage])
+        #expect(daemon.session(.keyboard)?.state.pressedKeys == [.keyHomePage])
 
         try daemon.press(.emergencyStop)
         #expect(waitUntil { thread.withLock { $0 } })
         #expect(failed.withLock { $0 } == .cancelled)
         #expect(played.withLock { $0 } == nil)
-        #expect(waitUntil { daemon.collected.sessions.withLock { $0[.keyboard]?.state.pressedKeys.isEmpty } == true })
+        #expect(waitUntil { daemon.session(.keyboard)?.state.pressedKeys.isEmpty == true })
         // Every finger lifted on the touchscreen: the down, then the cancel's lift.
         #expect(daemon.sink(.touchscreen)?.frames.count == 2)
-        #expect(daemon.collected.sessions.withLock { $0[.touchscreen]?.state.isReleased } == true)
+        #expect(daemon.session(.touchscreen)?.state.isReleased == true)
         // Still serving, and the bindings stay.
         #expect(try client.call("version")["protocol"] == .integer(1))
         #expect(daemon.liveWatches.count == 1)
@@ -488,7 +280,7 @@ struct TriggerBindingTests {
     @Test("The emergency stop also stops a recording; its result waits for record-stop")
     func emergencyStopsRecording() async throws {
         let recordings = TestRecordings()
-        let daemon = try TriggerDaemon(inputs: recordings.inputs)
+        let daemon = try TestDaemon(configuration: .withTriggers, inputs: recordings.inputs)
         let client = try daemon.client()
         _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("mute"))]))])
         let watcher = try RawConnection(path: daemon.socketPath)
@@ -518,7 +310,7 @@ struct TriggerBindingTests {
                 """.utf8), path: "daemon.json")
         #expect(configured.grab)
         #expect(configured.pressTimings == PressTimings(doubleInterval: Microseconds(250_000), longPress: Microseconds(600_000), emergencyStop: Microseconds(2_000_000)))
-        let first = try TriggerDaemon(configuration: configured)
+        let first = try TestDaemon(configuration: configured)
         #expect(first.liveWatches.map(\.device) == ["046d:c52b"])
         #expect(first.liveWatches.first?.grab == true)
         #expect(first.liveWatches.first?.timings == configured.pressTimings)
@@ -529,7 +321,7 @@ struct TriggerBindingTests {
         await first.stop()
 
         // Restarted: the saved bindings (the configuration's one plus the new one).
-        let second = try TriggerDaemon(configuration: configured, folder: first.folder)
+        let second = try TestDaemon(configuration: configured, folder: first.folder)
         result = try second.client().call("bindings")
         #expect(result["source"] == .string("saved"))
         guard case .array(let saved)? = result["bindings"] else { Issue.record("no bindings"); return }
@@ -547,11 +339,11 @@ struct TriggerBindingTests {
 
     @Test("A reload that changes the timings restarts the watches; the old watch is no longer heard")
     func reloadRestartsWatches() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("mute"))]))])
         #expect(daemon.liveWatches.count == 1)
-        var configuration = DaemonConfiguration(devices: [.touchscreen, .keyboard], pressTimings: TriggerDaemon.timings)
+        var configuration = DaemonConfiguration(devices: [.touchscreen, .keyboard], pressTimings: TestDaemon.shortPressTimings)
         configuration.pressTimings.doubleInterval = Microseconds(400_000)
         daemon.server.reload(
             configuration, allowedGroup: nil, library: GestureLibrary(userDirectory: daemon.folder + "/library", builtinDirectory: nil))

@@ -32,7 +32,7 @@ private func grabbed(_ device: String, key: String, press: String = "single") ->
 struct TriggerSafetyTests {
     @Test("The keylogger: binding KEY_A (or any typing key) on a keyboard is refused, saying why and what to do")
     func typingKeysRefused() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         let message = refusal { try client.call("bind", [("trigger", trigger(keyboard, key: "KEY_A", press: "single")), ("action", volumeUp)]) }
         #expect(message.hasPrefix("bind: \"trigger\": KEY_A is a key people type with"))
@@ -71,7 +71,7 @@ struct TriggerSafetyTests {
         let configuration = try DaemonConfiguration.parse(
             Array("{\"devices\": [\"touchscreen\", \"keyboard\"], \"dedicated_keyboards\": [\"\(macropad)\"]}".utf8), path: "daemon.json")
         #expect(configuration.dedicatedKeyboards == [macropad])
-        let daemon = try TriggerDaemon(configuration: configuration)
+        let daemon = try TestDaemon(configuration: configuration)
         let client = try daemon.client()
         let message = refusal { try client.call("bind", [("trigger", trigger(macropad, key: "KEY_A", press: "single")), ("action", volumeUp)]) }
         #expect(message.contains("is a dedicated keyboard: add \"grab\": true"))
@@ -105,7 +105,7 @@ struct TriggerSafetyTests {
 
     @Test("Every string of a binding has a limit: a 17 MiB device name is refused, shortly, and nothing is saved")
     func stringLimits() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         // 17 MiB strings, sent as they are (no JSON text made of them here).
         let raw = try RawConnection(path: daemon.socketPath)
@@ -153,7 +153,7 @@ struct TriggerSafetyTests {
         let configuration = try DaemonConfiguration.parse(Array(text.utf8), path: "daemon.json")
         #expect(configuration.bindings.count == BindingLimits.maximumCount)
 
-        let first = try TriggerDaemon(configuration: configuration)
+        let first = try TestDaemon(configuration: configuration)
         let client = try first.client()
         // Re-binding one saves the whole set; one more is refused.
         _ = try client.call("bind", [("trigger", try #require(bindings[0]["trigger"])), ("action", try #require(bindings[0]["action"]))])
@@ -182,7 +182,7 @@ struct TriggerSafetyTests {
         await first.stop()
 
         // Restarted with no configured bindings: all of them, from the file.
-        let second = try TriggerDaemon(configuration: DaemonConfiguration(devices: [.touchscreen]), folder: first.folder)
+        let second = try TestDaemon(configuration: DaemonConfiguration(devices: [.touchscreen]), folder: first.folder)
         #expect(second.collected.logLines.withLock { $0.contains { $0.contains("bindings: 256 from \(first.bindingsPath)") } })
         #expect(!second.collected.logLines.withLock { $0.contains { $0.contains("cannot be used") } })
         let watched = second.liveWatches
@@ -195,7 +195,7 @@ struct TriggerSafetyTests {
 
     @Test("A damaged bindings file is kept aside and the last good one takes its place; with none, the configuration's apply")
     func damagedFile() async throws {
-        let first = try TriggerDaemon()
+        let first = try TestDaemon(configuration: .withTriggers)
         let client = try first.client()
         _ = try client.call("bind", [("trigger", trigger(key: "BTN_0", press: "single")), ("action", volumeUp)])
         _ = try client.call("bind", [("trigger", trigger(key: "BTN_1", press: "single")), ("action", volumeUp)])
@@ -208,7 +208,7 @@ struct TriggerSafetyTests {
         // Too large to read (as a 17 MiB device name made it).
         let damaged = Array(repeating: UInt8(ascii: " "), count: 17 << 20)
         try FileIO.writeAtomically(damaged, to: first.bindingsPath)
-        let second = try TriggerDaemon(folder: first.folder)
+        let second = try TestDaemon(configuration: .withTriggers, folder: first.folder)
         var result = try second.client().call("bindings")
         #expect(result["source"] == .string("saved"))
         guard case .array(let recovered)? = result["bindings"] else {
@@ -227,7 +227,7 @@ struct TriggerSafetyTests {
         #expect(!FileIO.exists(first.bindingsPath + ".bak"))
         await second.stop()
         try FileIO.writeAtomically(Array("{\"bindings\": [".utf8), to: first.bindingsPath)
-        let third = try TriggerDaemon(folder: first.folder)
+        let third = try TestDaemon(configuration: .withTriggers, folder: first.folder)
         result = try third.client().call("bindings")
         #expect(result["source"] == .string("configuration"))
         #expect(try FileIO.read(path: first.bindingsPath + ".damaged", limit: 1 << 20) == Array("{\"bindings\": [".utf8))
