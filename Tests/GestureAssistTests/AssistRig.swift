@@ -25,7 +25,6 @@ final class AssistRig: Sendable {
     let engine: Engine
     /// The virtual devices' sinks, by kind (the latest of each).
     let sinks = Sinks()
-    private let lastStamp = Mutex(Microseconds.zero)
 
     static let switchKey = EventCode.lookUp(codeName: "KEY_ENTER")!.code
     /// Press timings short enough for a test to hold the switch through them.
@@ -83,25 +82,11 @@ final class AssistRig: Sendable {
     /// long one (released after the long-press time), or held down for the
     /// emergency stop (the watch's deadline reports it; nothing is released).
     func press(_ press: TriggerPress) {
-        let down = stamp()
-        switchDevice.frame([(.key, Self.switchKey, 1)], at: down)
         switch press {
-        case .single, .double:
-            switchDevice.frame([(.key, Self.switchKey, 0)], at: stamp())
-        case .long:
-            let up = down + Self.scanning.press.longPress + Microseconds(20_000)
-            lastStamp.withLock { $0 = up }
-            switchDevice.frame([(.key, Self.switchKey, 0)], at: up)
-        case .emergencyStop:
-            break
-        }
-    }
-
-    /// Now, or just after the last stamp given (events stamped in the future stay in order).
-    private func stamp() -> Microseconds {
-        lastStamp.withLock { last in
-            last = max(SystemClock().now(), last + Microseconds(1_000))
-            return last
+        case .single: switchDevice.press(Self.switchKey)
+        case .double: switchDevice.press(Self.switchKey, times: 2)
+        case .long: switchDevice.press(Self.switchKey, held: Self.scanning.press.longPress + Microseconds(20_000))
+        case .emergencyStop: switchDevice.press(Self.switchKey, held: nil)
         }
     }
 

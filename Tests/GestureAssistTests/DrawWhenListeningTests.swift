@@ -11,7 +11,7 @@ import Testing
 /// A display that draws a stroke on `device` the moment it shows a line
 /// asking for one, as a person told to draw does, and notes each line in
 /// the device's notes (so their order with its opening and first read shows).
-private final class PromptlyDrawingDisplay: AssistDisplay, Sendable {
+final class PromptlyDrawingDisplay: AssistDisplay, Sendable {
     let device: ListeningDevice
     let transcript: TranscriptDisplay
     private let strokesDrawn = Mutex(0)
@@ -40,16 +40,26 @@ private final class PromptlyDrawingDisplay: AssistDisplay, Sendable {
 
 @Suite("create says \"draw\" only when its recording listens (issue 24)", .serialized)
 struct DrawWhenListeningTests {
+    /// A create session on `rig`'s engine, shown on a display that draws
+    /// when told, with keys from a pipe.
+    private func start(_ rig: AssistRig) throws -> (
+        display: PromptlyDrawingDisplay, keys: (read: FileDescriptor, write: FileDescriptor),
+        handle: JobHandle<Result<CreateOutcome, CreateFailure>, Never>
+    ) {
+        let display = try PromptlyDrawingDisplay(device: rig.drawing)
+        let keys = try FileDescriptor.pipe()
+        let handle = try CreateSession.start(
+            flow: CreateFlow(library: FakeLibrary()), setup: rig.createSetup, display: display,
+            keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
+        return (display, keys, handle)
+    }
+
     @Test("A stroke drawn the moment each instruction line is shown is kept: the first, and one added later")
     func strokeRightAfterTheInstruction() throws {
         let rig = try AssistRig()
         let device = rig.drawing
-        let display = try PromptlyDrawingDisplay(device: device)
-        let keys = try FileDescriptor.pipe()
+        let (display, keys, handle) = try start(rig)
         defer { keys.write.close(); keys.read.close() }
-        let handle = try CreateSession.start(
-            flow: CreateFlow(library: FakeLibrary()), setup: rig.createSetup, display: display,
-            keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
         let shown = display.transcript
         #expect(shown.eventually { shown.has("Stroke 1: ") })
         try keys.write.writeAll(Array("\r".utf8))
@@ -68,12 +78,8 @@ struct DrawWhenListeningTests {
     func instructionAfterTheFirstRead() throws {
         let rig = try AssistRig()
         let device = rig.drawing
-        let display = try PromptlyDrawingDisplay(device: device)
-        let keys = try FileDescriptor.pipe()
+        let (display, keys, handle) = try start(rig)
         defer { keys.write.close(); keys.read.close() }
-        let handle = try CreateSession.start(
-            flow: CreateFlow(library: FakeLibrary()), setup: rig.createSetup, display: display,
-            keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
         #expect(display.transcript.eventually { display.transcript.has("Recording from") })
         handle.cancel()
         #expect(handle.wait() == .success(.emergencyStopped))

@@ -204,7 +204,6 @@ final class TestSwitches: Sendable {
     }
 
     private let state = Mutex(State())
-    private let lastStamp = Mutex(Microseconds.zero)
 
     /// The engine's inputs: recordings from `recordings`, trigger watches on these switches.
     func inputs(recordings: InputFactory) -> InputFactory {
@@ -257,30 +256,11 @@ final class TestSwitches: Sendable {
         let device = self.device(name)
         try waitUntil("a watch reads \(name)") { device.openReaders > 0 }
         let code = try #require(EventCode.lookUp(codeName: key)?.code)
-        func send(_ value: Int32, at time: Microseconds) { device.frame([(.key, code, value)], at: time) }
-        let down = stamp()
-        send(1, at: down)
         switch press {
-        case .single:
-            send(0, at: stamp())
-        case .double:
-            send(0, at: stamp())
-            send(1, at: stamp())
-            send(0, at: stamp())
-        case .long:
-            let up = down + timings.longPress + Microseconds(20_000)
-            lastStamp.withLock { $0 = up }
-            send(0, at: up)
-        case .emergencyStop:
-            break
-        }
-    }
-
-    /// Now, or just after the last stamp given (events stamped ahead stay in order).
-    private func stamp() -> Microseconds {
-        lastStamp.withLock { last in
-            last = max(SystemClock().now(), last + Microseconds(1_000))
-            return last
+        case .single: device.press(code)
+        case .double: device.press(code, times: 2)
+        case .long: device.press(code, held: timings.longPress + Microseconds(20_000))
+        case .emergencyStop: device.press(code, held: nil)
         }
     }
 }

@@ -19,6 +19,7 @@ public final class ListeningDevice: Sendable {
     }
 
     private let state = Mutex(State())
+    private let lastStamp = Mutex(Microseconds.zero)
 
     public init() {}
 
@@ -66,6 +67,29 @@ public final class ListeningDevice: Sendable {
         frame([(.absolute, .multitouchSlot, 0), (.absolute, .multitouchTrackingID, id), (.absolute, .multitouchPositionX, x), (.absolute, .multitouchPositionY, y)], at: start)
         frame([(.absolute, .multitouchPositionX, x + 100)], at: start + Microseconds(2_000))
         frame([(.absolute, .multitouchTrackingID, -1)], at: start + Microseconds(4_000))
+    }
+
+    /// Presses `key` as a person would: down, then up `held` later (the
+    /// release stamped so, without waiting: a long press at once), `times`
+    /// in a row (2: a double press); `held` `nil` keeps the last press
+    /// down. Stamps never go back, so presses stamped ahead stay in order.
+    public func press(_ key: EventCode, times: Int = 1, held: Microseconds? = .zero) {
+        for _ in 1...max(times, 1) {
+            let down = stamp()
+            frame([(.key, key, 1)], at: down)
+            guard let held else { continue }
+            let up = held > .zero ? down + held : stamp()
+            lastStamp.withLock { $0 = max($0, up) }
+            frame([(.key, key, 0)], at: up)
+        }
+    }
+
+    /// Now, or just after the last stamp given.
+    private func stamp() -> Microseconds {
+        lastStamp.withLock { last in
+            last = max(SystemClock().now(), last + Microseconds(1_000))
+            return last
+        }
     }
 
     /// One reader: a pipe source that notes its first read.
