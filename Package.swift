@@ -154,7 +154,7 @@ let package = Package(
             name: "GestureAssistTests",
             dependencies: [
                 "GestureAssist", "GestureEngine", "GestureModel", "GestureRecording", "GestureSynth", "InputSystem",
-                "OperatingSystem", "TestSupport", "GesturePlayback", "DeviceDiscovery",
+                "OperatingSystem", "TestSupport", "GesturePlayback", "DeviceDiscovery", "GestureLibrary",
             ]),
         .testTarget(
             name: "GestureEngineTests",

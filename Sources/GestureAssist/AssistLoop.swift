@@ -70,13 +70,17 @@ final class AssistLoop<Message: Sendable> {
         return { mailbox.post(.message($0)) }
     }
 
-    /// Starts watching the switch with `start` (the services' watch), if
-    /// there is one; its presses reach the client's ``AssistLoopClient/switchAction(_:at:)``.
-    func watchSwitch(_ start: (TriggerRequest) throws -> TriggerHandle) throws {
+    /// Starts watching the switch with `start` (the setup's watch), on a
+    /// handle it reports on, if there is a switch; its presses reach the
+    /// client's ``AssistLoopClient/switchAction(_:at:)``.
+    func watchSwitch(_ start: (TriggerRequest, TriggerHandle) throws -> Void) throws {
         guard let switchSetup, switchHandle == nil else { return }
-        let handle = try start(switchSetup.trigger)
+        let handle = TriggerHandle()
         let mailbox = self.mailbox
+        // Observed before the watch starts, so that its first report (the
+        // switch is ready) is never missed.
         handle.observeProgress { mailbox.post(.switchEvent($0)) }
+        try start(switchSetup.trigger, handle)
         switchHandle = handle
     }
 

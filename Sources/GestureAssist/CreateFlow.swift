@@ -5,8 +5,9 @@ import GestureRecording
 /// What the create flow is told: by the recording, by the person (keys or
 /// a switch, already turned into choices), and by the effects it asked for.
 public enum CreateInput: Sendable, Equatable {
-    /// The recording listens, in this geometry (the device's axes and size:
-    /// the strokes' millimetres are measured in it).
+    /// The recording listens (its device is open, and read), in this
+    /// geometry (the device's axes and size: the strokes' millimetres are
+    /// measured in it). The flow says what to draw only now.
     case recordingStarted(DeviceGeometry)
     /// One contact lifted during the recording (as drawn, not merged).
     case strokeLanded(Stroke)
@@ -41,7 +42,9 @@ public struct CreateFailure: Error, Hashable, Sendable, CustomStringConvertible 
 public enum CreateEffect: Sendable, Equatable {
     /// Show (and speak) one line.
     case say(Announcement)
-    /// Start recording (recording begins at the first touch or button-down).
+    /// Start recording (recording begins at the first touch or button-down);
+    /// answered with ``CreateInput/recordingStarted(_:)`` once the device
+    /// is read, or ``CreateInput/recordingEnded(_:)``.
     case startRecording
     /// Stop the recording; a ``CreateInput/recordingEnded(_:)`` follows.
     case stopRecording
@@ -144,6 +147,9 @@ public struct CreateFlow: Sendable {
     private var metadata: RecordingMetadata?
     private var landedInTake = 0
     private var lastSuggestion = ""
+    /// What to draw, said once the recording listens (never before: what
+    /// is drawn before the device is read is lost; issue 24).
+    private var instruction: Announcement?
     private let library: any CreateLibrary
     /// The label of the "play for real" item (says which device it acts on).
     private let playLabel: String
@@ -155,15 +161,19 @@ public struct CreateFlow: Sendable {
         self.playLabel = playLabel
     }
 
-    /// The first effects: the instructions, and the recording.
+    /// The first effect: the recording. The instructions follow once it
+    /// listens (``CreateInput/recordingStarted(_:)``).
     public mutating func start() -> [CreateEffect] {
         phase = .recording
-        return [
-            .say(
-                Announcement(
-                    "Draw the first stroke. Each stroke you lift becomes a finger; they will play together. Recording starts when you touch.")),
-            .startRecording,
-        ]
+        return startRecording(
+            Announcement(
+                "Draw the first stroke. Each stroke you lift becomes a finger; they will play together. Recording starts when you touch."))
+    }
+
+    /// Starts a recording whose `instruction` is said once it listens.
+    private mutating func startRecording(_ instruction: Announcement) -> [CreateEffect] {
+        self.instruction = instruction
+        return [.startRecording]
     }
 
     /// The gesture as it would be saved: the strokes merged to start together.
@@ -187,7 +197,8 @@ public struct CreateFlow: Sendable {
         switch (phase, input) {
         case (.recording, .recordingStarted(let device)):
             liveGeometry = device
-            return []
+            defer { instruction = nil }
+            return instruction.map { [.say($0)] } ?? []
         case (.recording, .strokeLanded(let stroke)), (.stopping, .strokeLanded(let stroke)):
             landedInTake += 1
             return [.say(Self.strokeLine(number: strokes.count + landedInTake, stroke: stroke, geometry: liveGeometry ?? geometry))]
@@ -245,6 +256,8 @@ public struct CreateFlow: Sendable {
 
     private mutating func recordingEnded(_ result: Result<RecordedGesture, CreateFailure>) -> [CreateEffect] {
         phase = .menu
+        // A recording that never listened: nobody is asked to draw.
+        instruction = nil
         var effects: [CreateEffect] = []
         switch result {
         case .success(let recorded):
@@ -287,10 +300,8 @@ public struct CreateFlow: Sendable {
             return askName()
         case Choice.add:
             phase = .recording
-            return [
-                .say(Announcement("Draw another stroke. It will play together with the \(Self.count(strokes.count, "stroke")) you have.")),
-                .startRecording,
-            ]
+            return startRecording(
+                Announcement("Draw another stroke. It will play together with the \(Self.count(strokes.count, "stroke")) you have."))
         case Choice.undo:
             guard let last = strokes.indices.max(by: { strokes[$0].startTime < strokes[$1].startTime }) else { return [] }
             strokes.remove(at: last)
@@ -328,7 +339,7 @@ public struct CreateFlow: Sendable {
         geometry = nil
         metadata = nil
         phase = .recording
-        return [.say(Announcement("Recording again. Draw the first stroke.")), .startRecording]
+        return startRecording(Announcement("Recording again. Draw the first stroke."))
     }
 
     private mutating func askName() -> [CreateEffect] {

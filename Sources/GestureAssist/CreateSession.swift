@@ -6,74 +6,65 @@ import GestureRecording
 import InputSystem
 import OperatingSystem
 
-/// What a create session does with devices and files: record, play, save,
-/// watch the switch. ``EngineCreateServices`` is the real one; tests give
-/// doubles that feed strokes without a kernel.
-public protocol CreateServices: Sendable {
-    /// Starts recording; `strokes` is called as each contact lifts.
-    func startRecording(strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob
-    /// Starts playing `gesture` on a virtual device.
-    func startPlay(_ gesture: Gesture) throws -> PlayJob
-    /// Saves `gesture` under `name`; the path it went to.
-    func save(_ gesture: Gesture, name: String, replacing: Bool) throws -> String
-    /// Writes the review picture of `gesture`; its path, or `nil` when none is wanted.
-    func writePicture(_ gesture: Gesture) throws -> String?
-    /// Starts watching the switch; its presses come as progress.
-    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle
-    /// How long without a contact ends a recording, if it does.
-    var idleTimeout: Microseconds? { get }
+/// Where an assist flow's switch presses come from.
+public enum SwitchWatch: Sendable {
+    /// The engine watches the switch's device (``SwitchSetup/trigger``)
+    /// through its inputs.
+    case engine
+    /// Another watch of the device hands its presses on: each call is
+    /// given a new handle, which gets them until it is cancelled, and then
+    /// ends (the daemon, whose binding watches, and may grab, the device
+    /// already).
+    case forwarded(@Sendable (TriggerHandle) throws -> Void)
+
+    /// Starts watching `request`'s switch on `engine`, or takes the
+    /// forwarded presses, reporting on `handle`.
+    func start(_ request: TriggerRequest, on engine: Engine, handle: TriggerHandle) throws {
+        switch self {
+        case .engine: _ = try engine.startWatchingTrigger(request, handle: handle)
+        case .forwarded(let watch): try watch(handle)
+        }
+    }
 }
 
-/// The create flow's services on the engine and a gesture library.
-public struct EngineCreateServices: CreateServices {
-    /// The engine.
+/// What a create session records, plays and saves with: the engine (the
+/// system's, or one over test doubles) and the front end's choices.
+public struct CreateSetup: Sendable {
+    /// The engine: recordings, plays and the switch's watch go through it.
     public var engine: Engine
     /// The recording: device, grab, idle timeout, screen for pointers.
     public var record: RecordRequest
-    /// Where "play for real" plays.
-    public var playTarget: PlayTarget
+    /// The play of "Play on a virtual device" for a gesture.
+    public var play: @Sendable (Gesture) -> PlayRequest
     /// The library to save into.
     public var library: GestureLibrary
     /// Writes the review picture of a gesture and says where it went
     /// (`nil`: none is wanted). The front end's, so that its output rules
     /// apply (the CLI's `-o` rules: a device or FIFO is written into, never
     /// replaced by a file).
-    public var picture: @Sendable (Gesture) throws -> String?
+    public var picture: (@Sendable (Gesture) throws -> String?)?
+    /// Where the switch's presses come from.
+    public var switchWatch: SwitchWatch
 
-    /// Creates the services.
+    /// Creates a setup.
     public init(
-        engine: Engine, record: RecordRequest, playTarget: PlayTarget, library: GestureLibrary,
-        picture: @escaping @Sendable (Gesture) throws -> String?
+        engine: Engine, record: RecordRequest, play: @escaping @Sendable (Gesture) -> PlayRequest, library: GestureLibrary,
+        picture: (@Sendable (Gesture) throws -> String?)? = nil, switchWatch: SwitchWatch = .engine
     ) {
         self.engine = engine
         self.record = record
-        self.playTarget = playTarget
+        self.play = play
         self.library = library
         self.picture = picture
+        self.switchWatch = switchWatch
     }
 
-    public var idleTimeout: Microseconds? { record.sessionOptions.idleTimeout }
-
-    public func startRecording(strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob {
-        try engine.startRecording(record, strokes: strokes)
-    }
-
-    public func startPlay(_ gesture: Gesture) throws -> PlayJob {
-        try engine.startPlay(PlayRequest(gesture: gesture, target: playTarget))
-    }
-
-    public func save(_ gesture: Gesture, name: String, replacing: Bool) throws -> String {
-        try library.save(gesture, as: name, overwrite: replacing).path
-    }
-
-    public func writePicture(_ gesture: Gesture) throws -> String? { try picture(gesture) }
-
-    public func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle {
-        try engine.startWatchingTrigger(request)
-    }
+    /// How long without a contact ends a recording, if it does.
+    var idleTimeout: Microseconds? { record.sessionOptions.idleTimeout }
 }
 
-/// The library as the create flow sees it.
+/// The library as the create flow (which names exist) and the menu (its
+/// gestures) see it.
 public struct LibraryNames: CreateLibrary {
     /// The library.
     public var library: GestureLibrary
@@ -87,7 +78,11 @@ public struct LibraryNames: CreateLibrary {
     }
 }
 
-/// Runs a ``CreateFlow``: carries out its effects with ``CreateServices``,
+extension LibraryNames: MenuLibrary {
+    public func gestureNames() throws -> [String] { try library.list().map(\.name) }
+}
+
+/// Runs a ``CreateFlow``: carries out its effects on the engine of its ``CreateSetup``,
 /// feeds it what the recording, the keys and the switch say, and shows
 /// everything on an ``AssistDisplay``. One ``AssistLoop`` on one dedicated
 /// thread (`gesturectl-ui`): a poll on the keys, the switch's and jobs'
@@ -117,7 +112,7 @@ public final class CreateSession: AssistLoopClient {
     }
 
     private var flow: CreateFlow
-    private let services: any CreateServices
+    private let setup: CreateSetup
     private let display: any AssistDisplay
     private let loop: AssistLoop<Message>
     private var presentation = Presentation.none
@@ -132,11 +127,11 @@ public final class CreateSession: AssistLoopClient {
 
     /// Creates a session; ``run()`` runs it on the calling thread, ``start(_:)`` on its own.
     public init(
-        flow: CreateFlow, services: any CreateServices, display: any AssistDisplay, keyboard: KeyboardInput?,
+        flow: CreateFlow, setup: CreateSetup, display: any AssistDisplay, keyboard: KeyboardInput?,
         switchSetup: SwitchSetup?, clock: any RecordingClock = SystemClock(), cancellation: CancellationSignal
     ) throws(SystemError) {
         self.flow = flow
-        self.services = services
+        self.setup = setup
         self.display = display
         loop = try AssistLoop(
             keyboard: keyboard, switchSetup: switchSetup, clock: clock, cancellation: cancellation, display: display)
@@ -148,11 +143,11 @@ public final class CreateSession: AssistLoopClient {
     /// Starts a session on its own thread; the handle's result is how it
     /// ended (cancelling the handle is the emergency stop).
     public static func start(
-        flow: CreateFlow, services: any CreateServices, display: sending any AssistDisplay, keyboard: KeyboardInput?,
+        flow: CreateFlow, setup: CreateSetup, display: sending any AssistDisplay, keyboard: KeyboardInput?,
         switchSetup: SwitchSetup?, handle: JobHandle<Result<CreateOutcome, CreateFailure>, Never> = JobHandle()
     ) throws -> JobHandle<Result<CreateOutcome, CreateFailure>, Never> {
         let session = try CreateSession(
-            flow: flow, services: services, display: display, keyboard: keyboard, switchSetup: switchSetup,
+            flow: flow, setup: setup, display: display, keyboard: keyboard, switchSetup: switchSetup,
             cancellation: handle.cancellation)
         try DedicatedThread.start(thread) { handle.finish(session.run()) }
         return handle
@@ -165,7 +160,8 @@ public final class CreateSession: AssistLoopClient {
             display.finish()
         }
         do {
-            try loop.watchSwitch(services.watchSwitch)
+            let setup = self.setup
+            try loop.watchSwitch { try setup.switchWatch.start($0, on: setup.engine, handle: $1) }
         } catch {
             return .failure(CreateFailure("the switch cannot be watched: \(error)"))
         }
@@ -334,7 +330,7 @@ public final class CreateSession: AssistLoopClient {
         case .startRecording:
             let post = loop.post
             do {
-                let job = try services.startRecording { post(.stroke($0)) }
+                let job = try setup.engine.startRecording(setup.record, strokes: { post(.stroke($0)) })
                 job.handle.onCompletion { post(.recorded($0)) }
                 // Only a pointer's status draws anything (the canvas): a touch
                 // device's ten reports a second need not wake this thread.
@@ -344,8 +340,10 @@ public final class CreateSession: AssistLoopClient {
                 lastPointer = nil
                 recordJob = job
                 presentation = .recording
+                // The job reads the device now (the engine returns once it
+                // does): only now is the person told to draw (issue 24).
+                perform(flow.handle(.recordingStarted(job.geometry)))
                 display.say(Announcement("Recording from \(DisplayText.escaped(job.device.name)). \(stopHint())"))
-                pending.append(.recordingStarted(job.geometry))
             } catch {
                 pending.append(.recordingEnded(.failure(CreateFailure("\(error)"))))
             }
@@ -370,7 +368,7 @@ public final class CreateSession: AssistLoopClient {
             }
         case .review(let gesture):
             do {
-                if let path = try services.writePicture(gesture) {
+                if let picture = setup.picture, let path = try picture(gesture) {
                     display.say(Announcement("The picture is in \(DisplayText.escaped(path))"))
                 }
             } catch {
@@ -381,7 +379,7 @@ public final class CreateSession: AssistLoopClient {
         case .play(let gesture):
             let post = loop.post
             do {
-                let job = try services.startPlay(gesture)
+                let job = try setup.engine.startPlay(setup.play(gesture))
                 playJob = job
                 presentation = .playing
                 job.handle.onCompletion { result in
@@ -404,7 +402,7 @@ public final class CreateSession: AssistLoopClient {
             playJob?.cancel()
         case .save(let gesture, let name, let replacing):
             do {
-                pending.append(.saved(.success(try services.save(gesture, name: name, replacing: replacing))))
+                pending.append(.saved(.success(try setup.library.save(gesture, as: name, overwrite: replacing).path)))
             } catch {
                 pending.append(.saved(.failure(CreateFailure("\(error)"))))
             }
@@ -419,7 +417,7 @@ public final class CreateSession: AssistLoopClient {
         var ways: [String] = []
         if loop.keyboard != nil { ways.append("press Return to stop") }
         if switchSetup?.stopsRecording == true { ways.append("press the switch to stop") }
-        if let idle = services.idleTimeout { ways.append("it stops after \(Self.seconds(idle)) without a touch") }
+        if let idle = setup.idleTimeout { ways.append("it stops after \(Self.seconds(idle)) without a touch") }
         return ways.isEmpty ? "" : ways.joined(separator: "; ").capitalizedFirst + "."
     }
 

@@ -6,79 +6,67 @@ import GestureRecording
 import InputSystem
 import OperatingSystem
 
-/// What the menu of actions does with devices and files: press buttons,
-/// play saved gestures, watch the switch, create gestures.
-/// ``EngineMenuServices`` is the real one; tests give doubles.
-public protocol MenuServices: MenuLibrary {
-    /// Makes the virtual keyboard before the first press, so the desktop
-    /// has it open when a press comes (a new device's first key can be lost).
-    func prepare() throws
-    /// Starts pressing `key` on the virtual keyboard (a tap).
-    func startPress(_ key: VirtualKeyboard.Key) throws -> PlayJob
-    /// Starts playing the saved gesture `name` on a virtual device.
-    func startPlay(named name: String) throws -> PlayJob
-    /// Starts watching the switch; its presses come as progress.
-    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle
-    /// A new create flow, for Create New Gesture.
-    func createFlow() -> CreateFlow
-    /// What the create flow records, plays and saves with.
-    var createServices: any CreateServices { get }
-    /// Lets go of the devices kept between actions (the menu is over).
-    func close()
-}
-
-/// The menu's services on the engine and a gesture library. The virtual
-/// keyboard and the play device are kept between actions (so the desktop
-/// has them open already when the next press comes), and destroyed by ``close()``.
-public struct EngineMenuServices: MenuServices {
-    /// The engine.
+/// What a menu session presses, plays and creates with: the engine (the
+/// system's, or one over test doubles) and the front end's choices. Its
+/// presses and plays go to the engine's kept devices, through their
+/// queues (an action waits behind a rig's play there, never "busy").
+public struct MenuSetup: Sendable {
+    /// The engine: presses, plays, Create New Gesture and the switch's watch go through it.
     public var engine: Engine
     /// The library the gestures come from.
     public var library: GestureLibrary
-    /// Where gestures are played.
-    public var playTarget: PlayTarget
-    /// The create flow's services.
-    public var createServices: any CreateServices
+    /// The play of a saved gesture (on a kept device: `keepDevice`).
+    public var play: @Sendable (Gesture) -> PlayRequest
+    /// Time between a new keyboard being ready and a press (the keyboard is
+    /// made when the menu starts, so that the desktop has it open).
+    public var pressLeadIn: Microseconds
+    /// Create New Gesture's setup; its ``CreateSetup/switchWatch`` is the menu's too.
+    public var create: CreateSetup
     /// The label of the create flow's "play for real" item.
     public var playLabel: String
-    /// Time between a new play device being ready and its first frame, so
-    /// readers can open it (default ``GestureEngine/PlayRequest/defaultLeadIn``;
-    /// the keyboard is made at start).
-    public var leadIn: Microseconds
+    /// Whether closing the menu closes the engine's kept devices: the
+    /// CLI's menu made them; the daemon's ready devices stay.
+    public var closesKeptDevices: Bool
 
-    /// Creates the services.
+    /// Creates a setup.
     public init(
-        engine: Engine, library: GestureLibrary, playTarget: PlayTarget, createServices: any CreateServices, playLabel: String,
-        leadIn: Microseconds = PlayRequest.defaultLeadIn
+        engine: Engine, library: GestureLibrary, play: @escaping @Sendable (Gesture) -> PlayRequest,
+        pressLeadIn: Microseconds = PlayRequest.defaultLeadIn, create: CreateSetup, playLabel: String, closesKeptDevices: Bool
     ) {
         self.engine = engine
         self.library = library
-        self.playTarget = playTarget
-        self.createServices = createServices
+        self.play = play
+        self.pressLeadIn = pressLeadIn
+        self.create = create
         self.playLabel = playLabel
-        self.leadIn = leadIn
+        self.closesKeptDevices = closesKeptDevices
     }
 
-    public func prepare() throws { _ = try engine.readyDevice(.keyboard()) }
+    /// Makes the virtual keyboard before the first press, so the desktop
+    /// has it open when a press comes (a new device's first key can be lost).
+    func prepare() throws { _ = try engine.readyDevice(.keyboard()) }
 
-    public func gestureNames() throws -> [String] { try library.list().map(\.name) }
-
-    public func startPress(_ key: VirtualKeyboard.Key) throws -> PlayJob {
-        try engine.startPress(PressRequest(press: KeyPress(key: key.code, action: .tap), keepDevice: true))
+    /// Starts pressing `key` on the kept virtual keyboard (a tap).
+    func startPress(_ key: VirtualKeyboard.Key) throws -> PlayJob {
+        try engine.startPress(PressRequest(press: KeyPress(key: key.code, action: .tap), leadIn: pressLeadIn, keepDevice: true))
     }
 
-    public func startPlay(named name: String) throws -> PlayJob {
-        try engine.startPlay(PlayRequest(gesture: try library.load(named: name), target: playTarget, leadIn: leadIn, keepDevice: true))
+    /// Starts playing the saved gesture `name`.
+    func startPlay(named name: String) throws -> PlayJob { try engine.startPlay(play(try library.load(named: name))) }
+
+    /// Starts watching the switch, reporting on `handle`.
+    func watchSwitch(_ request: TriggerRequest, handle: TriggerHandle) throws {
+        try create.switchWatch.start(request, on: engine, handle: handle)
     }
 
-    public func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle { try engine.startWatchingTrigger(request) }
+    /// A new create flow, for Create New Gesture.
+    func createFlow() -> CreateFlow { CreateFlow(library: LibraryNames(library), playLabel: playLabel) }
 
-    public func createFlow() -> CreateFlow { CreateFlow(library: LibraryNames(library), playLabel: playLabel) }
-
-    public func close() { engine.closeKeptDevices() }
+    /// Lets go of the devices kept between actions when they are the menu's (the menu is over).
+    func close() { if closesKeptDevices { engine.closeKeptDevices() } }
 }
 
-/// Runs an ``ActionMenu``: carries out its effects with ``MenuServices``,
+/// Runs an ``ActionMenu``: carries out its effects on the engine of its ``MenuSetup``,
 /// feeds it what the keys, the switch and the jobs say, and shows
 /// everything on an ``AssistDisplay``, on an ``AssistLoop`` (one poll on
 /// one dedicated thread, `gesturectl-ui`). Create New Gesture runs a
@@ -95,7 +83,7 @@ public final class MenuSession: AssistLoopClient {
     }
 
     private var menu: ActionMenu
-    private let services: any MenuServices
+    private let setup: MenuSetup
     private let display: any AssistDisplay
     private let loop: AssistLoop<Message>
     private var presentation = Presentation.none
@@ -104,13 +92,13 @@ public final class MenuSession: AssistLoopClient {
     private var outcome: ActionMenuOutcome?
     private var failure: CreateFailure?
 
-    /// Creates a session; ``run()`` runs it on the calling thread, ``start(_:services:display:keyboard:switchSetup:)`` on its own.
+    /// Creates a session; ``run()`` runs it on the calling thread, ``start(_:setup:display:keyboard:switchSetup:handle:)`` on its own.
     public init(
-        menu: ActionMenu, services: any MenuServices, display: any AssistDisplay, keyboard: KeyboardInput?,
+        menu: ActionMenu, setup: MenuSetup, display: any AssistDisplay, keyboard: KeyboardInput?,
         switchSetup: SwitchSetup?, clock: any RecordingClock = SystemClock(), cancellation: CancellationSignal
     ) throws(SystemError) {
         self.menu = menu
-        self.services = services
+        self.setup = setup
         self.display = display
         loop = try AssistLoop(
             keyboard: keyboard, switchSetup: switchSetup, clock: clock, cancellation: cancellation, display: display)
@@ -120,11 +108,11 @@ public final class MenuSession: AssistLoopClient {
     /// ended (cancelling the handle is the emergency stop). A front end
     /// that must be able to cancel it before it starts gives `handle`.
     public static func start(
-        _ menu: ActionMenu, services: any MenuServices, display: sending any AssistDisplay, keyboard: KeyboardInput?,
+        _ menu: ActionMenu, setup: MenuSetup, display: sending any AssistDisplay, keyboard: KeyboardInput?,
         switchSetup: SwitchSetup?, handle: JobHandle<Result<ActionMenuOutcome, CreateFailure>, Never> = JobHandle()
     ) throws -> JobHandle<Result<ActionMenuOutcome, CreateFailure>, Never> {
         let session = try MenuSession(
-            menu: menu, services: services, display: display, keyboard: keyboard, switchSetup: switchSetup,
+            menu: menu, setup: setup, display: display, keyboard: keyboard, switchSetup: switchSetup,
             cancellation: handle.cancellation)
         try DedicatedThread.start(CreateSession.thread) { handle.finish(session.run()) }
         return handle
@@ -134,16 +122,16 @@ public final class MenuSession: AssistLoopClient {
     public func run() -> Result<ActionMenuOutcome, CreateFailure> {
         defer {
             stopEverything()
-            services.close()
+            setup.close()
             display.finish()
         }
         do {
-            try loop.watchSwitch(services.watchSwitch)
+            try loop.watchSwitch(setup.watchSwitch(_:handle:))
         } catch {
             return .failure(CreateFailure("the switch cannot be watched: \(error)"))
         }
         do {
-            try services.prepare()
+            try setup.prepare()
         } catch {
             // Said, not fatal: saved gestures and Create New Gesture may still work.
             display.say(Announcement("The virtual keyboard cannot be made, so buttons will not work: \(error)"))
@@ -258,9 +246,9 @@ public final class MenuSession: AssistLoopClient {
             presentation = .menu(presenter)
             display.menu(presenter, isNew: true)
         case .press(let key):
-            start { try services.startPress(key) }
+            start { try setup.startPress(key) }
         case .play(let name):
-            start { try services.startPlay(named: name) }
+            start { try setup.startPlay(named: name) }
         case .cancelAction:
             job?.cancel()
         case .create:
@@ -304,7 +292,7 @@ public final class MenuSession: AssistLoopClient {
         let result: Result<CreateOutcome, CreateFailure>
         do {
             let session = try CreateSession(
-                flow: services.createFlow(), services: services.createServices, display: display, keyboard: loop.keyboard,
+                flow: setup.createFlow(), setup: setup.create, display: display, keyboard: loop.keyboard,
                 switchSetup: loop.switchSetup, clock: loop.clock, cancellation: loop.cancellation)
             result = session.run()
         } catch {
@@ -312,7 +300,7 @@ public final class MenuSession: AssistLoopClient {
         }
         if case .success(.emergencyStopped) = result { return result }
         do {
-            try loop.watchSwitch(services.watchSwitch)
+            try loop.watchSwitch(setup.watchSwitch(_:handle:))
         } catch {
             // Without its switch a switch user cannot use the menu: end it.
             failure = CreateFailure("the switch cannot be watched again: \(error)")

@@ -11,13 +11,12 @@ import Synchronization
 /// Where the daemon sends the presses of the trigger that operates a run:
 /// to the watch the run holds now. A run may stop its watch and start a new
 /// one (the menu hands the switch to Create New Gesture and takes it back),
-/// so each ``watch()`` is a new handle, and presses go to the latest.
+/// so each ``watch(_:)`` is on a new handle, and presses go to the latest.
 final class SwitchRelay: Sendable {
     private let current = Mutex<TriggerHandle?>(nil)
 
-    /// A new "watch": it gets the presses from now on and ends when cancelled.
-    func watch() throws -> TriggerHandle {
-        let handle = TriggerHandle()
+    /// A new "watch" on `handle`: it gets the presses from now on and ends when cancelled.
+    func watch(_ handle: TriggerHandle) throws {
         let cancelled = try handle.cancellation.fileDescriptor
         // Nothing reads a device for this watch: a thread ends it once cancelled.
         try DedicatedThread.start(ThreadOptions(name: "gesturectl-cfwd")) {
@@ -27,7 +26,6 @@ final class SwitchRelay: Sendable {
             handle.finish(nil)
         }
         current.withLock { $0 = handle }
-        return handle
     }
 
     /// Reports a press to the current watch, unless it was cancelled.
@@ -51,45 +49,6 @@ struct AssistRun: Sendable {
     let cancel: @Sendable () -> Void
     /// Blocks until the run has ended.
     let wait: @Sendable () -> Void
-}
-
-/// The create flow's services in the daemon: recordings through the
-/// engine (its inputs the system's, or a test's doubles), plays on a
-/// virtual device of their own, saves in the daemon's library, and the
-/// switch's presses forwarded from the binding's watch (a second watch of
-/// the same device could not grab it).
-struct DaemonCreateServices: CreateServices {
-    let request: RecordRequest
-    let engine: Engine
-    let library: GestureLibrary
-    let switchPresses: SwitchRelay
-    /// Whether the daemon keeps a touchscreen ready through uinput.
-    let usesReadyTouchscreen: Bool
-
-    var idleTimeout: Microseconds? { request.sessionOptions.idleTimeout }
-
-    func startRecording(strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob {
-        try engine.startRecording(request, strokes: strokes)
-    }
-
-    func startPlay(_ gesture: Gesture) throws -> PlayJob {
-        // On the ready touchscreen, through its queue, when the daemon keeps
-        // one; else on a touchscreen of its own that goes after the play.
-        if usesReadyTouchscreen {
-            return try engine.startPlay(
-                PlayRequest(
-                    gesture: gesture, target: .profile(DaemonServer.profile(for: .touchscreen)), leadIn: .zero, keepDevice: true))
-        }
-        return try engine.startPlay(PlayRequest(gesture: gesture, target: .kind(.touchscreen)))
-    }
-
-    func save(_ gesture: Gesture, name: String, replacing: Bool) throws -> String {
-        try library.save(gesture, as: name, overwrite: replacing).path
-    }
-
-    func writePicture(_ gesture: Gesture) throws -> String? { nil }
-
-    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle { try switchPresses.watch() }
 }
 
 /// A create flow's or a menu's lines as the daemon's `create` or `menu` events (and its log).
@@ -161,7 +120,7 @@ final class AssistRuns: Sendable {
         ) { context, switchPresses, switchSetup, handle in
             _ = try CreateSession.start(
                 flow: CreateFlow(library: LibraryNames(context.library)),
-                services: createServices(drawingOn: action.device, context: context, switchPresses: switchPresses),
+                setup: createSetup(drawingOn: action.device, context: context, switchPresses: switchPresses),
                 display: assistDisplay(event: .create), keyboard: nil, switchSetup: switchSetup, handle: handle)
         }
     }
@@ -188,12 +147,22 @@ final class AssistRuns: Sendable {
         try startAssistRun(
             what: "menu", key: key, scanInterval: action.scanInterval, firstItemHold: action.firstItemHold
         ) { context, switchPresses, switchSetup, handle in
-            let services = DaemonMenuServices(
+            // Presses and plays on the daemon's own ready keyboard and
+            // touchscreen, through their queues in the engine: an action
+            // queues behind the plays a rig queued on the same device
+            // (docs/PROTOCOL.md, "Bindings"), and is never refused as busy.
+            // They are the daemon's ready devices: they stay when the menu closes.
+            let setup = MenuSetup(
                 engine: engine, library: context.library,
-                createServices: createServices(drawingOn: action.drawingDevice, context: context, switchPresses: switchPresses),
-                playLabel: "Play on a virtual touchscreen (acts on the desktop)", switchPresses: switchPresses)
+                play: { gesture in
+                    PlayRequest(
+                        gesture: gesture, target: .profile(DaemonServer.profile(for: .touchscreen)), leadIn: .zero, keepDevice: true)
+                },
+                pressLeadIn: .zero,
+                create: createSetup(drawingOn: action.drawingDevice, context: context, switchPresses: switchPresses),
+                playLabel: "Play on a virtual touchscreen (acts on the desktop)", closesKeptDevices: false)
             _ = try MenuSession.start(
-                ActionMenu(configuration: configuration, library: services), services: services,
+                ActionMenu(configuration: configuration, library: LibraryNames(context.library)), setup: setup,
                 display: assistDisplay(event: .menu), keyboard: nil, switchSetup: switchSetup, handle: handle)
         }
     }
@@ -256,14 +225,27 @@ final class AssistRuns: Sendable {
         }
     }
 
-    /// A create flow's services drawing on `device` (a flow of its own, or Create New Gesture in the menu).
-    private func createServices(drawingOn device: String?, context: Context, switchPresses: SwitchRelay) -> DaemonCreateServices {
-        DaemonCreateServices(
-            request: RecordRequest(
+    /// A create flow's setup drawing on `device` (a flow of its own, or
+    /// Create New Gesture in the menu): recordings through the engine (its
+    /// inputs the system's, or a test's doubles), saves in the daemon's
+    /// library, no picture, and the switch's presses forwarded from the
+    /// binding's watch (a second watch of the same device could not grab it).
+    private func createSetup(drawingOn device: String?, context: Context, switchPresses: SwitchRelay) -> CreateSetup {
+        let usesReadyTouchscreen = context.usesReadyTouchscreen
+        return CreateSetup(
+            engine: engine,
+            record: RecordRequest(
                 device: device, grab: true, sessionOptions: RecordingSessionOptions(idleTimeout: Self.createIdleTimeout),
                 details: RecordingDetails(name: "created", recordedAt: WallClock.iso8601(), tool: "gesturectl \(version) daemon")),
-            engine: engine, library: context.library, switchPresses: switchPresses,
-            usesReadyTouchscreen: context.usesReadyTouchscreen)
+            play: { gesture in
+                // On the ready touchscreen, through its queue, when the daemon
+                // keeps one; else on a touchscreen of its own that goes after the play.
+                usesReadyTouchscreen
+                    ? PlayRequest(
+                        gesture: gesture, target: .profile(DaemonServer.profile(for: .touchscreen)), leadIn: .zero, keepDevice: true)
+                    : PlayRequest(gesture: gesture, target: .kind(.touchscreen))
+            },
+            library: context.library, switchWatch: .forwarded { try switchPresses.watch($0) })
     }
 
     /// A display whose lines are logged and pushed as `event` events.
@@ -303,37 +285,4 @@ final class AssistRuns: Sendable {
         run.cancel()
         run.wait()
     }
-}
-
-/// The menu's services in the daemon: presses and plays on the daemon's
-/// own ready keyboard and touchscreen, through their queues in the engine
-/// (a test's engine makes doubles), the switch forwarded from the
-/// binding's watch, and the ready devices left alone when the menu closes.
-/// An action queues behind the plays a rig queued on the same device
-/// (docs/PROTOCOL.md, "Bindings"), and is never refused as busy.
-struct DaemonMenuServices: MenuServices {
-    let engine: Engine
-    let library: GestureLibrary
-    let createServices: any CreateServices
-    let playLabel: String
-    let switchPresses: SwitchRelay
-
-    func prepare() throws { _ = try engine.readyDevice(DaemonServer.profile(for: .keyboard)) }
-    func gestureNames() throws -> [String] { try library.list().map(\.name) }
-
-    func startPress(_ key: VirtualKeyboard.Key) throws -> PlayJob {
-        try engine.startPress(PressRequest(press: KeyPress(key: key.code, action: .tap), leadIn: .zero, keepDevice: true))
-    }
-
-    func startPlay(named name: String) throws -> PlayJob {
-        try engine.startPlay(
-            PlayRequest(
-                gesture: try library.load(named: name), target: .profile(DaemonServer.profile(for: .touchscreen)), leadIn: .zero,
-                keepDevice: true))
-    }
-
-    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle { try switchPresses.watch() }
-    func createFlow() -> CreateFlow { CreateFlow(library: LibraryNames(library), playLabel: playLabel) }
-    /// The devices are the daemon's ready devices: they stay.
-    func close() {}
 }

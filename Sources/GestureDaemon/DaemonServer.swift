@@ -74,15 +74,13 @@ public final class DaemonServer: Sendable {
     /// devices are the engine's kept devices (an engine made with a
     /// ``GestureEngine/DeviceFactory`` of test doubles in tests), its
     /// recordings the engine's (reading the engine's
-    /// ``GestureEngine/InputFactory``: test doubles in tests), trigger
-    /// watches from `triggers` (by default the engine's, on real devices).
-    public init(
-        setup: Setup, engine: Engine, triggers: TriggerWatcher? = nil, log: DaemonLog, version: String
-    ) throws(SystemError) {
+    /// ``GestureEngine/InputFactory``: test doubles in tests), and so are
+    /// its trigger watches.
+    public init(setup: Setup, engine: Engine, log: DaemonLog, version: String) throws(SystemError) {
         let sockets = try SocketServer(
             listening: setup.listening, createdSocketPath: setup.createdSocketPath, limits: setup.limits, log: log)
         let bindings = TriggerBindings(
-            configuration: setup.configuration, path: setup.bindingsPath, watcher: triggers ?? .engine(engine), log: log)
+            configuration: setup.configuration, path: setup.bindingsPath, engine: engine, log: log)
         let dispatcher = Dispatcher(
             engine: engine, log: log, version: version,
             state: ServerState(library: setup.library, configuration: setup.configuration, allowedGroup: setup.allowedGroup),

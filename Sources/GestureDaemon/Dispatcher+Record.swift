@@ -125,6 +125,7 @@ extension Dispatcher {
             job.cancel()
             return nil
         case .later:
+            log.debug("client \(client) waits for the recording to stop")
             return nil
         }
     }

@@ -7,21 +7,6 @@ import InputSystem
 import OperatingSystem
 import Synchronization
 
-/// Where the daemon's trigger watches come from: the engine's (udev and
-/// evdev), or (in tests) handles the test reports presses on.
-public struct TriggerWatcher: Sendable {
-    /// Starts watching a trigger, reporting on `handle`.
-    public var start: @Sendable (TriggerRequest, TriggerHandle) throws -> Void
-
-    /// Creates a watcher from its operation.
-    public init(start: @escaping @Sendable (TriggerRequest, TriggerHandle) throws -> Void) { self.start = start }
-
-    /// The engine's watches of real devices.
-    public static func engine(_ engine: Engine) -> TriggerWatcher {
-        TriggerWatcher { request, handle in _ = try engine.startWatchingTrigger(request, handle: handle) }
-    }
-}
-
 /// The custom actions' state, behind ``TriggerBindings``' lock.
 struct TriggerState: Sendable {
     /// One running watch.
@@ -88,18 +73,19 @@ final class TriggerBindings: Sendable {
 
     /// Where bindings changed over the socket are saved; `nil`: nowhere.
     let path: String?
-    private let watcher: TriggerWatcher
+    /// Whose trigger watches (on its inputs: the system's devices, or a test's doubles).
+    private let engine: Engine
     private let log: DaemonLog
     private let state: Mutex<TriggerState>
     private let actions = Mutex<Actions?>(nil)
     /// Writes `bindings.json`, a few times a second at most.
     private let saver: BindingsSaver
 
-    /// Bindings under `configuration`, saved at `path`, watched through
-    /// `watcher`; nothing is watched until ``start(_:)``.
-    init(configuration: DaemonConfiguration, path: String?, watcher: TriggerWatcher, log: DaemonLog) {
+    /// Bindings under `configuration`, saved at `path`, watched by
+    /// `engine`; nothing is watched until ``start(_:)``.
+    init(configuration: DaemonConfiguration, path: String?, engine: Engine, log: DaemonLog) {
         self.path = path
-        self.watcher = watcher
+        self.engine = engine
         self.log = log
         let state = Mutex(TriggerState(configuration: configuration))
         self.state = state
@@ -357,7 +343,7 @@ final class TriggerBindings: Sendable {
             do {
                 let request = try TriggerRequest(device: key.device, key: key.key, timings: timings, grab: grab)
                 handle.observeProgress { [self] event in triggerEvent(event, on: key, from: handle) }
-                try watcher.start(request, handle)
+                _ = try engine.startWatchingTrigger(request, handle: handle)
                 log.info("watching \(key.key) on \(key.device)")
             } catch {
                 state.withLock { current in

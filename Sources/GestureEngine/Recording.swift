@@ -84,7 +84,10 @@ extension Engine {
     /// Opens the device (through the engine's ``InputFactory``), sets up
     /// the recorder from its description and current state, and records on
     /// a dedicated thread until a stop condition, cancellation, or the
-    /// device going away.
+    /// device going away. Returns once that thread reads the device (it
+    /// has polled it and read what waited), so that whatever the caller
+    /// says next ("recording from", "draw now") is true: what is drawn
+    /// from then on is recorded.
     ///
     /// - Parameter notices: called on the recording thread with each notice
     ///   (dropped events, a limit reached) as it happens.
@@ -132,16 +135,26 @@ extension Engine {
             cancellation: handle.cancellation)
         let sequential = request.sequential
         let geometry = recorder.geometry
+        let listening = Semaphore()
         try DedicatedThread.start(RecordingSession.threadOptions.atRealtimePriority(request.realtimePriority)) {
             session.statusHandler = { handle.report($0) }
             session.warningHandler = notices
             session.strokeHandler = strokes
+            session.listeningHandler = { listening.signal() }
             let result = session.run()
             handle.finish(
                 RecordingOutcome(
                     stopReason: result.stopReason,
                     gesture: result.gesture.map { sequential ? SequentialMerge.apply(to: $0) : $0 }))
+            // A session that stopped before it listened (cancelled, the
+            // device gone) must not leave the caller waiting.
+            listening.signal()
         }
+        // Back only once the thread has polled the source and read what
+        // waited: a front end's "recording from" or "draw now" then comes
+        // when what is drawn is read (issue 24). The wait is the thread's
+        // start and one poll that does not wait.
+        listening.wait()
         return RecordJob(device: info, stableID: stableID, geometry: geometry, handle: handle)
     }
 

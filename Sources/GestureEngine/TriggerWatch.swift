@@ -195,6 +195,10 @@ struct TriggerWatchLoop {
     var recognizer: PressRecognizer
     var device: (source: any EventSource, node: String, name: String)?
     var lastProblem: String?
+    /// What is reported while it cannot be yet (during the first read of
+    /// a device just opened, before its ``TriggerEvent/connected(node:name:)``);
+    /// `nil`: reported at once.
+    var held: [TriggerEvent]?
 
     init(
         request: TriggerRequest, devices: any TriggerDevices, clock: any RecordingClock, retryInterval: Microseconds,
@@ -255,7 +259,16 @@ struct TriggerWatchLoop {
             if let opened = try devices.open() {
                 device = opened
                 lastProblem = nil
+                // Read what waits once before saying the device is there:
+                // "connected" (a front end's "the switch is ready") then
+                // means the watch already reads it (issue 24). What that
+                // read reports follows it.
+                held = []
+                readAvailable(hangUp: false)
+                let early = held ?? []
+                held = nil
                 handle.report(.connected(node: opened.node, name: opened.name))
+                for event in early { handle.report(event) }
             } else {
                 disconnected("\(request.device) is not plugged in")
             }
@@ -268,7 +281,7 @@ struct TriggerWatchLoop {
     private mutating func disconnected(_ reason: String) {
         guard reason != lastProblem else { return }
         lastProblem = reason
-        handle.report(.disconnected(reason: reason))
+        emit(.disconnected(reason: reason))
     }
 
     private mutating func readAvailable(hangUp: Bool) {
@@ -302,9 +315,18 @@ struct TriggerWatchLoop {
         disconnected(reason)
     }
 
-    private func report(_ presses: [TriggerPress]) {
+    private mutating func report(_ presses: [TriggerPress]) {
         guard !presses.isEmpty else { return }
         let now = clock.now()
-        for press in presses { handle.report(.press(press, time: now)) }
+        for press in presses { emit(.press(press, time: now)) }
+    }
+
+    /// Reports `event`, or holds it while reports are held.
+    private mutating func emit(_ event: TriggerEvent) {
+        if held != nil {
+            held?.append(event)
+        } else {
+            handle.report(event)
+        }
     }
 }

@@ -43,6 +43,12 @@ public final class RecordingSession {
     /// ``StrokeRecorder/takeFinishedStrokes()``); strokes still down when
     /// the session stops are only in the result.
     public var strokeHandler: ((Stroke) -> Void)?
+    /// Called once, on the session's thread, when it has polled the source
+    /// and read what waited there: from then on the reader runs, and a
+    /// front end may tell a person to touch (issue 24: a "draw now" said
+    /// before this lost what was drawn at once). Not called when the
+    /// session stops before that.
+    public var listeningHandler: (() -> Void)?
 
     /// The most outcomes read after one wake-up before timeouts are checked again.
     public static let maximumOutcomesPerWakeup = 256
@@ -112,6 +118,9 @@ public final class RecordingSession {
         // The cancellation and Enter alone: waited on for ``batchInterval``
         // after a wake-up that read events.
         var pausing: Poll.Group?
+        // The first turn only looks (a poll without waiting) and reads what
+        // is there; then ``listeningHandler`` says that the reader runs.
+        var listening = false
         while true {
             let now = clock.now()
             if let reason = deadlineReached(now: now, sessionStart: sessionStart) { return reason }
@@ -138,7 +147,7 @@ public final class RecordingSession {
             let buffered = source.hasBufferedEvents
             do {
                 try waiting?.wait(
-                    timeoutMilliseconds: buffered
+                    timeoutMilliseconds: buffered || !listening
                         ? 0 : pollTimeout(now: now, nextStatus: nextStatus, sessionStart: sessionStart))
             } catch {
                 return .readFailed(error)
@@ -152,9 +161,15 @@ public final class RecordingSession {
                 return .readFailed(SystemError(call: "poll", errorNumber: ErrorNumber.badDescriptor, detail: "the device descriptor is not open"))
             }
             var outcomesRead = 0
-            if !deviceEvents.isEmpty || buffered {
+            // The first turn reads even when the poll saw nothing: the
+            // reader has then read the source once before it says it listens.
+            if !deviceEvents.isEmpty || buffered || !listening {
                 let hangUp = !deviceEvents.isDisjoint(with: [.hangUp, .error])
                 if let reason = readAvailable(hangUp: hangUp, outcomesRead: &outcomesRead) { return reason }
+            }
+            if !listening {
+                listening = true
+                listeningHandler?()
             }
             if !ready.events(at: 1).isEmpty || cancellation.isCancelled { return .cancelled }
             if ready.count > 2, !ready.events(at: 2).isEmpty, let descriptor = enterDescriptor {

@@ -133,7 +133,7 @@ enum AssistOptions {
 
     /// What Create New Gesture records with, plays on and saves into, from
     /// the drawing options; and the kind of virtual device gestures play on.
-    static func createServices(_ values: ParsedValues, context: CommandContext) throws -> (EngineCreateServices, DeviceKind) {
+    static func createSetup(_ values: ParsedValues, context: CommandContext) throws -> (CreateSetup, DeviceKind) {
         let screen = try RecordCommand.parseScreen(values.stringOrDefault("screen"))
         let kind = DeviceKind(rawValue: values.stringOrDefault("as")) ?? .touchscreen
         // The picture goes where -o would put it, by the same rules; never
@@ -144,21 +144,21 @@ enum AssistOptions {
             throw CommandFailure.usage("--picture: the picture cannot go to standard output, where the flow's lines are; give a file")
         }
         if !picture.isEmpty { try GestureOutput.checkOutputPath(picture, option: "--picture", context: context) }
-        let services = EngineCreateServices(
+        let setup = CreateSetup(
             engine: context.engine,
             record: RecordRequest(
                 device: values.string("device"), grab: !values.flag("no-grab"),
                 recorderOptions: RecorderOptions(virtualScreenWidth: screen.width, virtualScreenHeight: screen.height),
                 sessionOptions: RecordingSessionOptions(idleTimeout: values.duration("idle-timeout").map { Microseconds($0) }),
                 details: RecordingDetails(name: "created", recordedAt: Timestamp.iso8601(), tool: "gesturectl \(Gesturectl.version)")),
-            playTarget: .kind(kind), library: context.library,
+            play: { PlayRequest(gesture: $0, target: .kind(kind)) }, library: context.library,
             picture: { gesture in
                 guard !picture.isEmpty else { return nil }
                 // Replaced at every review: it is the review's own picture.
                 try GestureOutput.writeText(renderSVG(gesture), to: picture, force: true, context: context)
                 return context.resolve(picture)
             })
-        return (services, kind)
+        return (setup, kind)
     }
 
     /// The create menu's label for playing for real on `kind`.

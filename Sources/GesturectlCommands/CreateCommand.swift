@@ -64,7 +64,7 @@ enum CreateCommand {
         let switchSetup = try AssistOptions.switchSetup(values)
         let library = context.library
         if let problem = context.libraryFolderProblem { throw CommandFailure.failure(problem) }
-        let (services, kind) = try AssistOptions.createServices(values, context: context)
+        let (setup, kind) = try AssistOptions.createSetup(values, context: context)
         let display = AssistOptions.display(values, context: context)
 
         // Keys come from standard input: a terminal in character mode, or a
@@ -78,7 +78,7 @@ enum CreateCommand {
         }
         let flow = CreateFlow(library: LibraryNames(library), playLabel: AssistOptions.playLabel(kind))
         let handle = try CreateSession.start(
-            flow: flow, services: services, display: display, keyboard: keys,
+            flow: flow, setup: setup, display: display, keyboard: keys,
             switchSetup: switchSetup)
         let result = await context.untilFinished(handle)
         switch result {

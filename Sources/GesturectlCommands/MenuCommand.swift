@@ -92,11 +92,15 @@ enum MenuCommand {
         let configuration = loaded ?? .defaults
         let switchSetup = try AssistOptions.switchSetup(values)
         if let problem = context.libraryFolderProblem { throw CommandFailure.failure(problem) }
-        let (createServices, kind) = try AssistOptions.createServices(values, context: context)
-        let services = EngineMenuServices(
-            engine: context.engine, library: context.library, playTarget: .kind(kind), createServices: createServices,
-            playLabel: AssistOptions.playLabel(kind), leadIn: Microseconds(values.durationOrDefault("lead-in")))
-        warnAboutMissingGestures(configuration.items, services: services, path: path, context: context)
+        let (createSetup, kind) = try AssistOptions.createSetup(values, context: context)
+        let leadIn = Microseconds(values.durationOrDefault("lead-in"))
+        // The menu's devices are its own: closed when it closes.
+        let setup = MenuSetup(
+            engine: context.engine, library: context.library,
+            play: { PlayRequest(gesture: $0, target: .kind(kind), leadIn: leadIn, keepDevice: true) }, create: createSetup,
+            playLabel: AssistOptions.playLabel(kind), closesKeptDevices: true)
+        let library = LibraryNames(context.library)
+        warnAboutMissingGestures(configuration.items, library: library, path: path, context: context)
         let display = AssistOptions.display(values, context: context)
 
         let keys = AssistOptions.keyboard(terminal: context.isStandardInputTerminal)
@@ -107,7 +111,7 @@ enum MenuCommand {
         let terminal = AssistOptions.keyboardMode(context)
         defer { terminal?.restore() }
         let handle = try MenuSession.start(
-            ActionMenu(configuration: configuration, library: services), services: services, display: display,
+            ActionMenu(configuration: configuration, library: library), setup: setup, display: display,
             keyboard: keys, switchSetup: switchSetup)
         let result = await context.untilFinished(handle)
         switch result {
@@ -125,7 +129,7 @@ enum MenuCommand {
     /// the whole menu to one deleted gesture. It is said here, once; so is
     /// a library that cannot be listed.
     private static func warnAboutMissingGestures(
-        _ items: [MenuEntry], services: EngineMenuServices, path: String, context: CommandContext
+        _ items: [MenuEntry], library: LibraryNames, path: String, context: CommandContext
     ) {
         var played: [String] = []
         func visit(_ items: [MenuEntry]) {
@@ -141,7 +145,7 @@ enum MenuCommand {
         guard !played.isEmpty else { return }
         let names: Set<String>
         do {
-            names = Set(try services.gestureNames())
+            names = Set(try library.gestureNames())
         } catch {
             context.warn("\(shown(path)): cannot check its gestures against the library: \(error)")
             return

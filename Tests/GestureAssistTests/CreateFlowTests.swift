@@ -45,12 +45,14 @@ struct CreateFlowTests {
         return effects
     }
 
-    @Test("Start says what to do and records; each lifted stroke is announced as it lands; stop leads to the menu")
+    @Test("Start records, and says what to do once the recording listens; each lifted stroke is announced as it lands; stop leads to the menu")
     func recordAndAnnounce() {
         var flow = CreateFlow(library: FakeLibrary())
-        let start = flow.start()
-        #expect(start.lines.first?.hasPrefix("Draw the first stroke. Each stroke you lift becomes a finger") == true)
-        #expect(start.last == .startRecording)
+        // Nothing invites a touch before the device is read (issue 24).
+        #expect(flow.start() == [.startRecording])
+        let listening = flow.handle(.recordingStarted(.synthDefault))
+        #expect(listening.lines.first?.hasPrefix("Draw the first stroke. Each stroke you lift becomes a finger") == true)
+        #expect(listening.count == 1)
         let first = flow.handle(.strokeLanded(line(20, 20, dx: 0, dy: 40, start: 0)))
         #expect(first.lines == ["Stroke 1: swipe down · 0.30 s · 40 mm"])
         #expect(flow.handle(.stop) == [.stopRecording])
@@ -120,8 +122,9 @@ struct CreateFlowTests {
         #expect(undone.lines == ["Removed the last stroke; 1 stroke left."])
         #expect(flow.strokes.count == 1 && flow.strokes[0].samples[0].x == 2_000)
         let add = flow.handle(.choose("add"))
-        #expect(add.last == .startRecording)
+        #expect(add == [.startRecording])
         #expect(flow.phase == .recording)
+        #expect(flow.handle(.recordingStarted(.synthDefault)).lines == ["Draw another stroke. It will play together with the 1 stroke you have."])
         let third = line(60, 20, dx: 0, dy: 40, start: 0)
         let landed = flow.handle(.strokeLanded(third))
         #expect(landed.lines == ["Stroke 2: swipe down · 0.30 s · 40 mm"])
@@ -224,8 +227,9 @@ struct CreateFlowTests {
         // Confirmed: the strokes go and a new recording starts.
         _ = flow.handle(.choose("again"))
         let again = flow.handle(.choose("again"))
-        #expect(again.last == .startRecording)
+        #expect(again == [.startRecording])
         #expect(flow.phase == .recording && flow.strokes.isEmpty)
+        #expect(flow.handle(.recordingStarted(.synthDefault)).lines == ["Recording again. Draw the first stroke."])
     }
 
     @Test("Nothing drawn: the menu offers to record again; stray inputs change nothing")
@@ -238,9 +242,11 @@ struct CreateFlowTests {
         let ended = flow.handle(recorded([]))
         #expect(ended.lines.contains("Recording stopped. Nothing was drawn."))
         #expect(ended.menu?.items.first?.id == "again")
-        #expect(flow.handle(.choose("again")).last == .startRecording)
+        #expect(flow.handle(.choose("again")) == [.startRecording])
+        // A recording that fails before it listens asks nobody to draw.
         let failed = flow.handle(.recordingEnded(.failure(CreateFailure("the device vanished"))))
         #expect(failed.lines.first == "Recording failed: the device vanished")
+        #expect(!failed.lines.contains { $0.contains("Draw") })
         #expect(flow.handle(.choose("discard")).last == .finish(.discarded))
     }
 }

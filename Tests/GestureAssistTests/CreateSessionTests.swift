@@ -35,64 +35,23 @@ final class TranscriptDisplay: AssistDisplay, Sendable {
     func eventually(_ condition: () -> Bool) -> Bool { (try? changed.wait(until: condition)) ?? false }
 }
 
-/// Services with a pipe for a touchscreen, a switch the test presses, and a
-/// library in memory.
-final class FakeServices: CreateServices, Sendable {
-    let engine = Engine()
-    let description: InputDeviceDescription
-    init(description: InputDeviceDescription = TestDevices.touchscreen) { self.description = description }
-    let sources = Mutex<[PipeSource]>([])
-    let saved = Mutex<[(Gesture, String, Bool)]>([])
-    let switchHandle = TriggerHandle()
-    var idleTimeout: Microseconds? { nil }
-
-    var source: PipeSource? { sources.withLock { $0.last } }
-
-    func startRecording(strokes: @escaping @Sendable (Stroke) -> Void) throws -> RecordJob {
-        let source = try PipeSource()
-        sources.withLock { $0.append(source) }
-        return try engine.startRecording(
-            RecordRequest(details: RecordingDetails(name: "created")), source: source, description: description,
-            device: DeviceInfo(node: "/dev/input/test", name: "test touchscreen", kind: .touchscreen), stableID: nil,
-            strokes: strokes)
-    }
-    func startPlay(_ gesture: Gesture) throws -> PlayJob { throw CreateFailure("no uinput in this test") }
-    func save(_ gesture: Gesture, name: String, replacing: Bool) throws -> String {
-        saved.withLock { $0.append((gesture, name, replacing)) }
-        return "/library/\(name).gesture.json"
-    }
-    func writePicture(_ gesture: Gesture) throws -> String? { nil }
-    func watchSwitch(_ request: TriggerRequest) throws -> TriggerHandle {
-        // Like the engine's watch: it ends when cancelled.
-        let handle = switchHandle
-        let cancelled = try handle.cancellation.fileDescriptor
-        try DedicatedThread.start(ThreadOptions(name: "test-switch")) {
-            _ = try? Poll.wait([(cancelled, .readable)], timeoutMilliseconds: nil)
-            handle.finish(nil)
-        }
-        return handle
-    }
-
-    func press(_ press: TriggerPress) { switchHandle.report(.press(press, time: SystemClock().now())) }
-}
-
-@Suite("A create session end to end (recording from a pipe, keys from a pipe)", .serialized)
+@Suite("A create session end to end (the engine over test doubles: a touchscreen and a switch the test works, keys from a pipe)", .serialized)
 struct CreateSessionTests {
     @Test("Keys: two strokes one after another, Return stops, Save, a typed name: saved with two fingers starting together")
     func keyboardFlow() throws {
-        let services = FakeServices()
+        let rig = try AssistRig()
         let display = try TranscriptDisplay()
         let keys = try FileDescriptor.pipe()
         defer { keys.write.close(); keys.read.close() }
         let handle = try CreateSession.start(
-            flow: CreateFlow(library: FakeLibrary()), services: services, display: display,
+            flow: CreateFlow(library: LibraryNames(rig.library)), setup: rig.createSetup, display: display,
             keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
         #expect(display.eventually { display.has("Recording from test touchscreen") })
         let first = SystemClock().now()
-        services.source?.stroke(id: 1, x: 1_000, y: 1_000, at: first)
+        rig.drawing.stroke(id: 1, x: 1_000, y: 1_000, at: first)
         #expect(display.eventually { display.has("Stroke 1: ") })
         // Stamped after the first stroke's lift (4 ms after its start), however soon it is pushed.
-        services.source?.stroke(id: 2, x: 3_000, y: 1_000, at: max(SystemClock().now(), first + Microseconds(20_000)))
+        rig.drawing.stroke(id: 2, x: 3_000, y: 1_000, at: max(SystemClock().now(), first + Microseconds(20_000)))
         #expect(display.eventually { display.has("Stroke 2: ") })
         try keys.write.writeAll(Array("\r".utf8))
         #expect(display.eventually { display.has("MENU ") })
@@ -100,61 +59,59 @@ struct CreateSessionTests {
         #expect(display.eventually { display.has("NAME? ") })
         try keys.write.writeAll(Array("my-two\r".utf8))
         let result = handle.wait()
-        #expect(result == .success(.saved(name: "my-two", path: "/library/my-two.gesture.json")))
-        let saved = try #require(services.saved.withLock { $0.first })
-        #expect(saved.1 == "my-two" && !saved.2)
-        #expect(saved.0.strokes.count == 2)
-        #expect(saved.0.strokes[0].startTime == saved.0.strokes[1].startTime)
+        #expect(result == .success(.saved(name: "my-two", path: rig.folder.file("my-two.gesture.json"))))
+        let saved = try rig.library.load(named: "my-two")
+        #expect(saved.strokes.count == 2)
+        #expect(saved.strokes[0].startTime == saved.strokes[1].startTime)
         #expect(display.all.last == "END")
         #expect(display.has("Saved as my-two: 2 fingers"))
     }
 
     @Test("One switch: it stops the recording, scanning reaches Save, one press accepts the suggested name")
     func switchFlow() throws {
-        let services = FakeServices()
+        let rig = try AssistRig()
         let display = try TranscriptDisplay()
-        let trigger = try TriggerRequest(device: "usb-test-switch", key: "KEY_ENTER")
-        let scanning = ScanSettings(interval: Microseconds(300_000), firstItemHold: .zero)
         let handle = try CreateSession.start(
-            flow: CreateFlow(library: FakeLibrary()), services: services, display: display, keyboard: nil,
-            switchSetup: SwitchSetup(trigger: trigger, scanning: scanning, stopsRecording: true))
+            flow: CreateFlow(library: LibraryNames(rig.library)), setup: rig.createSetup, display: display, keyboard: nil,
+            switchSetup: try rig.switchSetup(stopsRecording: true))
         #expect(display.eventually { display.has("Recording from") })
+        #expect(display.eventually { display.has("The switch is ready: test switch.") })
         let first = SystemClock().now()
-        services.source?.stroke(id: 1, x: 1_000, y: 1_000, at: first)
-        services.source?.stroke(id: 2, x: 3_000, y: 1_000, at: first + Microseconds(20_000))
+        rig.drawing.stroke(id: 1, x: 1_000, y: 1_000, at: first)
+        rig.drawing.stroke(id: 2, x: 3_000, y: 1_000, at: first + Microseconds(20_000))
         #expect(display.eventually { display.has("Stroke 2: ") })
-        services.press(.single)
+        rig.press(.single)
         #expect(display.eventually { display.all.last == "HIGHLIGHT Save" })
-        services.press(.single)
+        rig.press(.single)
         #expect(display.eventually { display.has("MENU Save the gesture as 2-fingers") })
-        services.press(.single)
+        rig.press(.single)
         let result = handle.wait()
         guard case .success(.saved(let name, _)) = result else {
             Issue.record("not saved: \(result) \(display.all)")
             return
         }
         #expect(name.hasPrefix("2-fingers"))
-        #expect(services.saved.withLock { $0.first?.0.strokes.count } == 2)
+        #expect(try rig.library.load(named: name).strokes.count == 2)
     }
 
     @Test("A pointer: the canvas follows it while recording (a grabbed pointer moves no cursor)")
     func pointerCanvas() throws {
-        let services = FakeServices(description: TestDevices.mouse)
+        let rig = try AssistRig(drawing: TestDevices.mouse, name: "test mouse")
         let display = try TranscriptDisplay()
         let keys = try FileDescriptor.pipe()
         defer { keys.write.close(); keys.read.close() }
         let handle = try CreateSession.start(
-            flow: CreateFlow(library: FakeLibrary()), services: services, display: display,
+            flow: CreateFlow(library: LibraryNames(rig.library)), setup: rig.createSetup, display: display,
             keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
         #expect(display.eventually { display.has("Recording from") })
         // The pointer starts at the centre of the 1920x1080 screen and moves 100 px right.
-        services.source?.frame([(.relative, .relativeX, 100)])
+        rig.drawing.frame([(.relative, .relativeX, 100)])
         #expect(display.eventually { display.has("CANVAS 0 1060,540") })
         // A press-drag-release is a stroke; the canvas then shows it.
-        services.source?.frame([(.key, .buttonLeft, 1)])
-        services.source?.frame([(.relative, .relativeY, 50)])
-        services.source?.frame([(.key, .buttonLeft, 0)])
-        services.source?.frame([(.relative, .relativeX, 10)])
+        rig.drawing.frame([(.key, .buttonLeft, 1)])
+        rig.drawing.frame([(.relative, .relativeY, 50)])
+        rig.drawing.frame([(.key, .buttonLeft, 0)])
+        rig.drawing.frame([(.relative, .relativeX, 10)])
         #expect(display.eventually { display.has("CANVAS 1 1070,590") })
         handle.cancel()
         #expect(handle.wait() == .success(.emergencyStopped))
@@ -163,19 +120,19 @@ struct CreateSessionTests {
     @Test("Holding the switch 3 s is the emergency stop: the recording is cancelled, nothing saved; so is a cancel (Ctrl-C)")
     func emergencyStop() throws {
         for viaCancel in [false, true] {
-            let services = FakeServices()
+            let rig = try AssistRig()
             let display = try TranscriptDisplay()
-            let trigger = try TriggerRequest(device: "usb-test-switch", key: "KEY_ENTER")
             let handle = try CreateSession.start(
-                flow: CreateFlow(library: FakeLibrary()), services: services, display: display, keyboard: nil,
-                switchSetup: SwitchSetup(trigger: trigger, scanning: ScanSettings()))
+                flow: CreateFlow(library: LibraryNames(rig.library)), setup: rig.createSetup, display: display, keyboard: nil,
+                switchSetup: try rig.switchSetup())
             #expect(display.eventually { display.has("Recording from") })
-            if viaCancel { handle.cancel() } else { services.press(.emergencyStop) }
+            #expect(display.eventually { display.has("The switch is ready") })
+            if viaCancel { handle.cancel() } else { rig.press(.emergencyStop) }
             #expect(handle.wait() == .success(.emergencyStopped))
             #expect(display.has("Emergency stop"))
-            #expect(services.saved.withLock { $0.isEmpty })
-            // The switch watch was cancelled with everything else.
-            #expect(services.switchHandle.isCancelled)
+            #expect(try rig.library.list().isEmpty)
+            // The switch's watch and the recording let their devices go with everything else.
+            #expect(waitUntil { rig.switchDevice.openReaders == 0 && rig.drawing.openReaders == 0 })
         }
     }
 }

@@ -14,14 +14,9 @@ import TestSupport
 /// its socket, readiness, SIGHUP and SIGTERM, with test doubles for devices.
 @Suite("Daemon service", .serialized)
 struct DaemonServiceTests {
-    /// A service over fake devices whose log is collected.
+    /// A service over the harness's fake devices (``DaemonDoubles``), whose log is collected.
     final class Rig: Sendable {
-        /// What the closures collect.
-        final class Collected: Sendable {
-            let lines = Mutex<[String]>([])
-            let devicesMade = Atomic<Int>(0)
-        }
-        let collected = Collected()
+        let collected = DaemonDoubles()
         let signals = SignalRouter(unhandled: { _ in })
         let service: DaemonService
 
@@ -29,26 +24,16 @@ struct DaemonServiceTests {
             socket: String, configuration: String,
             notify: @escaping @Sendable (String) throws -> Bool = { state in try ServiceManager.notify(state) }
         ) {
-            let collected = self.collected
-            let devices = DeviceFactory(
-                make: { profile, _, _ in
-                    collected.devicesMade.add(1, ordering: .relaxed)
-                    return PlaybackSession(
-                        profile: profile, sink: RecordingSink(), devnode: "/dev/input/test-\(profile.kind.rawValue)", linger: .zero,
-                        clock: ManualClock(mode: .advancesOnWait))
-                })
             let bytes = Array(configuration.utf8)
             service = DaemonService(
                 options: DaemonService.Options(
                     socket: socket, configuration: "daemon.json", environment: [:],
                     userLibrary: GestureLibrary(userDirectory: UnixSocket.folder(of: socket) + "/library", builtinDirectory: nil),
                     version: "test", readFile: { _ in bytes }, notify: notify),
-                engine: Engine(devices: devices),
-                log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.lines.withLock { $0.append(line) } }),
-                isRoot: false)
+                engine: Engine(devices: collected.factory()), log: collected.log, isRoot: false)
         }
 
-        var log: [String] { collected.lines.withLock { $0 } }
+        var log: [String] { collected.logLines.withLock { $0 } }
 
         /// Waits (at most 10 s) for a log line containing `text`.
         func waitForLine(_ text: String) async throws {
@@ -113,6 +98,6 @@ struct DaemonServiceTests {
             try await rig.service.run(signals: rig.signals)
         }
         #expect(!folder.exists("d.sock"))
-        #expect(rig.collected.devicesMade.load(ordering: .relaxed) == 0)
+        #expect(rig.collected.made.load(ordering: .relaxed) == 0)
     }
 }

@@ -36,7 +36,7 @@ private func bigSaveLine(id: Int, megabytes: Int) -> String {
 struct FairServiceTests {
     @Test("A client's 8 MiB save and another's 1,000 pipelined binds never hold up a third client's cancel")
     func cancelJumpsTheQueues() async throws {
-        let daemon = try TriggerDaemon(clockMode: .waitsForAdvance)
+        let daemon = try TestDaemon(configuration: .withTriggers, clockMode: .waitsForAdvance)
         let player = try daemon.client()
         let started = try player.call(
             "play", [("gesture", try inline(try GestureSynthesizer.longPress(fingers: 3))), ("wait", .bool(false))])
@@ -103,7 +103,7 @@ struct FairServiceTests {
 
     @Test("Stopping with thousands of requests waiting and a long one being read ends at once, answering what waited busy")
     func stopWithQueuedWork() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let saver = try TimedConnection(path: daemon.socketPath)
         try saver.send(bigSaveLine(id: 1, megabytes: 20))
         let binder = try TimedConnection(path: daemon.socketPath)

@@ -184,6 +184,9 @@ struct DaemonRecordTests {
         let job = try #require(started["result"]?["job"])
         try #require(recordings.latest).stroke(id: 9, x: 1, y: 2)
         try client.send("{\"id\": 2, \"op\": \"record-stop\", \"wait\": true}\n")
+        // Two clients' requests are served in either order: the second
+        // record-stop is sent once the first one waits.
+        try waitUntil("the first record-stop waits") { daemon.logLines.contains { $0.contains("waits for the recording to stop") } }
         let other = try daemon.client()
         #expect(errorCode { try other.call("record-stop", [("wait", .bool(true))]) } == .busy)
         _ = try other.call("cancel", [("job", job)])

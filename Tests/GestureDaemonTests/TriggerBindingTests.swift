@@ -12,82 +12,6 @@ import Testing
 import TestSupport
 import GestureFormat
 
-/// A daemon on a real socket whose ready devices are test doubles (as
-/// ``TestDaemon``'s) and whose trigger watches are handles the test
-/// reports presses on, with its bindings file in the test's folder.
-final class TriggerDaemon: Sendable {
-    final class Collected: Sendable {
-        let sessions = Mutex<[DeviceKind: PlaybackSession]>([:])
-        let sinks = Mutex<[DeviceKind: RecordingSink]>([:])
-        let clocks = Mutex<[DeviceKind: ManualClock]>([:])
-        let watches = Mutex<[(request: TriggerRequest, handle: TriggerHandle)]>([])
-        let logLines = Mutex<[String]>([])
-    }
-
-    let folder: String
-    let socketPath: String
-    let bindingsPath: String
-    let server: DaemonServer
-    let collected = Collected()
-
-    private static let counter = Atomic<Int>(0)
-
-    init(
-        configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .keyboard]),
-        clockMode: ManualClock.Mode = .advancesOnWait, folder existing: String? = nil, inputs: InputFactory = .system
-    ) throws {
-        let number = Self.counter.add(1, ordering: .relaxed).newValue
-        folder = existing ?? "/tmp/gesturectl-trigger-test-\(getpid())-\(number)"
-        try? FileSystem.makeDirectory(folder, permissions: 0o700)
-        socketPath = folder + "/d.sock"
-        bindingsPath = folder + "/state/bindings.json"
-        try? FileSystem.unlink(socketPath)
-        let listening = try UnixSocket.listen(at: socketPath)
-        let library = GestureLibrary(userDirectory: folder + "/library", builtinDirectory: nil)
-        let collected = self.collected
-        let devices = DeviceFactory(
-            make: { profile, output, _ in
-                guard output == .uinput else { throw PlayOutputError.unavailable(output: output.word, reason: "not available here") }
-                let sink = RecordingSink()
-                let clock = ManualClock(mode: clockMode)
-                collected.sinks.withLock { $0[profile.kind] = sink }
-                collected.clocks.withLock { $0[profile.kind] = clock }
-                let session = PlaybackSession(
-                    profile: profile, sink: sink, devnode: "/dev/input/test-\(profile.kind.rawValue)", linger: .zero, clock: clock)
-                collected.sessions.withLock { $0[profile.kind] = session }
-                return session
-            })
-        let watcher = TriggerWatcher { request, handle in collected.watches.withLock { $0.append((request, handle)) } }
-        server = try DaemonServer(
-            setup: DaemonServer.Setup(
-                listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
-                allowedGroup: nil, bindingsPath: bindingsPath),
-            engine: Engine(devices: devices, inputs: inputs), triggers: watcher,
-            log: DaemonLog(journal: false, minimum: .debug, write: { line in collected.logLines.withLock { $0.append(line) } }),
-            version: "test")
-        try server.start()
-    }
-
-    func client() throws -> DaemonClient { try DaemonClient(path: socketPath) }
-    func sink(_ kind: DeviceKind) -> RecordingSink? { collected.sinks.withLock { $0[kind] } }
-    func clock(_ kind: DeviceKind) -> ManualClock? { collected.clocks.withLock { $0[kind] } }
-
-    /// The watches started and not cancelled.
-    var liveWatches: [(request: TriggerRequest, handle: TriggerHandle)] {
-        collected.watches.withLock { $0.filter { !$0.handle.isCancelled } }
-    }
-
-    /// The live watch of `key` on `device`.
-    func watch(_ device: String, _ key: String) -> TriggerHandle? {
-        liveWatches.first { $0.request.device == device && $0.request.keyName == key }?.handle
-    }
-
-    func stop() async {
-        server.stop()
-        _ = await server.stopped()
-    }
-}
-
 func trigger(_ device: String = "/dev/input/by-id/usb-Switch-event-kbd", key: String = "BTN_0", press: String) -> JSONValue {
     .object([("device", .string(device)), ("key", .string(key)), ("press", .string(press))])
 }
@@ -106,7 +30,9 @@ struct TriggerBindingTests {
 
     @Test("bind, bindings, unbind: one watch per device and key, saved in bindings.json")
     func bindAndUnbind() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
+        // Not plugged in yet: the watch waits for it.
+        daemon.switches.unplug(device)
         let client = try daemon.client()
         try saveTap(client)
         var result = try client.call(
@@ -118,10 +44,10 @@ struct TriggerBindingTests {
         #expect(result["replaced"] == .bool(true))
         // Two presses of one key: one watch, with the configuration's timings.
         #expect(daemon.liveWatches.count == 1)
-        let request = try #require(daemon.liveWatches.first?.request)
+        let request = try #require(daemon.liveWatches.first)
         #expect(request.device == device)
         #expect(request.key == EventCode.lookUp(codeName: "BTN_0")!.code)
-        #expect(request.timings == PressTimings())
+        #expect(request.timings == daemon.timings)
         #expect(!request.grab)
 
         result = try client.call("bindings")
@@ -134,22 +60,21 @@ struct TriggerBindingTests {
         let file = try FileIO.read(path: daemon.bindingsPath, limit: 1 << 20)
         #expect(String(decoding: file, as: UTF8.self).contains("\"mute\""))
 
-        // The watch reports the device: bindings says so.
-        daemon.watch(device, "BTN_0")?.report(.connected(node: "/dev/input/event9", name: "Switch"))
-        result = try client.call("bindings")
-        #expect(result["triggers"]?.jsonText.contains("\"state\": \"connected\"") == true)
+        // Plugged in: the watch finds it, and bindings says so.
+        daemon.switches.plug(device)
+        #expect(waitUntil { (try? client.call("bindings"))?["triggers"]?.jsonText.contains("\"state\": \"connected\"") == true })
 
         _ = try client.call("unbind", [("trigger", trigger(press: "double"))])
         #expect(daemon.liveWatches.count == 1)
         _ = try client.call("unbind", [("trigger", trigger(press: "single"))])
-        #expect(daemon.liveWatches.isEmpty)
+        #expect(waitUntil { daemon.liveWatches.isEmpty })
         #expect(errorCode { try client.call("unbind", [("trigger", trigger(press: "single"))]) } == .notFound)
         await daemon.stop()
     }
 
     @Test("Bad bindings are refused, naming what is wrong")
     func badBindings() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         try saveTap(client)
         let play = JSONValue.object([("play", .string("my-tap"))])
@@ -192,7 +117,7 @@ struct TriggerBindingTests {
 
     @Test("A double press plays the bound gesture, a single taps the bound button; subscribers see the bound presses only")
     func pressesRunActions() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         try saveTap(client)
         _ = try client.call("bind", [("trigger", trigger(press: "double")), ("action", .object([("play", .string("my-tap"))]))])
@@ -200,24 +125,23 @@ struct TriggerBindingTests {
         let raw = try RawConnection(path: daemon.socketPath)
         try raw.send("{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"trigger\"]}\n")
         #expect(try raw.receive()["result"] == .object([("events", .array([.string("trigger")]))]))
-        let watch = try #require(daemon.watch(device, "BTN_0"))
 
-        watch.report(.press(.double, time: .zero))
+        try daemon.press(.double)
         let event = try raw.receive()
         #expect(event["event"] == .string("trigger"))
         #expect(event["trigger"] == .object([("device", .string(device)), ("key", .string("BTN_0"))]))
         #expect(event["press"] == .string("double"))
         #expect(waitUntil { (daemon.sink(.touchscreen)?.frames.count ?? 0) >= 2 })
 
-        watch.report(.press(.single, time: .zero))
+        try daemon.press(.single)
         #expect(try raw.receive()["press"] == .string("single"))
         #expect(waitUntil { daemon.sink(.keyboard)?.frames.count == 2 })
         #expect(daemon.sink(.keyboard)?.frames.map(\.events) == [keyEvents(.keyVolumeUp, 1), keyEvents(.keyVolumeUp, 0)])
 
         // A long press is not bound: nothing played, and not pushed (the
         // next event is the single press that follows it).
-        watch.report(.press(.long, time: .zero))
-        watch.report(.press(.single, time: .zero))
+        try daemon.press(.long)
+        try daemon.press(.single)
         #expect(try raw.receive()["press"] == .string("single"))
         #expect(waitUntil { daemon.sink(.keyboard)?.frames.count == 4 })
         await daemon.stop()
@@ -226,7 +150,7 @@ struct TriggerBindingTests {
     @Test("A bound create flow: the switch operates it, its lines go to create subscribers, the gesture lands in the library")
     func createFlow() async throws {
         let recordings = TestRecordings()
-        let daemon = try TriggerDaemon(inputs: recordings.inputs)
+        let daemon = try TestDaemon(configuration: .withTriggers, inputs: recordings.inputs)
         let client = try daemon.client()
         let create = JSONValue.object([
             ("device", .string(TestRecordings.node)), ("stops_recording", .bool(true)), ("scan_interval_ms", .integer(300)),
@@ -237,7 +161,6 @@ struct TriggerBindingTests {
         let raw = try RawConnection(path: daemon.socketPath)
         try raw.send("{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"create\"]}\n")
         _ = try raw.receive()
-        let watch = try #require(daemon.watch(device, "BTN_0"))
         /// Reads `create` events until one's line starts with `prefix`.
         func line(_ prefix: String) throws -> String? {
             for _ in 0..<100 {
@@ -250,7 +173,7 @@ struct TriggerBindingTests {
             return nil
         }
 
-        watch.report(.press(.long, time: .zero))
+        try daemon.press(.long)
         #expect(try line("Recording from") != nil)
         #expect(waitUntil { recordings.latest != nil })
         let first = SystemClock().now()
@@ -258,12 +181,12 @@ struct TriggerBindingTests {
         recordings.latest?.stroke(id: 2, x: 2_000, y: 1_000, at: first + Microseconds(20_000))
         #expect(try line("Stroke 2: ") != nil)
         // While the flow runs, the switch's presses go to it, not to the bindings.
-        watch.report(.press(.long, time: .zero))
-        watch.report(.press(.single, time: .zero))
+        try daemon.press(.long)
+        try daemon.press(.single)
         #expect(try line("Highlighted: Save (2 of 7)") != nil)
-        watch.report(.press(.single, time: .zero))
+        try daemon.press(.single)
         #expect(try line("Highlighted: Save as 2-fingers") != nil)
-        watch.report(.press(.single, time: .zero))
+        try daemon.press(.single)
         let saved = try #require(try line("Saved as "))
         #expect(saved.contains(": 2 fingers"))
         #expect(waitUntil { (try? client.call("list"))?.jsonText.contains("2-fingers") == true })
@@ -274,7 +197,7 @@ struct TriggerBindingTests {
 
     @Test("A bound menu: the switch scans it and presses volume up on the ready keyboard; its lines go to menu subscribers")
     func menuAction() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         let menu = JSONValue.object([("scan_interval_ms", .integer(300)), ("first_item_hold_ms", .integer(0))])
         _ = try client.call("bind", [("trigger", trigger(press: "long")), ("action", .object([("menu", menu)]))])
@@ -283,7 +206,6 @@ struct TriggerBindingTests {
         let raw = try RawConnection(path: daemon.socketPath)
         try raw.send("{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"menu\"]}\n")
         _ = try raw.receive()
-        let watch = try #require(daemon.watch(device, "BTN_0"))
         func line(_ prefix: String) throws -> String? {
             for _ in 0..<200 {
                 let event = try raw.receive()
@@ -293,9 +215,9 @@ struct TriggerBindingTests {
             }
             return nil
         }
-        watch.report(.press(.long, time: .zero))
+        try daemon.press(.long)
         #expect(try line("Highlighted: Volume up") != nil)
-        watch.report(.press(.single, time: .zero))
+        try daemon.press(.single)
         #expect(try line("Pressed volume up") != nil)
         #expect(waitUntil { daemon.sink(.keyboard)?.frames.count == 2 })
         #expect(daemon.sink(.keyboard)?.frames.map(\.events) == [keyEvents(.keyVolumeUp, 1), keyEvents(.keyVolumeUp, 0)])
@@ -310,11 +232,10 @@ struct TriggerBindingTests {
 
     @Test("The emergency stop cancels every job, releases held keys, and the daemon keeps serving")
     func emergencyStop() async throws {
-        let daemon = try TriggerDaemon(clockMode: .waitsForAdvance)
+        let daemon = try TestDaemon(configuration: .withTriggers, clockMode: .waitsForAdvance)
         let client = try daemon.client()
         try saveTap(client)
         _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("play", .string("my-tap"))]))])
-        let watch = try #require(daemon.watch(device, "BTN_0"))
         // A play that waits for the clock, and a key held down by a client.
         let player = try daemon.client()
         let played = Mutex<JSONValue?>(nil)
@@ -340,16 +261,16 @@ struct TriggerBindingTests {
         // A key held down by a client (one frame at once: no wait for the clock).
         let holder = try daemon.client()
         _ = try holder.call("press", [("key", .string("home")), ("action", .string("down"))])
-        #expect(daemon.collected.sessions.withLock { $0[.keyboard]?.state.pressedKeys } == [.keyHomePage])
+        #expect(daemon.session(.keyboard)?.state.pressedKeys == [.keyHomePage])
 
-        watch.report(.press(.emergencyStop, time: .zero))
+        try daemon.press(.emergencyStop)
         #expect(waitUntil { thread.withLock { $0 } })
         #expect(failed.withLock { $0 } == .cancelled)
         #expect(played.withLock { $0 } == nil)
-        #expect(waitUntil { daemon.collected.sessions.withLock { $0[.keyboard]?.state.pressedKeys.isEmpty } == true })
+        #expect(waitUntil { daemon.session(.keyboard)?.state.pressedKeys.isEmpty == true })
         // Every finger lifted on the touchscreen: the down, then the cancel's lift.
         #expect(daemon.sink(.touchscreen)?.frames.count == 2)
-        #expect(daemon.collected.sessions.withLock { $0[.touchscreen]?.state.isReleased } == true)
+        #expect(daemon.session(.touchscreen)?.state.isReleased == true)
         // Still serving, and the bindings stay.
         #expect(try client.call("version")["protocol"] == .integer(1))
         #expect(daemon.liveWatches.count == 1)
@@ -359,7 +280,7 @@ struct TriggerBindingTests {
     @Test("The emergency stop also stops a recording; its result waits for record-stop")
     func emergencyStopsRecording() async throws {
         let recordings = TestRecordings()
-        let daemon = try TriggerDaemon(inputs: recordings.inputs)
+        let daemon = try TestDaemon(configuration: .withTriggers, inputs: recordings.inputs)
         let client = try daemon.client()
         _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("mute"))]))])
         let watcher = try RawConnection(path: daemon.socketPath)
@@ -370,7 +291,7 @@ struct TriggerBindingTests {
         source.stroke(id: 1, x: 1_000, y: 2_000)
         // The stroke is recorded before the stop.
         #expect(try watcher.receive()["event"] == .string("record"))
-        try #require(daemon.watch(device, "BTN_0")).report(.press(.emergencyStop, time: .zero))
+        try daemon.press(.emergencyStop)
         let stopped = try client.call("record-stop", [("wait", .bool(true))])
         #expect(stopped["job"] == started["job"])
         #expect(stopped["stop_reason"] == .string("stopped"))
@@ -389,10 +310,10 @@ struct TriggerBindingTests {
                 """.utf8), path: "daemon.json")
         #expect(configured.grab)
         #expect(configured.pressTimings == PressTimings(doubleInterval: Microseconds(250_000), longPress: Microseconds(600_000), emergencyStop: Microseconds(2_000_000)))
-        let first = try TriggerDaemon(configuration: configured)
-        #expect(first.liveWatches.map(\.request.device) == ["046d:c52b"])
-        #expect(first.liveWatches.first?.request.grab == true)
-        #expect(first.liveWatches.first?.request.timings == configured.pressTimings)
+        let first = try TestDaemon(configuration: configured)
+        #expect(first.liveWatches.map(\.device) == ["046d:c52b"])
+        #expect(first.liveWatches.first?.grab == true)
+        #expect(first.liveWatches.first?.timings == configured.pressTimings)
         var result = try first.client().call("bindings")
         #expect(result["source"] == .string("configuration"))
         _ = try first.client().call(
@@ -400,39 +321,36 @@ struct TriggerBindingTests {
         await first.stop()
 
         // Restarted: the saved bindings (the configuration's one plus the new one).
-        let second = try TriggerDaemon(configuration: configured, folder: first.folder)
+        let second = try TestDaemon(configuration: configured, folder: first.folder)
         result = try second.client().call("bindings")
         #expect(result["source"] == .string("saved"))
         guard case .array(let saved)? = result["bindings"] else { Issue.record("no bindings"); return }
         #expect(saved.count == 2)
-        #expect(Set(second.liveWatches.map(\.request.device)) == ["046d:c52b", device])
+        #expect(Set(second.liveWatches.map(\.device)) == ["046d:c52b", device])
 
         result = try second.client().call("bindings", [("reset", .bool(true))])
         #expect(result["source"] == .string("configuration"))
         #expect(!FileIO.exists(second.bindingsPath))
-        #expect(second.liveWatches.map(\.request.device) == ["046d:c52b"])
+        #expect(waitUntil { second.liveWatches.map(\.device) == ["046d:c52b"] })
         await second.stop()
         // Stopping cancels every watch.
-        #expect(second.liveWatches.isEmpty)
+        #expect(waitUntil { second.liveWatches.isEmpty })
     }
 
     @Test("A reload that changes the timings restarts the watches; the old watch is no longer heard")
     func reloadRestartsWatches() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         _ = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("mute"))]))])
-        let old = try #require(daemon.watch(device, "BTN_0"))
-        var configuration = DaemonConfiguration(devices: [.touchscreen, .keyboard])
+        #expect(daemon.liveWatches.count == 1)
+        var configuration = DaemonConfiguration(devices: [.touchscreen, .keyboard], pressTimings: TestDaemon.shortPressTimings)
         configuration.pressTimings.doubleInterval = Microseconds(400_000)
         daemon.server.reload(
             configuration, allowedGroup: nil, library: GestureLibrary(userDirectory: daemon.folder + "/library", builtinDirectory: nil))
-        #expect(old.isCancelled)
-        let new = try #require(daemon.watch(device, "BTN_0"))
-        #expect(new.isCancelled == false)
-        #expect(daemon.liveWatches.first?.request.timings.doubleInterval == Microseconds(400_000))
-        // A press the old watch still reports does nothing; the new one's does.
-        old.report(.press(.single, time: .zero))
-        new.report(.press(.single, time: .zero))
+        // The old watch ends; one new one runs, with the new timings.
+        #expect(waitUntil { daemon.liveWatches.map(\.timings.doubleInterval) == [Microseconds(400_000)] })
+        // A press is heard once: by the new watch, not the old one too.
+        try daemon.press(.single)
         #expect(waitUntil { daemon.sink(.keyboard)?.frames.count == 2 })
         _ = try Poll.wait([], timeoutMilliseconds: 50)
         #expect(daemon.sink(.keyboard)?.frames.count == 2)

@@ -32,7 +32,7 @@ private func grabbed(_ device: String, key: String, press: String = "single") ->
 struct TriggerSafetyTests {
     @Test("The keylogger: binding KEY_A (or any typing key) on a keyboard is refused, saying why and what to do")
     func typingKeysRefused() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         let message = refusal { try client.call("bind", [("trigger", trigger(keyboard, key: "KEY_A", press: "single")), ("action", volumeUp)]) }
         #expect(message.hasPrefix("bind: \"trigger\": KEY_A is a key people type with"))
@@ -51,7 +51,7 @@ struct TriggerSafetyTests {
             #expect(refusal { try client.call("bind", [("trigger", trigger(keyboard, key: key, press: "single")), ("action", volumeUp)]) } == "", "\(key)")
         }
         #expect(daemon.liveWatches.count == 9)
-        #expect(daemon.liveWatches.allSatisfy { !$0.request.grab })
+        #expect(daemon.liveWatches.allSatisfy { !$0.grab })
         await daemon.stop()
 
         // The configuration's bindings too.
@@ -71,7 +71,7 @@ struct TriggerSafetyTests {
         let configuration = try DaemonConfiguration.parse(
             Array("{\"devices\": [\"touchscreen\", \"keyboard\"], \"dedicated_keyboards\": [\"\(macropad)\"]}".utf8), path: "daemon.json")
         #expect(configuration.dedicatedKeyboards == [macropad])
-        let daemon = try TriggerDaemon(configuration: configuration)
+        let daemon = try TestDaemon(configuration: configuration)
         let client = try daemon.client()
         let message = refusal { try client.call("bind", [("trigger", trigger(macropad, key: "KEY_A", press: "single")), ("action", volumeUp)]) }
         #expect(message.contains("is a dedicated keyboard: add \"grab\": true"))
@@ -80,18 +80,18 @@ struct TriggerSafetyTests {
         // Another key of the same device, bound without grab: the device is grabbed for it too.
         _ = try client.call("bind", [("trigger", trigger(macropad, key: "KEY_F13", press: "long")), ("action", volumeUp)])
         #expect(daemon.liveWatches.count == 2)
-        #expect(daemon.liveWatches.allSatisfy { $0.request.grab })
+        #expect(daemon.liveWatches.allSatisfy { $0.grab })
         // The same trigger without grab replaces the binding: refused, as a typing key.
         #expect(refusal { try client.call("bind", [("trigger", trigger(macropad, key: "KEY_A", press: "single")), ("action", volumeUp)]) } != "")
         // unbind names the trigger without its grab.
         _ = try client.call("unbind", [("trigger", trigger(macropad, key: "KEY_F13", press: "long"))])
-        #expect(daemon.liveWatches.count == 1)
+        #expect(waitUntil { daemon.liveWatches.count == 1 })
 
         // A reload without the dedicated keyboard: the saved binding stays, unwatched, and says why.
         daemon.server.reload(
             DaemonConfiguration(devices: [.touchscreen, .keyboard]), allowedGroup: nil,
             library: GestureLibrary(userDirectory: daemon.folder + "/library", builtinDirectory: nil))
-        #expect(daemon.liveWatches.isEmpty)
+        #expect(waitUntil { daemon.liveWatches.isEmpty })
         let bindings = try client.call("bindings")
         guard case .array(let saved)? = bindings["bindings"], case .array(let triggers)? = bindings["triggers"] else {
             Issue.record("no bindings")
@@ -105,7 +105,7 @@ struct TriggerSafetyTests {
 
     @Test("Every string of a binding has a limit: a 17 MiB device name is refused, shortly, and nothing is saved")
     func stringLimits() async throws {
-        let daemon = try TriggerDaemon()
+        let daemon = try TestDaemon(configuration: .withTriggers)
         let client = try daemon.client()
         // 17 MiB strings, sent as they are (no JSON text made of them here).
         let raw = try RawConnection(path: daemon.socketPath)
@@ -153,7 +153,7 @@ struct TriggerSafetyTests {
         let configuration = try DaemonConfiguration.parse(Array(text.utf8), path: "daemon.json")
         #expect(configuration.bindings.count == BindingLimits.maximumCount)
 
-        let first = try TriggerDaemon(configuration: configuration)
+        let first = try TestDaemon(configuration: configuration)
         let client = try first.client()
         // Re-binding one saves the whole set; one more is refused.
         _ = try client.call("bind", [("trigger", try #require(bindings[0]["trigger"])), ("action", try #require(bindings[0]["action"]))])
@@ -182,20 +182,20 @@ struct TriggerSafetyTests {
         await first.stop()
 
         // Restarted with no configured bindings: all of them, from the file.
-        let second = try TriggerDaemon(configuration: DaemonConfiguration(devices: [.touchscreen]), folder: first.folder)
+        let second = try TestDaemon(configuration: DaemonConfiguration(devices: [.touchscreen]), folder: first.folder)
         #expect(second.collected.logLines.withLock { $0.contains { $0.contains("bindings: 256 from \(first.bindingsPath)") } })
         #expect(!second.collected.logLines.withLock { $0.contains { $0.contains("cannot be used") } })
         let watched = second.liveWatches
         #expect(watched.count == BindingLimits.maximumCount)
-        #expect(Set(watched.map(\.request.device)) == Set(configuration.bindings.map(\.trigger.device)))
-        #expect(watched.allSatisfy { $0.request.grab && $0.request.keyName == "BTN_TRIGGER_HAPPY40" })
+        #expect(Set(watched.map(\.device)) == Set(configuration.bindings.map(\.trigger.device)))
+        #expect(watched.allSatisfy { $0.grab && $0.keyName == "BTN_TRIGGER_HAPPY40" })
         #expect(try FileIO.read(path: first.bindingsPath, limit: 64 << 20) == saved)
         await second.stop()
     }
 
     @Test("A damaged bindings file is kept aside and the last good one takes its place; with none, the configuration's apply")
     func damagedFile() async throws {
-        let first = try TriggerDaemon()
+        let first = try TestDaemon(configuration: .withTriggers)
         let client = try first.client()
         _ = try client.call("bind", [("trigger", trigger(key: "BTN_0", press: "single")), ("action", volumeUp)])
         _ = try client.call("bind", [("trigger", trigger(key: "BTN_1", press: "single")), ("action", volumeUp)])
@@ -208,7 +208,7 @@ struct TriggerSafetyTests {
         // Too large to read (as a 17 MiB device name made it).
         let damaged = Array(repeating: UInt8(ascii: " "), count: 17 << 20)
         try FileIO.writeAtomically(damaged, to: first.bindingsPath)
-        let second = try TriggerDaemon(folder: first.folder)
+        let second = try TestDaemon(configuration: .withTriggers, folder: first.folder)
         var result = try second.client().call("bindings")
         #expect(result["source"] == .string("saved"))
         guard case .array(let recovered)? = result["bindings"] else {
@@ -227,7 +227,7 @@ struct TriggerSafetyTests {
         #expect(!FileIO.exists(first.bindingsPath + ".bak"))
         await second.stop()
         try FileIO.writeAtomically(Array("{\"bindings\": [".utf8), to: first.bindingsPath)
-        let third = try TriggerDaemon(folder: first.folder)
+        let third = try TestDaemon(configuration: .withTriggers, folder: first.folder)
         result = try third.client().call("bindings")
         #expect(result["source"] == .string("configuration"))
         #expect(try FileIO.read(path: first.bindingsPath + ".damaged", limit: 1 << 20) == Array("{\"bindings\": [".utf8))

@@ -35,4 +35,25 @@ struct InputFactoryTests {
         #expect(asked.withLock { $0.map(\.device) } == ["test"])
         #expect(asked.withLock { $0.map(\.grab) } == [true])
     }
+
+    @Test("A recording starts listening before startRecording returns: the source was opened and read, and a stroke made at once is kept")
+    func listeningWhenStarted() throws {
+        let device = ListeningDevice()
+        let inputs = InputFactory(openRecording: { _ in
+            OpenedInput(
+                source: try device.open(), description: TestDevices.touchscreen,
+                info: DeviceInfo(node: "/dev/input/test-recording", name: "gesturectl test touchscreen", kind: .touchscreen),
+                stableID: nil)
+        })
+        let drawn = CancellationSignal()
+        let job = try Engine(inputs: inputs).startRecording(
+            RecordRequest(details: RecordingDetails(name: "drawn")), strokes: { _ in drawn.cancel() })
+        // What a front end says now ("recording from", "draw") comes after both.
+        #expect(device.notes == ["opened", "read"])
+        device.stroke(id: 1, x: 1_000, y: 2_000)
+        _ = try Poll.wait([(try drawn.fileDescriptor, .readable)], timeoutMilliseconds: 10_000)
+        job.cancel()
+        #expect(try job.handle.wait().gesture.get().gesture.strokes.count == 1)
+        #expect(device.lostFrames == 0)
+    }
 }

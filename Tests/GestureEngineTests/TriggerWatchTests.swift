@@ -192,6 +192,33 @@ struct TriggerWatchTests {
         #expect(first.withLock { $0 } == .connected(node: "/dev/input/event42", name: "test switch"))
     }
 
+    @Test("The device is reported connected (\"the switch is ready\") only once the watch has read it; a press right after is recognised")
+    func connectedWhenRead() throws {
+        let device = ListeningDevice()
+        let source = try device.open()
+        let handle = TriggerHandle()
+        let notesAtConnect = Mutex<[String]?>(nil)
+        let pressed = CancellationSignal()
+        handle.observeProgress { event in
+            switch event {
+            case .connected:
+                notesAtConnect.withLock { $0 = device.notes }
+                // Pressed as soon as it is said to be ready.
+                device.frame([(.key, TriggerWatchTests.key, 1)])
+                device.frame([(.key, TriggerWatchTests.key, 0)])
+            case .press: pressed.cancel()
+            case .disconnected: break
+            }
+        }
+        let request = try TriggerRequest(device: "test switch", key: "KEY_F13")
+        _ = try Engine.startWatchingTrigger(request, devices: ScriptedTriggerDevices([.present(source)]), handle: handle)
+        _ = try Poll.wait([(try pressed.fileDescriptor, .readable)], timeoutMilliseconds: 10_000)
+        handle.cancel()
+        #expect(handle.wait() == nil)
+        #expect(notesAtConnect.withLock { $0 } == ["opened", "read"])
+        #expect(pressed.isCancelled)
+    }
+
     @Test("Event nodes, non-keys and impossible timings are refused; links, names and ids are not")
     func requests() throws {
         #expect(throws: TriggerError.self) { try TriggerRequest(device: "/dev/input/event3", key: "KEY_F13") }

@@ -14,6 +14,9 @@
 #      bound to {"create": {"device": …}}, starts the flow on the rig; the
 #      switch alone records, saves in the daemon's library, and a subscriber
 #      gets every line as a `create` event.
+# Each first stroke is drawn as soon as the first instruction ("Draw the
+# first stroke") shows: it comes only once the recording reads the device
+# (issue 24: a switch user drawing when told lost the first dot).
 # timeout: 300
 # resources: switch
 . "$INTEGRATION/lib.sh"
@@ -75,8 +78,9 @@ wait_for_screen() {
     fail "the screen never showed '$pattern' ($count times); it shows: $(grep -v '^$' "$CASE_WORK/screen-$name.txt" | tail -n 4 | tr '\n' '|')"
 }
 
-wait_for_screen 'Recording from gesturectl test touchscreen'
+wait_for_screen 'Draw the first stroke'
 play_events "$touch" touch-one-stroke.events
+wait_for_screen 'Recording from gesturectl test touchscreen'
 # Measured in the device's millimetres (20 units/mm), not in any default's.
 stroke_mm=$(python3 -c "import math; print(round(math.hypot(($ONE_STROKE_END_X - $ONE_STROKE_START_X) / $TOUCHSCREEN_RESOLUTION, ($ONE_STROKE_END_Y - $ONE_STROKE_START_Y) / $TOUCHSCREEN_RESOLUTION)))")
 wait_for_screen "Stroke 1: swipe [a-z-]+ · [0-9.]+ s · $stroke_mm mm"
@@ -117,8 +121,9 @@ start_background switch-create.out "$GESTURECTL" create --plain --device "$touch
 create_pid=$BACKGROUND_PID
 log=$CASE_WORK/switch-create.out
 wait_for_log "$log" 'The switch is ready: gesturectl test switch'
-wait_for_log "$log" 'Recording from gesturectl test touchscreen'
+wait_for_log "$log" '^Draw the first stroke'
 play_events "$touch" touch-one-stroke.events
+assert_log_contains "$log" 'Recording from gesturectl test touchscreen' "the recording's device line"
 wait_for_log "$log" 'Stroke 1: swipe'
 play_events "$touch" "$CASE_WORK/second-stroke.events"
 wait_for_log "$log" 'Stroke 2: swipe'
@@ -149,7 +154,7 @@ start_background switch-mouse.out "$GESTURECTL" create --plain --device "$mouse"
     --scan-interval 3s --first-item-hold 0 --idle-timeout 60 --picture "$CASE_WORK/review3.svg" < /dev/null
 create_pid=$BACKGROUND_PID
 log=$CASE_WORK/switch-mouse.out
-wait_for_log "$log" 'Recording from gesturectl test mouse'
+wait_for_log "$log" '^Draw the first stroke'
 play_events "$mouse" mouse-drag.events
 wait_for_log "$log" 'Stroke 1: '
 play_events "$mouse" mouse-drag.events
@@ -208,8 +213,9 @@ for line in client.makefile():
 ' "$socket"
 wait_for_log "$CASE_WORK/subscriber.log" '"ok": true'
 play_events "$switch" "$CASE_WORK/long-press.events"
-wait_for_log "$daemon_log" "create: Recording from $TOUCHSCREEN_NAME" 20
+wait_for_log "$daemon_log" 'create: Draw the first stroke' 20
 play_events "$touch" "$CASE_WORK/two-strokes.events"
+wait_for_log "$daemon_log" "create: Recording from $TOUCHSCREEN_NAME"
 wait_for_log "$daemon_log" 'create: Stroke 1: swipe'
 wait_for_log "$daemon_log" 'create: Stroke 2: swipe'
 press
