@@ -188,6 +188,8 @@ public struct FingertipsModel: Sendable {
     private var lastDriverPosition: (x: Int, y: Int)?
     private var singleTouch = Contact(order: 0)
     private var penTip = false
+    /// Whether the pen is in proximity (assumed until it says otherwise).
+    private var penNear = true
 
     private struct Contact: Sendable {
         var active = false
@@ -284,6 +286,8 @@ public struct FingertipsModel: Sendable {
             guard event.value != 2 else { return nil }  // autorepeat: still held
             if Self.isButton(event.code) {
                 if event.value != 0 { buttons.insert(event.code) } else { buttons.remove(event.code) }
+            } else if event.code == .buttonToolPen || event.code == .buttonToolRubber {
+                penNear = event.value != 0
             } else if event.code == .buttonTouch {
                 penTip = event.value != 0
                 singleTouch.active = event.value != 0
@@ -340,8 +344,10 @@ public struct FingertipsModel: Sendable {
             pendingMotion = (0, 0)
             isDown = !buttons.isEmpty
         case .tablet:
-            let point = singleTouch.x.flatMap { x in singleTouch.y.map { (x: x, y: $0) } }
-            follow(point, touching: penTip)
+            // Out of proximity the pen drives nothing: where it comes back
+            // starts no motion.
+            let point = penNear ? singleTouch.x.flatMap { x in singleTouch.y.map { (x: x, y: $0) } } : nil
+            follow(point, touching: penTip && penNear)
         case .touchscreen, .touchpad:
             let point = chooseDriver()
             follow(point, touching: followsPosition ? point != nil : !buttons.isEmpty)
