@@ -56,18 +56,7 @@ public final class LivePlay {
     @discardableResult
     public func finish(_ outcome: PlaybackResult.Outcome) -> PlaybackResult {
         if let result { return result }
-        var liftFrame: InputFrame?
-        var liftError: (any Error)?
-        if let frame = state.liftAllFrame() {
-            do {
-                try sink.write(frame)
-                state.apply(frame)
-                liftFrame = frame
-            } catch {
-                state.forgetCurrentSlot()
-                liftError = error
-            }
-        }
+        let (liftFrame, liftError) = sink.liftAll(&state)
         let finished = PlaybackResult(
             outcome: outcome, lateness: LatenessStatistics(latenesses: []), liftAllFrame: liftFrame,
             liftAllError: liftError, finalState: state)
