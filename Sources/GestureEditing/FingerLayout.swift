@@ -20,7 +20,7 @@ public enum FingerLayout: String, Hashable, Sendable, CaseIterable {
 
     /// Each finger's offset from the original point, in millimetres
     /// (x to the right, y downwards), left to right.
-    func offsetsMM(count: Int, spacingMM: Double) -> [(x: Double, y: Double)] {
+    public func offsetsMM(count: Int, spacingMM: Double) -> [(x: Double, y: Double)] {
         let middle = Double(count - 1) / 2
         switch self {
         case .row:

@@ -96,16 +96,28 @@ public struct InputFactory: Sendable {
     /// coming and going.
     public var triggerDevices: @Sendable (TriggerRequest) throws(SystemError) -> any TriggerDevices
 
-    /// Creates a factory from its two operations. `triggerDevices` defaults
-    /// to the system's (``UdevTriggerDevices``).
+    /// Opens the source of live fingertips: the device the `--device`
+    /// string names (the only touch or pointer device when `nil`), taken
+    /// for the session alone (EVIOCGRAB) until its source is let go. A
+    /// device another program holds is refused with a
+    /// ``FingertipsError`` naming it.
+    public var openLiveSource: @Sendable (String?) throws -> OpenedInput
+
+    /// Creates a factory from its operations. `triggerDevices` defaults
+    /// to the system's (``UdevTriggerDevices``); `openLiveSource` to
+    /// `openRecording` with a grab.
     public init(
         openRecording: @escaping @Sendable (RecordRequest) throws -> OpenedInput,
         triggerDevices: @escaping @Sendable (TriggerRequest) throws(SystemError) -> any TriggerDevices = {
             (request) throws(SystemError) in try UdevTriggerDevices(request)
-        }
+        },
+        openLiveSource: (@Sendable (String?) throws -> OpenedInput)? = nil
     ) {
         self.openRecording = openRecording
         self.triggerDevices = triggerDevices
+        self.openLiveSource = openLiveSource ?? { device in
+            try openRecording(RecordRequest(device: device, grab: true, details: RecordingDetails(name: "fingertips")))
+        }
     }
 
     /// The system's inputs: evdev devices chosen among those udev lists
@@ -117,5 +129,18 @@ public struct InputFactory: Sendable {
         return OpenedInput(
             source: device.evdev, description: device.evdev.description, info: device.info, stableID: device.stableID,
             initialState: device.evdev.recordingSnapshot())
+    }, openLiveSource: { specification in
+        // Harmless: udev failing lists nothing; a node given by path still opens (see InputDevices.open).
+        let device = try InputDevices.open(specification, udevDevices: (try? Udev().inputDevices()) ?? []) {
+            // Never the fingertips' own device, nor another of gesturectl's.
+            if Engine.isOwnVirtualDevice(name: $0.name) { throw FingertipsError.ownDevice(name: $0.name, node: $0.node) }
+        }
+        do throws(SystemError) {
+            try device.evdev.grab()
+        } catch {
+            throw FingertipsError.grabFailed(error, name: device.info.name, node: device.info.node)
+        }
+        return OpenedInput(
+            source: device.evdev, description: device.evdev.description, info: device.info, stableID: device.stableID)
     })
 }

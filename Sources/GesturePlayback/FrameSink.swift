@@ -1,3 +1,4 @@
+import GestureModel
 import InputSystem
 import Synchronization
 import OperatingSystem
@@ -15,6 +16,23 @@ public protocol FrameSink {
 extension FrameSink {
     /// Nothing to warm (test doubles and other outputs).
     public func warmUp() {}
+
+    /// Writes the one frame that lifts every contact and releases every
+    /// button `state` holds down (``DeviceState/liftAllFrame(time:)``), when
+    /// anything is, and keeps `state` with it: released when written; after
+    /// a failed write, with no slot known to be selected. Returns the frame
+    /// written, or why it could not be.
+    func liftAll(_ state: inout DeviceState, time: Microseconds = .zero) -> (frame: InputFrame?, error: (any Error)?) {
+        guard let frame = state.liftAllFrame(time: time) else { return (nil, nil) }
+        do {
+            try write(frame)
+            state.apply(frame)
+            return (frame, nil)
+        } catch {
+            state.forgetCurrentSlot()
+            return (nil, error)
+        }
+    }
 }
 
 /// Writes frames to a uinput device, one `write()` per frame

@@ -157,9 +157,21 @@ public final class PlaybackSession: Sendable {
         return try claimed.get()
     }
 
+    /// Takes the device for frames made as they come (live input:
+    /// `gesturectl fingertips`) instead of a play's list: see ``LivePlay``,
+    /// whose ``LivePlay/finish(_:)`` lifts everything and gives the device
+    /// back. ``close()`` meanwhile cancels `handle` and waits until the live
+    /// play has finished it, as it does for a play.
+    /// - Throws: ``PlaybackError/sessionBusy`` while a play runs,
+    ///   ``PlaybackError/sessionClosed`` after ``close()``.
+    public func startLive(handle: PlaybackHandle) throws(PlaybackError) -> LivePlay {
+        let (sink, initial) = try claim(for: handle)
+        return LivePlay(session: self, sink: sink, state: initial, handle: handle)
+    }
+
     /// Gives the device back after a play, with the state it left (`nil`:
     /// nothing was played).
-    private func release(finalState: DeviceState?) {
+    func release(finalState: DeviceState?) {
         guarded.withLock { current in
             if let finalState { current.state = finalState }
             current.busy = false

@@ -129,20 +129,9 @@ public struct Player: Sendable {
 
         func finish(_ outcome: PlaybackResult.Outcome, lifting liftState: DeviceState) -> PlaybackResult {
             var lifted = liftState
-            var liftFrame: InputFrame?
-            var liftError: (any Error)?
             var releases = true
             if case .completed = outcome { releases = releasesAtEnd }
-            if releases, let frame = lifted.liftAllFrame(time: clock.now() - start) {
-                do {
-                    try sink.write(frame)
-                    lifted.apply(frame)
-                    liftFrame = frame
-                } catch {
-                    lifted.forgetCurrentSlot()
-                    liftError = error
-                }
-            }
+            let (liftFrame, liftError) = releases ? sink.liftAll(&lifted, time: clock.now() - start) : (nil, nil)
             return PlaybackResult(
                 outcome: outcome, lateness: LatenessStatistics(latenesses: Array(latenesses.prefix(played))),
                 liftAllFrame: liftFrame,

@@ -30,7 +30,7 @@ public enum Gesturectl {
             commands: [
                 SynthCommand.command, EditCommands.merge, EditCommands.fingers, EditCommands.transform,
                 InspectCommands.describeCommand, InspectCommands.show, InspectCommands.render, InspectCommands.validate,
-                DevicesCommand.command, RecordCommand.command, PlayCommand.command, PressCommand.command, GadgetCommand.command, InteropCommands.importCommand, InteropCommands.exportCommand,
+                DevicesCommand.command, RecordCommand.command, PlayCommand.command, PressCommand.command, FingertipsCommand.command, GadgetCommand.command, InteropCommands.importCommand, InteropCommands.exportCommand,
                 LibraryCommands.save, LibraryCommands.list, LibraryCommands.rename, LibraryCommands.remove,
                 DaemonCommand.command, CreateCommand.command, MenuCommand.command, PackagingCommands.completions,
                 PackagingCommands.manpages,

@@ -17,7 +17,7 @@ import TestSupport
         #expect(result.status == 0)
         for command in [
             "synth", "merge", "fingers", "transform", "describe", "show", "render", "validate", "save", "list",
-            "rename", "rm", "devices", "record", "play", "press", "import", "export",
+            "rename", "rm", "devices", "record", "play", "press", "fingertips", "import", "export",
         ] {
             #expect(result.stdout.contains("\n  \(command) "), "help lists \(command)")
         }

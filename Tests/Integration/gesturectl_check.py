@@ -35,6 +35,13 @@ Commands:
       a pinch whose angle deltas add up to at least 10 degrees, turning the
       way the line between the file's two fingers turns (positive:
       clockwise on the screen, as libinput counts it).
+  libinput-fingertips LOG COUNT SPACING START_X,START_Y END_X,END_Y
+      libinput debug-events of `gesturectl fingertips COUNT` (a row,
+      SPACING mm apart) driven by one finger from START to END (mm): COUNT
+      TOUCH_DOWN in the first frame with one timestamp, SPACING mm apart
+      around START; in every frame the fingers keep those offsets (they move
+      together); the middle of the row ends at END; COUNT TOUCH_UP, no
+      TOUCH_CANCEL. Positions within 0.5 mm.
   touches-lifted LOG
       Every TOUCH_DOWN in LOG has its TOUCH_UP (a touch per seat slot).
   last-frame-lifts RECORDED SLOTS
@@ -531,6 +538,66 @@ def command_libinput_rotate(arguments):
     require((total > 0) == (turned > 0), f"libinput's rotation {total:.1f} and the file's {turned:.1f} turn opposite ways")
 
 
+def command_libinput_fingertips(arguments):
+    log_path, count, spacing, start, end = arguments
+    count, spacing = int(count), float(spacing)
+    start = tuple(float(v) for v in start.split(","))
+    end = tuple(float(v) for v in end.split(","))
+    offsets = [(i - (count - 1) / 2) * spacing for i in range(count)]
+    events = libinput_touch_events(log_path)
+    require(not any(e[0] == "TOUCH_CANCEL" for e in events), "libinput cancelled a touch (TOUCH_CANCEL)")
+    downs = [e for e in events if e[0] == "TOUCH_DOWN"]
+    ups = [e for e in events if e[0] == "TOUCH_UP"]
+    measured("libinput touches", f"{len(downs)} TOUCH_DOWN, {len(ups)} TOUCH_UP, "
+             f"{sum(1 for e in events if e[0] == 'TOUCH_MOTION')} TOUCH_MOTION")
+    require(len(downs) == count, f"{len(downs)} TOUCH_DOWN for {count} fingertips")
+    require(len(ups) == count, f"{len(ups)} TOUCH_UP for {count} fingertips")
+    # Frames: the positions each TOUCH_FRAME closes, by slot.
+    frames, current, first_times = [], {}, set()
+    for name, time, slot, position in events:
+        if name == "TOUCH_FRAME":
+            if current:
+                frames.append(current)
+            current = {}
+        elif name in ("TOUCH_DOWN", "TOUCH_MOTION"):
+            if not frames:
+                if name == "TOUCH_DOWN":
+                    first_times.add(time)
+            current[slot] = position
+    require(frames and len(frames[0]) == count,
+            f"the first touch frame holds {len(frames[0]) if frames else 0} fingers, expected {count}")
+    require(len(first_times) == 1, f"the fingertips went down at different times: {sorted(first_times)}")
+    slots = sorted(frames[0])
+    worst = 0.0
+    for index, slot in enumerate(slots):
+        x, y = frames[0][slot]
+        error = max(abs(x - (start[0] + offsets[index])), abs(y - start[1]))
+        worst = max(worst, error)
+        require(error <= LIBINPUT_TOLERANCE_MM,
+                f"fingertip {index + 1} went down at {x:.2f}/{y:.2f} mm, expected "
+                f"{start[0] + offsets[index]:.2f}/{start[1]:.2f} ({error:.2f} mm off)")
+    # Every frame: the last known position of each finger keeps its offset.
+    known = dict(frames[0])
+    for number, frame in enumerate(frames):
+        known.update(frame)
+        base = known[slots[0]]
+        for index, slot in enumerate(slots):
+            x, y = known[slot]
+            error = max(abs(x - base[0] - (offsets[index] - offsets[0])), abs(y - base[1]))
+            worst = max(worst, error)
+            require(error <= LIBINPUT_TOLERANCE_MM,
+                    f"frame {number + 1}: fingertip {index + 1} at {x:.2f}/{y:.2f} mm is not "
+                    f"{offsets[index] - offsets[0]:g} mm right of fingertip 1 at {base[0]:.2f}/{base[1]:.2f}")
+    middle = (known[slots[0]][0] - offsets[0], known[slots[0]][1])
+    error = max(abs(middle[0] - end[0]), abs(middle[1] - end[1]))
+    worst = max(worst, error)
+    require(error <= LIBINPUT_TOLERANCE_MM,
+            f"the fingertips ended around {middle[0]:.2f}/{middle[1]:.2f} mm, the finger at {end[0]:.2f}/{end[1]:.2f}")
+    measured("frames", f"{len(frames)} touch frames, the fingertips moved together "
+             f"from {start[0]:g}/{start[1]:g} to {middle[0]:.2f}/{middle[1]:.2f} mm")
+    measured("largest position error (mm, per axis)", f"{worst:.3f}")
+
+
 def command_touches_lifted(arguments):
     (log_path,) = arguments
     events = libinput_touch_events(log_path)
@@ -609,6 +676,7 @@ COMMANDS = {
     "libinput-touch": command_libinput_touch,
     "libinput-gesture": command_libinput_gesture,
     "libinput-rotate": command_libinput_rotate,
+    "libinput-fingertips": command_libinput_fingertips,
     "touches-lifted": command_touches_lifted,
     "last-frame-lifts": command_last_frame_lifts,
     "compare-evemu": command_compare_evemu,

@@ -1,0 +1,390 @@
+import DeviceDiscovery
+import GestureModel
+import GesturePlayback
+import GestureRecording
+import InputSystem
+import OperatingSystem
+
+/// The device live fingertips are shown on (always through uinput).
+public enum FingertipsTarget: Hashable, Sendable {
+    /// For a touchscreen source, a uinput copy of it (its geometry and
+    /// description, so the desktop treats and maps it as it does the
+    /// source); for any other source the built-in touchscreen.
+    case automatic
+    /// The built-in profile of this kind: a touchscreen or a touchpad.
+    case kind(DeviceKind)
+    /// A uinput copy of a real device's description (a `--device` string),
+    /// as `kind` when given (a touchscreen or a touchpad).
+    case clone(device: String, as: DeviceKind?)
+}
+
+/// Everything live fingertips need.
+public struct FingertipsRequest: Sendable {
+    /// The source (`--device`); `nil` for the only touch or pointer device.
+    public var device: String?
+    /// How many fingertips, where, how they move, when they go away.
+    public var options: FingertipsOptions
+    /// Where they are shown.
+    public var target: FingertipsTarget
+    /// How long the device is kept after the last frame so readers get it.
+    public var linger: Microseconds
+
+    /// Creates a request; see each property.
+    public init(
+        device: String? = nil, options: FingertipsOptions, target: FingertipsTarget = .automatic,
+        linger: Microseconds = PlaybackSession.defaultLinger
+    ) {
+        self.device = device
+        self.options = options
+        self.target = target
+        self.linger = linger
+    }
+}
+
+/// What a running live session tells as it happens.
+public enum FingertipsEvent: Sendable {
+    /// The source is open, grabbed and being read, and the device exists:
+    /// the line to say (``FingertipsSourceKind/readyLine(count:absolute:)``).
+    case ready(String)
+    /// The fingertips touched (`true`) or lifted (`false`).
+    case touching(Bool)
+    /// Something said once (``FingertipsNotice``).
+    case notice(FingertipsNotice)
+}
+
+/// Why a live session ended.
+public enum FingertipsStopReason: Sendable, CustomStringConvertible {
+    /// No input for the idle time while the fingertips were up.
+    case idle
+    /// Cancelled (Ctrl-C, SIGTERM, a front end).
+    case cancelled
+    /// The source was unplugged or went away.
+    case sourceVanished(SystemError)
+    /// Reading the source or writing the device failed.
+    case failed(any Error)
+
+    /// Whether it ended by an error (the source going away is one).
+    public var isFailure: Bool {
+        switch self {
+        case .idle, .cancelled: false
+        case .sourceVanished, .failed: true
+        }
+    }
+
+    /// A phrase for people.
+    public var description: String {
+        switch self {
+        case .idle: "no input for the idle time"
+        case .cancelled: "stopped"
+        case .sourceVanished(let error): "the source went away (\(error))"
+        case .failed(let error): "\(error)"
+        }
+    }
+}
+
+/// How a live session ended: why, and whether everything was lifted.
+public struct FingertipsOutcome: Sendable {
+    /// Why it ended.
+    public var reason: FingertipsStopReason
+    /// Frames written to the device, the last lift included.
+    public var framesWritten: Int
+    /// Why the frame lifting every fingertip could not be written, if it
+    /// could not (the device's destruction lifts them then).
+    public var liftAllError: (any Error)?
+}
+
+/// A running live session: the source, the device, the handle.
+public final class FingertipsJob: Sendable {
+    /// The source.
+    public let source: DeviceInfo
+    /// How it drives the fingertips.
+    public let sourceKind: FingertipsSourceKind
+    /// The device's profile.
+    public let profile: VirtualDeviceProfile
+    /// The device's event node, if known.
+    public let devnode: String?
+    /// Whether udev set the device up in time (warn when not: libinput may ignore it).
+    public let isInitialisedByUdev: Bool
+    /// Cancel (lifts everything, gives the source back, destroys the
+    /// device), events, outcome. The outcome comes once all of that is done.
+    public let handle: JobHandle<FingertipsOutcome, FingertipsEvent>
+
+    init(
+        source: DeviceInfo, sourceKind: FingertipsSourceKind, session: PlaybackSession,
+        handle: JobHandle<FingertipsOutcome, FingertipsEvent>
+    ) {
+        self.source = source
+        self.sourceKind = sourceKind
+        profile = session.profile
+        devnode = session.devnode
+        isInitialisedByUdev = session.isInitialisedByUdev
+        self.handle = handle
+    }
+
+    /// Ends the session: every fingertip lifts.
+    public func cancel() { handle.cancel() }
+
+    /// The outcome, without blocking a thread.
+    public func finished() async -> FingertipsOutcome { await handle.finished() }
+}
+
+extension Engine {
+    /// How a live session's thread is set up: named `gesturectl-tips`.
+    public static let fingertipsThread = ThreadOptions(name: "gesturectl-tips")
+
+    /// Whether `name` is one of gesturectl's own virtual devices (a built-in
+    /// profile's or a clone's): never a source of live input.
+    public static func isOwnVirtualDevice(name: String) -> Bool {
+        name.hasPrefix("gesturectl virtual") || name.hasPrefix("gesturectl clone of")
+    }
+
+    /// Starts live fingertips (`gesturectl fingertips`): opens and grabs the
+    /// source through the engine's ``InputFactory``, makes the device
+    /// through the engine's ``DeviceFactory`` (udev waited for), and on a
+    /// dedicated thread writes every change of the source's frames as the
+    /// fingertips' frame (``GesturePlayback/LiveTouchFrames`` through the
+    /// session's ``GesturePlayback/LivePlay``) until the idle time passes,
+    /// the job is cancelled, the source goes away or an error. Then every
+    /// fingertip is lifted in one frame, the source is let go (which ends
+    /// the grab) and the device lingers and is destroyed, in that order,
+    /// before the handle finishes.
+    ///
+    /// Blocks while the device is made: never call it on Swift's
+    /// cooperative pool (``startFingertipsWithoutBlocking(_:clock:events:)``).
+    /// - Parameters:
+    ///   - clock: The clock of the source's event times (the idle time).
+    ///   - events: Called on the session's thread with each event, the
+    ///     ``FingertipsEvent/ready(_:)`` line first.
+    /// - Throws: ``FingertipsError`` (bad options; a source that is grabbed
+    ///   elsewhere, is gesturectl's own, or drives nothing; a target that
+    ///   is not a touchscreen or touchpad), device selection and opening
+    ///   errors, ``GesturePlayback/PlaybackError``, ``OperatingSystem/SystemError``
+    ///   (no uinput, no thread). Nothing is left grabbed or made then.
+    public func startFingertips(
+        _ request: FingertipsRequest, clock: sending any RecordingClock = SystemClock(),
+        events: (@Sendable (FingertipsEvent) -> Void)? = nil
+    ) throws -> FingertipsJob {
+        try request.options.validate()
+        let input = try inputs.openLiveSource(request.device)
+        if Self.isOwnVirtualDevice(name: input.description.name) || Self.isOwnVirtualDevice(name: input.info.name) {
+            throw FingertipsError.ownDevice(name: input.info.name, node: input.info.node)
+        }
+        let profile = try fingertipsProfile(request, source: input.description)
+        let frames = try LiveTouchFrames(target: profile)
+        let model = try FingertipsModel(
+            options: request.options, source: input.description, target: frames.surface, start: clock.now())
+        let session = try makeSession(.uinput, profile: profile, linger: request.linger)
+        let handle = JobHandle<FingertipsOutcome, FingertipsEvent>()
+        let job = FingertipsJob(source: input.info, sourceKind: model.sourceKind, session: session, handle: handle)
+        let run = FingertipsRun(
+            source: input.source, model: model, frames: frames, session: session, clock: clock, handle: handle,
+            events: events)
+        do {
+            try DedicatedThread.start(Self.fingertipsThread) { run.run() }
+        } catch {
+            session.close()
+            throw error
+        }
+        return job
+    }
+
+    /// ``startFingertips(_:clock:events:)`` for a front end on Swift's
+    /// cooperative pool: the device is made on a dedicated thread.
+    public func startFingertipsWithoutBlocking(
+        _ request: FingertipsRequest, events: (@Sendable (FingertipsEvent) -> Void)? = nil
+    ) async throws -> FingertipsJob {
+        let result = await Background.value(Self.prepareThread) {
+            Result { try self.startFingertips(request, events: events) }
+        }
+        return try result.get()
+    }
+
+    /// The profile of the device that shows the fingertips: see ``FingertipsTarget``.
+    /// Its slots are widened to hold every fingertip when a copy has fewer.
+    func fingertipsProfile(_ request: FingertipsRequest, source: InputDeviceDescription) throws -> VirtualDeviceProfile {
+        var profile: VirtualDeviceProfile
+        switch request.target {
+        case .automatic:
+            let isTouchscreen = DeviceClassifier.kind(of: source) == .touchscreen
+            let hasMultitouch = source.absoluteAxes[.multitouchPositionX] != nil
+                && source.absoluteAxes[.multitouchPositionY] != nil && source.slotCount > 0
+            profile = isTouchscreen && hasMultitouch
+                ? try VirtualDeviceProfile.cloning(description: source, as: .touchscreen)
+                : VirtualDeviceProfile.touchscreen()
+        case .kind(let kind):
+            guard kind == .touchscreen || kind == .touchpad else {
+                throw FingertipsError("fingertips are shown on a touchscreen or a touchpad, not a \(kind.rawValue)")
+            }
+            profile = try VirtualDeviceProfile.profile(for: kind)
+        case .clone(let device, let kind):
+            let opened = try InputDevices.open(device)
+            profile = try VirtualDeviceProfile.cloning(description: opened.evdev.description, as: kind)
+            guard profile.kind == .touchscreen || profile.kind == .touchpad else {
+                throw FingertipsError(
+                    "\(opened.info.name) is a \(profile.kind.rawValue); fingertips are shown on a touchscreen or a touchpad (--as)")
+            }
+        }
+        let wanted = Int32(request.options.count - 1)
+        if let slots = profile.description.absoluteAxes[.multitouchSlot], slots.maximum < wanted {
+            profile.description.absoluteAxes[.multitouchSlot]?.maximum = wanted
+        }
+        if profile.description.absoluteAxes[.multitouchTrackingID] == nil {
+            profile.description.absoluteAxes[.multitouchTrackingID] = VirtualDeviceProfile.trackingIDRange
+        }
+        return profile
+    }
+}
+
+extension FingertipsError {
+    /// The source is one of gesturectl's own virtual devices.
+    static func ownDevice(name: String, node: String) -> FingertipsError {
+        FingertipsError(
+            "\(DisplayText.escaped(name)) (\(node)) is one of gesturectl's own virtual devices; choose a real touchscreen, touchpad, tablet or mouse with --device"
+        )
+    }
+
+    /// The grab of the source failed: another program holds it (EBUSY), or another reason.
+    public static func grabFailed(_ error: SystemError, name: String, node: String) -> any Error {
+        guard error.errorNumber == ErrorNumber.busy else { return error }
+        return FingertipsError(
+            "\(DisplayText.escaped(name)) (\(node)) is grabbed by another program (EVIOCGRAB: \(error.errorMessage)); fingertips need it alone: stop that program (another gesturectl, evtest --grab, a remapper) and try again"
+        )
+    }
+}
+
+/// One live session's work on its thread. Everything in it is handed to
+/// that thread when it starts and used by it alone.
+private final class FingertipsRun: @unchecked Sendable {
+    /// The most outcomes read in one wake-up before looking at cancellation.
+    static let maximumOutcomesPerWakeup = 256
+
+    private var source: (any EventSource)?
+    private var model: FingertipsModel
+    private var frames: LiveTouchFrames
+    private let session: PlaybackSession
+    private let clock: any RecordingClock
+    private let handle: JobHandle<FingertipsOutcome, FingertipsEvent>
+    private let events: (@Sendable (FingertipsEvent) -> Void)?
+
+    init(
+        source: any EventSource, model: FingertipsModel, frames: LiveTouchFrames, session: PlaybackSession,
+        clock: any RecordingClock, handle: JobHandle<FingertipsOutcome, FingertipsEvent>,
+        events: (@Sendable (FingertipsEvent) -> Void)?
+    ) {
+        self.source = source
+        self.model = model
+        self.frames = frames
+        self.session = session
+        self.clock = clock
+        self.handle = handle
+        self.events = events
+    }
+
+    private func tell(_ event: FingertipsEvent) {
+        events?(event)
+        handle.report(event)
+    }
+
+    func run() {
+        let reason: FingertipsStopReason
+        var outcome = FingertipsOutcome(reason: .cancelled, framesWritten: 0, liftAllError: nil)
+        do {
+            // The session's play shares the job's cancellation: closing the
+            // device from elsewhere (an engine shutting down) ends this too.
+            let live = try session.startLive(handle: PlaybackHandle(cancellation: handle.cancellation))
+            reason = loop(live)
+            let result = live.finish(
+                reason.isFailure
+                    ? .failed(FingertipsError(reason.description), framesWritten: live.framesWritten)
+                    : .cancelled(framesWritten: live.framesWritten))
+            outcome = FingertipsOutcome(reason: reason, framesWritten: live.framesWritten, liftAllError: result.liftAllError)
+        } catch {
+            outcome.reason = .failed(error)
+        }
+        // Closing the source ends the grab; then the device lingers and goes.
+        source = nil
+        session.close()
+        handle.finish(outcome)
+    }
+
+    private func loop(_ live: LivePlay) -> FingertipsStopReason {
+        guard let source else { return .cancelled }
+        let cancelled: FileDescriptor
+        do {
+            cancelled = try handle.cancellation.fileDescriptor
+        } catch {
+            return .failed(error)
+        }
+        var waiting = Poll.Group([(source.fileDescriptor, .readable), (cancelled, .readable)])
+        var wasDown = false
+        tell(.ready(model.sourceKind.readyLine(count: model.options.count, absolute: model.options.absolute)))
+        while true {
+            if handle.isCancelled { return .cancelled }
+            let now = clock.now()
+            var timeout: Int32?
+            if let deadline = model.idleDeadline {
+                if now >= deadline { return .idle }
+                timeout = Poll.milliseconds(roundingUp: (deadline - now).rawValue)
+            }
+            let buffered = source.hasBufferedEvents
+            do {
+                try waiting.wait(timeoutMilliseconds: buffered ? 0 : timeout)
+            } catch {
+                return .failed(error)
+            }
+            let sourceEvents = waiting.events(at: 0)
+            if sourceEvents.contains(.invalid) {
+                return .failed(
+                    SystemError(call: "poll", errorNumber: ErrorNumber.badDescriptor, detail: "the source's descriptor is not open"))
+            }
+            if !sourceEvents.isEmpty || buffered {
+                let hangUp = !sourceEvents.isDisjoint(with: [.hangUp, .error])
+                if let reason = readAvailable(from: source, into: live, hangUp: hangUp, wasDown: &wasDown) { return reason }
+            }
+            if !waiting.events(at: 1).isEmpty || handle.isCancelled { return .cancelled }
+        }
+    }
+
+    /// Reads what is waiting and writes each change; a stop reason when the
+    /// session must end.
+    private func readAvailable(
+        from source: any EventSource, into live: LivePlay, hangUp: Bool, wasDown: inout Bool
+    ) -> FingertipsStopReason? {
+        for index in 0..<Self.maximumOutcomesPerWakeup {
+            let next: ReadOutcome
+            do {
+                next = try source.nextEvent()
+            } catch {
+                return error.kind == .deviceVanished ? .sourceVanished(error) : .failed(error)
+            }
+            let event: InputEvent
+            switch next {
+            case .event(let value), .resyncEvent(let value): event = value
+            case .resyncNeeded, .resyncDone: continue
+            case .wouldBlock:
+                // A hang-up with nothing to read: the device is gone, even
+                // if the read did not say ENODEV.
+                if hangUp && index == 0 {
+                    return .sourceVanished(
+                        SystemError(
+                            call: "poll", errorNumber: ErrorNumber.noSuchDevice, kind: .deviceVanished,
+                            detail: "the device hung up"))
+                }
+                return nil
+            }
+            guard let change = model.feed(event) else { continue }
+            for notice in model.takeNotices() { tell(.notice(notice)) }
+            var state = live.state
+            do {
+                if let frame = try frames.frame(change.contacts, state: &state) { try live.write(frame) }
+            } catch {
+                return .failed(error)
+            }
+            if change.isDown != wasDown {
+                wasDown = change.isDown
+                tell(.touching(change.isDown))
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,140 @@
+import CommandKit
+import GestureEditing
+import GestureEngine
+import GestureModel
+import OperatingSystem
+
+/// `fingertips`: one finger, a mouse, a trackball, a head pointer, a
+/// touchpad or a pen moves 2–10 virtual fingertips live.
+enum FingertipsCommand {
+    static let command = Command(
+        name: "fingertips", abstract: "Move 2–10 virtual fingertips live with one finger, a mouse or a head pointer.",
+        discussion: """
+            AssistiveTouch's live multi-finger input: for as long as it runs,
+            the source (--device) is taken for gesturectl alone (EVIOCGRAB)
+            and a virtual touchscreen gets N fingertips that move together,
+            --spacing mm apart in a row or on an arc around the point the
+            source drives. Scroll a page with three fingers by as much as
+            you need, or pinch a map until it is as large as you want.
+
+            A touchscreen source: the first contact drives every fingertip
+            and a tap is an N-finger tap; further contacts are ignored (said
+            once). The virtual touchscreen is a copy of the source's
+            description, its geometry and vendor:product included (named
+            "gesturectl clone of NAME"), so udev and libinput treat it as
+            they treat the screen. On several monitors it must land on the
+            source's output: a mapping by vendor:product (GNOME's
+            touchscreen output setting) covers the copy too; one by name
+            (sway's map_to_output, xinput map-to-output, a udev rule setting
+            LIBINPUT_CALIBRATION_MATRIX) needs a line for "gesturectl clone
+            of NAME" (see the README, "Mapping the virtual touchscreen to
+            one monitor").
+
+            A mouse, trackball or head pointer: its motion moves the
+            fingertips (at --speed 1, 1920 counts cross the target's width),
+            a held button puts them down, and a click is an N-finger tap.
+            A touchpad: a finger's motion moves them and the pad's button
+            puts them down; a tablet: the pen's motion moves them and its
+            tip puts them down. With --absolute, a touchpad's or tablet's
+            surface maps onto the target instead (a touchpad's contact then
+            touches, as on a touchscreen). The fingertips never leave the
+            target's surface.
+
+            --as touchpad shows them on a virtual touchpad instead (the
+            desktop's 3- and 4-finger swipes and pinches); --clone DEVICE
+            shows them on a copy of another device, e.g. a pointer source
+            onto a copy of the real touchscreen.
+
+            The fingertips go away after --idle seconds without input while
+            they are up (default 5 s; 0 means never), on Ctrl-C or SIGTERM,
+            and when the source is unplugged: every fingertip is lifted, the
+            source is given back, and the virtual device is removed. Each
+            state is one line on standard output, for a screen reader:
+            "3 fingertips ready: move the pointer, hold the button to
+            touch.", "3 fingertips down.", "3 fingertips up.", "3 fingertips
+            gone: ...". The ready line comes only once the source is grabbed
+            and being read and the virtual device exists.
+
+            Refused: a source another program has grabbed, and one of
+            gesturectl's own virtual devices. An unplugged source ends it
+            with exit status 1. Reading the source needs the 'input' group,
+            and making the device write access to /dev/uinput.
+
+            Examples:
+              gesturectl fingertips 3 --device "Logitech USB Optical Mouse"
+              gesturectl fingertips 2 --device "ELAN Touchscreen" --layout arc
+              gesturectl fingertips 4 --device 046d:c077 --as touchpad --idle 0
+              gesturectl fingertips 3 --device "Head Mouse" --clone "ELAN Touchscreen" --speed 0.5
+            """,
+        section: DevicesCommand.section,
+        arguments: [
+            Argument(
+                "count", help: "How many fingertips (2–10; AssistiveTouch offers 2 to 5).",
+                type: .integer(in: FingertipsOptions.countRange))
+        ],
+        options: [
+            .option(
+                "device", short: "d", valueName: "device",
+                help: "The source: an event node, a /dev/input/by-id or by-path link, a name, or vendor:product (default: the only touch or pointer device).",
+                completion: .files),
+            .option("layout", valueName: "layout", help: "Fingertips in a straight row or on an arc.", type: .choice(FingerLayout.allCases.map(\.rawValue)), default: FingerLayout.row.rawValue),
+            .option("spacing", valueName: "mm", help: "Distance between neighbouring fingertips.", type: .double(above: 0), default: OptionDefault.number(GestureEditor.defaultFingerSpacingMM)),
+            .option("speed", valueName: "factor", help: "How far relative motion moves the fingertips: 2 twice as far, 0.5 half.", type: .double(in: FingertipsOptions.speedRange), default: OptionDefault.number(FingertipsOptions.defaultSpeed)),
+            .flag("absolute", help: "Map a touchpad's or tablet's surface onto the target instead of moving by its motion."),
+            .option("idle", valueName: "seconds", help: "Go away after this long without input while the fingertips are up; 0 means never.", type: .duration(in: 0...86_400_000_000), default: OptionDefault.duration(FingertipsOptions.defaultIdle)),
+            .option("as", valueName: "kind", help: "Show the fingertips on a virtual touchscreen or touchpad (default: a copy of a touchscreen source, else a touchscreen).", type: .choice(kinds)),
+            .option("clone", valueName: "device", help: "Show the fingertips on a uinput copy of this real device (node, link, name or vendor:product).", completion: .files),
+        ]
+    ) { values, context in
+        let count = values.integer("count") ?? FingertipsOptions.countRange.lowerBound
+        let idle = values.durationOrDefault("idle")
+        let options = FingertipsOptions(
+            count: count, layout: FingerLayout(rawValue: values.stringOrDefault("layout")) ?? .row,
+            spacingMM: values.doubleOrDefault("spacing"), speed: values.doubleOrDefault("speed"),
+            absolute: values.flag("absolute"), idle: idle == 0 ? nil : Microseconds(idle))
+        let kind = values.string("as").flatMap(DeviceKind.init(rawValue:))
+        let target: FingertipsTarget =
+            if let clone = values.string("clone") {
+                .clone(device: clone, as: kind)
+            } else if let kind {
+                .kind(kind)
+            } else {
+                .automatic
+            }
+        let job = try await context.engine.startFingertipsWithoutBlocking(
+            FingertipsRequest(device: values.string("device"), options: options, target: target),
+            events: { event in
+                switch event {
+                case .ready(let line): context.print(line)
+                case .touching(let down): context.print("\(count) fingertips \(down ? "down" : "up").")
+                case .notice(let notice): context.note("\(notice)")
+                }
+            })
+        context.cancelledBySignals(job.handle)
+        if !job.isInitialisedByUdev {
+            context.warn("udev did not announce \(job.devnode ?? "the device") in time; the desktop may not see it")
+        }
+        let stop = options.idle.map { "Ctrl-C or \(DurationText.format(microseconds: $0.rawValue)) without input" } ?? "Ctrl-C"
+        context.note(
+            "reading \(job.source.node) (\(job.source.name)), fingertips on \(job.devnode ?? "?") (\(job.profile.description.name)); stop with \(stop)")
+        let outcome = await context.untilFinished(job.handle)
+        let lift = outcome.liftAllError.map { "the lift could not be written (\($0)); removing the device lifted them" }
+            ?? "every fingertip lifted"
+        switch outcome.reason {
+        case .idle:
+            context.print("\(count) fingertips gone: no input for \(DurationText.format(microseconds: idle)).")
+        case .cancelled:
+            context.print("\(count) fingertips gone: stopped.")
+        case .sourceVanished:
+            context.print("\(count) fingertips gone: the source was unplugged.")
+            throw CommandFailure.failure(
+                "\(job.source.name) (\(job.source.node)) was unplugged; \(lift), the virtual device removed")
+        case .failed(let error):
+            context.print("\(count) fingertips gone: an error.")
+            throw CommandFailure.failure("fingertips stopped: \(error); \(lift)")
+        }
+    }
+
+    /// The kinds `--as` takes: the fingertips are touches.
+    static let kinds = [DeviceKind.touchscreen.rawValue, DeviceKind.touchpad.rawValue]
+}

@@ -1,0 +1,228 @@
+import DeviceDiscovery
+import GestureEngine
+import GestureModel
+import GesturePlayback
+import GestureRecording
+import InputSystem
+import OperatingSystem
+import Synchronization
+import Testing
+import TestSupport
+
+/// A source whose release the test can see: the engine holds the only
+/// reference, so its going means the source (and a real device's grab) was let go.
+private final class ReleasedSource: EventSource, Sendable {
+    let inner: PipeSource
+    private let onRelease: @Sendable () -> Void
+
+    init(_ inner: PipeSource, onRelease: @escaping @Sendable () -> Void) {
+        self.inner = inner
+        self.onRelease = onRelease
+    }
+
+    deinit { onRelease() }
+
+    var fileDescriptor: FileDescriptor { inner.fileDescriptor }
+    func nextEvent() throws(SystemError) -> ReadOutcome { try inner.nextEvent() }
+}
+
+/// An engine whose fingertips read `source` (as a device of `description`
+/// named `name`) and whose devices write to recording sinks.
+private final class FingertipsRig: Sendable {
+    let source: PipeSource
+    private let store = Store()
+    let ready: TestEvent
+    let engine: Engine
+
+    private final class Store: Sendable {
+        let made = Mutex<[(session: PlaybackSession, sink: RecordingSink)]>([])
+        let events = Mutex<[FingertipsEvent]>([])
+        let released = Atomic(false)
+    }
+
+    init(
+        _ description: InputDeviceDescription, name: String? = nil,
+        open: (@Sendable (String?) throws -> OpenedInput)? = nil
+    ) throws {
+        let source = try PipeSource()
+        self.source = source
+        ready = try TestEvent()
+        let store = store
+        let sourceName = name ?? description.name
+        let inputs = InputFactory(
+            openRecording: { _ in throw FingertipsError("not a recording test") },
+            openLiveSource: open ?? { _ in
+                OpenedInput(
+                    source: ReleasedSource(source, onRelease: { store.released.store(true, ordering: .releasing) }),
+                    description: description,
+                    info: DeviceInfo(node: "/dev/input/test-source", name: sourceName, kind: DeviceClassifier.kind(of: description)),
+                    stableID: nil)
+            })
+        engine = Engine(
+            devices: DeviceFactory(make: { profile, _, _ in
+                let sink = RecordingSink()
+                let session = PlaybackSession(
+                    profile: profile, sink: sink, devnode: "/dev/input/test-fingertips", linger: .zero, clock: ManualClock())
+                store.made.withLock { $0.append((session, sink)) }
+                return session
+            }), inputs: inputs)
+    }
+
+    /// Whether the engine let the source go.
+    var isSourceReleased: Bool { store.released.load(ordering: .acquiring) }
+
+    var devices: [(session: PlaybackSession, sink: RecordingSink)] { store.made.withLock { $0 } }
+    var frames: [InputFrame] { devices.first?.sink.frames ?? [] }
+    var seen: [FingertipsEvent] { store.events.withLock { $0 } }
+
+    func start(
+        count: Int = 3, target: FingertipsTarget = .automatic, idle: Microseconds? = FingertipsOptions.defaultIdle
+    ) throws -> FingertipsJob {
+        let store = store
+        let ready = ready
+        return try engine.startFingertips(
+            FingertipsRequest(device: "test", options: FingertipsOptions(count: count, idle: idle), target: target),
+            events: { event in
+                store.events.withLock { $0.append(event) }
+                if case .ready = event { ready.signal() }
+            })
+    }
+}
+
+private func trackingIDs(_ frame: InputFrame) -> [Int32] {
+    frame.events.filter { $0.type == .absolute && $0.code == .multitouchTrackingID }.map(\.value)
+}
+
+@Suite("Live fingertips: the engine's session")
+struct FingertipsSessionTests {
+    @Test("A touchscreen tap becomes a 3-finger tap on a copy of the source, once the ready line is out")
+    func touchscreenTap() async throws {
+        let rig = try FingertipsRig(TestDevices.touchscreen)
+        let job = try rig.start()
+        #expect(try rig.ready.wait())
+        #expect(job.sourceKind == .touchscreen)
+        #expect(job.profile.description.name == "gesturectl clone of gesturectl test touchscreen")
+        #expect(job.profile.description.absoluteAxes[.multitouchPositionX] == TestDevices.touchscreen.absoluteAxes[.multitouchPositionX])
+        guard case .ready(let line)? = rig.seen.first else {
+            Issue.record("the first event is not the ready line")
+            return
+        }
+        #expect(line.hasPrefix("3 fingertips ready: "))
+        rig.source.frame([(.absolute, .multitouchSlot, 0), (.absolute, .multitouchTrackingID, 1), (.absolute, .multitouchPositionX, 5_000),
+                          (.absolute, .multitouchPositionY, 4_000), (.key, .buttonTouch, 1)])
+        rig.source.frame([(.absolute, .multitouchTrackingID, -1), (.key, .buttonTouch, 0)])
+        try waitUntil("two frames") { rig.frames.count == 2 }
+        #expect(trackingIDs(rig.frames[0]).count == 3)
+        #expect(trackingIDs(rig.frames[0]).allSatisfy { $0 >= 0 })
+        #expect(trackingIDs(rig.frames[1]) == [-1, -1, -1])
+        job.cancel()
+        let outcome = await job.finished()
+        guard case .cancelled = outcome.reason else {
+            Issue.record("ended as \(outcome.reason)")
+            return
+        }
+        #expect(rig.devices.first?.session.isClosed == true)
+        #expect(rig.isSourceReleased)
+        #expect(rig.frames.count == 2)  // nothing was down: no lift needed
+    }
+
+    @Test("Unplugging the source mid-drag lifts every fingertip, lets the source go and destroys the device")
+    func vanishedMidDrag() async throws {
+        let rig = try FingertipsRig(TestDevices.mouse)
+        let job = try rig.start(count: 4)
+        #expect(try rig.ready.wait())
+        #expect(job.profile.description.name == "gesturectl virtual touchscreen")
+        rig.source.frame([(.key, .buttonLeft, 1)])
+        rig.source.frame([(.relative, .relativeX, 50)])
+        try waitUntil("the drag") { rig.frames.count == 2 }
+        rig.source.vanish()
+        let outcome = await job.finished()
+        guard case .sourceVanished = outcome.reason else {
+            Issue.record("ended as \(outcome.reason)")
+            return
+        }
+        #expect(outcome.reason.isFailure)
+        #expect(rig.frames.count == 3)
+        #expect(trackingIDs(rig.frames.last!) == [-1, -1, -1, -1])
+        #expect(rig.devices.first?.session.state.isReleased == true)
+        #expect(rig.devices.first?.session.isClosed == true)
+        #expect(rig.isSourceReleased)
+        #expect(rig.seen.contains { if case .touching(true) = $0 { true } else { false } })
+    }
+
+    @Test("Cancelling (Ctrl-C) while the fingertips touch lifts them all in one frame")
+    func cancelWhileDown() async throws {
+        let rig = try FingertipsRig(TestDevices.mouse)
+        let job = try rig.start(count: 2, target: .kind(.touchpad))
+        #expect(try rig.ready.wait())
+        rig.source.frame([(.key, .buttonLeft, 1)])
+        try waitUntil("the touch") { rig.frames.count == 1 }
+        #expect(rig.frames[0].events.contains { $0.code == .buttonToolDoubleTap && $0.value == 1 })
+        job.cancel()
+        let outcome = await job.finished()
+        guard case .cancelled = outcome.reason else {
+            Issue.record("ended as \(outcome.reason)")
+            return
+        }
+        #expect(trackingIDs(rig.frames.last!) == [-1, -1])
+        #expect(rig.devices.first?.session.state.isReleased == true)
+        #expect(outcome.liftAllError == nil)
+    }
+
+    @Test("With no input for the idle time the session ends by itself")
+    func idle() async throws {
+        let clock = ManualClock()
+        let rig = try FingertipsRig(
+            TestDevices.mouse,
+            open: { _ in
+                OpenedInput(
+                    source: FakeSource(clock: clock, steps: []), description: TestDevices.mouse,
+                    info: DeviceInfo(node: "/dev/input/test-source", name: "mouse", kind: .mouse), stableID: nil)
+            })
+        let job = try rig.engine.startFingertips(
+            FingertipsRequest(options: FingertipsOptions(count: 3, idle: Microseconds(5_000_000))), clock: clock)
+        let outcome = await job.finished()
+        guard case .idle = outcome.reason else {
+            Issue.record("ended as \(outcome.reason)")
+            return
+        }
+        #expect(clock.now() >= Microseconds(5_000_000))
+        #expect(rig.frames.isEmpty)
+        #expect(rig.devices.first?.session.isClosed == true)
+    }
+
+    @Test("One of gesturectl's own devices is refused as a source, before any device is made")
+    func ownDeviceRefused() throws {
+        let rig = try FingertipsRig(TestDevices.touchscreen, name: "gesturectl virtual touchscreen")
+        do {
+            _ = try rig.start()
+            Issue.record("started")
+        } catch {
+            #expect("\(error)".contains("is one of gesturectl's own virtual devices"))
+        }
+        #expect(rig.devices.isEmpty)
+    }
+
+    @Test("A source another program grabbed is refused, naming it; other grab errors are passed on")
+    func grabbedRefused() throws {
+        let busy = SystemError(call: "libevdev_grab", errorNumber: ErrorNumber.busy)
+        let rig = try FingertipsRig(
+            TestDevices.mouse, open: { _ in throw FingertipsError.grabFailed(busy, name: "Head Mouse", node: "/dev/input/event5") })
+        do {
+            _ = try rig.start()
+            Issue.record("started")
+        } catch {
+            #expect("\(error)".contains("Head Mouse (/dev/input/event5) is grabbed by another program"))
+        }
+        #expect(rig.devices.isEmpty)
+        let other = SystemError(call: "libevdev_grab", errorNumber: ErrorNumber.noSuchDevice)
+        #expect(FingertipsError.grabFailed(other, name: "x", node: "y") is SystemError)
+    }
+
+    @Test("A target that is not a touchscreen or touchpad is refused")
+    func targetRefused() throws {
+        let rig = try FingertipsRig(TestDevices.mouse)
+        #expect(throws: FingertipsError.self) { try rig.start(target: .kind(.mouse)) }
+        #expect(rig.devices.isEmpty)
+    }
+}
