@@ -199,6 +199,19 @@ public enum DaemonReply {
         "{\"id\": \(id.jsonText), \"ok\": true, \"result\": \(result.jsonText)}\n"
     }
 
+    /// `{"id": ID, "ok": true, "result": RESULT}` where RESULT is the object
+    /// `result` with one more member, `key`, whose value is `json`: JSON text
+    /// on one line, put in as it is (a gesture's file text, not parsed into
+    /// values to be printed again).
+    public static func success(id: JSONValue, result: JSONValue, adding key: String, json: [UInt8]) -> String {
+        var object = result.jsonText
+        precondition(object.last == "}", "the result is an object")
+        object.removeLast()
+        let separator = object.hasSuffix("{") ? "" : ", "
+        return "{\"id\": \(id.jsonText), \"ok\": true, \"result\": \(object)\(separator)\(JSONValue.string(key).jsonText): "
+            + String(decoding: json, as: UTF8.self) + "}}\n"
+    }
+
     /// `{"id": ID, "ok": false, "error": {"code": CODE, "message": MESSAGE}}`.
     public static func failure(id: JSONValue, error: DaemonError) -> String {
         let body = JSONValue.object([("code", .string(error.code.rawValue)), ("message", .string(error.message))])

@@ -102,7 +102,9 @@ public final class DaemonService: Sendable {
                 listening: listening, createdSocketPath: createdPath, library: library(for: configuration, systemInstance: systemInstance),
                 configuration: configuration, allowedGroup: try UserGroups.groupID(named: configuration.group),
                 bindingsPath: options.bindings
-                    ?? (systemInstance ? DaemonPaths.systemBindings : DaemonPaths.userBindings(environment: options.environment))),
+                    ?? (systemInstance ? DaemonPaths.systemBindings : DaemonPaths.userBindings(environment: options.environment)),
+                limits: DaemonServer.Limits(
+                    replyBufferBytes: configuration.replyLimitMiB << 20, totalReplyBytes: configuration.replyTotalMiB << 20)),
             engine: engine, log: log, version: options.version)
         do {
             try server.start()

@@ -123,7 +123,12 @@ extension Dispatcher {
         case .show:
             let name = try arguments.requiredString(.name)
             let gesture = try loadNamed(name)
-            return ShowResult(name: name, summary: describe(gesture), gesture: try gestureJSON(gesture)).json
+            // The gesture's own text goes into the reply as it is: no tree of
+            // values to build and print again (a 2.5 MB gesture's `show`).
+            var result = ShowResult(name: name, summary: describe(gesture), gesture: .null).json
+            if case .object(let members, let span) = result { result = .object(members.filter { $0.key != "gesture" }, span: span) }
+            reply(client, DaemonReply.success(id: request.id, result: result, adding: "gesture", json: GestureFileFormat.encodeOneLineUTF8(gesture)))
+            return nil
         case .play:
             return try play(request, arguments, client: client)
         case .press:

@@ -41,6 +41,27 @@ public enum GestureFileFormat {
         GestureEncoder(gesture).output
     }
 
+    /// The canonical text of `gesture` on one line (the line breaks and the
+    /// indentation after them taken out; a string never holds a raw line
+    /// break, so nothing else changes): for a protocol whose messages are
+    /// lines, without parsing the text back into values to print them again.
+    public static func encodeOneLineUTF8(_ gesture: Gesture) -> [UInt8] {
+        let text = GestureEncoder(gesture).output
+        var line: [UInt8] = []
+        line.reserveCapacity(text.count)
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            index += 1
+            guard byte == 0x0A else {
+                line.append(byte)
+                continue
+            }
+            while index < text.count && text[index] == 0x20 { index += 1 }
+        }
+        return line
+    }
+
     /// Reads and validates a gesture from the UTF-8 bytes of a file.
     ///
     /// The steps, each of which can fail with a ``GestureFormatError``: the
