@@ -67,7 +67,10 @@ extension Dispatcher {
     /// Stops all fingertips (the emergency stop); how many.
     @discardableResult
     func cancelAllFingertips() -> Int {
-        let running = state.withLock { Array($0.fingertips.values) }
+        let running = state.withLock { current in
+            current.fingertipsStops += 1
+            return Array(current.fingertips.values)
+        }
         for record in running { record.fingertips.cancel() }
         return running.count
     }
@@ -87,7 +90,7 @@ extension Dispatcher {
         _ action: FingertipsAction, client: Int, cancelOnDisconnect: Bool, binding: String?
     ) throws(DaemonError) -> FingertipsRecord {
         let what = DaemonOperation.fingertips.rawValue
-        let job = try state.withLock { current throws(DaemonError) -> Int in
+        let (job, stops) = try state.withLock { current throws(DaemonError) -> (Int, Int) in
             if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
             if current.fingertipsStarts { throw DaemonError(.busy, "other fingertips are starting; try again") }
             if let same = current.fingertips.values.first(where: { Self.sameSource($0, action.device) }) {
@@ -97,7 +100,7 @@ extension Dispatcher {
             }
             current.fingertipsStarts = true
             current.nextJobID += 1
-            return current.nextJobID
+            return (current.nextJobID, current.fingertipsStops)
         }
         defer { state.withLock { $0.fingertipsStarts = false } }
         let count = action.count
@@ -122,8 +125,13 @@ extension Dispatcher {
             job: job, clientID: client, cancelOnDisconnect: cancelOnDisconnect, requested: action.device, binding: binding,
             fingertips: started)
         // Another spelling of a source already driven (its grab would
-        // normally have failed first), or a client gone meanwhile.
+        // normally have failed first), a client gone meanwhile, or an
+        // emergency stop or the daemon stopping while they started.
         let refusal = state.withLock { current -> DaemonError? in
+            if current.stopping { return DaemonError(.busy, "the daemon is stopping") }
+            if current.fingertipsStops != stops {
+                return DaemonError(.cancelled, "the emergency stop came while the fingertips started")
+            }
             if let same = current.fingertips.values.first(where: { $0.fingertips.source.node == started.source.node }) {
                 return DaemonError(
                     .busy, "fingertips job \(same.job) runs on \(started.source.node); one session per source: cancel it first")

@@ -309,4 +309,7 @@ struct ServerState: Sendable {
     var fingertips: [Int: FingertipsRecord] = [:]
     /// Fingertips are between their check and their start.
     var fingertipsStarts = false
+    /// How many times all fingertips were stopped (the emergency stop):
+    /// fingertips starting meanwhile are stopped as they are registered.
+    var fingertipsStops = 0
 }
