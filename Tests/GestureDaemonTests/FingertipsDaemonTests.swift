@@ -182,6 +182,39 @@ struct FingertipsDaemonTests {
         #expect(waitUntil { sources.device("pad").openReaders == 0 })
         await daemon.stop()
     }
+
+    @Test("A bound menu's Fingertips: the switch alone turns on 3 fingertips on the menu's device and stops them")
+    func menuFingertips() async throws {
+        let sources = TestFingertipSources()
+        let daemon = try TestDaemon(configuration: Self.configuration, inputs: sources.inputs)
+        let client = try daemon.client()
+        let menu = JSONValue.object([("device", .string("pad")), ("scan_interval_ms", .integer(300)), ("first_item_hold_ms", .integer(0))])
+        _ = try client.call("bind", [("trigger", trigger(press: "long")), ("action", .object([("menu", menu)]))])
+        let raw = try daemon.raw()
+        try raw.send("{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"menu\"]}\n")
+        _ = try raw.receive()
+        func line(_ prefix: String) throws -> String? {
+            for _ in 0..<300 {
+                guard case .string(let text)? = try raw.receive()["line"] else { continue }
+                if text.hasPrefix(prefix) { return text }
+            }
+            return nil
+        }
+        try daemon.press(.long)
+        #expect(try line("Highlighted: Fingertips menu") != nil)
+        try daemon.press(.single)
+        #expect(try line("Highlighted: 3 fingertips") != nil)
+        try daemon.press(.single)
+        #expect(try line("3 fingertips ready: touch the screen with one finger") != nil)
+        sources.device("pad").frame(touchDown)
+        #expect(try line("3 fingertips down.") != nil)
+        #expect(trackingIDs(daemon).first?.filter { $0 >= 0 }.count == 3)
+        try daemon.press(.single)
+        #expect(try line("3 fingertips gone: stopped.") != nil)
+        #expect(trackingIDs(daemon).last == [-1, -1, -1])
+        #expect(waitUntil { sources.device("pad").openReaders == 0 })
+        await daemon.stop()
+    }
 }
 
 extension JSONValue {
