@@ -282,6 +282,11 @@ public struct DaemonCall: Sendable {
         return DaemonCall(.recordStop, arguments)
     }
 
+    /// `subscribe` {events}.
+    public static func subscribe(_ events: [DaemonEvent]) -> DaemonCall {
+        DaemonCall(.subscribe, [(.events, .array(events.map { .string($0.rawValue) }))])
+    }
+
     /// `fingertips` {count, device, layout, spacing_mm, speed, idle_ms,
     /// absolute, as, on_disconnect}; each but `count` only when given.
     public static func fingertips(
