@@ -185,19 +185,8 @@ extension Dispatcher {
     }
 
     private func fingertipsError(_ error: any Error, what: String) -> DaemonError {
-        switch error {
-        case let error as DaemonError:
-            return error
-        case let error as FingertipsError:
-            return DaemonError(.badArgument, "\(what): \(error)")
-        case let error as DeviceSelectionError:
-            return DaemonError(error.kind == .notFound ? .notFound : .badArgument, "\(what): \"device\": \(error)")
-        case let error as SystemError where error.kind == .permissionDenied:
-            return DaemonError(.permissionDenied, "\(what): the daemon may not use the device: \(error)")
-        case let error as SystemError where error.kind == .notFound || error.kind == .deviceVanished:
-            return DaemonError(.notFound, "\(what): \"device\": \(error)")
-        default:
-            return DaemonError(.internal, "\(what): \(error)")
-        }
+        if let error = error as? DaemonError { return error }
+        if let error = error as? FingertipsError { return DaemonError(.badArgument, "\(what): \(error)") }
+        return Self.inputDeviceError(error, what: what) ?? DaemonError(.internal, "\(what): \(error)")
     }
 }
