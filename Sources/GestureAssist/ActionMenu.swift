@@ -24,6 +24,26 @@ public enum ActionMenuInput: Sendable, Equatable {
     case inputEnded
     /// The emergency stop: cancel and release everything, now.
     case emergencyStop
+    /// A press of the switch while no menu is shown: it stops live fingertips.
+    case press
+    /// Live fingertips are ready: the line to say (``GestureEngine/FingertipsSourceKind/readyLine(count:absolute:)``).
+    case fingertipsReady(String)
+    /// Live fingertips touched (`true`) or lifted.
+    case fingertipsTouching(Bool)
+    /// Live fingertips went away (or could not start); answers ``ActionMenuEffect/startFingertips(_:)``.
+    case fingertipsEnded(FingertipsMenuEnd)
+}
+
+/// Why live fingertips started from the menu went away.
+public enum FingertipsMenuEnd: Hashable, Sendable {
+    /// No input for the idle time.
+    case idle
+    /// Stopped (the switch, Escape).
+    case stopped
+    /// The pointing device was unplugged.
+    case sourceGone
+    /// They could not start, or failed (the reason).
+    case failed(String)
 }
 
 /// What the menu of actions asks its runner to do, in order.
@@ -41,6 +61,10 @@ public enum ActionMenuEffect: Sendable, Equatable {
     case cancelAction
     /// Run the create flow; answered with ``ActionMenuInput/created(_:)``.
     case create
+    /// Start this many live fingertips on the menu's pointing device;
+    /// answered with ``ActionMenuInput/fingertipsReady(_:)`` and, at their
+    /// end, ``ActionMenuInput/fingertipsEnded(_:)``. ``cancelAction`` stops them.
+    case startFingertips(Int)
     /// Cancel everything running and release every contact and key.
     case cancelEverything
     /// The menu is over.
@@ -83,6 +107,9 @@ public struct ActionMenu: Sendable {
         case acting
         /// The create flow runs.
         case creating
+        /// Live fingertips run: a press of the switch (or Escape, or a long
+        /// press) stops them, and their end returns to the menu.
+        case fingertips
         /// Over.
         case finished
     }
@@ -109,6 +136,8 @@ public struct ActionMenu: Sendable {
     private var pendingPower: VirtualKeyboard.Key?
     private var acting: String?
     private var closesWhenIdle = false
+    /// How many live fingertips run.
+    private var fingertipsCount = 0
     private let library: any MenuLibrary
 
     /// Creates the menu; ``start()`` shows its top level.
@@ -141,7 +170,7 @@ public struct ActionMenu: Sendable {
         if case .inputEnded = input {
             switch phase {
             case .finished: return []
-            case .acting, .creating:
+            case .acting, .creating, .fingertips:
                 closesWhenIdle = true
                 return []
             case .browsing, .confirmingPower:
@@ -176,6 +205,22 @@ public struct ActionMenu: Sendable {
             return [.say(Announcement("\(done) was stopped."))] + reshowOrClose()
         case (.acting, .back):
             return [.cancelAction]
+        case (.fingertips, .back), (.fingertips, .press):
+            return [.cancelAction]
+        case (.fingertips, .fingertipsReady(let line)):
+            return [.say(Announcement("\(line) To stop them, press the switch or Escape."))]
+        case (.fingertips, .fingertipsTouching(let down)):
+            return [.say(Announcement("\(fingertipsCount) fingertips \(down ? "down" : "up")."))]
+        case (.fingertips, .fingertipsEnded(let end)):
+            let count = fingertipsCount
+            let line: String
+            switch end {
+            case .idle: line = "\(count) fingertips gone: no input for a while."
+            case .stopped: line = "\(count) fingertips gone: stopped."
+            case .sourceGone: line = "\(count) fingertips gone: the pointing device was unplugged."
+            case .failed(let problem): line = "\(count) fingertips did not work: \(problem)"
+            }
+            return [.say(Announcement(line))] + reshowOrClose()
         case (.creating, .created(let result)):
             switch result {
             case .success(.emergencyStopped):
@@ -225,6 +270,12 @@ public struct ActionMenu: Sendable {
             return [.create]
         case .menu(let title, let items):
             return open(Level(title: title, entries: items))
+        case .fingertipsMenu:
+            return open(Level(title: entry.shownLabel.removingMenuSuffix, entries: MenuConfiguration.fingertipsItems))
+        case .fingertips(let count):
+            phase = .fingertips
+            fingertipsCount = count
+            return [.say(Announcement("Starting \(count) fingertips.")), .startFingertips(count)]
         }
     }
 

@@ -16,6 +16,12 @@ public struct MenuEntry: Hashable, Sendable {
         case gestures
         /// AssistiveTouch's "Create New Gesture": the create flow, then back to the menu.
         case create
+        /// AssistiveTouch's Device > More > Gestures: the sub-menu of live
+        /// fingertips, 2, 3, 4 and 5 (``MenuConfiguration/fingertipsItems``).
+        case fingertipsMenu
+        /// Live fingertips (`gesturectl fingertips N`) on the menu's pointing
+        /// device, until the switch is pressed or they go away by themselves.
+        case fingertips(Int)
         /// A sub-menu of one's own, with this title and these items.
         case menu(title: String, items: [MenuEntry])
     }
@@ -46,6 +52,8 @@ public struct MenuEntry: Hashable, Sendable {
         case .buttons: return "Buttons menu"
         case .gestures: return "Gestures menu"
         case .create: return "Create New Gesture"
+        case .fingertipsMenu: return "Fingertips menu"
+        case .fingertips(let count): return "\(count) fingertips"
         case .menu(let title, _): return "\(title) menu"
         }
     }
@@ -82,11 +90,15 @@ public struct MenuConfiguration: Hashable, Sendable {
     public init(items: [MenuEntry]) { self.items = items }
 
     /// The defaults: Home, Back, Volume up and down, the Buttons and
-    /// Gestures sub-menus, Create New Gesture.
+    /// Gestures sub-menus, Create New Gesture, the Fingertips sub-menu.
     public static let defaults = MenuConfiguration(items: [
         .button("home"), .button("back"), .button("volume-up"), .button("volume-down"),
-        MenuEntry(.buttons), MenuEntry(.gestures), MenuEntry(.create),
+        MenuEntry(.buttons), MenuEntry(.gestures), MenuEntry(.create), MenuEntry(.fingertipsMenu),
     ])
+
+    /// The Fingertips sub-menu: 2, 3, 4 and 5 live fingertips, as
+    /// AssistiveTouch's Gestures offers.
+    public static let fingertipsItems: [MenuEntry] = (2...5).map { MenuEntry(.fingertips($0)) }
 
     /// The Buttons sub-menu: every named button, power last (always confirmed).
     public static let buttonItems: [MenuEntry] = VirtualKeyboard.buttons.map { MenuEntry(.press($0)) }

@@ -1,3 +1,4 @@
+import GestureEngine
 import GestureFormat
 import GestureLibrary
 import GestureModel
@@ -26,6 +27,8 @@ public struct MenuConfigurationError: Error, Hashable, Sendable, CustomStringCon
 ///   {"play": "three-finger-swipe-up"},
 ///   {"menu": "buttons"},
 ///   {"menu": "gestures"},
+///   {"menu": "fingertips"},
+///   {"fingertips": 3, "label": "Three fingers"},
 ///   {"menu": "Media", "items": [{"press": "KEY_PLAYPAUSE"}, {"press": "mute"}]},
 ///   {"create": {}}
 /// ]}
@@ -33,8 +36,9 @@ public struct MenuConfigurationError: Error, Hashable, Sendable, CustomStringCon
 ///
 /// Each item has exactly one action: `press` (a button name or a `KEY_*`
 /// the virtual keyboard has, as `gesturectl press`), `play` (a saved
-/// gesture's name), `menu` (`buttons`, `gestures`, or the title of a
-/// sub-menu of one's own with its `items`), `create` (`{}`); and
+/// gesture's name), `menu` (`buttons`, `gestures`, `fingertips`, or the
+/// title of a sub-menu of one's own with its `items`), `create` (`{}`),
+/// `fingertips` (live fingertips: how many, 2 to 10); and
 /// optionally a `label`. A missing file means the defaults
 /// (``MenuConfiguration/defaults``); a file that is there is
 /// used whole or refused whole, never partly.
@@ -124,12 +128,12 @@ public enum MenuConfigurationFile {
         guard case .object(let members, _) = value else {
             throw fail(": must be an object such as {\"press\": \"volume-up\"} or {\"menu\": \"gestures\"}")
         }
-        let actionKeys = ["press", "play", "menu", "create"]
+        let actionKeys = ["press", "play", "menu", "create", "fingertips"]
         let given = members.map(\.key).filter { actionKeys.contains($0) }
         guard given.count == 1, let actionKey = given.first else {
             throw fail(
                 given.isEmpty
-                    ? ": has no action; give one of \"press\", \"play\", \"menu\", \"create\""
+                    ? ": has no action; give one of \"press\", \"play\", \"menu\", \"create\", \"fingertips\""
                     : ": has \(given.map { "\"\($0)\"" }.joined(separator: " and ")); give only one action")
         }
         var label: String?
@@ -146,7 +150,7 @@ public enum MenuConfigurationFile {
             case _ where actionKeys.contains(key):
                 break
             default:
-                throw fail(": unknown key \"\(DisplayText.escaped(key))\" (known: press, play, menu, create, label, items)")
+                throw fail(": unknown key \"\(DisplayText.escaped(key))\" (known: press, play, menu, create, fingertips, label, items)")
             }
         }
         let member = members.first { $0.key == actionKey }!.value
@@ -166,17 +170,24 @@ public enum MenuConfigurationFile {
         case "create":
             guard case .object(let options, _) = member, options.isEmpty else { throw fail(".create: must be {}") }
             return MenuEntry(.create, label: label)
+        case "fingertips":
+            let range = FingertipsOptions.countRange
+            guard case .number(let text) = member, let count = Int(text), range.contains(count) else {
+                throw fail(".fingertips: must be how many fingertips, \(range.lowerBound) to \(range.upperBound)")
+            }
+            return MenuEntry(.fingertips(count), label: label)
         default:
             guard case .string(let name) = member, !name.isEmpty else {
-                throw fail(".menu: must be \"buttons\", \"gestures\", or the title of a sub-menu of your own with its \"items\"")
+                throw fail(".menu: must be \"buttons\", \"gestures\", \"fingertips\", or the title of a sub-menu of your own with its \"items\"")
             }
             switch (name, subItems) {
             case ("buttons", nil): return MenuEntry(.buttons, label: label)
             case ("gestures", nil): return MenuEntry(.gestures, label: label)
-            case ("buttons", _), ("gestures", _):
+            case ("fingertips", nil): return MenuEntry(.fingertipsMenu, label: label)
+            case ("buttons", _), ("gestures", _), ("fingertips", _):
                 throw fail(".items: the \(name) menu lists its items itself; give items only to a menu of your own")
             case (_, nil):
-                throw fail(".items: is missing: a menu of your own (\"\(DisplayText.escaped(name))\") lists its items; the built-in ones are \"buttons\" and \"gestures\"")
+                throw fail(".items: is missing: a menu of your own (\"\(DisplayText.escaped(name))\") lists its items; the built-in ones are \"buttons\", \"gestures\" and \"fingertips\"")
             case (_, let items?):
                 guard name.count <= maximumLabel else { throw fail(".menu: a title has at most \(maximumLabel) characters") }
                 guard depth < MenuConfiguration.maximumDepth else {

@@ -59,6 +59,13 @@ public struct MenuSetup: Sendable {
         try create.switchWatch.start(request, on: engine, handle: handle)
     }
 
+    /// Starts `count` live fingertips on the menu's pointing device: the
+    /// drawing device (`--device`), else the only touch or pointer device.
+    func startFingertips(count: Int, events: @escaping @Sendable (FingertipsEvent) -> Void) throws -> FingertipsJob {
+        try engine.startFingertips(
+            FingertipsRequest(device: create.record.device, options: FingertipsOptions(count: count)), events: events)
+    }
+
     /// A new create flow, for Create New Gesture.
     func createFlow() -> CreateFlow { CreateFlow(library: LibraryNames(library), playLabel: playLabel) }
 
@@ -75,6 +82,8 @@ public struct MenuSetup: Sendable {
 public final class MenuSession: AssistLoopClient {
     enum Message: Sendable {
         case actionEnded(ActionMenuInput)
+        /// What live fingertips said; `ended`: they are over.
+        case fingertips(ActionMenuInput, ended: Bool)
     }
 
     private enum Presentation {
@@ -88,6 +97,7 @@ public final class MenuSession: AssistLoopClient {
     private let loop: AssistLoop<Message>
     private var presentation = Presentation.none
     private var job: PlayJob?
+    private var fingertips: FingertipsJob?
     private var pending: [ActionMenuInput] = []
     private var outcome: ActionMenuOutcome?
     private var failure: CreateFailure?
@@ -162,6 +172,13 @@ public final class MenuSession: AssistLoopClient {
             }
             job = nil
             feed(input)
+        case .fingertips(let input, let ended):
+            if ended {
+                // Over: the source is given back and the device gone.
+                _ = fingertips?.handle.wait()
+                fingertips = nil
+            }
+            feed(input)
         }
     }
 
@@ -191,6 +208,7 @@ public final class MenuSession: AssistLoopClient {
             if let answer { answered(answer, back: .back) }
         case .none:
             if action == .back { feed(.back) }
+            if action == .select { feed(.press) }
         }
     }
 
@@ -251,6 +269,9 @@ public final class MenuSession: AssistLoopClient {
             start { try setup.startPlay(named: name) }
         case .cancelAction:
             job?.cancel()
+            fingertips?.cancel()
+        case .startFingertips(let count):
+            startFingertips(count)
         case .create:
             let result = create()
             if let failure {
@@ -284,6 +305,34 @@ public final class MenuSession: AssistLoopClient {
         }
     }
 
+    /// Live fingertips: what they say and their end come to the loop as messages.
+    private func startFingertips(_ count: Int) {
+        presentation = .none
+        let post = loop.post
+        do {
+            let job = try setup.startFingertips(count: count) { event in
+                switch event {
+                case .ready(let line): post(.fingertips(.fingertipsReady(line), ended: false))
+                case .touching(let down): post(.fingertips(.fingertipsTouching(down), ended: false))
+                case .notice: break
+                }
+            }
+            fingertips = job
+            job.handle.onCompletion { outcome in
+                let end: FingertipsMenuEnd
+                switch outcome.reason {
+                case .idle: end = .idle
+                case .cancelled: end = .stopped
+                case .sourceVanished: end = .sourceGone
+                case .failed(let error): end = .failed("\(error)")
+                }
+                post(.fingertips(.fingertipsEnded(end), ended: true))
+            }
+        } catch {
+            pending.append(.fingertipsEnded(.failed("\(error)")))
+        }
+    }
+
     /// Create New Gesture: the create flow on this thread, with the switch
     /// handed over to it (one watch of the device at a time) and taken back after.
     private func create() -> Result<CreateOutcome, CreateFailure> {
@@ -312,8 +361,11 @@ public final class MenuSession: AssistLoopClient {
     /// press releases its key; the switch's watch lets the device go.
     private func stopEverything() {
         job?.cancel()
+        fingertips?.cancel()
         _ = job?.wait()
         job = nil
+        _ = fingertips?.handle.wait()
+        fingertips = nil
         loop.stopSwitch()
     }
 }

@@ -112,9 +112,13 @@ public struct TriggerBinding: Hashable, Sendable {
         /// Opens the menu of actions (GestureAssist's ``GestureAssist/ActionMenu``),
         /// operated by the trigger's switch; its lines go to `menu` subscribers.
         case menu(MenuAction)
+        /// Starts live fingertips on a source; the next press of the same
+        /// trigger stops them (``FingertipsAction``).
+        case fingertips(FingertipsAction)
 
         var json: JSONValue {
             switch self {
+            case .fingertips(let fingertips): .object([(DaemonOperation.fingertips.rawValue, fingertips.json)])
             case .menu(let menu): .object([("menu", menu.json)])
             case .play(let name, let kind): .object([("play", .string(name)), ("as", .string(kind.rawValue))])
             case .create(let create): .object([("create", create.json)])
@@ -130,10 +134,23 @@ public struct TriggerBinding: Hashable, Sendable {
                 throw DaemonError(.badArgument, "\(what) must be {\"play\": NAME}, {\"press\": KEY} or {\"create\": {\"device\": DEVICE}}")
             }
             let keys = Set(members.map(\.key))
-            if [keys.contains("play"), keys.contains("press"), keys.contains("create"), keys.contains("menu")].filter({ $0 }).count != 1 {
+            let fingertipsKey = DaemonOperation.fingertips.rawValue
+            if [keys.contains("play"), keys.contains("press"), keys.contains("create"), keys.contains("menu"), keys.contains(fingertipsKey)]
+                .filter({ $0 }).count != 1
+            {
                 throw DaemonError(
                     .badArgument,
-                    "\(what) must have one of \"play\" (a gesture's name), \"press\" (a button), \"create\" (the guided create flow) or \"menu\" (the menu of actions)")
+                    "\(what) must have one of \"play\" (a gesture's name), \"press\" (a button), \"create\" (the guided create flow), \"menu\" (the menu of actions) or \"fingertips\" (live fingertips)")
+            }
+            if let fingertips = value[fingertipsKey] {
+                if let unknown = keys.subtracting([fingertipsKey]).sorted().first {
+                    throw DaemonError(.badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(unknown))\" (known: \(fingertipsKey))")
+                }
+                guard case .object(let options, _) = fingertips else {
+                    throw DaemonError(.badArgument, "\(what): \"\(fingertipsKey)\" must be an object such as {\"count\": 3}")
+                }
+                let arguments = try Arguments(object: options, what: "\(what): \"\(fingertipsKey)\"", allowed: FingertipsAction.bindingFields)
+                return .fingertips(try FingertipsAction(arguments))
             }
             if let menu = value["menu"] {
                 if let unknown = keys.subtracting(["menu"]).sorted().first {
@@ -353,6 +370,90 @@ public struct MenuAction: Hashable, Sendable {
         action.scanInterval = timing.interval ?? action.scanInterval
         action.firstItemHold = timing.firstItemHold ?? action.firstItemHold
         return action
+    }
+}
+
+/// Live fingertips as the `fingertips` operation and a binding's action
+/// ask for them: `count` (2 to 10), and optionally the source `device`,
+/// `layout` (`row`, `arc`), `spacing_mm`, `speed`, `idle_ms` (0: never),
+/// `absolute` and `as` (`touchscreen`, `touchpad`).
+public struct FingertipsAction: Hashable, Sendable {
+    /// The fields a binding's action takes (the operation's, but `on_disconnect`).
+    static let bindingFields = DaemonOperation.fingertips.fields.subtracting([.onDisconnect])
+    /// The longest idle time, in milliseconds (a day).
+    public static let maximumIdleMilliseconds = 86_400_000
+    /// The widest spacing, in millimetres.
+    public static let maximumSpacingMillimetres = 500.0
+
+    /// How many fingertips.
+    public var count: Int
+    /// The source (a node, link, name or vendor:product); `nil`: the only touch or pointer device.
+    public var device: String?
+    /// `row` or `arc`; `nil`: a row.
+    public var layout: String?
+    public var spacingMillimetres: Double?
+    public var speed: Double?
+    /// The idle time (0: never); `nil`: 5 s.
+    public var idleMilliseconds: Int?
+    public var absolute = false
+    /// The target's kind (a touchscreen or a touchpad); `nil`: as `fingertips` chooses.
+    public var kind: DeviceKind?
+
+    /// Fingertips with the defaults.
+    public init(count: Int) { self.count = count }
+
+    /// Reads one from a request's arguments (or a binding's object), checking each.
+    init(_ arguments: Arguments) throws(DaemonError) {
+        let what = arguments.op
+        guard let count = try arguments.integer(.count, in: FingertipsOptions.countRange) else {
+            throw DaemonError(.badArgument, "\(what): \"\(DaemonField.count.rawValue)\" is missing (how many fingertips, 2 to 10)")
+        }
+        self.count = count
+        if let device = try arguments.string(.device) {
+            try BindingLimits.check(device, limit: BindingLimits.maximumIdentityBytes, what: "\(what): \"\(DaemonField.device.rawValue)\"")
+            self.device = device
+        }
+        if let layout = try arguments.string(.layout) {
+            guard FingertipsOptions.layoutNames.contains(layout) else {
+                throw DaemonError(
+                    .badArgument,
+                    "\(what): \"\(DaemonField.layout.rawValue)\" must be one of \(FingertipsOptions.layoutNames.joined(separator: ", "))")
+            }
+            self.layout = layout
+        }
+        spacingMillimetres = try arguments.number(.spacingMillimetres, in: 0.1...Self.maximumSpacingMillimetres)
+        speed = try arguments.number(.speed, in: FingertipsOptions.speedRange)
+        idleMilliseconds = try arguments.integer(.idleMilliseconds, in: 0...Self.maximumIdleMilliseconds)
+        absolute = try arguments.bool(.absolute, default: false)
+        if let kindName = try arguments.string(.kind) {
+            guard let kind = DeviceKind(rawValue: kindName), kind == .touchscreen || kind == .touchpad else {
+                throw DaemonError(.badArgument, "\(what): \"\(DaemonField.kind.rawValue)\" must be touchscreen or touchpad")
+            }
+            self.kind = kind
+        }
+    }
+
+    /// The engine's request.
+    var request: FingertipsRequest {
+        var options = FingertipsOptions(count: count, absolute: absolute)
+        if let layout { _ = options.setLayout(named: layout) }
+        if let spacingMillimetres { options.spacingMM = spacingMillimetres }
+        if let speed { options.speed = speed }
+        if let idleMilliseconds { options.idle = idleMilliseconds == 0 ? nil : Microseconds(Int64(idleMilliseconds) * 1_000) }
+        return FingertipsRequest(device: device, options: options, target: kind.map { .kind($0) } ?? .automatic)
+    }
+
+    /// {count, then each option given}.
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [(DaemonField.count.rawValue, .integer(count))]
+        if let device { members.append((DaemonField.device.rawValue, .string(device))) }
+        if let layout { members.append((DaemonField.layout.rawValue, .string(layout))) }
+        if let spacingMillimetres { members.append((DaemonField.spacingMillimetres.rawValue, .decimal(spacingMillimetres))) }
+        if let speed { members.append((DaemonField.speed.rawValue, .decimal(speed))) }
+        if let idleMilliseconds { members.append((DaemonField.idleMilliseconds.rawValue, .integer(idleMilliseconds))) }
+        if absolute { members.append((DaemonField.absolute.rawValue, .bool(true))) }
+        if let kind { members.append((DaemonField.kind.rawValue, .string(kind.rawValue))) }
+        return .object(members)
     }
 }
 

@@ -48,6 +48,16 @@ public final class DaemonClient {
         return try exchange(DaemonCall.line(id: nextID, op: op, arguments), id: nextID)
     }
 
+    /// The next pushed event (a subscriber's); replies no call waits for are skipped.
+    /// - Throws: ``DaemonUnreachable`` when the connection breaks.
+    public func nextEvent() throws(DaemonUnreachable) -> JSONValue {
+        while true {
+            let line = try readLine()
+            // Harmless: a line that is not JSON is no event.
+            if case .event(let event)? = try? DaemonReplyLine.parse(line) { return event }
+        }
+    }
+
     /// Sends a request line and waits for the reply to `id`.
     private func exchange(_ line: String, id: Int) throws -> JSONValue {
         var writeError: SystemError?

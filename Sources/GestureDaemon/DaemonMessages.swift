@@ -16,6 +16,8 @@ public enum DaemonOperation: String, CaseIterable, Hashable, Sendable {
     case recordStart = "record-start"
     case recordStop = "record-stop"
     case subscribe, bind, unbind, bindings
+    /// Starts live fingertips on a source; `cancel` of its job stops them.
+    case fingertips
 
     /// The arguments the operation takes; any other is refused (`bad-argument`).
     public var fields: Set<DaemonField> {
@@ -34,6 +36,8 @@ public enum DaemonOperation: String, CaseIterable, Hashable, Sendable {
         case .bind: [.trigger, .action]
         case .unbind: [.trigger]
         case .bindings: [.reset]
+        case .fingertips:
+            [.count, .device, .layout, .spacingMillimetres, .speed, .idleMilliseconds, .absolute, .kind, .onDisconnect]
         }
     }
 }
@@ -55,21 +59,64 @@ public enum DaemonField: String, CaseIterable, Hashable, Sendable {
     case idleTimeoutMilliseconds = "idle_timeout_ms"
     case maximumDurationMilliseconds = "max_duration_ms"
     case grab, save, events, trigger, reset
+    /// `fingertips`' number of fingertips, arrangement and distance apart.
+    case count, layout
+    case spacingMillimetres = "spacing_mm"
+    /// `fingertips`' idle time (0: never).
+    case idleMilliseconds = "idle_ms"
+    case absolute
 }
 
 /// The pushed events, by their names on the wire.
 public enum DaemonEvent: String, CaseIterable, Hashable, Sendable {
-    case job, device, record, trigger, create, menu
+    case job, device, record, trigger, create, menu, fingertips
     /// How many events a client that did not read lost (never subscribed to: every client gets it).
     case dropped
 
     /// The events a client may subscribe to.
-    public static let subscribable: Set<DaemonEvent> = [.job, .device, .record, .trigger, .create, .menu]
+    public static let subscribable: Set<DaemonEvent> = [.job, .device, .record, .trigger, .create, .menu, .fingertips]
 }
 
 /// `play`'s `on_disconnect`: what becomes of a play when its client goes away.
 public enum DisconnectPolicy: String, Hashable, Sendable {
     case cancel, finish
+}
+
+/// `fingertips`' `on_disconnect`: whether live fingertips end when their client goes away.
+public enum FingertipsDisconnectPolicy: String, Hashable, Sendable {
+    case cancel, keep
+}
+
+/// A `fingertips` event's `state`.
+public enum FingertipsEventState: String, Hashable, Sendable {
+    /// The source is grabbed and read, the device made (with the `line` to say).
+    case ready
+    /// The fingertips touched, or lifted.
+    case down, up
+    /// They went away (with the `reason`).
+    case ended
+}
+
+/// Why live fingertips ended, for programs (a `fingertips` event's `reason`).
+public enum FingertipsEndCode: String, Hashable, Sendable {
+    /// No input for the idle time.
+    case idle
+    /// A `cancel`, the emergency stop, the binding's next press, the client's disconnect, the daemon stopping.
+    case cancelled
+    /// The source was unplugged.
+    case sourceVanished = "source-vanished"
+    /// Reading the source or writing the device failed.
+    case failed
+
+    /// The code of a stop reason.
+    public init(_ reason: FingertipsStopReason) {
+        switch reason {
+        case .idle: self = .idle
+        case .cancelled: self = .cancelled
+        case .sourceVanished: self = .sourceVanished
+        case .failed: self = .failed
+        }
+    }
 }
 
 /// A `device` event's `state`.
@@ -233,6 +280,29 @@ public struct DaemonCall: Sendable {
         if let save { arguments.append((.save, .string(save))) }
         if force { arguments.append((.force, .bool(true))) }
         return DaemonCall(.recordStop, arguments)
+    }
+
+    /// `subscribe` {events}.
+    public static func subscribe(_ events: [DaemonEvent]) -> DaemonCall {
+        DaemonCall(.subscribe, [(.events, .array(events.map { .string($0.rawValue) }))])
+    }
+
+    /// `fingertips` {count, device, layout, spacing_mm, speed, idle_ms,
+    /// absolute, as, on_disconnect}; each but `count` only when given.
+    public static func fingertips(
+        count: Int, device: String? = nil, layout: String? = nil, spacingMillimetres: Double? = nil, speed: Double? = nil,
+        idleMilliseconds: Double? = nil, absolute: Bool = false, kind: String? = nil, keep: Bool = false
+    ) -> DaemonCall {
+        var arguments: [(DaemonField, JSONValue)] = [(.count, .integer(count))]
+        if let device { arguments.append((.device, .string(device))) }
+        if let layout { arguments.append((.layout, .string(layout))) }
+        if let spacingMillimetres { arguments.append((.spacingMillimetres, .decimal(spacingMillimetres))) }
+        if let speed { arguments.append((.speed, .decimal(speed))) }
+        if let idleMilliseconds { arguments.append((.idleMilliseconds, .decimal(idleMilliseconds))) }
+        if absolute { arguments.append((.absolute, .bool(true))) }
+        if let kind { arguments.append((.kind, .string(kind))) }
+        if keep { arguments.append((.onDisconnect, .string(FingertipsDisconnectPolicy.keep.rawValue))) }
+        return DaemonCall(.fingertips, arguments)
     }
 
     /// Whether the request has `field`.

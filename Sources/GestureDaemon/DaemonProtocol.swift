@@ -126,6 +126,22 @@ public struct Arguments: Sendable {
         self.members = members
     }
 
+    /// The members of an object that a binding's action holds, read as a
+    /// request's arguments (`what` names it in messages): only `allowed` ones.
+    init(object members: [(key: String, value: JSONValue)], what: String, allowed: Set<DaemonField>) throws(DaemonError) {
+        op = what
+        let names = Set(allowed.map(\.rawValue))
+        var read: [String: JSONValue] = [:]
+        for (key, value) in members {
+            guard names.contains(key) else {
+                throw DaemonError(
+                    .badArgument, "\(what): unknown key \"\(DaemonLog.excerpt(key))\" (known: \(names.sorted().joined(separator: ", ")))")
+            }
+            read[key] = value
+        }
+        self.members = read
+    }
+
     /// Whether `key` was given (and not null).
     public func has(_ field: DaemonField) -> Bool {
         if let value = members[field.rawValue], value != .null { return true }

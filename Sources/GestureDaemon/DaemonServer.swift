@@ -111,7 +111,8 @@ public final class DaemonServer: Sendable {
                 emergencyStop: { [self] reason in emergencyStop(because: reason) },
                 queue: { [dispatcher] action in try dispatcher.queueBound(action) },
                 startCreate: { [assists] action, key in try assists.startCreate(action, operatedBy: key) },
-                startMenu: { [assists] action, key in try assists.startMenu(action, operatedBy: key) }))
+                startMenu: { [assists] action, key in try assists.startMenu(action, operatedBy: key) },
+                toggleFingertips: { [dispatcher] action, trigger in try dispatcher.toggleFingertips(action, trigger: trigger) }))
         do {
             try sockets.start(
                 SocketServer.Handlers(

@@ -146,6 +146,8 @@ extension Dispatcher {
             return try recordStart(request, arguments, client: client)
         case .recordStop:
             return try recordStop(request, arguments, client: client)
+        case .fingertips:
+            return try fingertipsStart(arguments, client: client)
         case .cancel:
             let job = try arguments.integer(.job, in: 1...Int.max) ?? { throw DaemonError(.badArgument, "cancel: \"job\" is missing") }()
             try cancel(job)
@@ -353,7 +355,7 @@ extension Dispatcher {
     /// Cancels a job: a queued one ends at once, a running one lifts
     /// everything and ends.
     private func cancel(_ job: Int) throws(DaemonError) {
-        if cancelRecording(job) { return }
+        if cancelRecording(job) || cancelFingertips(job) { return }
         let record = state.withLock { current in current.jobs[job] }
         guard let record else { throw DaemonError(.notFound, "no job \(job) (finished jobs are forgotten)") }
         record.handle.cancel()
@@ -499,8 +501,8 @@ extension Dispatcher {
     /// same queues as `play` and `press`; returns the job.
     func queueBound(_ action: TriggerBinding.Action) throws -> Int {
         switch action {
-        case .create, .menu:
-            throw DaemonError(.badArgument, "a create flow or a menu is no job")
+        case .create, .menu, .fingertips:
+            throw DaemonError(.badArgument, "a create flow, a menu or fingertips are no job")
         case .press(let name, _):
             let key = try VirtualKeyboard.key(named: name)
             return try queuePress(KeyPress(key: key.code), client: 0, requestID: .null, waits: false, limited: true)
@@ -530,6 +532,7 @@ extension Dispatcher {
         log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
         for handle in handles { handle.cancel() }
         if let recordingJob { _ = cancelRecording(recordingJob) }
+        cancelAllFingertips()
         // Harmless: a keyboard that cannot be had was destroyed, and its destruction released its keys (the kernel sends the ups); a new one has none down.
         guard hasKeyboard, let session = try? engine.readyDevice(DaemonServer.profile(for: .keyboard)) else { return }
         // Queued behind the cancelled jobs, so each finds the keyboard free;

@@ -235,17 +235,24 @@ extension Dispatcher {
 
     /// A device that cannot be found, opened or recorded from, as a protocol error.
     private static func recordStartError(_ error: any Error) -> DaemonError {
+        let what = DaemonOperation.recordStart.rawValue
+        if let refusal = inputDeviceError(error, what: what) { return refusal }
+        if let error = error as? RecordingError { return DaemonError(.badArgument, "\(what): \(error)") }
+        return DaemonError(.internal, "\(what): \(error)")
+    }
+
+    /// An input device that cannot be found or opened, as a protocol error
+    /// of the operation `what`; `nil` for another error.
+    static func inputDeviceError(_ error: any Error, what: String) -> DaemonError? {
         switch error {
         case let error as DeviceSelectionError:
-            return DaemonError(error.kind == .notFound ? .notFound : .badArgument, "record-start: \"device\": \(error)")
-        case let error as RecordingError:
-            return DaemonError(.badArgument, "record-start: \(error)")
+            return DaemonError(error.kind == .notFound ? .notFound : .badArgument, "\(what): \"device\": \(error)")
         case let error as SystemError where error.kind == .permissionDenied:
-            return DaemonError(.permissionDenied, "record-start: the daemon may not read the device: \(error)")
+            return DaemonError(.permissionDenied, "\(what): the daemon may not read the device: \(error)")
         case let error as SystemError where error.kind == .notFound || error.kind == .deviceVanished:
-            return DaemonError(.notFound, "record-start: \"device\": \(error)")
+            return DaemonError(.notFound, "\(what): \"device\": \(error)")
         default:
-            return DaemonError(.internal, "record-start: \(error)")
+            return nil
         }
     }
 }

@@ -104,7 +104,7 @@ final class Dispatcher: Sendable {
         for handle in cancelled { handle.cancel() }
         releaseHeldKeys(of: client)
         recordingClientLeft(client)
-        return cancelled.count
+        return cancelled.count + fingertipsClientLeft(client)
     }
 
     // MARK: Lifecycle
@@ -152,6 +152,7 @@ final class Dispatcher: Sendable {
         // until the players stopped: the replies come after).
         if state.withLock({ !$0.jobs.isEmpty }) { jobsEnded.wait() }
         stopRecordingForShutdown()
+        stopFingertipsForShutdown()
         releaseAllHeldKeys()
     }
 
@@ -304,4 +305,11 @@ struct ServerState: Sendable {
     var recording: RecordingRecord?
     /// A record-start is between its check and its recording's start.
     var recordingStarts = false
+    /// The live fingertips running, by job: Dispatcher+Fingertips.swift.
+    var fingertips: [Int: FingertipsRecord] = [:]
+    /// Fingertips are between their check and their start.
+    var fingertipsStarts = false
+    /// How many times all fingertips were stopped (the emergency stop):
+    /// fingertips starting meanwhile are stopped as they are registered.
+    var fingertipsStops = 0
 }

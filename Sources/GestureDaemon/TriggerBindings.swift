@@ -69,6 +69,8 @@ final class TriggerBindings: Sendable {
         var startCreate: @Sendable (CreateAction, WatchedKey) throws -> Void
         /// Starts a bound menu, operated by the key.
         var startMenu: @Sendable (MenuAction, WatchedKey) throws -> Void
+        /// Starts bound fingertips, or stops those the trigger (described) started; what it did.
+        var toggleFingertips: @Sendable (FingertipsAction, String) throws -> String
     }
 
     /// Where bindings changed over the socket are saved; `nil`: nowhere.
@@ -414,6 +416,11 @@ final class TriggerBindings: Sendable {
                 if case .create(let create) = binding.action {
                     try actions.startCreate(create, key)
                     log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, create flow on \(DaemonLog.oneLine(create.device))")
+                    return
+                }
+                if case .fingertips(let fingertips) = binding.action {
+                    let done = try actions.toggleFingertips(fingertips, Self.describeTrigger(binding.trigger))
+                    log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, \(done)")
                     return
                 }
                 if case .menu(let menu) = binding.action {

@@ -40,6 +40,15 @@ enum DaemonCommand {
             ~/.local/share/gesturectl/bindings.json). Holding a trigger 3 s
             is the emergency stop: every job cancelled, every key released.
 
+            Live fingertips: the 'fingertips' request moves 2-10 virtual
+            fingertips with one source device, as 'gesturectl fingertips'
+            does, until a cancel of its job, the emergency stop, SIGTERM, the
+            client's disconnect (unless it asked to keep them), the idle
+            time or the source unplugged; one session per source. A binding's
+            {"fingertips": {"count": 3}} toggles them: a press starts them,
+            the next press of the same trigger stops them. Subscribers get
+            'fingertips' events (ready, down, up, ended).
+
             The system service's devices: the shipped unit allows /dev/uinput
             and reading input devices only. --write-dropin writes
             /etc/systemd/system/gesturectl.service.d/outputs.conf (or into

@@ -86,6 +86,7 @@ enum FingertipsCommand {
             .option("clone", valueName: "device", help: "Show the fingertips on a uinput copy of this real device (node, link, name or vendor:product).", completion: .files),
         ]
     ) { values, context in
+        if context.goesThroughDaemon(values) { return try await fingertipsThroughDaemon(values, context: context) }
         let count = values.integer("count") ?? FingertipsOptions.countRange.lowerBound
         let idle = values.durationOrDefault("idle")
         let options = FingertipsOptions(

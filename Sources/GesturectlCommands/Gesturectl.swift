@@ -23,7 +23,7 @@ public enum Gesturectl {
             globalOptions: [
                 .option(
                     "socket", valueName: "path",
-                    help: "The daemon's socket: 'daemon' listens on it; play, press, record, list, show, save, rm and devices go through the daemon listening there (also $GESTURECTL_SOCKET).",
+                    help: "The daemon's socket: 'daemon' listens on it; play, press, record, fingertips, list, show, save, rm and devices go through the daemon listening there (also $GESTURECTL_SOCKET).",
                     completion: .files),
                 .flag("daemon", help: "Go through the daemon at its default socket ($XDG_RUNTIME_DIR/gesturectl.sock if it exists, else /run/gesturectl/gesturectl.sock)."),
             ],

@@ -5,19 +5,26 @@ import GestureModel
 import OperatingSystem
 
 /// `menu`: AssistiveTouch's menu of actions for switch users (buttons,
-/// saved gestures, Create New Gesture, sub-menus), by keys or one switch.
+/// saved gestures, Create New Gesture, live fingertips, sub-menus), by keys or one switch.
 enum MenuCommand {
     static let command = Command(
         name: "menu", abstract: "A menu of actions: press buttons, play saved gestures, create new ones (keys or one switch).",
         discussion: """
             AssistiveTouch's menu. By default its top level is:
               Home · Back key · Volume up · Volume down · Buttons menu ·
-              Gestures menu · Create New Gesture · Close the menu
+              Gestures menu · Create New Gesture · Fingertips menu ·
+              Close the menu
             Buttons lists every button (volume up and down, mute, lock screen,
             screenshot, home, back, menu, power); Gestures lists the saved
             gestures, each played on a virtual --as device (it acts on the
             live desktop); Create New Gesture runs 'gesturectl create' and
-            comes back. Power always asks first, and its default is not to
+            comes back. Fingertips offers 2, 3, 4 and 5 fingertips
+            (AssistiveTouch's live multi-finger input, as 'gesturectl
+            fingertips N'): the drawing device (--device, else the only touch
+            or pointer device) moves them until a press of the switch (or
+            Escape) stops them; when they go away by themselves (5 s without
+            input, the device unplugged) the menu is back. The switch must
+            be another device than the one moving the fingertips. Power always asks first, and its default is not to
             press. The menu stays open after each action and says what was
             done ("Pressed volume up."); every sub-menu ends with "Back to …",
             and the top level with "Close the menu".
@@ -40,12 +47,14 @@ enum MenuCommand {
                 {"play": "three-finger-swipe-up"},
                 {"menu": "buttons"},
                 {"menu": "gestures"},
+                {"menu": "fingertips"},
+                {"fingertips": 3, "label": "Three fingers"},
                 {"menu": "Media", "items": [{"press": "mute"}, {"press": "KEY_NEXTSONG"}]},
                 {"create": {}}
               ]}
             press takes what 'gesturectl press' takes; play a saved gesture's
-            name; menu "buttons" or "gestures", or a title with its own
-            items; label replaces the shown and spoken name. A file with a
+            name; menu "buttons", "gestures" or "fingertips", or a title with
+            its own items; fingertips how many live fingertips (2-10); label replaces the shown and spoken name. A file with a
             mistake is refused whole, naming the file and the field. --reset
             deletes the file: the defaults apply again.
 

@@ -1,6 +1,7 @@
 import CommandKit
 import GestureDaemon
 import GestureEditing
+import GestureEngine
 import GestureFormat
 import GestureLibrary
 import GestureModel
@@ -151,5 +152,63 @@ extension PressCommand {
         _ = try? DaemonCalls.call(client, .press(key: name, action: .up))
         context.note("released \(name)")
         throw CommandFailure.exit(.interrupted)
+    }
+}
+
+extension FingertipsCommand {
+    /// `fingertips` through the daemon: the daemon grabs the source and
+    /// makes the device; the same lines are printed as locally, from its
+    /// `fingertips` events, and Ctrl-C or SIGTERM cancels them (so does
+    /// this command's end: the daemon ends them when the connection closes).
+    static func fingertipsThroughDaemon(_ values: ParsedValues, context: CommandContext) async throws {
+        if values.string("clone") != nil {
+            throw CommandFailure.usage("--clone works only locally; through the daemon the fingertips are shown on a touchscreen or a touchpad (--as)")
+        }
+        // The caller asked goesThroughDaemon, so there is a client.
+        guard let client = try context.daemonClient(values) else { return }
+        let watcher: DaemonClient
+        do {
+            watcher = try DaemonClient(path: client.path)
+        } catch {
+            throw CommandFailure(status: error.isPermissionDenied ? .permissionDenied : .daemonUnavailable, message: error.description)
+        }
+        let socketPath = client.path
+        let count = values.integer("count") ?? FingertipsOptions.countRange.lowerBound
+        let idle = values.durationOrDefault("idle")
+        let request = DaemonCall.fingertips(
+            count: count, device: values.string("device"), layout: values.stringOrDefault("layout"),
+            spacingMillimetres: values.doubleOrDefault("spacing"), speed: values.doubleOrDefault("speed"),
+            idleMilliseconds: Double(idle) / 1_000, absolute: values.flag("absolute"), kind: values.string("as"))
+        let started: (result: JSONValue, handle: JobHandle<RemoteFingertipsOutcome, RemoteFingertipsEvent>)
+        do {
+            started = try RemoteFingertips.start(request, client: client, watcher: watcher) { event in
+                switch event {
+                case .ready(let line): context.print(line)
+                case .touching(let down): context.print("\(count) fingertips \(down ? "down" : "up").")
+                }
+            }
+        } catch let error as DaemonError {
+            throw DaemonFailure.failure(for: error)
+        } catch let error as DaemonUnreachable {
+            throw CommandFailure(status: .daemonUnavailable, message: error.description)
+        }
+        let handle = started.handle
+        let source = started.result["source"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "?"
+        let stop = idle == 0 ? "Ctrl-C" : "Ctrl-C or \(DurationText.format(microseconds: idle)) without input"
+        context.note("fingertips through the daemon at \(socketPath), reading \(source); stop with \(stop)")
+        switch await context.untilFinished(handle) {
+        case .ended(.idle?, _):
+            context.print("\(count) fingertips gone: no input for \(DurationText.format(microseconds: idle)).")
+        case .ended(.cancelled?, _):
+            context.print("\(count) fingertips gone: stopped.")
+        case .ended(.sourceVanished?, let message):
+            context.print("\(count) fingertips gone: the source was unplugged.")
+            throw CommandFailure.failure("\(source) was unplugged (\(message)); every fingertip lifted, the virtual device removed")
+        case .ended(_, let message):
+            context.print("\(count) fingertips gone: an error.")
+            throw CommandFailure.failure("fingertips stopped: \(message)")
+        case .lost(let error):
+            throw DaemonCalls.failure(for: error)
+        }
     }
 }

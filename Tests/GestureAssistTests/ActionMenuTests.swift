@@ -25,13 +25,14 @@ extension MenuScreen {
 
 @Suite("The menu of actions as a state machine")
 struct ActionMenuTests {
-    @Test("The default top level: buttons, the sub-menus, Create New Gesture, and Close the menu last")
+    @Test("The default top level: buttons, the sub-menus, Create New Gesture, Fingertips, and Close the menu last")
     func defaults() {
         var menu = ActionMenu(configuration: .defaults, library: FakeMenuLibrary())
         let screen = menu.start().menu!
         #expect(
             screen.labels == [
-                "Home", "Back key", "Volume up", "Volume down", "Buttons menu", "Gestures menu", "Create New Gesture", "Close the menu",
+                "Home", "Back key", "Volume up", "Volume down", "Buttons menu", "Gestures menu", "Create New Gesture", "Fingertips menu",
+                "Close the menu",
             ])
         #expect(screen.defaultIndex == 0)
     }
