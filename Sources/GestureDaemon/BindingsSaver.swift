@@ -48,7 +48,7 @@ final class BindingsSaver: Sendable {
     /// before their completions.
     func start(written: @escaping @Sendable (_ contents: Contents, _ failure: DaemonError?, _ changes: Int) -> Void) throws(SystemError) {
         self.written.withLock { $0 = written }
-        try DedicatedThread.start(ThreadOptions(name: "gesturectl-save")) { [self] in run() }
+        try DedicatedThread.start(ThreadOptions(name: "gesturectl-save", niceness: 10)) { [self] in run() }
         running.withLock { $0 = true }
     }
 

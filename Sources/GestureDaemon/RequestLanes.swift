@@ -55,9 +55,14 @@ final class RequestLanes<Request: Sendable>: Sendable {
     ) throws(SystemError) {
         handlers.withLock { $0 = Handlers(serve: serve, drained: drained) }
         for _ in 0..<workers {
-            try DedicatedThread.start(ThreadOptions(name: threadName)) { [self] in work() }
+            // Background work (nice 10): the I/O thread, which answers
+            // `cancel`, and the players preempt it as soon as they wake.
+            try DedicatedThread.start(ThreadOptions(name: threadName, niceness: Self.workerNiceness)) { [self] in work() }
         }
     }
+
+    /// The workers' nice value.
+    static var workerNiceness: Int32 { 10 }
 
     /// A client whose waiting requests hold more than this many bytes (or
     /// number more than ``backlogCount``) is not read until they are served:

@@ -15,12 +15,17 @@ public struct ThreadOptions: Hashable, Sendable {
     /// A SCHED_FIFO priority (1…99) for the thread, `nil` for the normal
     /// scheduler. Needs CAP_SYS_NICE or an rtprio limit.
     public var realtimePriority: Int32?
+    /// A nice value for the thread alone (`setpriority` on its thread id):
+    /// a positive one makes it background work, which a normal thread of
+    /// the process preempts as soon as it wakes. `nil` keeps the inherited one.
+    public var niceness: Int32?
 
     /// Creates options.
-    public init(name: String, timerSlackNanoseconds: UInt? = nil, realtimePriority: Int32? = nil) {
+    public init(name: String, timerSlackNanoseconds: UInt? = nil, realtimePriority: Int32? = nil, niceness: Int32? = nil) {
         self.name = name
         self.timerSlackNanoseconds = timerSlackNanoseconds
         self.realtimePriority = realtimePriority
+        self.niceness = niceness
     }
 
     /// These options at SCHED_FIFO `priority` (1…99), or as they are for
@@ -95,7 +100,7 @@ public enum DedicatedThread {
         if let error = launch.setupError { throw error }
     }
 
-    /// Runs on the new thread: name, slack, priority.
+    /// Runs on the new thread: name, slack, nice value, priority.
     private static func setUp(_ options: ThreadOptions) -> SystemError? {
         do throws(SystemError) {
             try Syscall.errnoValue(
@@ -103,6 +108,12 @@ public enum DedicatedThread {
             if let slack = options.timerSlackNanoseconds {
                 try Syscall.minusOne("prctl(PR_SET_TIMERSLACK)", detail: options.name) {
                     gesturectl_set_timer_slack(slack)
+                }
+            }
+            if let niceness = options.niceness {
+                // Only lowering a thread's weight: needs no privilege.
+                try Syscall.minusOne("setpriority", detail: options.name) {
+                    setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(gesturectl_thread_id()), niceness)
                 }
             }
             if let priority = options.realtimePriority {

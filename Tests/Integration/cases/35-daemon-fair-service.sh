@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The daemon serves everyone fairly on a real kernel (issue 21): while one
 # client streams 5,000 pipelined `bind`s and another sends a 60 MiB line,
-# a third client plays a three-finger long press 20 times and cancels each
-# mid-play. Each cancel is answered, and the fingers are seen lifted on the
+# a third client plays a three-finger long press again and again, cancelling each
+# mid-play (20 times, and on until the load is answered). Each cancel is answered, and the fingers are seen lifted on the
 # ready touchscreen (by our own evdev reader with CLOCK_MONOTONIC
 # timestamps, set with EVIOCSCLOCKID), within 100 ms at p99 of sending it.
 # Then SIGTERM with thousands of requests still queued: the daemon exits 0
@@ -38,7 +38,7 @@ touchscreen=$(grep -o 'ready: touchscreen at /dev/input/event[0-9]*' "$CASE_WORK
 [[ -n $touchscreen ]] || fail "the daemon did not say where its touchscreen is"
 
 python3 - "$socket" "$touchscreen" "$CASE_WORK/latency.txt" "$binds" "$line_mib" <<'PYTHON' || fail "the cancel latencies (see latency.txt)"
-import fcntl, json, os, select, socket, struct, sys, threading, time
+import fcntl, json, multiprocessing, os, select, socket, struct, sys, threading, time
 
 path, node, report = sys.argv[1:4]
 binds, line_mib = int(sys.argv[4]), int(sys.argv[5])
@@ -80,10 +80,16 @@ def wait_touch(value, within):
                 return stamp
     raise SystemExit(f"BTN_TOUCH {value} not seen within {within} s")
 
-# The load: 5,000 pipelined binds (their replies read and counted), and a
-# 60 MiB line (a save whose gesture is one long string: read, then refused).
-bind_replies = [0]
+# The load, in processes of their own (not threads: the measuring client
+# must not wait for the interpreter's lock): 5,000 pipelined binds (their
+# replies read and counted), and a 60 MiB line (a save whose gesture is one
+# long string: read, then refused).
+bind_replies = multiprocessing.Value("i", 0)
+big_reply = multiprocessing.Array("c", 200)
 def binder():
+    # The load's own processes yield to the measuring client (nice 10), so
+    # that what is measured is the daemon, not this guest's two CPUs.
+    os.nice(10)
     s = connect()
     lines = b"".join(
         json.dumps({"id": n, "op": "bind",
@@ -93,21 +99,21 @@ def binder():
     sender = threading.Thread(target=s.sendall, args=(lines,))
     sender.start()
     buffer = b""
-    while bind_replies[0] < binds:
+    while bind_replies.value < binds:
         chunk = s.recv(1 << 16)
         if not chunk:
             break
         buffer += chunk
-        bind_replies[0] += buffer.count(b"\n")
+        bind_replies.value += buffer.count(b"\n")
         buffer = buffer[buffer.rfind(b"\n") + 1:]
     sender.join()
-big_reply = [None]
 def big_line():
+    os.nice(10)
     s = connect()
     s.sendall(b'{"id": 1, "op": "save", "name": "huge", "gesture": "' + b"x" * (line_mib << 20) + b'"}\n')
-    big_reply[0] = s.makefile("rb").readline()
+    big_reply.value = s.makefile("rb").readline()[:199]
 
-loaders = [threading.Thread(target=binder), threading.Thread(target=big_line)]
+loaders = [multiprocessing.Process(target=binder), multiprocessing.Process(target=big_line)]
 for thread in loaders:
     thread.start()
 
@@ -123,12 +129,17 @@ def call(request):
         if "event" not in line:
             return line
 
-latencies = []
-for round in range(20):
+latencies, replies_ms, lifts_ms = [], [], []
+# At least 20 rounds, and on until the load is answered: every cancel is
+# measured under it.
+round = -1
+while round < 19 or (any(loader.is_alive() for loader in loaders) and round < 400):
+    round += 1
     started = call({"id": round, "op": "play", "name": "hold", "wait": False})
     assert started.get("ok"), started
     job = started["result"]["job"]
-    progress(f"round {round}: job {job} queued; {bind_replies[0]} binds answered")
+    if round % 10 == 0:
+        progress(f"round {round}: job {job} queued; {bind_replies.value} binds answered")
     wait_touch(1, 60)
     sent = time.clock_gettime(time.CLOCK_MONOTONIC)
     player.sendall(json.dumps({"id": 1000 + round, "op": "cancel", "job": job}).encode() + b"\n")
@@ -137,21 +148,27 @@ for round in range(20):
     assert reply.get("ok"), reply
     lifted = wait_touch(0, 30)
     latencies.append((max(answered, lifted) - sent) * 1000)
+    replies_ms.append((answered - sent) * 1000)
+    lifts_ms.append((lifted - sent) * 1000)
     # The play's own end (cancelled) comes on the connection too; skip it.
 progress("cancels done; waiting for the load to be answered")
 for thread in loaders:
     thread.join(timeout=240)
+def percentiles(values):
+    values = sorted(values)
+    return f"p50 {values[len(values) // 2]:.1f}, p99 {values[min(len(values) - 1, int(len(values) * 0.99))]:.1f}"
 latencies.sort()
 p50 = latencies[len(latencies) // 2]
 p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
 with open(report, "w") as out:
-    out.write(f"cancel to reply and lift, ms: p50 {p50:.1f}, p99 {p99:.1f}, max {latencies[-1]:.1f}; "
-              f"binds answered {bind_replies[0]}; {line_mib} MiB line: {(big_reply[0] or b'none')[:120]!r}\n")
+    out.write(f"cancel to reply and lift, ms: p50 {p50:.1f}, p99 {p99:.1f}, max {latencies[-1]:.1f} "
+              f"(reply {percentiles(replies_ms)}; lift {percentiles(lifts_ms)}; each: {', '.join(f'{v:.0f}' for v in latencies)}); "
+              f"binds answered {bind_replies.value}; {line_mib} MiB line: {big_reply.value[:120]!r}\n")
 print(open(report).read(), end="")
 if p99 > 100:
     raise SystemExit(f"p99 {p99:.1f} ms is over 100 ms")
-if bind_replies[0] != binds:
-    raise SystemExit(f"only {bind_replies[0]} of {binds} binds answered")
+if bind_replies.value != binds:
+    raise SystemExit(f"only {bind_replies.value} of {binds} binds answered")
 PYTHON
 note "$(cat "$CASE_WORK/latency.txt")"
 grep -q '"mute"' "$CASE_WORK/bindings.json" || fail "bindings.json does not hold the last bind (see bindings.json)"
