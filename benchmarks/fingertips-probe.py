@@ -13,16 +13,17 @@ Usage:
 measure (inside the VM, started by benchmarks/fingertips through
 scripts/vm-run). Two sources, made by DIR/source-writer (C, uinput):
   touch   a one-contact touchscreen at 120 Hz (--touch-frames, default 1200:
-          10 s): down, a drag of 2 units a frame, up;
-  mouse   a mouse at 1 kHz (--mouse-frames, default 5000: 5 s): the left
-          button held, 4 counts of motion back and forth every frame.
+          10 s): down, a drag of 4 units a frame, up;
+  mouse   a mouse at 1 kHz (--mouse-frames, default 3000: 3 s): the left
+          button held, 1 count right and a wheel step every frame.
 For each source, --runs rounds, the tools interleaved in every round (floor,
 gesturectl, interception-tools), each on a fresh source device:
   floor       DIR/pass-through NODE: EVIOCGRAB, a uinput copy, every frame
               written to the copy as read, one write() a frame;
   gesturectl  `gesturectl fingertips 3 --device NODE --idle 0`: for the
               touchscreen, 3 fingertips on its copy; for the mouse, on the
-              built-in touchscreen (the button held puts them down);
+              built-in touchscreen (the button held puts them down;
+              --speed 0.25, so that 3000 frames stay on it);
   interception-tools  `interception -g NODE | uinput -d NODE` (Debian names
               the `intercept` tool `interception`).
 Once the tool holds the source and DIR/input-observer (SCHED_FIFO 45, kernel
@@ -31,11 +32,19 @@ SCHED_FIFO 50) writes the frames on absolute deadlines and prints
 CLOCK_MONOTONIC just before and after each write(): the kernel stamps the
 source frame inside that write, so "before" is the source event's kernel
 time to within the write's duration (reported: the median write).
-Every source frame changes the output, so the n-th frame seen on the output
-is the n-th frame written; the added latency of a frame is its output
-frame's kernel timestamp − the source frame's. When a tool lost frames
-(fewer seen than written), each seen frame is matched instead to the latest
-source frame written before it that no earlier frame took: a lower bound.
+Every source frame changes the output and says which frame it is (the
+touch contact's x; the mouse's wheel value, or through gesturectl the
+fingertips' centre, which moves a fixed step a frame): each frame seen on
+the output is matched to the source frame it comes from, so a tool that
+loses frames shows them as not shown and its later frames keep their own
+source times. The added latency of a frame is its output frame's kernel
+timestamp − the source frame's. Not shown: lost, or (gesturectl) merged
+into a later frame when it read several at once. Motion lost (the mouse):
+counts of REL_X that never reached the output (through gesturectl: the
+fingertips' last position short of where the source's motion put it), e.g.
+when the tool fell behind the kernel's buffer and the kernel dropped
+events (SYN_DROPPED in the tool's reading; the column "SYN_DROPPED seen" is
+what the observer read on the output).
 CPU per source frame: the tool's processes' time on a CPU (the sum of
 /proc/PID/task/*/schedstat) from just before the first frame to once the
 last has been seen, divided by the frames written.
@@ -62,7 +71,7 @@ TOOLS = ["floor", "gesturectl", "interception"]
 LABELS = {
     "floor": "C pass-through (floor)",
     "gesturectl": "gesturectl fingertips 3",
-    "interception": "interception -g | uinput -d",
+    "interception": "interception-tools",
 }
 
 
@@ -156,7 +165,8 @@ def start_tool(tool, arguments, node, folder):
         return output, [process]
     if tool == "gesturectl":
         process = subprocess.Popen(
-            [arguments.binary, "fingertips", "3", "--device", node, "--idle", "0"], stdout=log, stderr=log)
+            [arguments.binary, "fingertips", "3", "--device", node, "--idle", "0", "--speed", str(MOUSE_SPEED)],
+            stdout=log, stderr=log)
         path = log.name
 
         def ready():
@@ -181,17 +191,66 @@ def start_tool(tool, arguments, node, folder):
 
 
 def frames_seen(path):
+    """The observed frames: (kernel µs, {"lift": bool, "x": mean x of the
+    contacts down or None, "wheel": REL_WHEEL or None, "rel_x": REL_X}), and
+    SYN_DROPPED seen."""
     frames, dropped = [], 0
+    slot, slots, xs = 0, {}, {}
+    wheel, lifted, motion = None, False, 0
     for line in read_text(path).splitlines():
         if not line.startswith("E: "):
             continue
         fields = line.split()
-        if fields[2] == "0000" and fields[3] == "0000":
+        kind, code, value = int(fields[2], 16), int(fields[3], 16), int(fields[4])
+        if kind == 0 and code == 0:
             seconds, _, micros = fields[1].partition(".")
-            frames.append(int(seconds) * 1_000_000 + int(micros))
-        elif fields[2] == "0000" and fields[3] == "0003":
+            down = [xs[s] for s, active in slots.items() if active and s in xs]
+            frames.append((int(seconds) * 1_000_000 + int(micros),
+                           {"lift": lifted and not down, "x": sum(down) / len(down) if down else None, "wheel": wheel,
+                            "rel_x": motion}))
+            wheel, lifted, motion = None, False, 0
+        elif kind == 0 and code == 3:
             dropped += 1
+        elif kind == 3 and code == 0x2F:
+            slot = value
+        elif kind == 3 and code == 0x39:
+            slots[slot] = value >= 0
+            lifted = lifted or value < 0
+        elif kind == 3 and code == 0x35:
+            xs[slot] = value
+        elif kind == 2 and code == 8:
+            wheel = value
+        elif kind == 2 and code == 0:
+            motion += value
     return frames, dropped
+
+
+# What each source frame says of its number (source-writer.c): the touch
+# contact's x is 400 + 4·i modulo 3200; the mouse's wheel is i mod 1000 + 1
+# and, through gesturectl at --speed MOUSE_SPEED, the fingertips' centre
+# moves TOUCHSCREEN_UNITS_PER_COUNT · MOUSE_SPEED units a frame.
+MOUSE_SPEED = 0.25
+TOUCHSCREEN_UNITS_PER_COUNT = 21_600 / 1920  # the built-in touchscreen at speed 1
+
+
+def source_index(source, tool, frame, first, previous, count):
+    """The number of the source frame an observed frame comes from: the
+    first one after PREVIOUS that fits what it says; None when it says
+    nothing."""
+    if frame["lift"]:
+        return count - 1
+    if source == "touch" and frame["x"] is not None:
+        residue, period = round((frame["x"] - 400) / 4) % 800, 800
+    elif source == "mouse" and tool == "gesturectl" and frame["x"] is not None:
+        if first is None:
+            return 0
+        return round((frame["x"] - first) / (TOUCHSCREEN_UNITS_PER_COUNT * MOUSE_SPEED))
+    elif source == "mouse" and frame["wheel"] is not None:
+        residue, period = (frame["wheel"] - 1) % 1000, 1000
+    else:
+        return None
+    index = previous + 1
+    return index + (residue - index) % period
 
 
 def one_run(arguments, source, tool, folder):
@@ -220,6 +279,8 @@ def one_run(arguments, source, tool, folder):
             break
         _, before, after = line.split()
         sent.append((int(before), int(after)))
+    with open(os.path.join(folder, "source.txt"), "w", encoding="utf-8") as file:
+        file.writelines(f"{index} {before} {after}\n" for index, (before, after) in enumerate(sent))
     if len(sent) != count:
         raise RuntimeError(f"source-writer wrote {len(sent)} of {count} frames")
     # The observer writes out after 50 ms without input: wait until it has
@@ -241,23 +302,34 @@ def one_run(arguments, source, tool, folder):
         stop(process, signal.SIGINT if tool == "gesturectl" else signal.SIGTERM)
     writer.stdin.close()
     writer.wait(timeout=30)
-    latencies, ordered = [], len(frames) == count
-    if ordered:
-        latencies = [seen - before // 1000 for seen, (before, _) in zip(frames, sent)]
-    else:
-        index = 0
-        for seen in frames:
-            while index + 1 < count and sent[index + 1][0] // 1000 <= seen:
-                index += 1
-            latencies.append(seen - sent[index][0] // 1000)
-            index += 1
-            if index >= count:
-                break
+    latencies, matched, previous, first, unknown = [], set(), -1, None, 0
+    for seen, frame in frames:
+        index = source_index(source, tool, frame, first, previous, count)
+        if first is None and frame["x"] is not None:
+            first = frame["x"]
+        if index is None or not 0 <= index < count or index in matched:
+            unknown += 1
+            continue
+        matched.add(index)
+        previous = index
+        latencies.append(seen - sent[index][0] // 1000)
+    # The mouse's motion that never arrived, in counts: every source frame
+    # moves 1 count right; through gesturectl the fingertips show the
+    # motion of every frame but the last (which lifts them).
+    motion_lost = None
+    if source == "mouse":
+        if tool == "gesturectl":
+            shown = [source_index(source, tool, frame, first, 0, count) for _, frame in frames if frame["x"] is not None]
+            motion_lost = (count - 1) - ((shown[-1] + 1) if shown else 0)
+        else:
+            motion_lost = count - sum(frame["rel_x"] for _, frame in frames)
     return {
+        "motion_lost": motion_lost,
         "sent": count,
         "seen": len(frames),
+        "matched": len(matched),
+        "unmatched": unknown,
         "syn_dropped": dropped,
-        "matched_in_order": ordered,
         "latencies_us": latencies,
         "write_us": statistics.median((after - before) / 1000 for before, after in sent),
         "cpu_ns": cpu_after - cpu_before,
@@ -295,9 +367,10 @@ def measure(arguments):
                 "errors": [run["error"] for run in done if "error" in run],
                 "sent": sent,
                 "seen": sum(run["seen"] for run in good),
-                "lost": sum(max(0, run["sent"] - run["seen"]) for run in good),
+                "lost": sum(run["sent"] - run["matched"] for run in good),
+                "unmatched": sum(run["unmatched"] for run in good),
+                "motion_lost": None if source == "touch" else sum(run["motion_lost"] for run in good),
                 "syn_dropped": sum(run["syn_dropped"] for run in good),
-                "lower_bound": any(not run["matched_in_order"] for run in good),
                 "p50_us": percentile(latencies, 0.50),
                 "p99_us": percentile(latencies, 0.99),
                 "max_us": max(latencies) if latencies else None,
@@ -330,22 +403,24 @@ def table(path):
         floor = tools["floor"]
         frames = (tools["floor"]["sent"] or 1) // max(1, tools["floor"]["runs"])
         print(f"**Source: {entry['description']}** ({frames} frames a run)\n")
-        print("| tool | runs | frames seen/sent | lost | SYN_DROPPED | p50 µs | p99 µs | max µs | p50 × floor | p99 × floor | CPU µs/frame | CPU × floor |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("| tool | runs | frames shown/sent | not shown | motion lost (counts) | SYN_DROPPED seen | p50 µs | p99 µs | max µs "
+              "| p50 × floor | p99 × floor | CPU µs/frame | CPU × floor |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for tool in TOOLS:
             row = tools[tool]
-            mark = "*" if row["lower_bound"] else ""
             print(
-                f"| {LABELS[tool]} | {row['runs']} | {row['seen']}/{row['sent']} | {row['lost']} | {row['syn_dropped']} "
-                f"| {number(row['p50_us'])}{mark} | {number(row['p99_us'])}{mark} | {number(row['max_us'])}{mark} "
+                f"| {LABELS[tool]} | {row['runs']} | {row['sent'] - row['lost']}/{row['sent']} | {row['lost']} "
+                f"| {number(row['motion_lost'])} | {row['syn_dropped']} "
+                f"| {number(row['p50_us'])} | {number(row['p99_us'])} | {number(row['max_us'])} "
                 f"| {ratio(row['p50_us'], floor['p50_us'])} | {ratio(row['p99_us'], floor['p99_us'])} "
                 f"| {number(row['cpu_us_per_frame'], 1)} | {ratio(row['cpu_us_per_frame'], floor['cpu_us_per_frame'])} |")
             for error in row["errors"]:
                 print(f"\n{LABELS[tool]}: a run failed: {error}")
         writes = ", ".join(f"{LABELS[tool]} {number(tools[tool]['write_us'], 1)}" for tool in TOOLS)
         print(f"\nThe source's write() took (median) {writes} µs: the uncertainty of the source's time.")
-        if any(tools[tool]["lower_bound"] for tool in TOOLS):
-            print("\n\\* frames were lost: latencies matched to the latest earlier source frame (a lower bound).")
+        unmatched = {LABELS[tool]: tools[tool]["unmatched"] for tool in TOOLS if tools[tool]["unmatched"]}
+        if unmatched:
+            print(f"\nFrames seen that match no source frame: {unmatched}.")
         print()
         ours, peer = tools["gesturectl"], tools["interception"]
         if ours["p99_us"] is not None and floor["p99_us"]:
@@ -357,7 +432,8 @@ def table(path):
                 (f"{source}: p99 below interception-tools' ({ours['p99_us']:,} vs {peer['p99_us']:,} µs)",
                  ours["p99_us"] < peer["p99_us"]))
         if source == "mouse":
-            verdicts.append((f"mouse: nothing lost at 1 kHz ({ours['lost']} lost)", ours["lost"] == 0 and ours["runs"] > 0))
+            verdicts.append((f"mouse: nothing lost at 1 kHz ({ours['motion_lost']} counts of motion lost; "
+                             f"the floor lost {floor['motion_lost']})", ours["motion_lost"] == 0 and ours["runs"] > 0))
     print("Targets:\n")
     for text, met in verdicts:
         print(f"- {'met' if met else 'NOT met'}: {text}")
@@ -373,7 +449,7 @@ def main():
     run.add_argument("--folder", required=True)
     run.add_argument("--runs", type=int, default=3)
     run.add_argument("--touch-frames", type=int, default=1200)
-    run.add_argument("--mouse-frames", type=int, default=5000)
+    run.add_argument("--mouse-frames", type=int, default=3000)
     show = commands.add_parser("table")
     show.add_argument("file")
     arguments = parser.parse_args()

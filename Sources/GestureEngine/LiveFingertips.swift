@@ -320,9 +320,12 @@ private final class FingertipsRun: @unchecked Sendable {
         tell(.ready(model.sourceKind.readyLine(count: model.options.count, absolute: model.options.absolute)))
         while true {
             if handle.isCancelled { return .cancelled }
-            let now = clock.now()
             var timeout: Int32?
+            // The clock is read only when an idle time runs (not while the
+            // fingertips are down): under emulation a clock read can cost a
+            // system call, and a 1 kHz source wakes this loop every frame.
             if let deadline = model.idleDeadline {
+                let now = clock.now()
                 if now >= deadline { return .idle }
                 timeout = Poll.milliseconds(roundingUp: (deadline - now).rawValue)
             }
@@ -345,10 +348,32 @@ private final class FingertipsRun: @unchecked Sendable {
         }
     }
 
-    /// Reads what is waiting and writes each change; a stop reason when the
-    /// session must end.
+    /// Reads what is waiting and writes the changes; a stop reason when
+    /// the session must end.
+    ///
+    /// What one read of the kernel brought (a batch: frames that queued up
+    /// while this thread was not running) is written as it ends: a run of
+    /// moves as one frame where the source left the fingertips, every touch
+    /// and lift in between kept (a tap in a batch is still a tap). A reader
+    /// that is behind so catches up with one write instead of one a source
+    /// frame, and the fingertips show where the source is now rather than
+    /// where it was; no motion is lost (positions are where the source's
+    /// frames put them). Reading stops when the batch is used up, so a
+    /// wake-up costs one read, not a second one that finds nothing.
     private func readAvailable(
         from source: any EventSource, into live: LivePlay, hangUp: Bool, wasDown: inout Bool
+    ) -> FingertipsStopReason? {
+        var pending: FingertipsChange?
+        let reason = readBatch(from: source, into: live, hangUp: hangUp, pending: &pending, wasDown: &wasDown)
+        let flushed = flush(&pending, into: live, wasDown: &wasDown)
+        return reason ?? flushed
+    }
+
+    /// ``readAvailable(from:into:hangUp:wasDown:)``'s reading: the last
+    /// change not yet written is left in `pending`.
+    private func readBatch(
+        from source: any EventSource, into live: LivePlay, hangUp: Bool, pending: inout FingertipsChange?,
+        wasDown: inout Bool
     ) -> FingertipsStopReason? {
         for index in 0..<Self.maximumOutcomesPerWakeup {
             let next: ReadOutcome
@@ -372,18 +397,35 @@ private final class FingertipsRun: @unchecked Sendable {
                 }
                 return nil
             }
-            guard let change = model.feed(event) else { continue }
-            for notice in model.takeNotices() { tell(.notice(notice)) }
-            var state = live.state
-            do {
-                if let frame = try frames.frame(change.contacts, state: &state) { try live.write(frame) }
-            } catch {
-                return .failed(error)
+            if let change = model.feed(event) {
+                for notice in model.takeNotices() { tell(.notice(notice)) }
+                // A touch or a lift ends the run of moves before it.
+                if let held = pending, held.isDown != change.isDown, let reason = flush(&pending, into: live, wasDown: &wasDown) {
+                    return reason
+                }
+                pending = change
             }
-            if change.isDown != wasDown {
-                wasDown = change.isDown
-                tell(.touching(change.isDown))
-            }
+            // The batch is used up at a frame's end: back to poll, which
+            // says at once when more is waiting.
+            if event.type == .synchronization && !source.hasBufferedEvents { return nil }
+        }
+        return nil
+    }
+
+    /// Writes the pending change, if any, and says when the fingertips
+    /// touched or lifted; a stop reason when the write failed.
+    private func flush(_ pending: inout FingertipsChange?, into live: LivePlay, wasDown: inout Bool) -> FingertipsStopReason? {
+        guard let change = pending else { return nil }
+        pending = nil
+        var state = live.state
+        do {
+            if let frame = try frames.frame(change.contacts, state: &state) { try live.write(frame) }
+        } catch {
+            return .failed(error)
+        }
+        if change.isDown != wasDown {
+            wasDown = change.isDown
+            tell(.touching(change.isDown))
         }
         return nil
     }

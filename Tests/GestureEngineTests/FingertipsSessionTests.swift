@@ -26,6 +26,47 @@ private final class ReleasedSource: EventSource, Sendable {
     func nextEvent() throws(SystemError) -> ReadOutcome { try inner.nextEvent() }
 }
 
+/// A source whose frames come as one batch, as a kernel read brings the
+/// frames that queued up while the reader was not running: it says it has
+/// events buffered until they are all read.
+private final class BatchedSource: EventSource, Sendable {
+    let fileDescriptor: FileDescriptor
+    private let writeEnd: FileDescriptor
+    private let queue = Mutex<[ReadOutcome]>([])
+
+    init() throws {
+        let ends = try FileDescriptor.pipe()
+        fileDescriptor = ends.read
+        writeEnd = ends.write
+    }
+
+    deinit {
+        fileDescriptor.close()
+        writeEnd.close()
+    }
+
+    /// Queues `frames` (each its events and a SYN_REPORT) at once, then makes the descriptor readable.
+    func batch(_ frames: [[(EventType, EventCode, Int32)]]) {
+        let time = SystemClock().now()
+        queue.withLock { queued in
+            for frame in frames {
+                queued += frame.map { .event(InputEvent(time: time, type: $0.0, code: $0.1, value: $0.2)) }
+                queued.append(.event(.synchronizationReport(time: time)))
+            }
+        }
+        writeEnd.writeAllIgnoringErrors([1])
+    }
+
+    var hasBufferedEvents: Bool { queue.withLock { !$0.isEmpty } }
+
+    func nextEvent() throws(SystemError) -> ReadOutcome {
+        let next: ReadOutcome? = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        if let next { return next }
+        _ = try? fileDescriptor.read(upTo: 1)
+        return .wouldBlock
+    }
+}
+
 /// An engine whose fingertips read `source` (as a device of `description`
 /// named `name`) and whose devices write to recording sinks.
 private final class FingertipsRig: Sendable {
@@ -167,6 +208,49 @@ struct FingertipsSessionTests {
         #expect(trackingIDs(rig.frames.last!) == [-1, -1])
         #expect(rig.devices.first?.session.state.isReleased == true)
         #expect(outcome.liftAllError == nil)
+    }
+
+    @Test("Frames read in one batch are written as one frame per touch or lift, where the source left the fingertips")
+    func batchCoalesced() async throws {
+        let batched = try BatchedSource()
+        let rig = try FingertipsRig(
+            TestDevices.mouse,
+            open: { _ in
+                OpenedInput(
+                    source: batched, description: TestDevices.mouse,
+                    info: DeviceInfo(node: "/dev/input/test-source", name: "mouse", kind: .mouse), stableID: nil)
+            })
+        let job = try rig.start(count: 3, idle: nil)
+        #expect(try rig.ready.wait())
+        // Pressed and dragged 30 counts, released, pressed again and dragged 5.
+        batched.batch([
+            [(.key, .buttonLeft, 1), (.relative, .relativeX, 10)], [(.relative, .relativeX, 10)], [(.relative, .relativeX, 10)],
+            [(.key, .buttonLeft, 0)], [(.key, .buttonLeft, 1)], [(.relative, .relativeX, 5)],
+        ])
+        try waitUntil("three frames") { rig.frames.count == 3 }
+        job.cancel()
+        _ = await job.finished()
+        let frames = rig.frames
+        #expect(frames.count == 4)  // and the lift on cancel
+        #expect(trackingIDs(frames[0]).count == 3 && trackingIDs(frames[0]).allSatisfy { $0 >= 0 })
+        #expect(trackingIDs(frames[1]) == [-1, -1, -1])
+        #expect(trackingIDs(frames[2]).count == 3 && trackingIDs(frames[2]).allSatisfy { $0 >= 0 })
+        // The touch lands where the whole drag left the fingertips (no
+        // motion lost): 30 counts right of the middle, then 5 more.
+        let width = Double(VirtualDeviceProfile.defaultTouchscreenAxes.x.maximum)
+        let unitsPerCount = width / FingertipsOptions.pointerCountsAcross
+        func xs(_ frame: InputFrame) -> [Int32] {
+            frame.events.filter { $0.type == .absolute && $0.code == .multitouchPositionX }.map(\.value)
+        }
+        let firstMean = Double(xs(frames[0]).reduce(0, +)) / 3
+        let lastMean = Double(xs(frames[2]).reduce(0, +)) / 3
+        #expect(abs(firstMean - (width / 2 + 30 * unitsPerCount)) <= 2)
+        #expect(abs(lastMean - firstMean - 5 * unitsPerCount) <= 2)
+        let touching = rig.seen.compactMap { event -> Bool? in
+            if case .touching(let down) = event { return down }
+            return nil
+        }
+        #expect(touching == [true, false, true])
     }
 
     @Test("With no input for the idle time the session ends by itself")

@@ -14,14 +14,15 @@
  * within the write's own duration (both are printed).
  *
  * Every frame changes something, so that the input core passes every frame
- * (it drops a frame whose values are all unchanged):
- *   touch  frame 0: a contact down at (1000 + 2·0, 1250); frames 1…N−2: the
- *          contact moves 2 units right a frame (wrapping within 1000…3000);
- *          frame N−1: the contact lifts;
- *   mouse  frame 0: BTN_LEFT down and REL_X +4; frames 1…N−2: REL_X
- *          alternately −4 and +4, REL_Y alternately +2 and −2; frame N−1:
- *          BTN_LEFT up and REL_X +4.
- *
+ * (it drops a frame whose values are all unchanged), and says which frame
+ * it is, so that the benchmark can tell the frames a tool lost:
+ *   touch  frame 0: a contact down at x = 400; frame i < N−1: the contact at
+ *          x = 400 + (4·i mod 3200), y = 1250; frame N−1: the contact lifts.
+ *          x gives i modulo 800 (passed through as it is, or the centre of
+ *          the fingertips on a copy of the screen);
+ *   mouse  BTN_LEFT down in frame 0 and up in frame N−1; every frame REL_X
+ *          +1 (the fingertips' centre: i itself) and REL_WHEEL (i mod 1000)
+ *          + 1 (i modulo 1000, passed through as it is).
  * It runs at SCHED_FIFO 50 with its memory locked when it may, so that it is
  * not preempted between reading the clock and writing.
  *
@@ -116,6 +117,7 @@ int main(int argc, char **argv)
 		set(descriptor, UI_SET_EVBIT, EV_REL);
 		set(descriptor, UI_SET_RELBIT, REL_X);
 		set(descriptor, UI_SET_RELBIT, REL_Y);
+		set(descriptor, UI_SET_RELBIT, REL_WHEEL);
 	}
 	if (ioctl(descriptor, UI_DEV_SETUP, &setup) != 0)
 		die("UI_DEV_SETUP");
@@ -145,7 +147,7 @@ int main(int argc, char **argv)
 	for (long i = 0; i < frames; i++) {
 		size_t n = 0;
 		if (touch) {
-			int x = 1000 + (int)((2 * i) % 2000);
+			int x = 400 + (int)((4 * i) % 3200);
 			if (i == 0) {
 				n = add(batch[i], n, EV_ABS, ABS_MT_SLOT, 0);
 				n = add(batch[i], n, EV_ABS, ABS_MT_TRACKING_ID, 1);
@@ -166,10 +168,8 @@ int main(int argc, char **argv)
 				n = add(batch[i], n, EV_KEY, BTN_LEFT, 1);
 			if (i == frames - 1)
 				n = add(batch[i], n, EV_KEY, BTN_LEFT, 0);
-			int odd = (int)(i % 2);
-			n = add(batch[i], n, EV_REL, REL_X, odd || i == 0 || i == frames - 1 ? 4 : -4);
-			if (i > 0 && i < frames - 1)
-				n = add(batch[i], n, EV_REL, REL_Y, odd ? 2 : -2);
+			n = add(batch[i], n, EV_REL, REL_X, 1);
+			n = add(batch[i], n, EV_REL, REL_WHEEL, (int)(i % 1000) + 1);
 		}
 		sizes[i] = add(batch[i], n, EV_SYN, SYN_REPORT, 0);
 	}
