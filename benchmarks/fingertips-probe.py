@@ -231,9 +231,10 @@ def frames_seen(path):
 # moves TOUCHSCREEN_UNITS_PER_COUNT · MOUSE_SPEED units a frame.
 MOUSE_SPEED = 0.25
 TOUCHSCREEN_UNITS_PER_COUNT = 21_600 / 1920  # the built-in touchscreen at speed 1
+TOUCHSCREEN_MIDDLE = 10_800
 
 
-def source_index(source, tool, frame, first, previous, count):
+def source_index(source, tool, frame, previous, count):
     """The number of the source frame an observed frame comes from: the
     first one after PREVIOUS that fits what it says; None when it says
     nothing."""
@@ -242,9 +243,9 @@ def source_index(source, tool, frame, first, previous, count):
     if source == "touch" and frame["x"] is not None:
         residue, period = round((frame["x"] - 400) / 4) % 800, 800
     elif source == "mouse" and tool == "gesturectl" and frame["x"] is not None:
-        if first is None:
-            return 0
-        return round((frame["x"] - first) / (TOUCHSCREEN_UNITS_PER_COUNT * MOUSE_SPEED))
+        # The centre starts in the middle (10800) and frame i leaves it
+        # i + 1 counts right of it.
+        return round((frame["x"] - TOUCHSCREEN_MIDDLE) / (TOUCHSCREEN_UNITS_PER_COUNT * MOUSE_SPEED)) - 1
     elif source == "mouse" and frame["wheel"] is not None:
         residue, period = (frame["wheel"] - 1) % 1000, 1000
     else:
@@ -302,11 +303,9 @@ def one_run(arguments, source, tool, folder):
         stop(process, signal.SIGINT if tool == "gesturectl" else signal.SIGTERM)
     writer.stdin.close()
     writer.wait(timeout=30)
-    latencies, matched, previous, first, unknown = [], set(), -1, None, 0
+    latencies, matched, previous, unknown = [], set(), -1, 0
     for seen, frame in frames:
-        index = source_index(source, tool, frame, first, previous, count)
-        if first is None and frame["x"] is not None:
-            first = frame["x"]
+        index = source_index(source, tool, frame, previous, count)
         if index is None or not 0 <= index < count or index in matched:
             unknown += 1
             continue
@@ -319,7 +318,7 @@ def one_run(arguments, source, tool, folder):
     motion_lost = None
     if source == "mouse":
         if tool == "gesturectl":
-            shown = [source_index(source, tool, frame, first, 0, count) for _, frame in frames if frame["x"] is not None]
+            shown = [source_index(source, tool, frame, 0, count) for _, frame in frames if frame["x"] is not None]
             motion_lost = (count - 1) - ((shown[-1] + 1) if shown else 0)
         else:
             motion_lost = count - sum(frame["rel_x"] for _, frame in frames)
