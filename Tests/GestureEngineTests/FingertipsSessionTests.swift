@@ -77,6 +77,7 @@ private final class FingertipsRig: Sendable {
 
     private final class Store: Sendable {
         let made = Mutex<[(session: PlaybackSession, sink: RecordingSink)]>([])
+        let outputs = Mutex<[PlayOutput]>([])
         let events = Mutex<[FingertipsEvent]>([])
         let released = Atomic(false)
     }
@@ -100,7 +101,8 @@ private final class FingertipsRig: Sendable {
                     stableID: nil)
             })
         engine = Engine(
-            devices: DeviceFactory(make: { profile, _, _ in
+            devices: DeviceFactory(make: { profile, output, _ in
+                store.outputs.withLock { $0.append(output) }
                 let sink = RecordingSink()
                 let session = PlaybackSession(
                     profile: profile, sink: sink, devnode: "/dev/input/test-fingertips", linger: .zero, clock: ManualClock())
@@ -114,15 +116,19 @@ private final class FingertipsRig: Sendable {
 
     var devices: [(session: PlaybackSession, sink: RecordingSink)] { store.made.withLock { $0 } }
     var frames: [InputFrame] { devices.first?.sink.frames ?? [] }
+    /// The output each device was made through.
+    var outputs: [PlayOutput] { store.outputs.withLock { $0 } }
     var seen: [FingertipsEvent] { store.events.withLock { $0 } }
 
     func start(
-        count: Int = 3, target: FingertipsTarget = .automatic, idle: Microseconds? = FingertipsOptions.defaultIdle
+        count: Int = 3, target: FingertipsTarget = .automatic, idle: Microseconds? = FingertipsOptions.defaultIdle,
+        output: PlayOutput = .uinput
     ) throws -> FingertipsJob {
         let store = store
         let ready = ready
         return try engine.startFingertips(
-            FingertipsRequest(device: "test", options: FingertipsOptions(count: count, idle: idle), target: target),
+            FingertipsRequest(
+                device: "test", options: FingertipsOptions(count: count, idle: idle), target: target, output: output),
             events: { event in
                 store.events.withLock { $0.append(event) }
                 if case .ready = event { ready.signal() }
@@ -251,6 +257,55 @@ struct FingertipsSessionTests {
             return nil
         }
         #expect(touching == [true, false, true])
+    }
+
+    @Test("--to uhid and --to gadget make the fingertips' device through that output; uinput unless told")
+    func outputs() async throws {
+        for output in [PlayOutput.uinput, .uhid, .gadget(name: "g1")] {
+            let rig = try FingertipsRig(TestDevices.mouse)
+            let job = try rig.start(output: output)
+            #expect(try rig.ready.wait())
+            rig.source.frame([(.key, .buttonLeft, 1)])
+            rig.source.frame([(.key, .buttonLeft, 0)])
+            try waitUntil("a 3-finger tap") { rig.frames.count == 2 }
+            job.cancel()
+            _ = await job.finished()
+            #expect(rig.outputs == [output])
+            #expect(trackingIDs(rig.frames[0]).count == 3)
+            #expect(trackingIDs(rig.frames[1]) == [-1, -1, -1])
+        }
+    }
+
+    @Test("On a touchpad, moves come at most every 8 ms (merged meanwhile); touches and lifts at once")
+    func touchpadPacing() async throws {
+        let clock = ManualClock(start: Microseconds(1_000_000))
+        let rig = try FingertipsRig(TestDevices.mouse)
+        let job = try rig.engine.startFingertips(
+            FingertipsRequest(device: "test", options: FingertipsOptions(count: 3, idle: nil), target: .kind(.touchpad)),
+            clock: clock, events: { if case .ready = $0 { rig.ready.signal() } })
+        #expect(try rig.ready.wait())
+        func meanX(_ frame: InputFrame) -> Double {
+            let xs = frame.events.filter { $0.type == .absolute && $0.code == .multitouchPositionX }.map { Double($0.value) }
+            return xs.reduce(0, +) / Double(max(1, xs.count))
+        }
+        rig.source.frame([(.key, .buttonLeft, 1)])
+        try waitUntil("the touch, at once") { rig.frames.count == 1 }
+        // Two moves within the 8 ms (the clock stands still): held back.
+        rig.source.frame([(.relative, .relativeX, 100)])
+        rig.source.frame([(.relative, .relativeX, 100)])
+        try waitUntil("both moves read") { rig.source.isDrained }
+        #expect(rig.frames.count == 1)
+        clock.advance(by: Microseconds(8_000))  // the pacing
+        try waitUntil("the merged move") { rig.frames.count == 2 }
+        let width = Double(VirtualDeviceProfile.defaultTouchpadAxes.x.maximum)
+        #expect(abs(meanX(rig.frames[1]) - meanX(rig.frames[0]) - 200 * width / FingertipsOptions.pointerCountsAcross) <= 2)
+        // A lift is written at once, though the last write was just now.
+        rig.source.frame([(.relative, .relativeX, 10)])
+        rig.source.frame([(.key, .buttonLeft, 0)])
+        try waitUntil("the move and the lift") { rig.frames.count == 4 }
+        #expect(trackingIDs(rig.frames[3]) == [-1, -1, -1])
+        job.cancel()
+        _ = await job.finished()
     }
 
     @Test("With no input for the idle time the session ends by itself")
