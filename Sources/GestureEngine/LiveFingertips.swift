@@ -5,7 +5,7 @@ import GestureRecording
 import InputSystem
 import OperatingSystem
 
-/// The device live fingertips are shown on (always through uinput).
+/// The device live fingertips are shown on (made through the request's ``PlayOutput``).
 public enum FingertipsTarget: Hashable, Sendable {
     /// For a touchscreen source, a uinput copy of it (its geometry and
     /// description, so the desktop treats and maps it as it does the
@@ -28,16 +28,20 @@ public struct FingertipsRequest: Sendable {
     public var target: FingertipsTarget
     /// How long the device is kept after the last frame so readers get it.
     public var linger: Microseconds
+    /// How the device is made: uinput (the default), uhid, or the USB
+    /// gadget, whose host (a phone, another computer) then gets the fingertips.
+    public var output: PlayOutput
 
     /// Creates a request; see each property.
     public init(
         device: String? = nil, options: FingertipsOptions, target: FingertipsTarget = .automatic,
-        linger: Microseconds = PlaybackSession.defaultLinger
+        linger: Microseconds = PlaybackSession.defaultLinger, output: PlayOutput = .uinput
     ) {
         self.device = device
         self.options = options
         self.target = target
         self.linger = linger
+        self.output = output
     }
 }
 
@@ -140,7 +144,8 @@ extension Engine {
 
     /// Starts live fingertips (`gesturectl fingertips`): opens and grabs the
     /// source through the engine's ``InputFactory``, makes the device
-    /// through the engine's ``DeviceFactory`` (udev waited for), and on a
+    /// through the engine's ``DeviceFactory`` and the request's output
+    /// (udev waited for), and on a
     /// dedicated thread writes every change of the source's frames as the
     /// fingertips' frame (``GesturePlayback/LiveTouchFrames`` through the
     /// session's ``GesturePlayback/LivePlay``) until the idle time passes,
@@ -159,7 +164,8 @@ extension Engine {
     ///   elsewhere, is gesturectl's own, or drives nothing; a target that
     ///   is not a touchscreen or touchpad), device selection and opening
     ///   errors, ``GesturePlayback/PlaybackError``, ``OperatingSystem/SystemError``
-    ///   (no uinput, no thread). Nothing is left grabbed or made then.
+    ///   (no uinput, no thread), ``PlayOutputError`` (an output that cannot
+    ///   make the device). Nothing is left grabbed or made then.
     public func startFingertips(
         _ request: FingertipsRequest, clock: sending any RecordingClock = SystemClock(),
         events: (@Sendable (FingertipsEvent) -> Void)? = nil
@@ -173,7 +179,7 @@ extension Engine {
         let frames = try LiveTouchFrames(target: profile)
         let model = try FingertipsModel(
             options: request.options, source: input.description, target: frames.surface, start: clock.now())
-        let session = try makeSession(.uinput, profile: profile, linger: request.linger)
+        let session = try makeSession(request.output, profile: profile, linger: request.linger)
         let handle = JobHandle<FingertipsOutcome, FingertipsEvent>()
         let job = FingertipsJob(source: input.info, sourceKind: model.sourceKind, session: session, handle: handle)
         let run = FingertipsRun(
@@ -265,6 +271,19 @@ private final class FingertipsRun: @unchecked Sendable {
     private let clock: any RecordingClock
     private let handle: JobHandle<FingertipsOutcome, FingertipsEvent>
     private let events: (@Sendable (FingertipsEvent) -> Void)?
+    /// The least time between two moves written to a touchpad: a touchpad
+    /// reports every 7–12 ms, and libinput takes a step written sooner
+    /// (source frames that came bunched) for a touch jump and discards the
+    /// touch. Moves in between are merged; touches and lifts are written at
+    /// once. `nil` for a touchscreen: every change at once.
+    private let pacing: Microseconds?
+    /// When the last frame was written (while pacing).
+    private var lastWrite: Microseconds?
+    /// The change not yet written: read, and held back by the pacing.
+    private var pending: FingertipsChange?
+
+    /// A touchpad's least interval between moves.
+    static let touchpadPacing = Microseconds(8_000)
 
     init(
         source: any EventSource, model: FingertipsModel, frames: LiveTouchFrames, session: PlaybackSession,
@@ -278,6 +297,7 @@ private final class FingertipsRun: @unchecked Sendable {
         self.clock = clock
         self.handle = handle
         self.events = events
+        pacing = frames.target.kind == .touchpad ? Self.touchpadPacing : nil
     }
 
     private func tell(_ event: FingertipsEvent) {
@@ -292,6 +312,7 @@ private final class FingertipsRun: @unchecked Sendable {
             // The session's play shares the job's cancellation: closing the
             // device from elsewhere (an engine shutting down) ends this too.
             let live = try session.startLive(handle: PlaybackHandle(cancellation: handle.cancellation))
+            warmUp(live)
             reason = loop(live)
             let result = live.finish(
                 reason.isFailure
@@ -307,6 +328,31 @@ private final class FingertipsRun: @unchecked Sendable {
         handle.finish(outcome)
     }
 
+    /// Runs the path of a frame once on copies (the model, the frames, the
+    /// device's state), before the ready line: the one-time costs of a first
+    /// frame (the runtime setting up the types and code it uses, pages
+    /// touched for the first time) are paid before anyone touches, not by
+    /// the first touch. Under emulation they held the first frame back
+    /// 40–160 ms, while the kernel's small buffer of a 1 kHz mouse overflowed
+    /// and its motion was lost. Nothing is written.
+    private func warmUp(_ live: LivePlay) {
+        var model = model
+        var frames = frames
+        var state = live.state
+        let events: [(EventType, EventCode, Int32)] = [
+            (.key, .buttonLeft, 1), (.key, .buttonTouch, 1), (.relative, .relativeX, 1), (.absolute, .multitouchSlot, 0),
+            (.absolute, .multitouchTrackingID, 1), (.absolute, .multitouchPositionX, 1), (.absolute, .multitouchPositionY, 1),
+            (.absolute, .absoluteX, 1), (.absolute, .absoluteY, 1),
+        ]
+        for (type, code, value) in events { _ = model.feed(InputEvent(time: model.lastActivity, type: type, code: code, value: value)) }
+        let change = model.feed(.synchronizationReport(time: model.lastActivity)) ?? model.current
+        _ = model.takeNotices()
+        var down = change
+        down.isDown = true
+        if let frame = try? frames.frame(down.contacts, state: &state) { state.apply(frame) }
+        _ = try? frames.frame([:], state: &state)
+    }
+
     private func loop(_ live: LivePlay) -> FingertipsStopReason {
         guard let source else { return .cancelled }
         let cancelled: FileDescriptor
@@ -320,11 +366,20 @@ private final class FingertipsRun: @unchecked Sendable {
         tell(.ready(model.sourceKind.readyLine(count: model.options.count, absolute: model.options.absolute)))
         while true {
             if handle.isCancelled { return .cancelled }
-            let now = clock.now()
             var timeout: Int32?
+            // The clock is read only when an idle time runs (not while the
+            // fingertips are down): under emulation a clock read can cost a
+            // system call, and a 1 kHz source wakes this loop every frame.
             if let deadline = model.idleDeadline {
+                let now = clock.now()
                 if now >= deadline { return .idle }
                 timeout = Poll.milliseconds(roundingUp: (deadline - now).rawValue)
+            }
+            if pending != nil, let due = pacingDue() {
+                let wait = Poll.milliseconds(roundingUp: due.rawValue)
+                timeout = min(timeout ?? wait, wait)
+            } else if let reason = flush(into: live, wasDown: &wasDown) {
+                return reason
             }
             let buffered = source.hasBufferedEvents
             do {
@@ -345,9 +400,37 @@ private final class FingertipsRun: @unchecked Sendable {
         }
     }
 
-    /// Reads what is waiting and writes each change; a stop reason when the
-    /// session must end.
+    /// Reads what is waiting and writes the changes; a stop reason when
+    /// the session must end.
+    ///
+    /// What one read of the kernel brought (a batch: frames that queued up
+    /// while this thread was not running) is written as it ends: a run of
+    /// moves as one frame where the source left the fingertips, every touch
+    /// and lift in between kept (a tap in a batch is still a tap). A reader
+    /// that is behind so catches up with one write instead of one a source
+    /// frame, and the fingertips show where the source is now rather than
+    /// where it was; no motion is lost (positions are where the source's
+    /// frames put them). Reading stops when the batch is used up, so a
+    /// wake-up costs one read, not a second one that finds nothing.
     private func readAvailable(
+        from source: any EventSource, into live: LivePlay, hangUp: Bool, wasDown: inout Bool
+    ) -> FingertipsStopReason? {
+        let reason = readBatch(from: source, into: live, hangUp: hangUp, wasDown: &wasDown)
+        if reason == nil, pending.map({ $0.isDown == wasDown }) == true, pacingDue() != nil { return nil }
+        let flushed = flush(into: live, wasDown: &wasDown)
+        return reason ?? flushed
+    }
+
+    /// How long until the pacing lets the next move be written; `nil` when it may be now.
+    private func pacingDue() -> Microseconds? {
+        guard let pacing, let lastWrite else { return nil }
+        let left = lastWrite + pacing - clock.now()
+        return left > .zero ? left : nil
+    }
+
+    /// ``readAvailable(from:into:hangUp:wasDown:)``'s reading: the last
+    /// change not yet written is left in ``pending``.
+    private func readBatch(
         from source: any EventSource, into live: LivePlay, hangUp: Bool, wasDown: inout Bool
     ) -> FingertipsStopReason? {
         for index in 0..<Self.maximumOutcomesPerWakeup {
@@ -372,18 +455,38 @@ private final class FingertipsRun: @unchecked Sendable {
                 }
                 return nil
             }
-            guard let change = model.feed(event) else { continue }
-            for notice in model.takeNotices() { tell(.notice(notice)) }
-            var state = live.state
-            do {
-                if let frame = try frames.frame(change.contacts, state: &state) { try live.write(frame) }
-            } catch {
-                return .failed(error)
+            if let change = model.feed(event) {
+                for notice in model.takeNotices() { tell(.notice(notice)) }
+                // A touch or a lift ends the run of moves before it.
+                if let held = pending, held.isDown != change.isDown, let reason = flush(into: live, wasDown: &wasDown) {
+                    return reason
+                }
+                pending = change
             }
-            if change.isDown != wasDown {
-                wasDown = change.isDown
-                tell(.touching(change.isDown))
+            // The batch is used up at a frame's end: back to poll, which
+            // says at once when more is waiting.
+            if event.type == .synchronization && !source.hasBufferedEvents { return nil }
+        }
+        return nil
+    }
+
+    /// Writes the pending change, if any, and says when the fingertips
+    /// touched or lifted; a stop reason when the write failed.
+    private func flush(into live: LivePlay, wasDown: inout Bool) -> FingertipsStopReason? {
+        guard let change = pending else { return nil }
+        pending = nil
+        var state = live.state
+        do {
+            if let frame = try frames.frame(change.contacts, state: &state) {
+                try live.write(frame)
+                if pacing != nil { lastWrite = clock.now() }
             }
+        } catch {
+            return .failed(error)
+        }
+        if change.isDown != wasDown {
+            wasDown = change.isDown
+            tell(.touching(change.isDown))
         }
         return nil
     }

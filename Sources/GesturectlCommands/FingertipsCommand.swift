@@ -43,7 +43,11 @@ enum FingertipsCommand {
             --as touchpad shows them on a virtual touchpad instead (the
             desktop's 3- and 4-finger swipes and pinches); --clone DEVICE
             shows them on a copy of another device, e.g. a pointer source
-            onto a copy of the real touchscreen.
+            onto a copy of the real touchscreen. --to uhid makes the device
+            through uhid (the kernel's HID drivers drive it), and --to
+            gadget through the USB gadget 'gesturectl gadget up' made, so a
+            head-pointer user operates the phone or computer it is plugged
+            into, as `play --to` does.
 
             The fingertips go away after --idle seconds without input while
             they are up (default 5 s; 0 means never), on Ctrl-C or SIGTERM,
@@ -84,7 +88,7 @@ enum FingertipsCommand {
             .option("idle", valueName: "seconds", help: "Go away after this long without input while the fingertips are up; 0 means never.", type: .duration(in: 0...86_400_000_000), default: OptionDefault.duration(FingertipsOptions.defaultIdle)),
             .option("as", valueName: "kind", help: "Show the fingertips on a virtual touchscreen or touchpad (default: a copy of a touchscreen source, else a touchscreen).", type: .choice(kinds)),
             .option("clone", valueName: "device", help: "Show the fingertips on a uinput copy of this real device (node, link, name or vendor:product).", completion: .files),
-        ]
+        ] + PlayCommand.deviceOutputOptions
     ) { values, context in
         if context.goesThroughDaemon(values) { return try await fingertipsThroughDaemon(values, context: context) }
         let count = values.integer("count") ?? FingertipsOptions.countRange.lowerBound
@@ -93,6 +97,7 @@ enum FingertipsCommand {
             count: count, layout: FingerLayout(rawValue: values.stringOrDefault("layout")) ?? .row,
             spacingMM: values.doubleOrDefault("spacing"), speed: values.doubleOrDefault("speed"),
             absolute: values.flag("absolute"), idle: idle == 0 ? nil : Microseconds(idle))
+        let output = try PlayCommand.output(values)
         let kind = values.string("as").flatMap(DeviceKind.init(rawValue:))
         let target: FingertipsTarget =
             if let clone = values.string("clone") {
@@ -103,7 +108,7 @@ enum FingertipsCommand {
                 .automatic
             }
         let job = try await context.engine.startFingertipsWithoutBlocking(
-            FingertipsRequest(device: values.string("device"), options: options, target: target),
+            FingertipsRequest(device: values.string("device"), options: options, target: target, output: output),
             events: { event in
                 switch event {
                 case .ready(let line): context.print(line)
@@ -115,9 +120,10 @@ enum FingertipsCommand {
         if !job.isInitialisedByUdev {
             context.warn("udev did not announce \(job.devnode ?? "the device") in time; the desktop may not see it")
         }
+        let through = output == .uinput ? "" : ", through \(output.word)"
         let stop = options.idle.map { "Ctrl-C or \(DurationText.format(microseconds: $0.rawValue)) without input" } ?? "Ctrl-C"
         context.note(
-            "reading \(job.source.node) (\(job.source.name)), fingertips on \(job.devnode ?? "?") (\(job.profile.description.name)); stop with \(stop)")
+            "reading \(job.source.node) (\(job.source.name)), fingertips on \(job.devnode ?? "?") (\(job.profile.description.name)\(through)); stop with \(stop)")
         let outcome = await context.untilFinished(job.handle)
         let lift = outcome.liftAllError.map { "the lift could not be written (\($0)); removing the device lifted them" }
             ?? "every fingertip lifted"

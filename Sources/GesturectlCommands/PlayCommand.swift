@@ -114,10 +114,7 @@ enum PlayCommand {
             .flag("print", help: "Write evemu text (description and events) instead of playing."),
             .flag("json", help: "After playing, print the outcome and timing (lateness of frames) as JSON."),
             .flag("realtime", help: "Play at SCHED_FIFO priority 40 (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= 40)."),
-            .option("to", valueName: "output", help: "How the device is made: uinput (evdev, the default), uhid (a HID device the kernel's HID drivers drive), gadget (the USB gadget 'gesturectl gadget up' made: the host it is plugged into).",
-                type: .choice(outputs), default: PlayOutput.uinput.word),
-            .option("gadget", valueName: "name", help: "With --to gadget: the gadget's configfs name.", default: OptionDefault.gadgetName),
-        ]
+        ] + deviceOutputOptions
     ) { values, context in
         let placement = try placement(values)
         if !values.flag("print"), context.goesThroughDaemon(values) {
@@ -212,6 +209,13 @@ enum PlayCommand {
 
     /// The words `--to` takes.
     static let outputs = ["uinput", "uhid", "gadget"]
+
+    /// `--to` and `--gadget`: how the device is made (``output(_:)`` reads them). `fingertips` has them too.
+    static let deviceOutputOptions: [Option] = [
+        .option("to", valueName: "output", help: "How the device is made: uinput (evdev, the default), uhid (a HID device the kernel's HID drivers drive), gadget (the USB gadget 'gesturectl gadget up' made: the host it is plugged into).",
+            type: .choice(outputs), default: PlayOutput.uinput.word),
+        .option("gadget", valueName: "name", help: "With --to gadget: the gadget's configfs name.", default: OptionDefault.gadgetName),
+    ]
 
     /// The output `--to` (and `--gadget`) ask for. `press` uses it too: read only the options both commands declare.
     static func output(_ values: ParsedValues) throws -> PlayOutput {

@@ -26,6 +26,47 @@ private final class ReleasedSource: EventSource, Sendable {
     func nextEvent() throws(SystemError) -> ReadOutcome { try inner.nextEvent() }
 }
 
+/// A source whose frames come as one batch, as a kernel read brings the
+/// frames that queued up while the reader was not running: it says it has
+/// events buffered until they are all read.
+private final class BatchedSource: EventSource, Sendable {
+    let fileDescriptor: FileDescriptor
+    private let writeEnd: FileDescriptor
+    private let queue = Mutex<[ReadOutcome]>([])
+
+    init() throws {
+        let ends = try FileDescriptor.pipe()
+        fileDescriptor = ends.read
+        writeEnd = ends.write
+    }
+
+    deinit {
+        fileDescriptor.close()
+        writeEnd.close()
+    }
+
+    /// Queues `frames` (each its events and a SYN_REPORT) at once, then makes the descriptor readable.
+    func batch(_ frames: [[(EventType, EventCode, Int32)]]) {
+        let time = SystemClock().now()
+        queue.withLock { queued in
+            for frame in frames {
+                queued += frame.map { .event(InputEvent(time: time, type: $0.0, code: $0.1, value: $0.2)) }
+                queued.append(.event(.synchronizationReport(time: time)))
+            }
+        }
+        writeEnd.writeAllIgnoringErrors([1])
+    }
+
+    var hasBufferedEvents: Bool { queue.withLock { !$0.isEmpty } }
+
+    func nextEvent() throws(SystemError) -> ReadOutcome {
+        let next: ReadOutcome? = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        if let next { return next }
+        _ = try? fileDescriptor.read(upTo: 1)
+        return .wouldBlock
+    }
+}
+
 /// An engine whose fingertips read `source` (as a device of `description`
 /// named `name`) and whose devices write to recording sinks.
 private final class FingertipsRig: Sendable {
@@ -36,6 +77,7 @@ private final class FingertipsRig: Sendable {
 
     private final class Store: Sendable {
         let made = Mutex<[(session: PlaybackSession, sink: RecordingSink)]>([])
+        let outputs = Mutex<[PlayOutput]>([])
         let events = Mutex<[FingertipsEvent]>([])
         let released = Atomic(false)
     }
@@ -59,7 +101,8 @@ private final class FingertipsRig: Sendable {
                     stableID: nil)
             })
         engine = Engine(
-            devices: DeviceFactory(make: { profile, _, _ in
+            devices: DeviceFactory(make: { profile, output, _ in
+                store.outputs.withLock { $0.append(output) }
                 let sink = RecordingSink()
                 let session = PlaybackSession(
                     profile: profile, sink: sink, devnode: "/dev/input/test-fingertips", linger: .zero, clock: ManualClock())
@@ -73,15 +116,19 @@ private final class FingertipsRig: Sendable {
 
     var devices: [(session: PlaybackSession, sink: RecordingSink)] { store.made.withLock { $0 } }
     var frames: [InputFrame] { devices.first?.sink.frames ?? [] }
+    /// The output each device was made through.
+    var outputs: [PlayOutput] { store.outputs.withLock { $0 } }
     var seen: [FingertipsEvent] { store.events.withLock { $0 } }
 
     func start(
-        count: Int = 3, target: FingertipsTarget = .automatic, idle: Microseconds? = FingertipsOptions.defaultIdle
+        count: Int = 3, target: FingertipsTarget = .automatic, idle: Microseconds? = FingertipsOptions.defaultIdle,
+        output: PlayOutput = .uinput
     ) throws -> FingertipsJob {
         let store = store
         let ready = ready
         return try engine.startFingertips(
-            FingertipsRequest(device: "test", options: FingertipsOptions(count: count, idle: idle), target: target),
+            FingertipsRequest(
+                device: "test", options: FingertipsOptions(count: count, idle: idle), target: target, output: output),
             events: { event in
                 store.events.withLock { $0.append(event) }
                 if case .ready = event { ready.signal() }
@@ -167,6 +214,98 @@ struct FingertipsSessionTests {
         #expect(trackingIDs(rig.frames.last!) == [-1, -1])
         #expect(rig.devices.first?.session.state.isReleased == true)
         #expect(outcome.liftAllError == nil)
+    }
+
+    @Test("Frames read in one batch are written as one frame per touch or lift, where the source left the fingertips")
+    func batchCoalesced() async throws {
+        let batched = try BatchedSource()
+        let rig = try FingertipsRig(
+            TestDevices.mouse,
+            open: { _ in
+                OpenedInput(
+                    source: batched, description: TestDevices.mouse,
+                    info: DeviceInfo(node: "/dev/input/test-source", name: "mouse", kind: .mouse), stableID: nil)
+            })
+        let job = try rig.start(count: 3, idle: nil)
+        #expect(try rig.ready.wait())
+        // Pressed and dragged 30 counts, released, pressed again and dragged 5.
+        batched.batch([
+            [(.key, .buttonLeft, 1), (.relative, .relativeX, 10)], [(.relative, .relativeX, 10)], [(.relative, .relativeX, 10)],
+            [(.key, .buttonLeft, 0)], [(.key, .buttonLeft, 1)], [(.relative, .relativeX, 5)],
+        ])
+        try waitUntil("three frames") { rig.frames.count == 3 }
+        job.cancel()
+        _ = await job.finished()
+        let frames = rig.frames
+        #expect(frames.count == 4)  // and the lift on cancel
+        #expect(trackingIDs(frames[0]).count == 3 && trackingIDs(frames[0]).allSatisfy { $0 >= 0 })
+        #expect(trackingIDs(frames[1]) == [-1, -1, -1])
+        #expect(trackingIDs(frames[2]).count == 3 && trackingIDs(frames[2]).allSatisfy { $0 >= 0 })
+        // The touch lands where the whole drag left the fingertips (no
+        // motion lost): 30 counts right of the middle, then 5 more.
+        let width = Double(VirtualDeviceProfile.defaultTouchscreenAxes.x.maximum)
+        let unitsPerCount = width / FingertipsOptions.pointerCountsAcross
+        func xs(_ frame: InputFrame) -> [Int32] {
+            frame.events.filter { $0.type == .absolute && $0.code == .multitouchPositionX }.map(\.value)
+        }
+        let firstMean = Double(xs(frames[0]).reduce(0, +)) / 3
+        let lastMean = Double(xs(frames[2]).reduce(0, +)) / 3
+        #expect(abs(firstMean - (width / 2 + 30 * unitsPerCount)) <= 2)
+        #expect(abs(lastMean - firstMean - 5 * unitsPerCount) <= 2)
+        let touching = rig.seen.compactMap { event -> Bool? in
+            if case .touching(let down) = event { return down }
+            return nil
+        }
+        #expect(touching == [true, false, true])
+    }
+
+    @Test("--to uhid and --to gadget make the fingertips' device through that output; uinput unless told")
+    func outputs() async throws {
+        for output in [PlayOutput.uinput, .uhid, .gadget(name: "g1")] {
+            let rig = try FingertipsRig(TestDevices.mouse)
+            let job = try rig.start(output: output)
+            #expect(try rig.ready.wait())
+            rig.source.frame([(.key, .buttonLeft, 1)])
+            rig.source.frame([(.key, .buttonLeft, 0)])
+            try waitUntil("a 3-finger tap") { rig.frames.count == 2 }
+            job.cancel()
+            _ = await job.finished()
+            #expect(rig.outputs == [output])
+            #expect(trackingIDs(rig.frames[0]).count == 3)
+            #expect(trackingIDs(rig.frames[1]) == [-1, -1, -1])
+        }
+    }
+
+    @Test("On a touchpad, moves come at most every 8 ms (merged meanwhile); touches and lifts at once")
+    func touchpadPacing() async throws {
+        let clock = ManualClock(start: Microseconds(1_000_000))
+        let rig = try FingertipsRig(TestDevices.mouse)
+        let job = try rig.engine.startFingertips(
+            FingertipsRequest(device: "test", options: FingertipsOptions(count: 3, idle: nil), target: .kind(.touchpad)),
+            clock: clock, events: { if case .ready = $0 { rig.ready.signal() } })
+        #expect(try rig.ready.wait())
+        func meanX(_ frame: InputFrame) -> Double {
+            let xs = frame.events.filter { $0.type == .absolute && $0.code == .multitouchPositionX }.map { Double($0.value) }
+            return xs.reduce(0, +) / Double(max(1, xs.count))
+        }
+        rig.source.frame([(.key, .buttonLeft, 1)])
+        try waitUntil("the touch, at once") { rig.frames.count == 1 }
+        // Two moves within the 8 ms (the clock stands still): held back.
+        rig.source.frame([(.relative, .relativeX, 100)])
+        rig.source.frame([(.relative, .relativeX, 100)])
+        try waitUntil("both moves read") { rig.source.isDrained }
+        #expect(rig.frames.count == 1)
+        clock.advance(by: Microseconds(8_000))  // the pacing
+        try waitUntil("the merged move") { rig.frames.count == 2 }
+        let width = Double(VirtualDeviceProfile.defaultTouchpadAxes.x.maximum)
+        #expect(abs(meanX(rig.frames[1]) - meanX(rig.frames[0]) - 200 * width / FingertipsOptions.pointerCountsAcross) <= 2)
+        // A lift is written at once, though the last write was just now.
+        rig.source.frame([(.relative, .relativeX, 10)])
+        rig.source.frame([(.key, .buttonLeft, 0)])
+        try waitUntil("the move and the lift") { rig.frames.count == 4 }
+        #expect(trackingIDs(rig.frames[3]) == [-1, -1, -1])
+        job.cancel()
+        _ = await job.finished()
     }
 
     @Test("With no input for the idle time the session ends by itself")

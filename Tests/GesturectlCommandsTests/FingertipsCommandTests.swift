@@ -9,7 +9,8 @@ import TestSupport
         #expect(result.status == 0)
         for text in [
             "<count>", "--device <device>", "--layout <layout>", "--spacing <mm>", "--speed <factor>", "--absolute",
-            "--idle <seconds>", "--as <kind>", "--clone <device>", "default: 5s", "values: touchscreen, touchpad",
+            "--idle <seconds>", "--as <kind>", "--clone <device>", "--to <output>", "--gadget <name>", "default: 5s",
+            "values: touchscreen, touchpad", "head-pointer user operates the phone",
             "a click is an N-finger tap", "3 fingertips ready: move the pointer, hold the button to",
             "gesturectl fingertips 3 --device",
         ] {
@@ -30,6 +31,8 @@ import TestSupport
         #expect(try refused(["3", "--layout", "circle"]).contains("is not one of row, arc"))
         #expect(try refused(["3", "--speed", "0"]).contains("--speed"))
         #expect(try refused(["3", "--idle", "-1"]).contains("--idle"))
+        #expect(try refused(["3", "--to", "bluetooth"]).contains("is not one of uinput, uhid, gadget"))
+        #expect(try refused(["3", "--gadget", "g1"]).contains("--gadget names the gadget of --to gadget; add --to gadget"))
     }
 
     @Test func aSourceThatIsNoInputDeviceIsRefusedBeforeAnyDeviceIsMade() throws {

@@ -54,6 +54,9 @@ public final class PipeSource: EventSource, Sendable {
         }
     }
 
+    /// Whether everything pushed has been read.
+    public var isDrained: Bool { state.withLock { $0.queue.isEmpty } }
+
     public func nextEvent() throws(SystemError) -> ReadOutcome {
         let next: ReadOutcome? = state.withLock { current in
             // What was queued before the unplugging is read first.
