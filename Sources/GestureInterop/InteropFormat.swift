@@ -184,3 +184,78 @@ public enum InteropReader {
         }
     }
 }
+
+extension InteropReader {
+    /// How many bytes are looked at to tell the format before a file is
+    /// read in pieces (as ``InteropFormat/detect(_:)`` looks at).
+    static let detectionBytes = 65_536
+
+    /// Reads a file that comes in pieces, handing its events on as they are
+    /// read, so that a recording of any length is read in the memory of a
+    /// piece: evemu text is read line by line. The other formats are
+    /// gathered whole and then read as ``read(bytes:source:viewport:)``
+    /// reads them (libinput record's YAML, the JSON formats).
+    ///
+    /// - Parameters:
+    ///   - nextPiece: The file's next bytes; empty at its end. What it
+    ///     throws (a read error, a size limit) ends the reading.
+    ///   - begin: Called once, before any event, with the format and the
+    ///     device; what it throws ends the reading.
+    ///   - events: Called with the events read, in order, in batches.
+    /// - Returns: The format and, for evemu, the lines passed over (see
+    ///   ``InteropRecording/ignoredLines``).
+    public static func stream(
+        source: String, viewport: WebDriverViewport? = nil,
+        nextPiece: () throws -> [UInt8],
+        begin: (InteropFormat, InputDeviceDescription) throws -> Void,
+        events: ([InputEvent]) throws -> Void
+    ) throws -> (format: InteropFormat, ignoredLines: [Int]) {
+        var head: [UInt8] = []
+        var ended = false
+        while head.count < detectionBytes {
+            let piece = try nextPiece()
+            if piece.isEmpty {
+                ended = true
+                break
+            }
+            head.append(contentsOf: piece)
+        }
+        let format = InteropFormat.detect(head)
+        guard format == .evemu else {
+            // Gathered whole; detection and reading as for a whole file.
+            var bytes = head
+            head = []
+            while !ended {
+                let piece = try nextPiece()
+                if piece.isEmpty { break }
+                bytes.append(contentsOf: piece)
+            }
+            let recording = try read(bytes: bytes, source: source, viewport: viewport)
+            bytes = []
+            try begin(recording.format, recording.description)
+            try events(recording.events)
+            return (recording.format, recording.ignoredLines)
+        }
+        var reader = EvemuReader.Stream(source: source)
+        var begun = false
+        var piece = head
+        head = []
+        while true {
+            try reader.feed(piece)
+            if let description = reader.description {
+                if !begun {
+                    begun = true
+                    try begin(.evemu, description)
+                }
+                if !reader.events.isEmpty { try events(reader.takeEvents()) }
+            }
+            if ended { break }
+            piece = try nextPiece()
+            if piece.isEmpty { ended = true }
+        }
+        let recording = try reader.finish()
+        if !begun { try begin(.evemu, recording.description) }
+        if !reader.events.isEmpty { try events(reader.takeEvents()) }
+        return (.evemu, recording.ignoredLines)
+    }
+}

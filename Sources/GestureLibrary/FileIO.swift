@@ -36,7 +36,9 @@ public enum FileIO {
         while true {
             let chunk: [UInt8]?
             do throws(SystemError) {
-                chunk = try descriptor.read(upTo: 1 << 16, path: path)
+                // At most one byte past the limit is read: enough to know
+                // (`/dev/zero`, a FIFO that never ends).
+                chunk = try descriptor.read(upTo: min(1 << 16, limit + 1 - bytes.count), path: path)
             } catch {
                 throw FileSystemError(error, path: path, operation: operation)
             }

@@ -56,6 +56,14 @@ extension CommandContext {
         }
     }
 
+    /// A file named on the command line, to be read piece by piece
+    /// (``FilePieces``); standard input ('-') is read here, whole, up to
+    /// `limit` bytes.
+    func fileToRead(_ path: String, limit: Int) throws -> FileToRead {
+        if path == "-" { return .bytes(try readStandardInput(limit)) }
+        return .path(resolve(path), shown: path, limit: limit)
+    }
+
     /// Loads the gesture a NAME|FILE argument stands for.
     func loadGesture(_ argument: String) throws -> Gesture {
         switch GestureSource(argument: argument, context: self) {
@@ -94,5 +102,103 @@ extension CommandContext {
         guard FileIO.exists(folder), !FileIO.isDirectory(folder) else { return nil }
         let origin = (environment["GESTURECTL_LIBRARY"] ?? "").isEmpty ? "" : " (from GESTURECTL_LIBRARY)"
         return "the library folder \(shown(folder))\(origin) is not a folder"
+    }
+}
+
+/// A file to read in pieces: its path, or standard input's bytes.
+enum FileToRead: Sendable {
+    case bytes([UInt8])
+    /// The resolved path, the path as the user typed it, the most bytes accepted.
+    case path(String, shown: String, limit: Int)
+
+    /// Opens it.
+    func open() throws -> FilePieces {
+        switch self {
+        case .bytes(let bytes): return FilePieces(whole: bytes)
+        case .path(let path, let shown, let limit):
+            do {
+                return try FilePieces(path: path, shown: shown, limit: limit)
+            } catch {
+                throw FileSystemError(kind: error.kind, path: shown, operation: error.operation, reason: error.reason)
+            }
+        }
+    }
+}
+
+/// A file read in pieces (see ``FileToRead``):
+/// ``next()`` gives the next bytes, empty at the end, and closes the file
+/// there or when the reader goes away.
+final class FilePieces {
+    private var descriptor: FileDescriptor?
+    private var whole: [UInt8]?
+    private let path: String
+    private let shown: String
+    private let limit: Int
+    private var count = 0
+    /// How much one read asks for.
+    static let pieceBytes = 1 << 20
+
+    init(whole: [UInt8]) {
+        self.whole = whole
+        path = "-"
+        shown = "-"
+        limit = whole.count
+    }
+
+    init(path: String, shown: String, limit: Int) throws(FileSystemError) {
+        self.path = path
+        self.shown = shown
+        self.limit = limit
+        let operation = "cannot read"
+        let opened: FileDescriptor
+        do throws(SystemError) {
+            opened = try FileDescriptor.open(path)
+        } catch {
+            throw FileSystemError(error, path: path, operation: operation)
+        }
+        descriptor = opened
+        let status: FileStatus
+        do throws(SystemError) {
+            status = try opened.status(path: path)
+        } catch {
+            throw FileSystemError(error, path: path, operation: operation)
+        }
+        if status.type == .directory {
+            throw FileSystemError(kind: .other, path: path, operation: operation, reason: "it is a folder")
+        }
+        if status.size > Int64(limit) {
+            throw FileSystemError(
+                kind: .tooLarge, path: path, operation: operation,
+                reason: "the file has \(status.size) bytes; the most accepted is \(limit)")
+        }
+    }
+
+    deinit { descriptor?.close() }
+
+    /// The next bytes; empty at the end.
+    func next() throws -> [UInt8] {
+        if let bytes = whole {
+            whole = []
+            return bytes
+        }
+        guard let descriptor else { return [] }
+        let piece: [UInt8]?
+        do throws(SystemError) {
+            // At most one byte past the limit is ever read: enough to know.
+            piece = try descriptor.read(upTo: min(Self.pieceBytes, limit + 1 - count), path: path)
+        } catch {
+            throw FileSystemError(error, path: shown, operation: "cannot read")
+        }
+        guard let piece, !piece.isEmpty else {
+            descriptor.close()
+            self.descriptor = nil
+            return []
+        }
+        count += piece.count
+        if count > limit {
+            throw FileSystemError(
+                kind: .tooLarge, path: shown, operation: "cannot read", reason: "the file has more than \(limit) bytes")
+        }
+        return piece
     }
 }
