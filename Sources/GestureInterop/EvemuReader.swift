@@ -108,12 +108,10 @@ public enum EvemuReader {
 
         /// Reads the next piece of the file.
         public mutating func feed(_ bytes: [UInt8]) throws(InteropError) {
-            var parser = self.parser
-            var lastLine = self.lastLine
-            defer {
-                self.parser = parser
-                self.lastLine = lastLine
-            }
+            // Moved out (not copied) while the lines go to the parser.
+            var splitter = self.splitter
+            self.splitter = LineSplitter()
+            defer { self.splitter = splitter }
             try splitter.feed(bytes, source: parser.source) { (line, number) throws(InteropError) in
                 lastLine = number
                 try parser.line(line, number: number)
@@ -122,13 +120,12 @@ public enum EvemuReader {
 
         /// Reads what is left after the last piece and checks the whole.
         public mutating func finish() throws(InteropError) -> EvemuRecording {
-            var parser = self.parser
-            var lastLine = self.lastLine
+            var splitter = self.splitter
+            self.splitter = LineSplitter()
             try splitter.finish { (line, number) throws(InteropError) in
                 lastLine = number
                 try parser.line(line, number: number)
             }
-            self.parser = parser
             return try parser.finish(lastLine: lastLine)
         }
     }

@@ -192,9 +192,9 @@ extension InteropReader {
 
     /// Reads a file that comes in pieces, handing its events on as they are
     /// read, so that a recording of any length is read in the memory of a
-    /// piece: evemu text is read line by line. The other formats are
-    /// gathered whole and then read as ``read(bytes:source:viewport:)``
-    /// reads them (libinput record's YAML, the JSON formats).
+    /// piece: evemu text line by line, libinput record's YAML an `events:`
+    /// entry at a time. The JSON formats are gathered whole and then read
+    /// as ``read(bytes:source:viewport:)`` reads them.
     ///
     /// - Parameters:
     ///   - nextPiece: The file's next bytes; empty at its end. What it
@@ -221,11 +221,36 @@ extension InteropReader {
             head.append(contentsOf: piece)
         }
         let format = InteropFormat.detect(head)
+        if format == .libinputRecord {
+            var reader = LibinputRecordReader.Stream(source: source)
+            var begun = false
+            var piece = head
+            head = []
+            while true {
+                try reader.feed(piece)
+                if let description = reader.description {
+                    if !begun {
+                        begun = true
+                        try begin(.libinputRecord, description)
+                    }
+                    if !reader.events.isEmpty { try events(reader.takeEvents()) }
+                }
+                if ended { break }
+                piece = try nextPiece()
+                if piece.isEmpty { ended = true }
+            }
+            let recording = try reader.finish()
+            if !begun { try begin(.libinputRecord, recording.description) }
+            if !reader.events.isEmpty { try events(reader.takeEvents()) }
+            return (.libinputRecord, [])
+        }
         guard format == .evemu else {
             // Gathered whole; detection and reading as for a whole file.
+            // A text in no format is refused from its head, without
+            // reading on (`/dev/zero`, a FIFO that never ends).
             var bytes = head
             head = []
-            while !ended {
+            while !ended && format != .unknown {
                 let piece = try nextPiece()
                 if piece.isEmpty { break }
                 bytes.append(contentsOf: piece)

@@ -16,6 +16,9 @@ struct TextLines {
         self.init(bytes: Array(text.utf8))
     }
 
+    /// Lines already split (and numbered) elsewhere.
+    init(lines: [Line]) { self.lines = lines }
+
     init(bytes: [UInt8]) {
         var lines: [Line] = []
         var start = 0

@@ -156,6 +156,38 @@ import Testing
             "\(refused.stderr)")
     }
 
+    /// Issue 24 item 8: import held the whole evemu text, every line of
+    /// it, and every event before the recorder saw the first.
+    @Test("import of evemu streams: its memory beyond validating the gesture does not grow from 1 s to 10 s at 1 kHz")
+    func importStreaming() throws {
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var runs: [[String]] = []
+        for (seconds, degrees) in [("1s", "360"), ("10s", "3600")] {
+            let name = "\(directory)/r\(seconds).json"
+            let made = try CLI.run(
+                ["synth", "rotate", "--fingers", "10", "--rate", "1000", "--duration", seconds, "--degrees", degrees,
+                 "--radius", "50", "-o", name], in: directory)
+            #expect(made.status == 0, "\(made.stderr)")
+            let exported = try CLI.run(["export", name, "--format", "evemu", "-o", "\(name).evemu"], in: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            runs += [["validate", name], ["import", "\(name).evemu", "-o", "\(name).back.json"]]
+        }
+        let measured = peakMemories(runs, in: directory)
+        let small = (measured[1]?.kibibytes ?? 0) - (measured[0]?.kibibytes ?? 0)
+        let large = (measured[3]?.kibibytes ?? 0) - (measured[2]?.kibibytes ?? 0)
+        // Held whole, the 10 s text (about 11 MB) and its lines would add 20 MB or more.
+        #expect(large < small + 6_144, "\(small) KiB beyond validate at 10k samples, \(large) KiB at 100k")
+    }
+
+    /// Issue 24 item 5: `/dev/zero` was read to the limit before it was refused.
+    @Test("import of an endless input in no format is refused from its first bytes, naming the file")
+    func importOfAnEndlessInput() throws {
+        let refused = try CLI.run(["import", "/dev/zero"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("gesturectl: error: /dev/zero: not an evemu recording"), "\(refused.stderr)")
+    }
+
     @Test("A failed write of a streamed export is reported, and -o FILE keeps the old file")
     func streamedWriteFailure() throws {
         let directory = try folder()
