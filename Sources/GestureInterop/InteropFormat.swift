@@ -223,26 +223,7 @@ extension InteropReader {
         let format = InteropFormat.detect(head)
         if format == .libinputRecord {
             var reader = LibinputRecordReader.Stream(source: source)
-            var begun = false
-            var piece = head
-            head = []
-            while true {
-                try reader.feed(piece)
-                if let description = reader.description {
-                    if !begun {
-                        begun = true
-                        try begin(.libinputRecord, description)
-                    }
-                    if !reader.events.isEmpty { try events(reader.takeEvents()) }
-                }
-                if ended { break }
-                piece = try nextPiece()
-                if piece.isEmpty { ended = true }
-            }
-            let recording = try reader.finish()
-            if !begun { try begin(.libinputRecord, recording.description) }
-            if !reader.events.isEmpty { try events(reader.takeEvents()) }
-            return (.libinputRecord, [])
+            return try run(&reader, format: format, head: head, ended: ended, nextPiece: nextPiece, begin: begin, events: events)
         }
         guard format == .evemu else {
             // Gathered whole; detection and reading as for a whole file.
@@ -262,15 +243,26 @@ extension InteropReader {
             return (recording.format, recording.ignoredLines)
         }
         var reader = EvemuReader.Stream(source: source)
+        return try run(&reader, format: format, head: head, ended: ended, nextPiece: nextPiece, begin: begin, events: events)
+    }
+
+    /// Feeds `reader` the head, then every further piece, handing on the
+    /// device once it is known and the events as they are read.
+    private static func run<Reader: PieceReader>(
+        _ reader: inout Reader, format: InteropFormat, head: [UInt8], ended: Bool,
+        nextPiece: () throws -> [UInt8],
+        begin: (InteropFormat, InputDeviceDescription) throws -> Void,
+        events: ([InputEvent]) throws -> Void
+    ) throws -> (format: InteropFormat, ignoredLines: [Int]) {
         var begun = false
         var piece = head
-        head = []
+        var ended = ended
         while true {
             try reader.feed(piece)
             if let description = reader.description {
                 if !begun {
                     begun = true
-                    try begin(.evemu, description)
+                    try begin(format, description)
                 }
                 if !reader.events.isEmpty { try events(reader.takeEvents()) }
             }
@@ -278,9 +270,37 @@ extension InteropReader {
             piece = try nextPiece()
             if piece.isEmpty { ended = true }
         }
-        let recording = try reader.finish()
-        if !begun { try begin(.evemu, recording.description) }
+        let (description, ignoredLines) = try reader.finishReading()
+        if !begun { try begin(format, description) }
         if !reader.events.isEmpty { try events(reader.takeEvents()) }
-        return (.evemu, recording.ignoredLines)
+        return (format, ignoredLines)
+    }
+}
+
+/// A reader fed a file in pieces (``EvemuReader/Stream``,
+/// ``LibinputRecordReader/Stream``).
+protocol PieceReader {
+    /// The device, once known.
+    var description: InputDeviceDescription? { get }
+    /// The events read and not yet taken.
+    var events: [InputEvent] { get }
+    /// Hands over the events read so far and forgets them.
+    mutating func takeEvents() -> [InputEvent]
+    /// Reads the next piece.
+    mutating func feed(_ bytes: [UInt8]) throws(InteropError)
+    /// Reads what is left and checks the whole: the device and the lines passed over.
+    mutating func finishReading() throws(InteropError) -> (InputDeviceDescription, [Int])
+}
+
+extension EvemuReader.Stream: PieceReader {
+    mutating func finishReading() throws(InteropError) -> (InputDeviceDescription, [Int]) {
+        let recording = try finish()
+        return (recording.description, recording.ignoredLines)
+    }
+}
+
+extension LibinputRecordReader.Stream: PieceReader {
+    mutating func finishReading() throws(InteropError) -> (InputDeviceDescription, [Int]) {
+        (try finish().description, [])
     }
 }

@@ -91,6 +91,8 @@ public enum LibinputRecordReader {
         private var item: [TextLines.Line] = []
         private var itemIsPlain = true
         private var eventIndent: Int?
+        /// Flow lists and mappings left open by the entry's lines so far.
+        private var flowDepth = 0
         private var itemEvents: [InputEvent] = []
         /// The first device, once its `events:` begins (or at the end).
         public private(set) var description: InputDeviceDescription?
@@ -141,7 +143,16 @@ public enum LibinputRecordReader {
                 position += 1
             }
             let content = bytes[position...]
-            let blank = content.isEmpty || content.first == UInt8(ascii: "#")
+            if flowDepth > 0, list != nil {
+                // A flow list or mapping left open goes on, whatever the indentation.
+                try addToItem(bytes, content: content, number: number, first: false)
+                return
+            }
+            // Blank as YAML sees it: nothing but a comment and white space.
+            let blank =
+                content.isEmpty
+                || ((content.first == UInt8(ascii: "#") || content.first == UInt8(ascii: "\t"))
+                    && YAMLSubsetParser.trimTrailingSpace(YAMLSubsetParser.stripComment(content)).isEmpty)
             let isItem = content.first == UInt8(ascii: "-") && (content.count == 1 || content[position + 1] == UInt8(ascii: " "))
             if var current = list, !blank {
                 if current.itemIndent == nil && isItem && indent >= current.keyIndent {
@@ -203,6 +214,7 @@ public enum LibinputRecordReader {
             } else {
                 itemIsPlain = false
             }
+            if !itemIsPlain || first { flowDepth = max(0, flowDepth + Self.flowBalance(content)) }
             item.append(TextLines.Line(number: number, bytes: Array(bytes)[...]))
         }
 
@@ -213,6 +225,7 @@ public enum LibinputRecordReader {
                 item.removeAll(keepingCapacity: true)
                 itemEvents.removeAll(keepingCapacity: true)
                 itemIsPlain = true
+                flowDepth = 0
             }
             let streamed = list?.streamed ?? false
             if itemIsPlain {
@@ -232,6 +245,36 @@ public enum LibinputRecordReader {
             }
         }
 
+        /// How many flow lists and mappings (`[`, `{`) a line opens and
+        /// leaves open (negative: closes), outside quotes and comments.
+        static func flowBalance(_ content: ArraySlice<UInt8>) -> Int {
+            var balance = 0
+            var quote: UInt8?
+            var previous = UInt8(ascii: " ")
+            var position = content.startIndex
+            let text = YAMLSubsetParser.stripComment(content)
+            while position < text.endIndex {
+                let byte = text[position]
+                if let open = quote {
+                    if byte == UInt8(ascii: "\\") && open == UInt8(ascii: "\"") {
+                        position += 2
+                        previous = UInt8(ascii: "a")
+                        continue
+                    }
+                    if byte == open { quote = nil }
+                } else if (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")) && YAMLSubsetParser.startsToken(previous) {
+                    quote = byte
+                } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                    balance += 1
+                } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                    balance -= 1
+                }
+                previous = byte
+                position += 1
+            }
+            return balance
+        }
+
         private static func trimmed(_ content: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
             var text = content
             if let hash = text.firstIndex(of: UInt8(ascii: "#")), hash > text.startIndex, text[hash - 1] == UInt8(ascii: " ") {
@@ -246,11 +289,11 @@ public enum LibinputRecordReader {
         static func plainEvent(_ content: ArraySlice<UInt8>) -> InputEvent? {
             var scanner = ByteScanner(content)
             guard scanner.consume("-") else { return nil }
-            scanner.skipWhitespace()
+            scanner.skipSpaces()
             guard scanner.consume("[") else { return nil }
             var numbers: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
             for index in 0..<5 {
-                scanner.skipWhitespace()
+                scanner.skipSpaces()
                 guard let number = scanner.signedDecimal() else { return nil }
                 switch index {
                 case 0: numbers.0 = number
@@ -259,11 +302,13 @@ public enum LibinputRecordReader {
                 case 3: numbers.3 = number
                 default: numbers.4 = number
                 }
-                scanner.skipWhitespace()
+                scanner.skipSpaces()
                 guard scanner.consume(index < 4 ? "," : "]") else { return nil }
             }
-            scanner.skipWhitespace()
-            guard scanner.isAtEnd || scanner.consume("#") else { return nil }
+            // Nothing after the list but a comment, which YAML starts after a space.
+            let end = scanner.position
+            scanner.skipSpaces()
+            guard scanner.isAtEnd || (scanner.position > end && scanner.consume("#")) else { return nil }
             let (seconds, microseconds, type, code, value) = numbers
             guard (0...Int64.max / 1_000_000 - 1).contains(seconds), (0...999_999).contains(microseconds),
                 (0...Int64(UInt16.max)).contains(type), (0...Int64(UInt16.max)).contains(code),

@@ -60,6 +60,11 @@ struct ByteScanner {
         while position < bytes.endIndex, Self.isWhitespace(bytes[position]) { position += 1 }
     }
 
+    /// Skips spaces and tabs only (what YAML takes as white space).
+    mutating func skipSpaces() {
+        while position < bytes.endIndex, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+    }
+
     /// Consumes `literal` if the remaining text starts with it.
     mutating func consume(_ literal: String) -> Bool {
         let expected = Array(literal.utf8)
