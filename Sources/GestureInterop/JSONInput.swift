@@ -55,7 +55,8 @@ struct JSONInput {
     // MARK: Structure
     //
     // `what` (the field, for messages) is made only for an error: a file
-    // has millions of numbers, and each named itself before it was read.
+    // can have millions of numbers, and a name made for each costs more
+    // than reading it.
 
     /// Reads an object (cursor before it), calling `body` with each key and
     /// the key's offset, with the cursor at the key's value; `body` must

@@ -215,7 +215,8 @@ public enum LibinputRecordReader {
                 itemIsPlain = false
             }
             if !itemIsPlain || first { flowDepth = max(0, flowDepth + Self.flowBalance(content)) }
-            item.append(TextLines.Line(number: number, bytes: Array(bytes)[...]))
+            // Not copied: the piece it lies in lives as long as the entry.
+            item.append(TextLines.Line(number: number, bytes: bytes))
         }
 
         /// Reads the entry whose lines were gathered.
