@@ -115,65 +115,34 @@ enum FileToRead: Sendable {
     func open() throws -> FilePieces {
         switch self {
         case .bytes(let bytes): return FilePieces(whole: bytes)
-        case .path(let path, let shown, let limit):
-            do {
-                return try FilePieces(path: path, shown: shown, limit: limit)
-            } catch {
-                throw FileSystemError(kind: error.kind, path: shown, operation: error.operation, reason: error.reason)
-            }
+        case .path(let path, let shown, let limit): return try FilePieces(path: path, shown: shown, limit: limit)
         }
     }
 }
 
-/// A file read in pieces (see ``FileToRead``):
-/// ``next()`` gives the next bytes, empty at the end, and closes the file
-/// there or when the reader goes away.
+/// A file read in pieces (see ``FileToRead``), errors naming it as the
+/// user typed it: ``next()`` gives the next bytes, empty at the end.
 final class FilePieces {
-    private var descriptor: FileDescriptor?
     private var whole: [UInt8]?
-    private let path: String
+    private var file: FileIO.Pieces?
     private let shown: String
-    private let limit: Int
-    private var count = 0
-    /// How much one read asks for.
-    static let pieceBytes = 1 << 20
 
     init(whole: [UInt8]) {
         self.whole = whole
-        path = "-"
         shown = "-"
-        limit = whole.count
     }
 
     init(path: String, shown: String, limit: Int) throws(FileSystemError) {
-        self.path = path
         self.shown = shown
-        self.limit = limit
-        let operation = "cannot read"
-        let opened: FileDescriptor
-        do throws(SystemError) {
-            opened = try FileDescriptor.open(path)
+        do throws(FileSystemError) {
+            file = try FileIO.Pieces(path: path, limit: limit, pieceBytes: Self.pieceBytes)
         } catch {
-            throw FileSystemError(error, path: path, operation: operation)
-        }
-        descriptor = opened
-        let status: FileStatus
-        do throws(SystemError) {
-            status = try opened.status(path: path)
-        } catch {
-            throw FileSystemError(error, path: path, operation: operation)
-        }
-        if status.type == .directory {
-            throw FileSystemError(kind: .other, path: path, operation: operation, reason: "it is a folder")
-        }
-        if status.size > Int64(limit) {
-            throw FileSystemError(
-                kind: .tooLarge, path: path, operation: operation,
-                reason: "the file has \(status.size) bytes; the most accepted is \(limit)")
+            throw FileSystemError(kind: error.kind, path: shown, operation: error.operation, reason: error.reason)
         }
     }
 
-    deinit { descriptor?.close() }
+    /// How much one read asks for.
+    static let pieceBytes = 1 << 20
 
     /// The next bytes; empty at the end.
     func next() throws -> [UInt8] {
@@ -181,24 +150,10 @@ final class FilePieces {
             whole = []
             return bytes
         }
-        guard let descriptor else { return [] }
-        let piece: [UInt8]?
-        do throws(SystemError) {
-            // At most one byte past the limit is ever read: enough to know.
-            piece = try descriptor.read(upTo: min(Self.pieceBytes, limit + 1 - count), path: path)
+        do throws(FileSystemError) {
+            return try file?.next() ?? []
         } catch {
-            throw FileSystemError(error, path: shown, operation: "cannot read")
+            throw FileSystemError(kind: error.kind, path: shown, operation: error.operation, reason: error.reason)
         }
-        guard let piece, !piece.isEmpty else {
-            descriptor.close()
-            self.descriptor = nil
-            return []
-        }
-        count += piece.count
-        if count > limit {
-            throw FileSystemError(
-                kind: .tooLarge, path: shown, operation: "cannot read", reason: "the file has more than \(limit) bytes")
-        }
-        return piece
     }
 }
