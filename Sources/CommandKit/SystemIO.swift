@@ -29,7 +29,8 @@ enum SystemIO {
         while true {
             let chunk: [UInt8]?
             do throws(SystemError) {
-                chunk = try file.read(upTo: 65_536)
+                // At most one byte past the limit is read: enough to know.
+                chunk = try file.read(upTo: min(65_536, maximumBytes + 1 - result.count))
             } catch {
                 throw CommandFailure.failure("cannot read standard input: \(error.errorMessage)")
             }

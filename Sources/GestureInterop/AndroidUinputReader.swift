@@ -36,15 +36,24 @@ public enum AndroidUinputReader {
 
     /// Reads the file's bytes.
     public static func read(bytes: [UInt8], source: String) throws(InteropError) -> Recording {
-        let result: Result<Recording, InteropError> = bytes.withUnsafeBufferPointer { buffer in
+        try readCountingGrowths(bytes: bytes, source: source).recording
+    }
+
+    /// Reads the file's bytes, and says how often the event list was
+    /// reallocated on the way (for tests: a count that grows faster than
+    /// the logarithm of the events is reading in more than linear time).
+    static func readCountingGrowths(bytes: [UInt8], source: String) throws(InteropError) -> (recording: Recording, growths: Int) {
+        let result: Result<(Recording, Int), InteropError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(InteropError) {
                 var reader = Reader(input: JSONInput(bytes: buffer, source: source, lenient: true))
-                return .success(try reader.read())
+                let recording = try reader.read()
+                return .success((recording, reader.storageGrowths))
             } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
+        let (recording, growths) = try result.get()
+        return (recording, growths)
     }
 
     /// Reads a text; see ``read(bytes:source:)``.
@@ -75,6 +84,9 @@ public enum AndroidUinputReader {
         var events: [InputEvent] = []
         /// The time the delays so far add up to, in µs.
         var time: Int64 = 0
+        /// How often the event list was reallocated: logarithmic in the
+        /// event count when reading takes linear time (tests check it).
+        var storageGrowths = 0
 
         mutating func read() throws(InteropError) -> Recording {
             var sawCommand = false
@@ -294,7 +306,11 @@ public enum AndroidUinputReader {
                 }
                 let at = Microseconds(time)
                 var index = 0
-                events.reserveCapacity(events.count + injected.values.count / 3)
+                // No reserveCapacity here: reserving exactly what each inject
+                // adds reallocates the whole list every time (quadratic in
+                // the file); appending grows it geometrically.
+                let capacity = events.capacity
+                defer { if events.capacity != capacity { storageGrowths += 1 } }
                 while index + 2 < injected.values.count {
                     events.append(
                         InputEvent(

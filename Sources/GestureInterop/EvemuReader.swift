@@ -71,7 +71,63 @@ public enum EvemuReader {
     /// made); see ``read(_:source:)``.
     public static func read(bytes: [UInt8], source: String) throws(InteropError) -> EvemuRecording {
         var parser = Parser(source: source)
-        return try parser.read(TextLines(bytes: bytes))
+        let whole = bytes[...]
+        var lastLine: Int?
+        try LineSplitter.lines(in: whole, firstNumber: 1, final: true) { (line, number) throws(InteropError) in
+            lastLine = number
+            try parser.line(line, number: number)
+        }
+        return try parser.finish(lastLine: lastLine)
+    }
+
+    /// Reads an evemu text piece by piece, handing the events on as they
+    /// are read: the memory used is a piece's, not the file's.
+    ///
+    /// Feed it the file's bytes in pieces of any size (``feed(_:)``),
+    /// then ``finish()``. ``description`` is known once the first event
+    /// is read; events read before then wait in ``events``.
+    public struct Stream {
+        private var parser: Parser
+        private var splitter = LineSplitter()
+        private var lastLine: Int?
+
+        /// A reader for `source` (the name errors show).
+        public init(source: String) { parser = Parser(source: source) }
+
+        /// The device, once the description has ended (the first event is read).
+        public var description: InputDeviceDescription? { parser.finishedDescription }
+
+        /// The events read and not yet taken; take them with ``takeEvents()``.
+        public var events: [InputEvent] { parser.events }
+
+        /// Hands over the events read so far and forgets them.
+        public mutating func takeEvents() -> [InputEvent] {
+            defer { parser.events.removeAll(keepingCapacity: true) }
+            return parser.events
+        }
+
+        /// Reads the next piece of the file.
+        public mutating func feed(_ bytes: [UInt8]) throws(InteropError) {
+            // Moved out (not copied) while the lines go to the parser.
+            var splitter = self.splitter
+            self.splitter = LineSplitter()
+            defer { self.splitter = splitter }
+            try splitter.feed(bytes, source: parser.source) { (line, number) throws(InteropError) in
+                lastLine = number
+                try parser.line(line, number: number)
+            }
+        }
+
+        /// Reads what is left after the last piece and checks the whole.
+        public mutating func finish() throws(InteropError) -> EvemuRecording {
+            var splitter = self.splitter
+            self.splitter = LineSplitter()
+            try splitter.finish { (line, number) throws(InteropError) in
+                lastLine = number
+                try parser.line(line, number: number)
+            }
+            return try parser.finish(lastLine: lastLine)
+        }
     }
 
     /// Reads a recording into its description and events; see ``read(_:source:)``.
@@ -105,39 +161,48 @@ extension EvemuReader {
             InteropError(kind: kind, source: source, line: line, message: message)
         }
 
-        mutating func read(_ text: TextLines) throws(InteropError) -> EvemuRecording {
-            var inEvents = false
-            var sawContent = false
-            for line in text.lines {
-                var scanner = ByteScanner(line.bytes)
-                scanner.skipWhitespace()
-                if scanner.isAtEnd { continue }
-                // evemu takes the version from the first line that is not empty.
-                if !sawContent {
-                    sawContent = true
-                    try readVersion(line)
-                }
-                if scanner.remainder.starts(with: "#") { continue }
-                let content = scanner.remainder
-                if name == nil {
-                    try readName(content, line: line.number)
-                } else if identity == nil {
-                    try readIdentity(content, line: line.number)
-                } else if content.starts(with: "E:") {
-                    inEvents = true
-                    try readEvent(content, line: line.number)
-                } else if inEvents {
-                    ignoredLines.append(line.number)
-                } else {
-                    try readDescriptionLine(content, line: line.number)
-                }
+        /// The device, made when the description ends (at the first event).
+        var finishedDescription: InputDeviceDescription?
+        var inEvents = false
+        var sawContent = false
+
+        /// Reads one line (without its line break).
+        mutating func line(_ bytes: ArraySlice<UInt8>, number: Int) throws(InteropError) {
+            var scanner = ByteScanner(bytes)
+            scanner.skipWhitespace()
+            if scanner.isAtEnd { return }
+            // evemu takes the version from the first line that is not empty.
+            if !sawContent {
+                sawContent = true
+                try readVersion(TextLines.Line(number: number, bytes: bytes))
             }
+            let content = scanner.remainder
+            if content.first == UInt8(ascii: "#") { return }
+            if content.starts(with: "E:") && identity != nil {
+                if !inEvents, let name, let identity {
+                    inEvents = true
+                    finishedDescription = makeDescription(name: name, identity: identity)
+                }
+                try readEvent(content, line: number)
+            } else if name == nil {
+                try readName(content, line: number)
+            } else if identity == nil {
+                try readIdentity(content, line: number)
+            } else if inEvents {
+                ignoredLines.append(number)
+            } else {
+                try readDescriptionLine(content, line: number)
+            }
+        }
+
+        /// Checks the whole once every line is read.
+        func finish(lastLine: Int?) throws(InteropError) -> EvemuRecording {
             guard let name else { throw error(.malformed, nil, "the file is empty: no evemu device description (N: NAME)") }
             guard let identity else {
-                throw error(.malformed, text.lines.last?.number, "the description ends before its I: BUS VENDOR PRODUCT VERSION line")
+                throw error(.malformed, lastLine, "the description ends before its I: BUS VENDOR PRODUCT VERSION line")
             }
             return EvemuRecording(
-                description: makeDescription(name: name, identity: identity), events: events,
+                description: finishedDescription ?? makeDescription(name: name, identity: identity), events: events,
                 formatVersion: version, ignoredLines: ignoredLines)
         }
 
@@ -314,22 +379,22 @@ extension EvemuReader {
 
         mutating func readEvent(_ content: ArraySlice<UInt8>, line: Int) throws(InteropError) {
             var scanner = ByteScanner(content.dropFirst(2))
-            let layout = "expected 'E: SECONDS.MICROSECONDS TYPE CODE VALUE', found '\(preview(content))'"
+            // Made only for an error: every event of a long file passes here.
+            func layout() -> InteropError {
+                error(.malformed, line, "expected 'E: SECONDS.MICROSECONDS TYPE CODE VALUE', found '\(preview(content))'")
+            }
             scanner.skipWhitespace()
             guard let seconds = scanner.unsignedDecimal(), scanner.consume("."),
                 let microseconds = scanner.unsignedDecimal(maximumDigits: 6)
-            else { throw error(.malformed, line, layout) }
-            var fields: [UInt64] = []
-            for _ in 0..<2 {
-                let before = scanner.position
-                scanner.skipWhitespace()
-                guard scanner.position > before, let field = scanner.hex(maximumDigits: 4) else {
-                    throw error(.malformed, line, layout)
-                }
-                fields.append(field)
-            }
+            else { throw layout() }
+            var before = scanner.position
             scanner.skipWhitespace()
-            guard let value = scanner.signedDecimal() else { throw error(.malformed, line, layout) }
+            guard scanner.position > before, let type = scanner.hex(maximumDigits: 4) else { throw layout() }
+            before = scanner.position
+            scanner.skipWhitespace()
+            guard scanner.position > before, let code = scanner.hex(maximumDigits: 4) else { throw layout() }
+            scanner.skipWhitespace()
+            guard let value = scanner.signedDecimal() else { throw layout() }
             guard let value32 = Int32(exactly: value) else {
                 throw error(.outOfRange, line, "event value \(value) does not fit 32 bits")
             }
@@ -340,8 +405,8 @@ extension EvemuReader {
             }
             events.append(
                 InputEvent(
-                    time: Microseconds(time), type: EventType(rawValue: UInt16(fields[0])),
-                    code: EventCode(rawValue: UInt16(fields[1])), value: value32))
+                    time: Microseconds(time), type: EventType(rawValue: UInt16(type)),
+                    code: EventCode(rawValue: UInt16(code)), value: value32))
         }
 
         func makeDescription(name: String, identity: [UInt16]) -> InputDeviceDescription {

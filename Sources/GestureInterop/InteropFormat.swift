@@ -184,3 +184,123 @@ public enum InteropReader {
         }
     }
 }
+
+extension InteropReader {
+    /// How many bytes are looked at to tell the format before a file is
+    /// read in pieces (as ``InteropFormat/detect(_:)`` looks at).
+    static let detectionBytes = 65_536
+
+    /// Reads a file that comes in pieces, handing its events on as they are
+    /// read, so that a recording of any length is read in the memory of a
+    /// piece: evemu text line by line, libinput record's YAML an `events:`
+    /// entry at a time. The JSON formats are gathered whole and then read
+    /// as ``read(bytes:source:viewport:)`` reads them.
+    ///
+    /// - Parameters:
+    ///   - nextPiece: The file's next bytes; empty at its end. What it
+    ///     throws (a read error, a size limit) ends the reading.
+    ///   - begin: Called once, before any event, with the format and the
+    ///     device; what it throws ends the reading.
+    ///   - events: Called with the events read, in order, in batches.
+    /// - Returns: The format and, for evemu, the lines passed over (see
+    ///   ``InteropRecording/ignoredLines``).
+    public static func stream(
+        source: String, viewport: WebDriverViewport? = nil,
+        nextPiece: () throws -> [UInt8],
+        begin: (InteropFormat, InputDeviceDescription) throws -> Void,
+        events: ([InputEvent]) throws -> Void
+    ) throws -> (format: InteropFormat, ignoredLines: [Int]) {
+        var head: [UInt8] = []
+        var ended = false
+        while head.count < detectionBytes {
+            let piece = try nextPiece()
+            if piece.isEmpty {
+                ended = true
+                break
+            }
+            head.append(contentsOf: piece)
+        }
+        let format = InteropFormat.detect(head)
+        if format == .libinputRecord {
+            var reader = LibinputRecordReader.Stream(source: source)
+            return try run(&reader, format: format, head: head, ended: ended, nextPiece: nextPiece, begin: begin, events: events)
+        }
+        guard format == .evemu else {
+            // Gathered whole; detection and reading as for a whole file.
+            // A text in no format is refused from its head, without
+            // reading on (`/dev/zero`, a FIFO that never ends).
+            var bytes = head
+            head = []
+            while !ended && format != .unknown {
+                let piece = try nextPiece()
+                if piece.isEmpty { break }
+                bytes.append(contentsOf: piece)
+            }
+            let recording = try read(bytes: bytes, source: source, viewport: viewport)
+            bytes = []
+            try begin(recording.format, recording.description)
+            try events(recording.events)
+            return (recording.format, recording.ignoredLines)
+        }
+        var reader = EvemuReader.Stream(source: source)
+        return try run(&reader, format: format, head: head, ended: ended, nextPiece: nextPiece, begin: begin, events: events)
+    }
+
+    /// Feeds `reader` the head, then every further piece, handing on the
+    /// device once it is known and the events as they are read.
+    private static func run<Reader: PieceReader>(
+        _ reader: inout Reader, format: InteropFormat, head: [UInt8], ended: Bool,
+        nextPiece: () throws -> [UInt8],
+        begin: (InteropFormat, InputDeviceDescription) throws -> Void,
+        events: ([InputEvent]) throws -> Void
+    ) throws -> (format: InteropFormat, ignoredLines: [Int]) {
+        var begun = false
+        var piece = head
+        var ended = ended
+        while true {
+            try reader.feed(piece)
+            if let description = reader.description {
+                if !begun {
+                    begun = true
+                    try begin(format, description)
+                }
+                if !reader.events.isEmpty { try events(reader.takeEvents()) }
+            }
+            if ended { break }
+            piece = try nextPiece()
+            if piece.isEmpty { ended = true }
+        }
+        let (description, ignoredLines) = try reader.finishReading()
+        if !begun { try begin(format, description) }
+        if !reader.events.isEmpty { try events(reader.takeEvents()) }
+        return (format, ignoredLines)
+    }
+}
+
+/// A reader fed a file in pieces (``EvemuReader/Stream``,
+/// ``LibinputRecordReader/Stream``).
+protocol PieceReader {
+    /// The device, once known.
+    var description: InputDeviceDescription? { get }
+    /// The events read and not yet taken.
+    var events: [InputEvent] { get }
+    /// Hands over the events read so far and forgets them.
+    mutating func takeEvents() -> [InputEvent]
+    /// Reads the next piece.
+    mutating func feed(_ bytes: [UInt8]) throws(InteropError)
+    /// Reads what is left and checks the whole: the device and the lines passed over.
+    mutating func finishReading() throws(InteropError) -> (InputDeviceDescription, [Int])
+}
+
+extension EvemuReader.Stream: PieceReader {
+    mutating func finishReading() throws(InteropError) -> (InputDeviceDescription, [Int]) {
+        let recording = try finish()
+        return (recording.description, recording.ignoredLines)
+    }
+}
+
+extension LibinputRecordReader.Stream: PieceReader {
+    mutating func finishReading() throws(InteropError) -> (InputDeviceDescription, [Int]) {
+        (try finish().description, [])
+    }
+}

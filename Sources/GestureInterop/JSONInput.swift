@@ -53,16 +53,20 @@ struct JSONInput {
     }
 
     // MARK: Structure
+    //
+    // `what` (the field, for messages) is made only for an error: a file
+    // can have millions of numbers, and a name made for each costs more
+    // than reading it.
 
     /// Reads an object (cursor before it), calling `body` with each key and
     /// the key's offset, with the cursor at the key's value; `body` must
     /// read or skip the value. `what` names the object in errors.
     mutating func object(
-        _ what: String, _ body: (inout JSONInput, String, Int) throws(InteropError) -> Void
+        _ what: @autoclosure () -> String, _ body: (inout JSONInput, String, Int) throws(InteropError) -> Void
     ) throws(InteropError) {
         scanner.skipWhitespace()
         guard scanner.current == UInt8(ascii: "{") else {
-            throw error(.malformed, "\(what) must be an object, not \(scanner.describeValue(at: scanner.position))")
+            throw error(.malformed, "\(what()) must be an object, not \(scanner.describeValue(at: scanner.position))")
         }
         scanner.position += 1
         var first = true
@@ -73,10 +77,10 @@ struct JSONInput {
 
     /// Reads an array (cursor before it), calling `body` with each
     /// element's index, with the cursor at the element.
-    mutating func array(_ what: String, _ body: (inout JSONInput, Int) throws(InteropError) -> Void) throws(InteropError) {
+    mutating func array(_ what: @autoclosure () -> String, _ body: (inout JSONInput, Int) throws(InteropError) -> Void) throws(InteropError) {
         scanner.skipWhitespace()
         guard scanner.current == UInt8(ascii: "[") else {
-            throw error(.malformed, "\(what) must be an array, not \(scanner.describeValue(at: scanner.position))")
+            throw error(.malformed, "\(what()) must be an array, not \(scanner.describeValue(at: scanner.position))")
         }
         scanner.position += 1
         var first = true
@@ -103,10 +107,10 @@ struct JSONInput {
     // MARK: Values
 
     /// A string value.
-    mutating func string(_ what: String) throws(InteropError) -> String {
+    mutating func string(_ what: @autoclosure () -> String) throws(InteropError) -> String {
         scanner.skipWhitespace()
         guard scanner.current == UInt8(ascii: "\"") else {
-            throw error(.malformed, "\(what) must be a string, not \(scanner.describeValue(at: scanner.position))")
+            throw error(.malformed, "\(what()) must be a string, not \(scanner.describeValue(at: scanner.position))")
         }
         return try scan { (s) throws(ScanError) in try s.readString() }
     }
@@ -116,7 +120,7 @@ struct JSONInput {
     /// a string holding either; or, when `label` is given, a string it
     /// turns into a number (`"EV_ABS"`).
     mutating func integer(
-        _ what: String, in range: ClosedRange<Int64>, label: ((String) -> Int64?)? = nil
+        _ what: @autoclosure () -> String, in range: ClosedRange<Int64>, label: ((String) -> Int64?)? = nil
     ) throws(InteropError) -> Int64 {
         scanner.skipWhitespace()
         let start = scanner.position
@@ -129,45 +133,45 @@ struct JSONInput {
                 value = number
             } else {
                 throw error(
-                    .malformed, "\(what) must be an integer\(label == nil ? "" : " or a known name"), not \"\(text)\"",
+                    .malformed, "\(what()) must be an integer\(label == nil ? "" : " or a known name"), not \"\(text)\"",
                     at: start)
             }
         } else if isLenient && isUnquotedWord {
             let word = readUnquotedWord()
             guard let number = Self.decode(word) else {
-                throw error(.malformed, "\(what) must be an integer, not \(word)", at: start)
+                throw error(.malformed, "\(what()) must be an integer, not \(word)", at: start)
             }
             value = number
         } else {
             guard let byte = scanner.current, byte == UInt8(ascii: "-") || JSONScanner.isDigit(byte) else {
-                throw error(.malformed, "\(what) must be an integer, not \(scanner.describeValue(at: start))")
+                throw error(.malformed, "\(what()) must be an integer, not \(scanner.describeValue(at: start))")
             }
             let token = try scan { (s) throws(ScanError) in try s.scanNumber() }
             guard token.isInteger else {
-                throw error(.malformed, "\(what) must be an integer, not \(scanner.text(of: token))", at: start)
+                throw error(.malformed, "\(what()) must be an integer, not \(scanner.text(of: token))", at: start)
             }
             value = scanner.integerValue(of: token).map(Int64.init)
             if value == nil {
-                throw error(.outOfRange, "\(what) \(scanner.text(of: token)) is out of range \(range.lowerBound)…\(range.upperBound)", at: start)
+                throw error(.outOfRange, "\(what()) \(scanner.text(of: token)) is out of range \(range.lowerBound)…\(range.upperBound)", at: start)
             }
         }
         guard let value, range.contains(value) else {
-            throw error(.outOfRange, "\(what) \(value.map(String.init) ?? "") is out of range \(range.lowerBound)…\(range.upperBound)", at: start)
+            throw error(.outOfRange, "\(what()) \(value.map(String.init) ?? "") is out of range \(range.lowerBound)…\(range.upperBound)", at: start)
         }
         return value
     }
 
     /// A number (integer or not) within `range`.
-    mutating func number(_ what: String, in range: ClosedRange<Double>) throws(InteropError) -> Double {
+    mutating func number(_ what: @autoclosure () -> String, in range: ClosedRange<Double>) throws(InteropError) -> Double {
         scanner.skipWhitespace()
         let start = scanner.position
         guard let byte = scanner.current, byte == UInt8(ascii: "-") || JSONScanner.isDigit(byte) else {
-            throw error(.malformed, "\(what) must be a number, not \(scanner.describeValue(at: start))")
+            throw error(.malformed, "\(what()) must be a number, not \(scanner.describeValue(at: start))")
         }
         let token = try scan { (s) throws(ScanError) in try s.scanNumber() }
         guard let value = scanner.doubleValue(of: token), value.isFinite, range.contains(value) else {
             throw error(
-                .outOfRange, "\(what) \(scanner.text(of: token)) is out of range \(DecimalText.shortest(range.lowerBound))…\(DecimalText.shortest(range.upperBound))",
+                .outOfRange, "\(what()) \(scanner.text(of: token)) is out of range \(DecimalText.shortest(range.lowerBound))…\(DecimalText.shortest(range.upperBound))",
                 at: start)
         }
         return value

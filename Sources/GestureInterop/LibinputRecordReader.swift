@@ -66,6 +66,261 @@ public enum LibinputRecordReader {
         return try reader.recording(root, deviceIndex: deviceIndex)
     }
 
+    /// Reads a `libinput record` file piece by piece, handing the first
+    /// device's events on as they are read: the memory used is the
+    /// description's and a piece's, not the file's.
+    ///
+    /// Everything but the `events:` lists is kept and read as a YAML tree
+    /// (it is small); each entry of an `events:` list is read on its own
+    /// as it ends: its `- [sec, usec, type, code, value]` lines directly,
+    /// or, for anything else (libinput's own events, a line that does not
+    /// read), by the same YAML subset and checks as a whole file, so that
+    /// errors are the same and name the same lines. ``description`` is
+    /// known once the first device's `events:` begins; events read before
+    /// it is taken wait in ``events``.
+    public struct Stream {
+        private let source: String
+        private var splitter = LineSplitter()
+        /// The document without the `events:` lists' entries.
+        private var held: [TextLines.Line] = []
+        private var sawDevices = false
+        /// Inside an `events:` list: the indentation of its key, of its
+        /// entries (once known), and whether its events are the first device's.
+        private var list: (keyIndent: Int, itemIndent: Int?, streamed: Bool)?
+        /// The lines of the entry being read, and whether they are all events.
+        private var item: [TextLines.Line] = []
+        private var itemIsPlain = true
+        private var eventIndent: Int?
+        /// Flow lists and mappings left open by the entry's lines so far.
+        private var flowDepth = 0
+        private var itemEvents: [InputEvent] = []
+        /// The first device, once its `events:` begins (or at the end).
+        public private(set) var description: InputDeviceDescription?
+        private var sawFirstDeviceEvents = false
+        /// The events read and not yet taken; take them with ``takeEvents()``.
+        public private(set) var events: [InputEvent] = []
+
+        /// A reader for `source` (the name errors show).
+        public init(source: String) { self.source = source }
+
+        /// Hands over the events read so far and forgets them.
+        public mutating func takeEvents() -> [InputEvent] {
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
+
+        /// Reads the next piece of the file.
+        public mutating func feed(_ bytes: [UInt8]) throws(InteropError) {
+            // Moved out (not copied) while the lines go to the reader.
+            var splitter = self.splitter
+            self.splitter = LineSplitter()
+            defer { self.splitter = splitter }
+            try splitter.feed(bytes, source: source) { (line, number) throws(InteropError) in
+                try self.line(line, number: number)
+            }
+        }
+
+        /// Reads what is left after the last piece and checks the whole.
+        public mutating func finish() throws(InteropError) -> LibinputRecording {
+            var splitter = self.splitter
+            self.splitter = LineSplitter()
+            try splitter.finish { (line, number) throws(InteropError) in try self.line(line, number: number) }
+            self.splitter = splitter
+            try endItem()
+            let root = try YAMLSubsetParser.parse(TextLines(lines: held), source: source)
+            var recording = try SchemaReader(source: source).recording(root, deviceIndex: 0)
+            if description == nil { description = recording.description }
+            // The tree's lists are empty: the events went out as they were read.
+            recording.events = []
+            return recording
+        }
+
+        private mutating func line(_ bytes: ArraySlice<UInt8>, number: Int) throws(InteropError) {
+            var indent = 0
+            var position = bytes.startIndex
+            while position < bytes.endIndex, bytes[position] == UInt8(ascii: " ") {
+                indent += 1
+                position += 1
+            }
+            let content = bytes[position...]
+            if flowDepth > 0, list != nil {
+                // A flow list or mapping left open goes on, whatever the indentation.
+                try addToItem(bytes, content: content, number: number, first: false)
+                return
+            }
+            // Blank as YAML sees it: nothing but a comment and white space.
+            let blank =
+                content.isEmpty
+                || ((content.first == UInt8(ascii: "#") || content.first == UInt8(ascii: "\t"))
+                    && YAMLSubsetParser.trimTrailingSpace(YAMLSubsetParser.stripComment(content)).isEmpty)
+            let isItem = content.first == UInt8(ascii: "-") && (content.count == 1 || content[position + 1] == UInt8(ascii: " "))
+            if var current = list, !blank {
+                if current.itemIndent == nil && isItem && indent >= current.keyIndent {
+                    current.itemIndent = indent
+                    list = current
+                }
+                if let itemIndent = current.itemIndent, indent > itemIndent || (indent == itemIndent && isItem) {
+                    if indent == itemIndent { try endItem() }
+                    try addToItem(bytes, content: content, number: number, first: indent == itemIndent)
+                    return
+                }
+                try endItem()
+                list = nil
+            } else if list != nil {
+                // Blank and comment lines inside a list belong to no entry.
+                return
+            }
+            held.append(TextLines.Line(number: number, bytes: Array(bytes)[...]))
+            if indent == 0 && content.starts(with: "devices:") { sawDevices = true }
+            if sawDevices && indent > 0 && Self.isEventsKey(content) {
+                try beginList(keyIndent: indent)
+            }
+        }
+
+        private static func isEventsKey(_ content: ArraySlice<UInt8>) -> Bool {
+            guard content.starts(with: "events:") else { return false }
+            let rest = content.dropFirst(7)
+            return rest.allSatisfy { $0 == UInt8(ascii: " ") } || rest.first == UInt8(ascii: " ") && rest.drop { $0 == UInt8(ascii: " ") }.first == UInt8(ascii: "#")
+        }
+
+        /// An `events:` key: its entries are the first device's when the
+        /// document so far lists one device; the device is read from it.
+        private mutating func beginList(keyIndent: Int) throws(InteropError) {
+            var streamed = false
+            if !sawFirstDeviceEvents {
+                let root = try YAMLSubsetParser.parse(TextLines(lines: held), source: source)
+                let recording = try SchemaReader(source: source).recording(root, deviceIndex: 0)
+                sawFirstDeviceEvents = true
+                if recording.deviceCount == 1 {
+                    description = recording.description
+                    streamed = true
+                }
+            }
+            list = (keyIndent, nil, streamed)
+        }
+
+        private mutating func addToItem(
+            _ bytes: ArraySlice<UInt8>, content: ArraySlice<UInt8>, number: Int, first: Bool
+        ) throws(InteropError) {
+            let indent = content.startIndex - bytes.startIndex
+            if first {
+                // `- evdev:` starts an entry whose lines may all be events.
+                itemIsPlain = Self.trimmed(content).elementsEqual("- evdev:".utf8)
+                eventIndent = nil
+            } else if itemIsPlain, eventIndent == nil || eventIndent == indent, let event = Self.plainEvent(content) {
+                // One list: every event line at the indentation of the first.
+                eventIndent = indent
+                itemEvents.append(event)
+            } else {
+                itemIsPlain = false
+            }
+            if !itemIsPlain || first { flowDepth = max(0, flowDepth + Self.flowBalance(content)) }
+            // Not copied: the piece it lies in lives as long as the entry.
+            item.append(TextLines.Line(number: number, bytes: bytes))
+        }
+
+        /// Reads the entry whose lines were gathered.
+        private mutating func endItem() throws(InteropError) {
+            guard !item.isEmpty else { return }
+            defer {
+                item.removeAll(keepingCapacity: true)
+                itemEvents.removeAll(keepingCapacity: true)
+                itemIsPlain = true
+                flowDepth = 0
+            }
+            let streamed = list?.streamed ?? false
+            if itemIsPlain {
+                if streamed { events.append(contentsOf: itemEvents) }
+                return
+            }
+            // As a whole file reads it: the same subset, checks and lines.
+            let node = try YAMLSubsetParser.parse(TextLines(lines: item), source: source)
+            let reader = SchemaReader(source: source)
+            for entry in try reader.sequence(node, "events") {
+                let fields = try reader.mapping(entry, "an events entry (- evdev: …)")
+                guard let evdev = reader.value(fields, "evdev") else { continue }
+                for event in try reader.sequence(evdev, "evdev events") {
+                    let read = try reader.event(event)
+                    if streamed { events.append(read) }
+                }
+            }
+        }
+
+        /// How many flow lists and mappings (`[`, `{`) a line opens and
+        /// leaves open (negative: closes), outside quotes and comments.
+        static func flowBalance(_ content: ArraySlice<UInt8>) -> Int {
+            var balance = 0
+            var quote: UInt8?
+            var previous = UInt8(ascii: " ")
+            var position = content.startIndex
+            let text = YAMLSubsetParser.stripComment(content)
+            while position < text.endIndex {
+                let byte = text[position]
+                if let open = quote {
+                    if byte == UInt8(ascii: "\\") && open == UInt8(ascii: "\"") {
+                        position += 2
+                        previous = UInt8(ascii: "a")
+                        continue
+                    }
+                    if byte == open { quote = nil }
+                } else if (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")) && YAMLSubsetParser.startsToken(previous) {
+                    quote = byte
+                } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                    balance += 1
+                } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                    balance -= 1
+                }
+                previous = byte
+                position += 1
+            }
+            return balance
+        }
+
+        private static func trimmed(_ content: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+            var text = content
+            if let hash = text.firstIndex(of: UInt8(ascii: "#")), hash > text.startIndex, text[hash - 1] == UInt8(ascii: " ") {
+                text = text[..<hash]
+            }
+            while let last = text.last, last == UInt8(ascii: " ") { text = text.dropLast() }
+            return text
+        }
+
+        /// `- [sec, usec, type, code, value]` (and a comment), every number
+        /// in its range; nil for anything else, which is then read as YAML.
+        static func plainEvent(_ content: ArraySlice<UInt8>) -> InputEvent? {
+            var scanner = ByteScanner(content)
+            guard scanner.consume("-") else { return nil }
+            scanner.skipSpaces()
+            guard scanner.consume("[") else { return nil }
+            var numbers: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
+            for index in 0..<5 {
+                scanner.skipSpaces()
+                guard let number = scanner.signedDecimal() else { return nil }
+                switch index {
+                case 0: numbers.0 = number
+                case 1: numbers.1 = number
+                case 2: numbers.2 = number
+                case 3: numbers.3 = number
+                default: numbers.4 = number
+                }
+                scanner.skipSpaces()
+                guard scanner.consume(index < 4 ? "," : "]") else { return nil }
+            }
+            // Nothing after the list but a comment, which YAML starts after a space.
+            let end = scanner.position
+            scanner.skipSpaces()
+            guard scanner.isAtEnd || (scanner.position > end && scanner.consume("#")) else { return nil }
+            let (seconds, microseconds, type, code, value) = numbers
+            guard (0...Int64.max / 1_000_000 - 1).contains(seconds), (0...999_999).contains(microseconds),
+                (0...Int64(UInt16.max)).contains(type), (0...Int64(UInt16.max)).contains(code),
+                (Int64(Int32.min)...Int64(Int32.max)).contains(value)
+            else { return nil }
+            return InputEvent(
+                time: Microseconds(seconds * 1_000_000 + microseconds), type: EventType(rawValue: UInt16(type)),
+                code: EventCode(rawValue: UInt16(code)), value: Int32(value))
+        }
+    }
+
     /// Reads the first device into its description and events; see
     /// ``read(_:source:deviceIndex:)``.
     public static func parse(_ text: String, source: String) throws(InteropError) -> (InputDeviceDescription, [InputEvent]) {

@@ -16,6 +16,9 @@ struct TextLines {
         self.init(bytes: Array(text.utf8))
     }
 
+    /// Lines already split (and numbered) elsewhere.
+    init(lines: [Line]) { self.lines = lines }
+
     init(bytes: [UInt8]) {
         var lines: [Line] = []
         var start = 0
@@ -55,6 +58,11 @@ struct ByteScanner {
     /// Skips spaces and tabs (and the other characters `isspace` accepts).
     mutating func skipWhitespace() {
         while position < bytes.endIndex, Self.isWhitespace(bytes[position]) { position += 1 }
+    }
+
+    /// Skips spaces and tabs only (what YAML takes as white space).
+    mutating func skipSpaces() {
+        while position < bytes.endIndex, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
     }
 
     /// Consumes `literal` if the remaining text starts with it.
@@ -134,4 +142,87 @@ extension ArraySlice<UInt8> {
 
     /// Whether the bytes start with `prefix`.
     func starts(with prefix: String) -> Bool { self.starts(with: prefix.utf8) }
+}
+
+/// Splits a text that comes in pieces into lines, numbered from 1, as
+/// ``TextLines`` does (a trailing `\r` dropped; a final line break adds no
+/// empty line), holding only the line not yet ended.
+struct LineSplitter {
+    /// The longest line accepted: far beyond any line of the formats read
+    /// in pieces, small enough that a file without line breaks
+    /// (`/dev/zero`) is refused early.
+    static let maximumLineBytes = 1 << 20
+
+    /// The start of a line not yet ended.
+    private var pending: [UInt8] = []
+    /// The number of the next line.
+    private var number = 1
+
+    /// Calls `body` with each line `bytes` completes.
+    mutating func feed(
+        _ bytes: [UInt8], source: String, _ body: (ArraySlice<UInt8>, Int) throws(InteropError) -> Void
+    ) throws(InteropError) {
+        var from = 0
+        if !pending.isEmpty {
+            // Only the line that began in an earlier piece is copied.
+            guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
+                pending.append(contentsOf: bytes)
+                try checkLength(source: source)
+                return
+            }
+            pending.append(contentsOf: bytes[...newline])
+            number = try Self.lines(in: pending[...], firstNumber: number, final: false, body).nextNumber
+            pending.removeAll(keepingCapacity: true)
+            from = newline + 1
+        }
+        let (consumed, next) = try Self.lines(in: bytes[from...], firstNumber: number, final: false, body)
+        number = next
+        pending.append(contentsOf: bytes[consumed...])
+        try checkLength(source: source)
+    }
+
+    private func checkLength(source: String) throws(InteropError) {
+        if pending.count > Self.maximumLineBytes {
+            throw InteropError(
+                kind: .tooLarge, source: source, line: number,
+                message: "the line is longer than \(Self.maximumLineBytes) bytes: not a text recording")
+        }
+    }
+
+    /// Calls `body` with the last line, when the text does not end with a break.
+    mutating func finish(_ body: (ArraySlice<UInt8>, Int) throws(InteropError) -> Void) throws(InteropError) {
+        _ = try Self.lines(in: pending[...], firstNumber: number, final: true, body)
+        pending = []
+    }
+
+    /// Calls `body` with each line of `bytes` that ends with a line break
+    /// (and, when `final`, the last one that does not), numbered from
+    /// `firstNumber`; returns where the unended line starts.
+    @discardableResult
+    static func lines(
+        in bytes: ArraySlice<UInt8>, firstNumber: Int, final: Bool,
+        _ body: (ArraySlice<UInt8>, Int) throws(InteropError) -> Void
+    ) throws(InteropError) -> (consumed: Int, nextNumber: Int) {
+        var start = bytes.startIndex
+        var number = firstNumber
+        var index = start
+        let end = bytes.endIndex
+        while index < end {
+            if bytes[index] == UInt8(ascii: "\n") {
+                var stop = index
+                if stop > start, bytes[stop - 1] == UInt8(ascii: "\r") { stop -= 1 }
+                try body(bytes[start..<stop], number)
+                number += 1
+                start = index + 1
+            }
+            index += 1
+        }
+        if final && start < end {
+            var stop = end
+            if bytes[stop - 1] == UInt8(ascii: "\r") { stop -= 1 }
+            try body(bytes[start..<stop], number)
+            return (end, number + 1)
+        }
+        return (start, number)
+    }
 }

@@ -75,6 +75,11 @@ public enum WebDriverActionsReader {
         var id: String
         var actions: [Action]
         var offset: Int
+        /// The source's place in the payload, for messages (`actions[0]`).
+        var index = 0
+
+        /// `actions[S].actions[A]`, as messages name an action.
+        func actionName(_ action: Int) -> String { "actions[\(index)].actions[\(action)]" }
     }
 
     /// The longest tick accepted: as long as the longest gesture.
@@ -147,7 +152,7 @@ public enum WebDriverActionsReader {
         for action in actions where kind == .other && (action.kind == .move || action.kind == .down || action.kind == .up) {
             throw input.error(.malformed, "\(what): a \(type) source cannot have pointer actions", at: action.offset)
         }
-        return Source(kind: kind, id: id, actions: actions, offset: at)
+        return Source(kind: kind, id: id, actions: actions, offset: at, index: index)
     }
 
     static func readAction(_ input: inout JSONInput, what: String) throws(InteropError) -> Action {
@@ -158,8 +163,8 @@ public enum WebDriverActionsReader {
             switch key {
             case "type": type = try input.string("\(what).type")
             case "duration": action.duration = try input.integer("\(what).duration", in: 0...maximumDuration)
-            case "x": action.x = try input.number("\(what).x", in: -1e9...1e9)
-            case "y": action.y = try input.number("\(what).y", in: -1e9...1e9)
+            case "x": action.x = try input.number("\(what).x", in: -maximumCoordinate...maximumCoordinate)
+            case "y": action.y = try input.number("\(what).y", in: -maximumCoordinate...maximumCoordinate)
             case "origin":
                 input.scanner.skipWhitespace()
                 guard input.scanner.current == UInt8(ascii: "\"") else {
@@ -237,6 +242,17 @@ public enum WebDriverActionsReader {
                 case .move:
                     state[slot].x = action.relative ? state[slot].x + action.x : action.x
                     state[slot].y = action.relative ? state[slot].y + action.y : action.y
+                    // Relative moves can add up past what one move may give:
+                    // said as the sum it is, not clamped to the limit.
+                    if abs(state[slot].x) > maximumCoordinate || abs(state[slot].y) > maximumCoordinate {
+                        let (axis, value) =
+                            abs(state[slot].x) > maximumCoordinate ? ("x", state[slot].x) : ("y", state[slot].y)
+                        throw input.error(
+                            .outOfRange,
+                            "\(sources[index].actionName(tick)): the relative moves add up to \(axis) = "
+                                + "\(DecimalText.shortest(value)), beyond ±1000000000",
+                            at: action.offset)
+                    }
                     largestX = max(largestX, state[slot].x)
                     largestY = max(largestY, state[slot].y)
                     if state[slot].down {
@@ -252,7 +268,7 @@ public enum WebDriverActionsReader {
                 }
             }
         }
-        let viewport = given ?? WebDriverViewport(width: Int(largestX.rounded()) + 1, height: Int(largestY.rounded()) + 1)
+        let viewport = given ?? extentViewport(largestX: largestX, largestY: largestY)
         let description = touchscreen(viewport: viewport, slots: max(1, pointers.count))
         var events: [InputEvent] = []
         events.reserveCapacity(positions.count * 4)
@@ -295,6 +311,31 @@ public enum WebDriverActionsReader {
             events.append(.synchronizationReport(time: frameTime))
         }
         return Recording(description: description, events: events, viewport: viewport)
+    }
+
+    /// The largest coordinate a position may have, either way.
+    static let maximumCoordinate = 1e9
+
+    /// The side of the viewport given to a payload whose positions span
+    /// nothing at all (a tap at 0, 0), in CSS pixels.
+    public static let degenerateSide = 100
+
+    /// The smallest viewport that holds every position, when none is
+    /// given. A side the positions do not span (every touch on x = 0, a
+    /// swipe along the left edge) would be an axis of one value, which no
+    /// device can have: it takes the other side's length instead, and a
+    /// payload that spans neither (a tap at 0, 0) gets a square of
+    /// ``degenerateSide``.
+    static func extentViewport(largestX: Double, largestY: Double) -> WebDriverViewport {
+        var width = Int(largestX.rounded()) + 1
+        var height = Int(largestY.rounded()) + 1
+        switch (width < 2, height < 2) {
+        case (true, true): (width, height) = (degenerateSide, degenerateSide)
+        case (true, false): width = max(height, 2)
+        case (false, true): height = max(width, 2)
+        case (false, false): break
+        }
+        return WebDriverViewport(width: width, height: height)
     }
 
     /// A position as an axis value (pixels rounded; far beyond any viewport

@@ -111,7 +111,7 @@ struct YAMLSubsetParser {
 
     /// The text before a `#` that starts a comment: one at the start or after
     /// a space, outside quoted scalars.
-    private static func stripComment(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    static func stripComment(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         var quote: UInt8?
         var previous: UInt8 = UInt8(ascii: " ")
         var position = text.startIndex
@@ -137,13 +137,13 @@ struct YAMLSubsetParser {
 
     /// Whether a quote after `previous` opens a quoted scalar (rather than
     /// being part of a plain one, as in `O'Brien`).
-    private static func startsToken(_ previous: UInt8) -> Bool {
+    static func startsToken(_ previous: UInt8) -> Bool {
         isSpace(previous) || [UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ","), UInt8(ascii: ":")].contains(previous)
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
 
-    private static func trimTrailingSpace(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    static func trimTrailingSpace(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         var end = text.endIndex
         while end > text.startIndex, isSpace(text[end - 1]) { end -= 1 }
         return text[text.startIndex..<end]

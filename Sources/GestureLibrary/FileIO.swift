@@ -10,47 +10,82 @@ import OperatingSystem
 public enum FileIO {
     /// Reads a whole file, refusing files larger than `limit` bytes.
     public static func read(path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
-        let operation = "cannot read"
-        let descriptor: FileDescriptor
-        let status: FileStatus
-        do throws(SystemError) {
-            descriptor = try FileDescriptor.open(path)
-        } catch {
-            throw FileSystemError(error, path: path, operation: operation)
-        }
-        defer { descriptor.close() }
-        do throws(SystemError) {
-            status = try descriptor.status(path: path)
-        } catch {
-            throw FileSystemError(error, path: path, operation: operation)
-        }
-        if status.type == .directory {
-            throw FileSystemError(kind: .other, path: path, operation: operation, reason: "it is a folder")
-        }
-        if status.size > Int64(limit) {
-            throw FileSystemError(
-                kind: .tooLarge, path: path, operation: operation,
-                reason: "the file has \(status.size) bytes; the most accepted is \(limit)")
-        }
+        let pieces = try Pieces(path: path, limit: limit)
         var bytes: [UInt8] = []
         while true {
-            let chunk: [UInt8]?
+            let piece = try pieces.next()
+            if piece.isEmpty { return bytes }
+            bytes.append(contentsOf: piece)
+        }
+    }
+
+    /// A file read piece by piece, refusing more than `limit` bytes: a
+    /// file whose size says so before anything is read, and any other
+    /// (a pipe, `/dev/zero`, a file still growing) at one byte past the
+    /// limit, which is all that is ever read beyond it. The file is closed
+    /// at its end, or when the reader goes away.
+    public final class Pieces {
+        private var descriptor: FileDescriptor?
+        private let path: String
+        private let limit: Int
+        private let pieceBytes: Int
+        private var count = 0
+
+        /// Opens `path`; each ``next()`` reads up to `pieceBytes`.
+        public init(path: String, limit: Int, pieceBytes: Int = 1 << 16) throws(FileSystemError) {
+            self.path = path
+            self.limit = limit
+            self.pieceBytes = pieceBytes
+            let operation = "cannot read"
+            let opened: FileDescriptor
             do throws(SystemError) {
-                chunk = try descriptor.read(upTo: 1 << 16, path: path)
+                opened = try FileDescriptor.open(path)
             } catch {
                 throw FileSystemError(error, path: path, operation: operation)
             }
-            // nil ("nothing yet") cannot come from a blocking descriptor.
-            guard let chunk, !chunk.isEmpty else { break }
-            bytes.append(contentsOf: chunk)
-            // The size can grow while we read (a file still being written).
-            if bytes.count > limit {
+            descriptor = opened
+            let status: FileStatus
+            do throws(SystemError) {
+                status = try opened.status(path: path)
+            } catch {
+                throw FileSystemError(error, path: path, operation: operation)
+            }
+            if status.type == .directory {
+                throw FileSystemError(kind: .other, path: path, operation: operation, reason: "it is a folder")
+            }
+            if status.size > Int64(limit) {
                 throw FileSystemError(
                     kind: .tooLarge, path: path, operation: operation,
-                    reason: "the file has more than \(limit) bytes")
+                    reason: "the file has \(status.size) bytes; the most accepted is \(limit)")
             }
         }
-        return bytes
+
+        deinit { descriptor?.close() }
+
+        /// The next bytes; empty at the end.
+        public func next() throws(FileSystemError) -> [UInt8] {
+            guard let descriptor else { return [] }
+            let piece: [UInt8]?
+            do throws(SystemError) {
+                // At most one byte past the limit: enough to know.
+                piece = try descriptor.read(upTo: min(pieceBytes, limit + 1 - count), path: path)
+            } catch {
+                throw FileSystemError(error, path: path, operation: "cannot read")
+            }
+            // nil ("nothing yet") cannot come from a blocking descriptor.
+            guard let piece, !piece.isEmpty else {
+                descriptor.close()
+                self.descriptor = nil
+                return []
+            }
+            count += piece.count
+            // The size can grow while we read (a file still being written).
+            if count > limit {
+                throw FileSystemError(
+                    kind: .tooLarge, path: path, operation: "cannot read", reason: "the file has more than \(limit) bytes")
+            }
+            return piece
+        }
     }
 
     /// Whether something exists at `path` (a file, folder or other node).

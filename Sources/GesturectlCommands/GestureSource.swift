@@ -56,6 +56,14 @@ extension CommandContext {
         }
     }
 
+    /// A file named on the command line, to be read piece by piece
+    /// (``FilePieces``); standard input ('-') is read here, whole, up to
+    /// `limit` bytes.
+    func fileToRead(_ path: String, limit: Int) throws -> FileToRead {
+        if path == "-" { return .bytes(try readStandardInput(limit)) }
+        return .path(resolve(path), shown: path, limit: limit)
+    }
+
     /// Loads the gesture a NAME|FILE argument stands for.
     func loadGesture(_ argument: String) throws -> Gesture {
         switch GestureSource(argument: argument, context: self) {
@@ -94,5 +102,58 @@ extension CommandContext {
         guard FileIO.exists(folder), !FileIO.isDirectory(folder) else { return nil }
         let origin = (environment["GESTURECTL_LIBRARY"] ?? "").isEmpty ? "" : " (from GESTURECTL_LIBRARY)"
         return "the library folder \(shown(folder))\(origin) is not a folder"
+    }
+}
+
+/// A file to read in pieces: its path, or standard input's bytes.
+enum FileToRead: Sendable {
+    case bytes([UInt8])
+    /// The resolved path, the path as the user typed it, the most bytes accepted.
+    case path(String, shown: String, limit: Int)
+
+    /// Opens it.
+    func open() throws -> FilePieces {
+        switch self {
+        case .bytes(let bytes): return FilePieces(whole: bytes)
+        case .path(let path, let shown, let limit): return try FilePieces(path: path, shown: shown, limit: limit)
+        }
+    }
+}
+
+/// A file read in pieces (see ``FileToRead``), errors naming it as the
+/// user typed it: ``next()`` gives the next bytes, empty at the end.
+final class FilePieces {
+    private var whole: [UInt8]?
+    private var file: FileIO.Pieces?
+    private let shown: String
+
+    init(whole: [UInt8]) {
+        self.whole = whole
+        shown = "-"
+    }
+
+    init(path: String, shown: String, limit: Int) throws(FileSystemError) {
+        self.shown = shown
+        do throws(FileSystemError) {
+            file = try FileIO.Pieces(path: path, limit: limit, pieceBytes: Self.pieceBytes)
+        } catch {
+            throw FileSystemError(kind: error.kind, path: shown, operation: error.operation, reason: error.reason)
+        }
+    }
+
+    /// How much one read asks for.
+    static let pieceBytes = 1 << 20
+
+    /// The next bytes; empty at the end.
+    func next() throws -> [UInt8] {
+        if let bytes = whole {
+            whole = []
+            return bytes
+        }
+        do throws(FileSystemError) {
+            return try file?.next() ?? []
+        } catch {
+            throw FileSystemError(kind: error.kind, path: shown, operation: error.operation, reason: error.reason)
+        }
     }
 }

@@ -6,6 +6,7 @@ import GestureModel
 import GesturePlayback
 import GestureRecording
 import InputSystem
+import OperatingSystem
 
 /// `import` and `export`: evemu and libinput record files.
 enum InteropCommands {
@@ -51,36 +52,30 @@ enum InteropCommands {
     ) { values, context in
         let file = values.argument("file") ?? "-"
         let viewport = try values.string("viewport").map { try parseViewport($0) }
-        // As large as an export can be: import reads what export writes.
-        let bytes = try context.readFile(file, limit: GestureLimits.maximumRecordingBytes)
-        let source = file == "-" ? "<stdin>" : file
-        let recording = try InteropReader.read(bytes: bytes, source: source, viewport: viewport)
-        if viewport != nil && recording.format != .webdriver {
-            throw CommandFailure.usage(
-                "--viewport: \(shown(source)) is \(describedFormat(recording.format)), which carries its own device size; "
-                    + "--viewport is for WebDriver actions payloads")
-        }
-        if !recording.ignoredLines.isEmpty {
-            // Said, not silently dropped: evemu-play skips them too.
-            let lines = listed(recording.ignoredLines.map(String.init))
-            let what =
-                recording.ignoredLines.count == 1
-                ? "line \(lines), which is neither an event nor a comment"
-                : "\(recording.ignoredLines.count) lines (\(lines)), which are neither events nor comments"
-            context.warn("\(shown(source)): skipped \(what) (as evemu-play does)")
-        }
         let screen = values.stringOrDefault("screen")
         let size = screen.lowercased().split(separator: "x").compactMap { Int($0) }
         guard size.count == 2 else { throw CommandFailure.usage("--screen: \"\(shown(screen))\" is not a screen size like 1920x1080") }
+        // As large as an export can be: import reads what export writes.
+        let input = try context.fileToRead(file, limit: GestureLimits.maximumRecordingBytes)
+        let source = file == "-" ? "<stdin>" : file
         var baseName = FileIO.baseName(source)
         if let dot = baseName.lastIndex(of: "."), dot != baseName.startIndex { baseName = String(baseName[..<dot]) }
-        let handle = try context.engine.startImport(
-            recording, options: RecorderOptions(virtualScreenWidth: size[0], virtualScreenHeight: size[1]),
+        let imported = try await importStreaming(
+            input, source: source, viewport: viewport,
+            options: RecorderOptions(virtualScreenWidth: size[0], virtualScreenHeight: size[1]),
             sequential: values.flag("sequential"),
-            details: RecordingDetails(
-                name: baseName, tool: "gesturectl \(Gesturectl.version) import (\(recording.format.rawValue))"))
-        context.cancelledBySignals(handle)
-        switch await context.untilFinished(handle) {
+            details: RecordingDetails(name: baseName),
+            context: context)
+        if !imported.ignoredLines.isEmpty {
+            // Said, not silently dropped: evemu-play skips them too.
+            let lines = listed(imported.ignoredLines.map(String.init))
+            let what =
+                imported.ignoredLines.count == 1
+                ? "line \(lines), which is neither an event nor a comment"
+                : "\(imported.ignoredLines.count) lines (\(lines)), which are neither events nor comments"
+            context.warn("\(shown(source)): skipped \(what) (as evemu-play does)")
+        }
+        switch imported.result {
         case .success(let recorded):
             if values.flag("strict") && !recorded.repairs.isEmpty {
                 throw CommandFailure.failure(
@@ -91,6 +86,83 @@ enum InteropCommands {
             try GestureOutput.write(recorded.gesture, values: values, context: context)
         case .failure(let error):
             throw CommandFailure.failure("\(shown(source)): \(error)")
+        }
+    }
+
+    /// What an import read: the recorder's outcome, and the lines passed over.
+    struct Imported: Sendable {
+        var result: Result<RecordedGesture, RecordingError>
+        var ignoredLines: [Int]
+    }
+
+    /// Reads `pieces` and feeds the recorder as it reads, on the import
+    /// thread (cancelled by SIGINT and SIGTERM, which keep the strokes fed
+    /// so far), so that the memory used is the gesture's, not the text's.
+    /// Errors reading or in the file are thrown; the recorder's come back
+    /// in ``Imported/result``.
+    static func importStreaming(
+        _ input: FileToRead, source: String, viewport: WebDriverViewport?, options: RecorderOptions, sequential: Bool,
+        details: RecordingDetails, context: CommandContext
+    ) async throws -> Imported {
+        let handle = JobHandle<Result<Imported, any Error>, Int>()
+        try DedicatedThread.start(Engine.importThread) {
+            handle.finish(
+                Result { () throws -> Imported in
+                    try readAndRecord(
+                        try input.open(), source: source, viewport: viewport, options: options, sequential: sequential,
+                        details: details, cancellation: handle.cancellation)
+                })
+        }
+        return try await context.untilFinished(handle).get()
+    }
+
+    /// The import's work, on the calling thread (see ``importStreaming``).
+    static func readAndRecord(
+        _ pieces: FilePieces, source: String, viewport: WebDriverViewport?, options: RecorderOptions, sequential: Bool,
+        details: RecordingDetails, cancellation: CancellationSignal
+    ) throws -> Imported {
+        var recorder: StrokeRecorder?
+        var failure: RecordingError?
+        var format = InteropFormat.unknown
+        struct Cancelled: Error {}
+        let read: (format: InteropFormat, ignoredLines: [Int])
+        do {
+            read = try InteropReader.stream(
+                source: source, viewport: viewport,
+                nextPiece: {
+                    if cancellation.isCancelled { throw Cancelled() }
+                    return try pieces.next()
+                },
+                begin: { found, description in
+                    format = found
+                    if viewport != nil && found != .webdriver {
+                        throw CommandFailure.usage(
+                            "--viewport: \(shown(source)) is \(describedFormat(found)), which carries its own device size; "
+                                + "--viewport is for WebDriver actions payloads")
+                    }
+                    do throws(RecordingError) {
+                        recorder = try StrokeRecorder(device: description, options: options)
+                    } catch {
+                        failure = error
+                    }
+                },
+                events: { batch in
+                    guard recorder != nil else { return }
+                    for event in batch { _ = recorder!.feed(event) }
+                })
+        } catch is Cancelled {
+            // As a cancelled recording: the strokes fed so far.
+            read = (format, [])
+        }
+        if let failure { return Imported(result: .failure(failure), ignoredLines: read.ignoredLines) }
+        guard let recorder else { throw CommandFailure.failure("\(shown(source)): cancelled before the device was read") }
+        var named = details
+        named.tool = "gesturectl \(Gesturectl.version) import (\(read.format.rawValue))"
+        do throws(RecordingError) {
+            let recorded = try recorder.finish(named, reason: .cancelled)
+            return Imported(result: .success(sequential ? SequentialMerge.apply(to: recorded) : recorded), ignoredLines: read.ignoredLines)
+        } catch {
+            return Imported(result: .failure(error), ignoredLines: read.ignoredLines)
         }
     }
 

@@ -314,6 +314,25 @@ struct AndroidUinputTests {
         #expect(recording.events.count == 300_000)
     }
 
+    /// Issue 24 item 5: every inject reserved room for exactly its own
+    /// events, so the list was copied whole at each of a 1 kHz gesture's
+    /// inject commands (31.5 s for a minute of one). Counted, not timed:
+    /// appending grows the list a logarithmic number of times.
+    @Test("Many small injects grow the event list a logarithmic number of times, not once per inject")
+    func manyInjectsGrowGeometrically() throws {
+        var text = Self.register
+        let injects = 20_000
+        for value in 0..<injects {
+            text += "{\"id\": 1, \"command\": \"delay\", \"duration\": 1}\n"
+            text += "{\"id\": 1, \"command\": \"inject\", \"events\": [3, 53, \(value % 100), 0, 0, 0]}\n"
+        }
+        let (recording, growths) = try AndroidUinputReader.readCountingGrowths(bytes: Array(text.utf8), source: "many.json")
+        #expect(recording.events.count == 2 * injects)
+        #expect(recording.events.last?.time == Microseconds(Int64(injects) * 1_000))
+        // log2(40 000) is about 15; once per inject would be 20 000.
+        #expect(growths <= 40, "the event list was reallocated \(growths) times for \(injects) injects")
+    }
+
     @Test("2,000 mutated command files: a clear error or a recording, never a crash")
     func mutations() {
         let sample = Array(Self.lenient.utf8)

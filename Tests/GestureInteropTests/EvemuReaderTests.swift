@@ -234,4 +234,57 @@ struct EvemuReaderTests {
             #expect(error.description == description)
         }
     }
+
+    /// Reads `text` through ``EvemuReader/Stream`` in pieces of `size`
+    /// bytes, taking the events as they come.
+    static func streamed(_ text: String, pieces size: Int, source: String = "bad.evemu") throws(InteropError) -> EvemuRecording {
+        let bytes = Array(text.utf8)
+        var stream = EvemuReader.Stream(source: source)
+        var events: [InputEvent] = []
+        var start = 0
+        while start < bytes.count {
+            try stream.feed(Array(bytes[start..<min(start + size, bytes.count)]))
+            if stream.description != nil { events += stream.takeEvents() }
+            start += size
+        }
+        var recording = try stream.finish()
+        events += stream.takeEvents()
+        recording.events = events
+        return recording
+    }
+
+    /// Issue 24 item 8: the reader import uses for files of any size.
+    @Test("Read in pieces of any size, a recording is the same as read whole, errors and all")
+    func streamedPieces() throws {
+        let whole = try EvemuReader.read(Self.clickpadRecording, source: "c.evemu")
+        for size in [1, 2, 7, 64, 1 << 20] {
+            #expect(try Self.streamed(Self.clickpadRecording, pieces: size, source: "c.evemu") == whole, "pieces of \(size)")
+            let crlf = Self.clickpadRecording.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
+            #expect(try Self.streamed(crlf, pieces: size, source: "c.evemu") == whole, "CRLF, pieces of \(size)")
+        }
+        for (text, kind, description) in Self.errorCases {
+            for size in [1, 3, 1 << 20] {
+                do {
+                    let recording = try Self.streamed(text, pieces: size)
+                    Issue.record("expected an error, read \(recording)")
+                } catch {
+                    #expect(error.kind == kind)
+                    #expect(error.description == description, "pieces of \(size)")
+                }
+            }
+        }
+    }
+
+    @Test("A line longer than 1 MiB is refused with its line, without holding more of it")
+    func endlessLine() {
+        var stream = EvemuReader.Stream(source: "long.evemu")
+        #expect(
+            throws: InteropError(
+                kind: .tooLarge, source: "long.evemu", line: 2,
+                message: "the line is longer than 1048576 bytes: not a text recording")
+        ) {
+            try stream.feed(Array("N: x\n".utf8))
+            for _ in 0..<20 { try stream.feed([UInt8](repeating: 0x41, count: 65_536)) }
+        }
+    }
 }

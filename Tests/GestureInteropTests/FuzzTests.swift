@@ -111,14 +111,18 @@ struct FuzzTests {
         for index in 0..<2_000 {
             let text = String(decoding: Self.mutate(sample, generator: &generator), as: UTF8.self)
             _ = InteropFormat.detect(text: text)
+            // In pieces, as import reads: the same outcome, errors and all.
+            let streamed = Result { () throws(InteropError) in try EvemuReaderTests.streamed(text, pieces: 13, source: "fuzz.evemu") }
             let recording: EvemuRecording
             do {
                 recording = try EvemuReader.read(text, source: "fuzz.evemu")
             } catch {
                 rejected += 1
                 Self.expectClearRejection(error, source: "fuzz.evemu", text: text, findings: &findings, "case \(index)")
+                #expect(streamed == .failure(error), "case \(index)")
                 continue
             }
+            #expect(streamed == .success(recording), "case \(index)")
             read += 1
             var expected = recording.description
             guard let name = Self.nameAfterRewrite(expected.name) else {
@@ -155,14 +159,25 @@ struct FuzzTests {
             } catch {
                 Self.expectClearRejection(error, source: "fuzz", text: text, findings: &findings, "case \(index), either format")
             }
+            // In pieces, as import reads: a clear error too (the rest of the
+            // document may be checked after the events, so not always the
+            // same one), and what a whole read reads.
+            let streamed = Result { () throws(InteropError) in
+                try LibinputRecordReaderTests.streamed(text, pieces: 13, source: "fuzz.yaml")
+            }
+            if case .failure(let error) = streamed {
+                Self.expectClearRejection(error, source: "fuzz.yaml", text: text, findings: &findings, "case \(index), in pieces")
+            }
             let recording: LibinputRecording
             do {
                 recording = try LibinputRecordReader.read(text, source: "fuzz.yaml")
             } catch {
                 rejected += 1
                 Self.expectClearRejection(error, source: "fuzz.yaml", text: text, findings: &findings, "case \(index)")
+                if case .success = streamed { Issue.record("case \(index): read in pieces, but refused whole: \(error)") }
                 continue
             }
+            #expect(streamed == .success(recording), "case \(index)")
             read += 1
             let document = LibinputRecordWriter.document(description: recording.description, frames: [])
             let rewritten = try? LibinputRecordReader.read(document, source: "again")

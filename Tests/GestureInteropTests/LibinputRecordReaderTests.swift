@@ -275,4 +275,54 @@ struct LibinputRecordReaderTests {
         let items = "version: 1\nx:\n" + (0..<2_000).map { String(repeating: " ", count: $0) + "-\n" }.joined()
         #expect(throws: InteropError.self) { try LibinputRecordReader.read(items, source: "y") }
     }
+
+    /// Reads `text` through ``LibinputRecordReader/Stream`` in pieces of
+    /// `size` bytes, taking the events as they come.
+    static func streamed(_ text: String, pieces size: Int, source: String = "y.yaml") throws(InteropError) -> LibinputRecording {
+        let bytes = Array(text.utf8)
+        var stream = LibinputRecordReader.Stream(source: source)
+        var events: [InputEvent] = []
+        var start = 0
+        while start < bytes.count {
+            try stream.feed(Array(bytes[start..<min(start + size, bytes.count)]))
+            if stream.description != nil { events += stream.takeEvents() }
+            start += size
+        }
+        var recording = try stream.finish()
+        events += stream.takeEvents()
+        recording.events = events
+        return recording
+    }
+
+    /// Issue 24 item 8: the reader import uses for files of any size, which
+    /// holds no tree of the events.
+    @Test("Read in pieces of any size, a recording is the same as read whole, errors and all")
+    func streamedPieces() throws {
+        for (text, name) in [(Self.touchscreenRecording, "touchscreen"), (Self.twoDevices, "two devices")] {
+            let whole = try LibinputRecordReader.read(text, source: "r.yml")
+            for size in [1, 5, 64, 1 << 20] {
+                #expect(try Self.streamed(text, pieces: size, source: "r.yml") == whole, "\(name), pieces of \(size)")
+            }
+        }
+        for (text, _, description) in Self.errorCases {
+            for size in [1, 1 << 20] {
+                do {
+                    let recording = try Self.streamed(text, pieces: size)
+                    Issue.record("expected an error, read \(recording)")
+                } catch {
+                    #expect(error.description == description, "pieces of \(size)")
+                }
+            }
+        }
+    }
+
+    @Test("Event lines read directly give what the YAML reading gives; anything else falls back to it")
+    func plainEvents() {
+        #expect(
+            LibinputRecordReader.Stream.plainEvent(Array("- [  1,      2,   3,  53,    -7] # EV_ABS".utf8)[...])
+                == InputEvent(time: Microseconds(1_000_002), type: .absolute, code: .multitouchPositionX, value: -7))
+        for text in ["- [1, 2, 3, 4]", "- [1, 1000000, 3, 4, 5]", "- [1, 2, 3, 4, 5] x", "- [1, 2, 3, 4, 4294967296]", "- {a: 1}"] {
+            #expect(LibinputRecordReader.Stream.plainEvent(Array(text.utf8)[...]) == nil, "\(text)")
+        }
+    }
 }

@@ -269,12 +269,38 @@ struct WebDriverActionsTests {
             ("{\"x\": " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}", .tooLarge, 1,
              "nesting is deeper than 32 levels"),
             ("{\"actions\": [\(pointer)[]}", .malformed, 1, "unexpected end of file"),
+            // Issue 24 item 5: the sum of relative moves, not the clamp's limit.
+            ("{\"actions\": [\(pointer)[{\"type\": \"pointerDown\"},\n"
+                + String(repeating: "{\"type\": \"pointerMove\", \"origin\": \"pointer\", \"x\": 1000000000},\n", count: 3)
+                + "{\"type\": \"pointerMove\", \"origin\": \"pointer\", \"x\": 500}]}]}", .outOfRange, 3,
+             "actions[0].actions[2]: the relative moves add up to x = 2000000000, beyond ±1000000000"),
             ("{\"actions\": [\(pointer)[]}] // comment\n}", .malformed, 1, "expected ',' or '}', found '/'"),
         ] as [(String, InteropError.Kind, Int, String)])
     func badPayloads(text: String, kind: InteropError.Kind, line: Int, message: String) {
         #expect(throws: InteropError(kind: kind, source: "bad.json", line: line, message: message)) {
             try WebDriverActionsReader.read(text, source: "bad.json")
         }
+    }
+
+    /// Issue 24 item 5: a tap at 0, 0 or a swipe along the left edge gave
+    /// an axis of one value (0…0), which the recorder refused.
+    @Test(
+        "Touches on one line or one point import: a side they do not span gets a surface",
+        arguments: [
+            ("[{\"type\": \"pointerDown\"}, {\"type\": \"pause\", \"duration\": 50}, {\"type\": \"pointerUp\"}]", 100, 100),
+            ("[{\"type\": \"pointerMove\", \"x\": 0, \"y\": 100}, {\"type\": \"pointerDown\"},"
+                + " {\"type\": \"pointerMove\", \"duration\": 200, \"x\": 0, \"y\": 699}, {\"type\": \"pointerUp\"}]", 700, 700),
+            ("[{\"type\": \"pointerMove\", \"x\": 10, \"y\": 0}, {\"type\": \"pointerDown\"},"
+                + " {\"type\": \"pointerMove\", \"duration\": 200, \"x\": 399, \"y\": 0}, {\"type\": \"pointerUp\"}]", 400, 400),
+        ] as [(String, Int, Int)])
+    func degenerateExtent(actions: String, width: Int, height: Int) throws {
+        let recording = try WebDriverActionsReader.read("{\"actions\": [\(Self.pointer)\(actions)}]}", source: "edge.json")
+        #expect(recording.viewport == WebDriverViewport(width: width, height: height))
+        for code in [EventCode.multitouchPositionX, .multitouchPositionY] {
+            let axis = try #require(recording.description.absoluteAxes[code])
+            #expect(axis.minimum < axis.maximum)
+        }
+        #expect(recording.events.contains { $0.code == .multitouchTrackingID && $0.value == -1 })
     }
 
     @Test("More pointers than slots are refused; a gigantic payload reads in linear time")

@@ -59,6 +59,27 @@ import OperatingSystem
         }
     }
 
+    /// Issue 24 item 5: `show /dev/zero` read 550 MB before refusing a
+    /// 512 MiB limit. A pipe whose size nobody knows: reading stops one
+    /// byte past the limit, and what is beyond it stays unread.
+    @Test func anInputOfUnknownSizeIsReadToOneBytePastTheLimit() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let written = [UInt8](repeating: 0x61, count: 3_000)
+        #expect(write(ends[1], written, written.count) == written.count)
+        close(ends[1])
+        #expect(
+            throws: FileSystemError(
+                kind: .tooLarge, path: "/proc/self/fd/\(ends[0])", operation: "cannot read",
+                reason: "the file has more than 1000 bytes")
+        ) {
+            try FileIO.read(path: "/proc/self/fd/\(ends[0])", limit: 1_000)
+        }
+        var rest = [UInt8](repeating: 0, count: 4_096)
+        #expect(read(ends[0], &rest, rest.count) == 3_000 - 1_001)
+    }
+
     @Test func folderIsNotAFile() {
         do {
             _ = try FileIO.read(path: "/tmp", limit: 10)

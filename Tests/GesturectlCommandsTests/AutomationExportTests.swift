@@ -156,6 +156,61 @@ import TestSupport
         #expect(fitted.status == 0, "\(fitted.stderr)")
     }
 
+    /// Issue 24 item 5: a tap at 0, 0 or a swipe along the left edge was
+    /// refused ("ABS_MT_POSITION_X has minimum 0, not below maximum 0").
+    @Test func touchesOnOneLineOrOnePointImport() throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write(
+            "edge.json",
+            """
+            {"actions": [{"type": "pointer", "id": "f", "parameters": {"pointerType": "touch"}, "actions": [
+              {"type": "pointerMove", "x": 0, "y": 100}, {"type": "pointerDown", "button": 0},
+              {"type": "pointerMove", "duration": 200, "x": 0, "y": 600}, {"type": "pointerUp", "button": 0}]}]}
+            """)
+        let edge = try CLI.run(["import", "edge.json", "--strict", "-o", "edge.gesture.json"], in: scratch.path)
+        #expect(edge.status == 0, "\(edge.stderr)")
+        #expect(try CLI.run(["describe", "edge.gesture.json"], in: scratch.path).stdout.hasPrefix("1 finger · swipe down"))
+        try scratch.write(
+            "tap.json",
+            """
+            {"actions": [{"type": "pointer", "id": "f", "actions": [
+              {"type": "pointerDown", "button": 0}, {"type": "pause", "duration": 50}, {"type": "pointerUp", "button": 0}]}]}
+            """)
+        let tap = try CLI.run(["import", "tap.json", "--strict", "-o", "tap.gesture.json"], in: scratch.path)
+        #expect(tap.status == 0, "\(tap.stderr)")
+        #expect(try CLI.run(["describe", "tap.gesture.json"], in: scratch.path).stdout.hasPrefix("1 finger · tap"))
+    }
+
+    /// Issue 24 item 5: reported as "as far as 1000000000", the clamp's limit.
+    @Test func relativeMovesAddingUpPastTheLimitAreSaidAsTheSum() throws {
+        let scratch = try TemporaryFolder()
+        let moves = Array(repeating: "{\"type\": \"pointerMove\", \"origin\": \"pointer\", \"x\": 1000000000}", count: 3)
+        try scratch.write(
+            "far.json",
+            "{\"actions\": [{\"type\": \"pointer\", \"actions\": [{\"type\": \"pointerDown\"},\n"
+                + moves.joined(separator: ",\n") + "]}]}")
+        let result = try CLI.run(["import", "far.json"], in: scratch.path)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "gesturectl: error: far.json:3: actions[0].actions[2]: the relative moves add up to x = 2000000000, beyond ±1000000000\n")
+    }
+
+    /// Issue 24 item 5: a file cut inside a comment imported with exit 0.
+    @Test func anAndroidFileEndingInsideACommentIsAnErrorWithItsLine() throws {
+        let scratch = try TemporaryFolder()
+        let exported = try CLI.run(["export", "tap", "--format", "android-uinput", "-o", "a.json"], in: scratch.path)
+        #expect(exported.status == 0)
+        let text = try String(contentsOfFile: scratch.path + "/a.json", encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        try scratch.write("cut.json", text + "/* the rest\n{\"id\": 1, \"command\": \"delay\", \"duration\": 5}\n")
+        let result = try CLI.run(["import", "cut.json"], in: scratch.path)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr == "gesturectl: error: cut.json:\(lines): a /* comment is never closed: it runs to the end of the file\n",
+            "\(result.stderr)")
+    }
+
     @Test func aFailedWriteOfAStreamedWebDriverExportIsReported() throws {
         let result = try CLI.run(["export", "pinch-in", "--format", "webdriver", "-o", "/dev/full"])
         #expect(result.status == 1)

@@ -156,6 +156,46 @@ import Testing
             "\(refused.stderr)")
     }
 
+    /// Issue 24 item 8: import held the whole evemu text, every line of
+    /// it, and every event before the recorder saw the first (libinput
+    /// record: a YAML tree of it all).
+    @Test(
+        "import streams evemu and libinput record: its memory beyond validating the gesture grows with the gesture, not the text",
+        arguments: ["evemu", "libinput"])
+    func importStreaming(format: String) throws {
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var runs: [[String]] = []
+        var textBytes = 0
+        for (seconds, degrees) in [("1s", "360"), ("10s", "3600")] {
+            let name = "\(directory)/r\(seconds).json"
+            let made = try CLI.run(
+                ["synth", "rotate", "--fingers", "10", "--rate", "1000", "--duration", seconds, "--degrees", degrees,
+                 "--radius", "50", "-o", name], in: directory)
+            #expect(made.status == 0, "\(made.stderr)")
+            let exported = try CLI.run(["export", name, "--format", format, "-o", "\(name).\(format)"], in: directory)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            textBytes = try FileManager.default.attributesOfItem(atPath: "\(name).\(format)")[.size] as? Int ?? 0
+            runs += [["validate", name], ["import", "\(name).\(format)", "-o", "\(name).back.json"]]
+        }
+        let measured = peakMemories(runs, in: directory)
+        let small = (measured[1]?.kibibytes ?? 0) - (measured[0]?.kibibytes ?? 0)
+        let large = (measured[3]?.kibibytes ?? 0) - (measured[2]?.kibibytes ?? 0)
+        // Held whole, the text alone (and libinput's tree of it) adds more
+        // than half the text's size; streamed, only the gesture grows.
+        #expect(
+            large - small < textBytes / 1024 / 2,
+            "\(small) KiB beyond validate at 10k samples, \(large) KiB at 100k; the text is \(textBytes / 1024) KiB")
+    }
+
+    /// Issue 24 item 5: `/dev/zero` was read to the limit before it was refused.
+    @Test("import of an endless input in no format is refused from its first bytes, naming the file")
+    func importOfAnEndlessInput() throws {
+        let refused = try CLI.run(["import", "/dev/zero"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("gesturectl: error: /dev/zero: not an evemu recording"), "\(refused.stderr)")
+    }
+
     @Test("A failed write of a streamed export is reported, and -o FILE keeps the old file")
     func streamedWriteFailure() throws {
         let directory = try folder()
