@@ -50,7 +50,7 @@ public enum DedicatedThread {
     /// The longest name the kernel keeps (TASK_COMM_LEN - 1).
     public static let maximumNameLength = 15
 
-    private final class Launch: @unchecked Sendable {
+    fileprivate final class Launch: @unchecked Sendable {
         // @unchecked: `body` is set once before the thread starts and read
         // only by that thread; `setupError` is written by the new thread
         // before `ready` is signalled and read by the starter after it.
@@ -71,12 +71,32 @@ public enum DedicatedThread {
     ///   `prctl(PR_SET_TIMERSLACK)` or `pthread_setschedparam` (EPERM); then
     ///   `body` does not run.
     public static func start(_ options: ThreadOptions, _ body: sending @escaping () -> Void) throws(SystemError) {
+        let launch = Launch(options: options, body: body)
+        // A thread inherits its creator's nice value, and an unprivileged
+        // thread cannot lower it again: one started from background work
+        // (a nice 10 worker starting a recording or a player) is created by
+        // the spawner thread instead, at the process's own nice value.
+        if options.niceness != nil { Spawner.shared.prepare() }
+        if Spawner.shared.isPrepared && currentNiceness != processNiceness {
+            try Spawner.shared.create(launch)
+        } else {
+            try create(launch)
+        }
+    }
+
+    /// The calling thread's nice value.
+    static var currentNiceness: Int32 { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(gesturectl_thread_id())) }
+    /// The main thread's nice value (the process's, as started).
+    static var processNiceness: Int32 { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid())) }
+
+    /// Creates `launch`'s thread from the calling thread; returns once it is set up.
+    fileprivate static func create(_ launch: Launch) throws(SystemError) {
+        let options = launch.options
         if options.name.utf8.count > maximumNameLength {
             throw SystemError(
                 call: "pthread_setname_np", errorNumber: ERANGE,
                 detail: "\"\(options.name)\" is longer than \(maximumNameLength) bytes")
         }
-        let launch = Launch(options: options, body: body)
         let retained = Unmanaged.passRetained(launch)
         var thread = pthread_t()
         let result = pthread_create(
@@ -161,4 +181,72 @@ public enum DedicatedThread {
 
     /// The kernel's id of the calling thread (`gettid`).
     public static var currentThreadID: Int32 { gesturectl_thread_id() }
+}
+
+/// The thread that creates threads for callers whose nice value was raised
+/// (``DedicatedThread/start(_:_:)``): made, at the process's nice value,
+/// before the first thread of lowered priority starts.
+private final class Spawner: Sendable {
+    static let shared = Spawner()
+
+    private final class Request: @unchecked Sendable {
+        // @unchecked: `failure` is written by the spawner before `done` is
+        // signalled, and read by the caller after it.
+        let launch: DedicatedThread.Launch
+        let done = Semaphore(value: 0)
+        var failure: SystemError?
+        init(launch: DedicatedThread.Launch) { self.launch = launch }
+    }
+
+    private let requests = Mutex<[Request]>([])
+    private let wake = Semaphore(value: 0)
+    /// Whether it runs, and whether its start was tried (once only).
+    private let state = Mutex<(prepared: Bool, tried: Bool)>((false, false))
+
+    var isPrepared: Bool { state.withLock { $0.prepared } }
+
+    /// Starts the spawner thread (once; from a thread at the process's nice
+    /// value). Should it fail, threads are created by their callers as before.
+    func prepare() {
+        let start = state.withLock { current -> Bool in
+            if current.tried { return false }
+            current.tried = true
+            return true
+        }
+        guard start else { return }
+        do {
+            try DedicatedThread.create(
+                DedicatedThread.Launch(options: ThreadOptions(name: "gesturectl-new")) { [self] in run() })
+            state.withLock { $0.prepared = true }
+        } catch {
+            // Harmless: without the spawner a thread started from background work keeps its creator's nice value.
+        }
+    }
+
+    /// Creates `launch`'s thread on the spawner; returns once it is set up.
+    func create(_ launch: DedicatedThread.Launch) throws(SystemError) {
+        let request = Request(launch: launch)
+        requests.withLock { $0.append(request) }
+        wake.signal()
+        request.done.wait()
+        if let error = request.failure { throw error }
+    }
+
+    private func run() {
+        while true {
+            wake.wait()
+            let pending = requests.withLock { current in
+                defer { current = [] }
+                return current
+            }
+            for request in pending {
+                do {
+                    try DedicatedThread.create(request.launch)
+                } catch {
+                    request.failure = error
+                }
+                request.done.signal()
+            }
+        }
+    }
 }

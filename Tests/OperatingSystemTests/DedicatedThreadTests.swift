@@ -32,6 +32,31 @@ struct DedicatedThreadTests {
         #expect(body.threadID != DedicatedThread.currentThreadID)
     }
 
+    @Test("A thread of raised nice value runs at it; a thread it starts runs at the process's, as a player or recording must")
+    func nicenessNotInherited() throws {
+        final class Seen: Sendable {
+            let values = Mutex<(worker: Int32, started: Int32)?>(nil)
+            let ran: TestEvent
+            init() throws { ran = try TestEvent() }
+        }
+        let seen = try Seen()
+        try DedicatedThread.start(ThreadOptions(name: "os-test-nice", niceness: DedicatedThread.processNiceness + 5)) {
+            let worker = DedicatedThread.currentNiceness
+            do {
+                try DedicatedThread.start(ThreadOptions(name: "os-test-child")) {
+                    seen.values.withLock { $0 = (worker, DedicatedThread.currentNiceness) }
+                    seen.ran.signal()
+                }
+            } catch {
+                seen.ran.signal()
+            }
+        }
+        #expect(try seen.ran.wait())
+        let values = try #require(seen.values.withLock { $0 })
+        #expect(values.worker == DedicatedThread.processNiceness + 5)
+        #expect(values.started == DedicatedThread.processNiceness)
+    }
+
     @Test("Without a timer slack the thread keeps the one it inherits")
     func slackInherited() throws {
         let slack = Mutex<Int?>(nil)
