@@ -457,8 +457,12 @@ private final class FingertipsRun: @unchecked Sendable {
             }
             if let change = model.feed(event) {
                 for notice in model.takeNotices() { tell(.notice(notice)) }
-                // A touch or a lift ends the run of moves before it.
-                if let held = pending, held.isDown != change.isDown, let reason = flush(into: live, wasDown: &wasDown) {
+                // A touch or a lift ends the run of moves before it; a touch
+                // not yet written is written where it touched, before the
+                // moves after it in the batch (they would put it at their end).
+                if let held = pending, held.isDown != change.isDown || held.isDown != wasDown,
+                    let reason = flush(into: live, wasDown: &wasDown)
+                {
                     return reason
                 }
                 pending = change
