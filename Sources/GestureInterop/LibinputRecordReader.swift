@@ -250,28 +250,13 @@ public enum LibinputRecordReader {
         /// leaves open (negative: closes), outside quotes and comments.
         static func flowBalance(_ content: ArraySlice<UInt8>) -> Int {
             var balance = 0
-            var quote: UInt8?
-            var previous = UInt8(ascii: " ")
-            var position = content.startIndex
-            let text = YAMLSubsetParser.stripComment(content)
-            while position < text.endIndex {
-                let byte = text[position]
-                if let open = quote {
-                    if byte == UInt8(ascii: "\\") && open == UInt8(ascii: "\"") {
-                        position += 2
-                        previous = UInt8(ascii: "a")
-                        continue
-                    }
-                    if byte == open { quote = nil }
-                } else if (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")) && YAMLSubsetParser.startsToken(previous) {
-                    quote = byte
-                } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+            _ = YAMLSubsetParser.scanUnquoted(YAMLSubsetParser.stripComment(content)) { byte, _ in
+                if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
                     balance += 1
                 } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
                     balance -= 1
                 }
-                previous = byte
-                position += 1
+                return true
             }
             return balance
         }

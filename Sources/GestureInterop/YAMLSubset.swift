@@ -112,6 +112,14 @@ struct YAMLSubsetParser {
     /// The text before a `#` that starts a comment: one at the start or after
     /// a space, outside quoted scalars.
     static func stripComment(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        text[text.startIndex..<scanUnquoted(text) { byte, previous in !(byte == UInt8(ascii: "#") && isSpace(previous)) }]
+    }
+
+    /// Calls `visit` with each byte outside quoted scalars (the quotes
+    /// themselves excluded) and the byte before it, in order, until it
+    /// returns false; where it stopped, or the end. A `\` escapes the next
+    /// byte in a double-quoted scalar.
+    static func scanUnquoted(_ text: ArraySlice<UInt8>, _ visit: (_ byte: UInt8, _ previous: UInt8) -> Bool) -> Int {
         var quote: UInt8?
         var previous: UInt8 = UInt8(ascii: " ")
         var position = text.startIndex
@@ -124,15 +132,15 @@ struct YAMLSubsetParser {
                     continue
                 }
                 if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "#") && isSpace(previous) {
-                return text[text.startIndex..<position]
             } else if (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")) && startsToken(previous) {
                 quote = byte
+            } else if !visit(byte, previous) {
+                return position
             }
             previous = byte
             position += 1
         }
-        return text
+        return text.endIndex
     }
 
     /// Whether a quote after `previous` opens a quoted scalar (rather than
