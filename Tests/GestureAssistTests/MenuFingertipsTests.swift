@@ -112,6 +112,8 @@ struct MenuFingertipsSessionTests {
         let handle = try MenuSession.start(
             ActionMenu(configuration: MenuConfiguration(items: [MenuEntry(.fingertips(2))]), library: LibraryNames(rig.library)),
             setup: rig.menuSetup, display: display, keyboard: nil, switchSetup: try rig.switchSetup())
+        // A press before the switch's watch reads it is lost (as on the kernel): wait until it listens.
+        #expect(display.eventually { display.has("The switch is ready") }, "\(display.all)")
         #expect(display.eventually { display.all.last == "HIGHLIGHT 2 fingertips" })
         rig.press(.single)
         #expect(display.eventually { display.has("2 fingertips ready: ") }, "\(display.all)")
