@@ -12,12 +12,14 @@ public struct MenuEntry: Hashable, Sendable {
         case play(String)
         /// The sub-menu of every named button.
         case buttons
-        /// The sub-menu of the saved gestures (the library, as it is when opened).
+        /// The sub-menu of the saved gestures (the library, as it is when
+        /// opened), shown as "Saved gestures menu": AssistiveTouch's Custom.
         case gestures
         /// AssistiveTouch's "Create New Gesture": the create flow, then back to the menu.
         case create
         /// AssistiveTouch's Device > More > Gestures: the sub-menu of live
-        /// fingertips, 2, 3, 4 and 5 (``MenuConfiguration/fingertipsItems``).
+        /// fingertips, 2, 3, 4 and 5 (``MenuConfiguration/fingertipsItems``),
+        /// shown as "Gestures menu" as AssistiveTouch calls it.
         case fingertipsMenu
         /// Live fingertips (`gesturectl fingertips N`) on the menu's pointing
         /// device, until the switch is pressed or they go away by themselves.
@@ -50,9 +52,9 @@ public struct MenuEntry: Hashable, Sendable {
         case .press(let key): return Self.buttonLabels[key.name] ?? key.kernelName
         case .play(let name): return name
         case .buttons: return "Buttons menu"
-        case .gestures: return "Gestures menu"
+        case .gestures: return "Saved gestures menu"
         case .create: return "Create New Gesture"
-        case .fingertipsMenu: return "Fingertips menu"
+        case .fingertipsMenu: return "Gestures menu"
         case .fingertips(let count): return "\(count) fingertips"
         case .menu(let title, _): return "\(title) menu"
         }
@@ -90,13 +92,14 @@ public struct MenuConfiguration: Hashable, Sendable {
     public init(items: [MenuEntry]) { self.items = items }
 
     /// The defaults: Home, Back, Volume up and down, the Buttons and
-    /// Gestures sub-menus, Create New Gesture, the Fingertips sub-menu.
+    /// Saved gestures sub-menus, Create New Gesture, and Gestures (the
+    /// live fingertips' sub-menu).
     public static let defaults = MenuConfiguration(items: [
         .button("home"), .button("back"), .button("volume-up"), .button("volume-down"),
         MenuEntry(.buttons), MenuEntry(.gestures), MenuEntry(.create), MenuEntry(.fingertipsMenu),
     ])
 
-    /// The Fingertips sub-menu: 2, 3, 4 and 5 live fingertips, as
+    /// The Gestures sub-menu: 2, 3, 4 and 5 live fingertips, as
     /// AssistiveTouch's Gestures offers.
     public static let fingertipsItems: [MenuEntry] = (2...5).map { MenuEntry(.fingertips($0)) }
 

@@ -36,7 +36,9 @@ public struct MenuConfigurationError: Error, Hashable, Sendable, CustomStringCon
 ///
 /// Each item has exactly one action: `press` (a button name or a `KEY_*`
 /// the virtual keyboard has, as `gesturectl press`), `play` (a saved
-/// gesture's name), `menu` (`buttons`, `gestures`, `fingertips`, or the
+/// gesture's name), `menu` (`buttons`, `gestures` — shown as "Saved
+/// gestures menu" —, `fingertips` — shown as "Gestures menu", as
+/// AssistiveTouch calls it —, or the
 /// title of a sub-menu of one's own with its `items`), `create` (`{}`),
 /// `fingertips` (live fingertips: how many, 2 to 10); and
 /// optionally a `label`. A missing file means the defaults

@@ -153,10 +153,23 @@ extension Dispatcher {
             try cancel(job)
             return .object([("job", .integer(job))])
         case .jobs:
-            let jobs = state.withLock { $0.jobs.values.sorted { $0.id < $1.id } }
-            return .object([
-                ("jobs", .array(jobs.map { .object([("job", .integer($0.id)), ("device", .string($0.kind.rawValue)), ("state", .string($0.state.rawValue))]) }))
-            ])
+            let (jobs, fingertips) = state.withLock { ($0.jobs.values.sorted { $0.id < $1.id }, Array($0.fingertips.values)) }
+            // Plays and presses, then live fingertips (`kind` tells them
+            // apart; fingertips also name their source): one list sorted by job.
+            let entries: [(Int, JSONValue)] =
+                jobs.map { record in
+                    (record.id, .object([
+                        ("job", .integer(record.id)), ("device", .string(record.kind.rawValue)), ("state", .string(record.state.rawValue)),
+                        ("kind", .string(record.press == nil ? "play" : "press")),
+                    ]))
+                }
+                + fingertips.map { record in
+                    (record.job, .object([
+                        ("job", .integer(record.job)), ("device", .string(record.fingertips.profile.kind.rawValue)), ("state", .string("running")),
+                        ("kind", .string("fingertips")), ("source", .string(record.fingertips.source.node)),
+                    ]))
+                }
+            return .object([("jobs", .array(entries.sorted { $0.0 < $1.0 }.map(\.1)))])
         case .save:
             let name = try arguments.requiredString(.name)
             guard arguments.has(.gesture) else { throw DaemonError(.badArgument, "save: \"gesture\" is missing") }

@@ -12,15 +12,15 @@ enum MenuCommand {
         discussion: """
             AssistiveTouch's menu. By default its top level is:
               Home · Back key · Volume up · Volume down · Buttons menu ·
-              Gestures menu · Create New Gesture · Fingertips menu ·
+              Saved gestures menu · Create New Gesture · Gestures menu ·
               Close the menu
             Buttons lists every button (volume up and down, mute, lock screen,
-            screenshot, home, back, menu, power); Gestures lists the saved
-            gestures, each played on a virtual --as device (it acts on the
-            live desktop); Create New Gesture runs 'gesturectl create' and
-            comes back. Fingertips offers 2, 3, 4 and 5 fingertips
-            (AssistiveTouch's live multi-finger input, as 'gesturectl
-            fingertips N'): the drawing device (--device, else the only touch
+            screenshot, home, back, menu, power); Saved gestures lists the
+            library (AssistiveTouch's Custom), each played on a virtual --as
+            device (it acts on the live desktop); Create New Gesture runs
+            'gesturectl create' and comes back. Gestures, as AssistiveTouch
+            names it, offers 2, 3, 4 and 5 fingertips (its live
+            multi-finger input, as 'gesturectl fingertips N'): the drawing device (--device, else the only touch
             or pointer device) moves them until a press of the switch (or
             Escape) stops them; when they go away by themselves (5 s without
             input, the device unplugged) the menu is back. The switch must
@@ -53,7 +53,8 @@ enum MenuCommand {
                 {"create": {}}
               ]}
             press takes what 'gesturectl press' takes; play a saved gesture's
-            name; menu "buttons", "gestures" or "fingertips", or a title with
+            name; menu "buttons", "gestures" (the Saved gestures menu) or
+            "fingertips" (the Gestures menu of live fingertips), or a title with
             its own items; fingertips how many live fingertips (2-10); label replaces the shown and spoken name. A file with a
             mistake is refused whole, naming the file and the field. --reset
             deletes the file: the defaults apply again.

@@ -25,13 +25,13 @@ extension MenuScreen {
 
 @Suite("The menu of actions as a state machine")
 struct ActionMenuTests {
-    @Test("The default top level: buttons, the sub-menus, Create New Gesture, Fingertips, and Close the menu last")
+    @Test("The default top level: buttons, the sub-menus, Create New Gesture, Gestures (live fingertips), and Close the menu last")
     func defaults() {
         var menu = ActionMenu(configuration: .defaults, library: FakeMenuLibrary())
         let screen = menu.start().menu!
         #expect(
             screen.labels == [
-                "Home", "Back key", "Volume up", "Volume down", "Buttons menu", "Gestures menu", "Create New Gesture", "Fingertips menu",
+                "Home", "Back key", "Volume up", "Volume down", "Buttons menu", "Saved gestures menu", "Create New Gesture", "Gestures menu",
                 "Close the menu",
             ])
         #expect(screen.defaultIndex == 0)
@@ -72,7 +72,7 @@ struct ActionMenuTests {
         #expect(buttons.labels.suffix(2) == ["Power", "Back to the main menu"])
         #expect(menu.handle(.choose(buttons.id("Back to the main menu"))).menu?.labels == top.labels)
         #expect(menu.depth == 1)
-        let gestures = menu.handle(.choose(top.id("Gestures menu"))).menu!
+        let gestures = menu.handle(.choose(top.id("Saved gestures menu"))).menu!
         #expect(gestures.labels == ["three-finger-swipe-up", "pinch", "Back to the main menu"])
         let played = menu.handle(.choose(gestures.id("pinch")))
         #expect(played.contains(.play("pinch")))
@@ -96,13 +96,13 @@ struct ActionMenuTests {
         let media = MenuEntry(.menu(title: "Media", items: [MenuEntry(.menu(title: "More", items: [MenuEntry(.create)]))]))
         var menu = ActionMenu(configuration: MenuConfiguration(items: [media, MenuEntry(.gestures)]), library: FakeMenuLibrary(names: []))
         let top = menu.start().menu!
-        #expect(top.labels == ["Media menu", "Gestures menu", "Close the menu"])
+        #expect(top.labels == ["Media menu", "Saved gestures menu", "Close the menu"])
         let first = menu.handle(.choose(top.id("Media menu"))).menu!
         let second = menu.handle(.choose(first.id("More menu"))).menu!
         #expect(second.labels == ["Create New Gesture", "Back to Media"])
         #expect(menu.handle(.back).menu?.labels == first.labels)
         _ = menu.handle(.back)
-        let empty = menu.handle(.choose(top.id("Gestures menu")))
+        let empty = menu.handle(.choose(top.id("Saved gestures menu")))
         #expect(empty.lines == ["There are no saved gestures yet. Choose Create New Gesture to make one."])
         #expect(menu.depth == 1)
     }

@@ -7,13 +7,13 @@ import OperatingSystem
 import TestSupport
 import Testing
 
-@Suite("The menu's Fingertips: AssistiveTouch's live 2–5 finger input")
+@Suite("The menu's Gestures: AssistiveTouch's live 2–5 finger input")
 struct ActionMenuFingertipsTests {
-    @Test("The Fingertips sub-menu offers 2 to 5; choosing one starts them, a press stops them, and their end returns to it")
+    @Test("The Gestures sub-menu (live fingertips) offers 2 to 5; choosing one starts them, a press stops them, and their end returns to it")
     func startAndStop() {
         var menu = ActionMenu(configuration: .defaults, library: FakeMenuLibrary())
         let top = menu.start().menu!
-        let sub = menu.handle(.choose(top.id("Fingertips menu"))).menu!
+        let sub = menu.handle(.choose(top.id("Gestures menu"))).menu!
         #expect(sub.labels == ["2 fingertips", "3 fingertips", "4 fingertips", "5 fingertips", "Back to the main menu"])
         let started = menu.handle(.choose(sub.id("3 fingertips")))
         #expect(started.lines == ["Starting 3 fingertips."])
@@ -67,9 +67,9 @@ struct ActionMenuFingertipsTests {
     }
 }
 
-@Suite("The menu's Fingertips end to end (the engine over test doubles)", .serialized)
+@Suite("The menu's Gestures (live fingertips) end to end (the engine over test doubles)", .serialized)
 struct MenuFingertipsSessionTests {
-    @Test("One switch only: Fingertips menu, 3 fingertips: a touch is a 3-finger touch; a press stops them and the menu is back")
+    @Test("One switch only: Gestures menu, 3 fingertips: a touch is a 3-finger touch; a press stops them and the menu is back")
     func switchOnly() throws {
         let rig = try AssistRig()
         let display = try TranscriptDisplay()
@@ -77,9 +77,9 @@ struct MenuFingertipsSessionTests {
             ActionMenu(configuration: .defaults, library: LibraryNames(rig.library)), setup: rig.menuSetup, display: display,
             keyboard: nil, switchSetup: try rig.switchSetup())
         #expect(display.eventually { display.has("The switch is ready") }, "\(display.all)")
-        #expect(display.eventually { display.all.last == "HIGHLIGHT Fingertips menu" })
+        #expect(display.eventually { display.all.last == "HIGHLIGHT Gestures menu" })
         rig.press(.single)
-        #expect(display.eventually { display.has("MENU Fingertips. Choose one, or go back.") })
+        #expect(display.eventually { display.has("MENU Gestures. Choose one, or go back.") })
         #expect(display.eventually { display.all.last == "HIGHLIGHT 3 fingertips" })
         rig.press(.single)
         let ready = "3 fingertips ready: touch the screen with one finger; every fingertip follows it. To stop them, press the switch or Escape."
@@ -96,10 +96,10 @@ struct MenuFingertipsSessionTests {
         rig.drawing.frame([(.absolute, .multitouchTrackingID, -1), (.key, .buttonTouch, 0)])
         #expect(display.eventually { display.has("3 fingertips up.") })
         // One press of the switch stops them: the source is given back and the menu is back.
-        let menus = display.all.filter { $0.hasPrefix("MENU Fingertips.") }.count
+        let menus = display.all.filter { $0.hasPrefix("MENU Gestures.") }.count
         rig.press(.single)
         #expect(display.eventually { display.has("3 fingertips gone: stopped.") }, "\(display.all)")
-        #expect(display.eventually { display.all.filter { $0.hasPrefix("MENU Fingertips.") }.count == menus + 1 })
+        #expect(display.eventually { display.all.filter { $0.hasPrefix("MENU Gestures.") }.count == menus + 1 })
         #expect(waitUntil { rig.drawing.openReaders == 0 })
         rig.press(.emergencyStop)
         #expect(handle.wait() == .success(.emergencyStopped))

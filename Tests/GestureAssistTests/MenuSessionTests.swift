@@ -25,10 +25,10 @@ struct MenuSessionTests {
         #expect(display.eventually { display.has("Pressed volume up.") })
         #expect(rig.keysPressed == [115])
         // The menu is open again, scanning from the top.
-        #expect(display.eventually { display.all.last == "HIGHLIGHT Gestures menu" })
+        #expect(display.eventually { display.all.last == "HIGHLIGHT Saved gestures menu" })
         rig.press(.single)
-        #expect(display.eventually { display.has("MENU Gestures. Choose one, or go back.") })
-        let gestures = display.all.first { $0.hasPrefix("MENU Gestures.") } ?? ""
+        #expect(display.eventually { display.has("MENU Saved gestures. Choose one, or go back.") })
+        let gestures = display.all.first { $0.hasPrefix("MENU Saved gestures.") } ?? ""
         #expect(gestures.contains("three-finger-swipe-up") && gestures.contains("pinch"))
         #expect(display.eventually { display.all.last == "HIGHLIGHT pinch" })
         rig.press(.single)

@@ -147,7 +147,7 @@ struct DaemonProtocolTests {
         clock.advance(by: Microseconds(1))  // lets the first frame (three fingers down) out
         #expect(clock.nextWaitingDeadline() != nil)
         let jobs = try client.call("jobs")
-        #expect(jobs["jobs"] == .array([.object([("job", .integer(job)), ("device", .string("touchscreen")), ("state", .string("running"))])]))
+        #expect(jobs["jobs"] == .array([.object([("job", .integer(job)), ("device", .string("touchscreen")), ("state", .string("running")), ("kind", .string("play"))])]))
         _ = try client.call("cancel", [("job", .integer(job))])
         #expect(errorCode { try client.call("cancel", [("job", .integer(9_999))]) } == .notFound)
         await daemon.stop()

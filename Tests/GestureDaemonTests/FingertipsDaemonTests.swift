@@ -85,6 +85,19 @@ struct FingertipsDaemonTests {
         #expect(errorCode { try client.call(.fingertips(count: 2, device: "pad")) } == .busy)
         let other = try client.call(.fingertips(count: 2, device: "stick"))
         #expect(try watcher.receive()["job"] == other["job"])
+        // `jobs` lists both, in job order, with their kind and source.
+        let listed = try client.call("jobs")["jobs"]
+        #expect(
+            listed == .array([
+                .object([
+                    ("job", job), ("device", .string("touchscreen")), ("state", .string("running")), ("kind", .string("fingertips")),
+                    ("source", .string("/dev/input/test-pad")),
+                ]),
+                .object([
+                    ("job", try #require(other["job"])), ("device", .string("touchscreen")), ("state", .string("running")),
+                    ("kind", .string("fingertips")), ("source", .string("/dev/input/test-stick")),
+                ]),
+            ]), "\(listed?.jsonText ?? "nil")")
         _ = try client.call(.cancel(job: try #require(other["job"])))
         #expect(try watcher.receive()["reason"] == .string("cancelled"))
 
@@ -201,7 +214,7 @@ struct FingertipsDaemonTests {
             return nil
         }
         try daemon.press(.long)
-        #expect(try line("Highlighted: Fingertips menu") != nil)
+        #expect(try line("Highlighted: Gestures menu") != nil)
         try daemon.press(.single)
         #expect(try line("Highlighted: 3 fingertips") != nil)
         try daemon.press(.single)

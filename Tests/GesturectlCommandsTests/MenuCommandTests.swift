@@ -64,7 +64,7 @@ import TestSupport
         // Keys from a pipe: the Buttons menu, back, then Escape closes; plain lines only.
         let session = try CLI.run(["menu"], in: folder.path, environment: environment, stdin: "5\u{1B}")
         #expect(session.status == 0, "\(session.stderr)")
-        #expect(session.stdout.contains("Main menu. Choose an action. Home · Back key · Volume up · Volume down · Buttons menu · Gestures menu · Create New Gesture · Fingertips menu · Close the menu\n"))
+        #expect(session.stdout.contains("Main menu. Choose an action. Home · Back key · Volume up · Volume down · Buttons menu · Saved gestures menu · Create New Gesture · Gestures menu · Close the menu\n"))
         #expect(session.stdout.contains("Buttons. Choose one, or go back. Volume up · "))
         #expect(!session.stdout.contains("\u{1B}"))
     }
