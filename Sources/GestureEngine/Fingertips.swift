@@ -249,6 +249,13 @@ public struct FingertipsModel: Sendable {
         sourceKind == .touchscreen || (options.absolute && sourceKind != .pointer)
     }
 
+    /// Counts the idle time from `time` (the ready line), not from the
+    /// start: making the device and waiting for udev can take seconds
+    /// under load, and a person invited to touch gets the whole idle time.
+    public mutating func restartIdle(at time: Microseconds) {
+        lastActivity = max(lastActivity, time)
+    }
+
     /// When the fingertips go away by themselves as things stand: the idle
     /// time after the last input, while they are up; `nil` while they are
     /// down or without an idle time.

@@ -363,6 +363,7 @@ private final class FingertipsRun: @unchecked Sendable {
         }
         var waiting = Poll.Group([(source.fileDescriptor, .readable), (cancelled, .readable)])
         var wasDown = false
+        model.restartIdle(at: clock.now())
         tell(.ready(model.sourceKind.readyLine(count: model.options.count, absolute: model.options.absolute)))
         while true {
             if handle.isCancelled { return .cancelled }
