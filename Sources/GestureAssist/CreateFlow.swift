@@ -13,6 +13,10 @@ public enum CreateInput: Sendable, Equatable {
     case strokeLanded(Stroke)
     /// The recording ended: what it recorded (as drawn), or why it failed.
     case recordingEnded(Result<RecordedGesture, CreateFailure>)
+    /// The drawing device (named) went away while recording: unplugged
+    /// or destroyed. Nothing more can be drawn in this flow; a
+    /// ``recordingEnded(_:)`` follows with what was recorded.
+    case drawingDeviceGone(String)
     /// The person asked to stop recording.
     case stop
     /// The person picked a menu item (by ``MenuItem/id``).
@@ -27,6 +31,10 @@ public enum CreateInput: Sendable, Equatable {
     case saved(Result<String, CreateFailure>)
     /// The emergency stop: cancel and release everything, now.
     case emergencyStop
+    /// Nothing can operate the flow any more (the keys ended and there is
+    /// no switch): it ends, saying that nothing was saved and what was
+    /// dropped, once a running recording or review has stopped.
+    case inputEnded
 }
 
 /// Why something the flow asked for failed, for people.
@@ -98,7 +106,10 @@ public protocol CreateLibrary: Sendable {
 ///
 /// Destructive choices (Discard or Record again with strokes, Save over
 /// an existing name) are confirmed, and the default of every menu is non-destructive. The
-/// emergency stop works in every state.
+/// emergency stop works in every state. When the drawing device goes away,
+/// the menu offers only what can still be done (Review, Save, Discard);
+/// when nothing can operate the flow any more (``CreateInput/inputEnded``)
+/// it ends and says what was dropped.
 public struct CreateFlow: Sendable {
     /// Where the flow is.
     public enum Phase: Hashable, Sendable {
@@ -153,6 +164,10 @@ public struct CreateFlow: Sendable {
     private let library: any CreateLibrary
     /// The label of the "play for real" item (says which device it acts on).
     private let playLabel: String
+    /// The drawing device's name once it went away: nothing more can be drawn.
+    public private(set) var drawingDeviceGone: String?
+    /// Nothing can operate the flow: it ends at the next point it would ask.
+    private var inputEnded = false
 
     /// Creates a flow; ``start()`` begins it.
     /// - Parameter playLabel: the menu's label for playing on a virtual device.
@@ -194,6 +209,7 @@ public struct CreateFlow: Sendable {
                 .finish(.emergencyStopped),
             ]
         }
+        if case .inputEnded = input { return endOfInput() }
         switch (phase, input) {
         case (.recording, .recordingStarted(let device)):
             liveGeometry = device
@@ -207,6 +223,9 @@ public struct CreateFlow: Sendable {
             return [.stopRecording]
         case (.recording, .recordingEnded(let result)), (.stopping, .recordingEnded(let result)):
             return recordingEnded(result)
+        case (.recording, .drawingDeviceGone(let name)), (.stopping, .drawingDeviceGone(let name)):
+            drawingDeviceGone = name
+            return []
         case (.menu, .choose(let id)):
             return menuChoice(id)
         case (.menu, .back):
@@ -244,8 +263,7 @@ public struct CreateFlow: Sendable {
                     .finish(.saved(name: name, path: path)),
                 ]
             case .failure(let failure):
-                phase = .menu
-                return [.say(Announcement("Could not save: \(failure.message)")), .showMenu(menu())]
+                return [.say(Announcement("Could not save: \(failure.message)"))] + backToMenu()
             }
         default:
             // Anything else is out of place here (a stray press, a late
@@ -280,12 +298,59 @@ public struct CreateFlow: Sendable {
             effects.append(.say(Announcement("Recording failed: \(failure.message)")))
         }
         landedInTake = 0
+        if let name = drawingDeviceGone {
+            effects.append(.say(Announcement("The drawing device \(name) went away: nothing more can be drawn.")))
+        }
         effects.append(.say(summary()))
-        effects.append(.showMenu(menu()))
-        return effects
+        if drawingDeviceGone != nil && strokes.isEmpty && !inputEnded {
+            // Nothing to keep and nothing more to draw: no menu to leave through.
+            phase = .finished
+            return effects + [.say(Announcement("Nothing was saved.")), .finish(.discarded)]
+        }
+        return effects + backToMenu()
+    }
+
+    /// The keys ended and there is no switch: a running recording or review
+    /// is stopped first (it answers, and the flow ends then); anywhere the
+    /// flow waits for a choice, it ends now. Nothing is saved: a name or a
+    /// Save can no longer be chosen, and saving somewhere unasked is not
+    /// the flow's to do; so it says what is dropped.
+    private mutating func endOfInput() -> [CreateEffect] {
+        guard !inputEnded, phase != .finished else { return [] }
+        inputEnded = true
+        switch phase {
+        case .recording:
+            phase = .stopping
+            return [.stopRecording]
+        case .showing:
+            return [.cancelShowing]
+        case .stopping, .saving:
+            // Their answer comes, and the flow ends there (a save that
+            // went through is kept, and said).
+            return []
+        case .menu, .confirmingDiscard, .confirmingAgain, .naming, .confirmingReplace:
+            return endForLackOfInput()
+        case .finished:
+            return []
+        }
+    }
+
+    private mutating func endForLackOfInput() -> [CreateEffect] {
+        phase = .finished
+        let dropped =
+            strokes.isEmpty
+            ? "Nothing was saved."
+            : "Nothing was saved: the \(Self.count(strokes.count, "stroke")) drawn \(strokes.count == 1 ? "is" : "are") discarded."
+        return [
+            .say(Announcement("The keys ended and there is no switch, so nothing can operate the flow. \(dropped)")),
+            .finish(.discarded),
+        ]
     }
 
     private mutating func menuChoice(_ id: String) -> [CreateEffect] {
+        // Only what the menu offers (after the drawing device went away,
+        // nothing that records).
+        guard menu().items.contains(where: { $0.id == id }) else { return [] }
         switch id {
         case Choice.review:
             guard let merged else { return [] }
@@ -376,7 +441,9 @@ public struct CreateFlow: Sendable {
         return [.save(gesture, name: name, replacing: replacing)]
     }
 
+    /// The menu again, or the end when nothing can operate it.
     private mutating func backToMenu() -> [CreateEffect] {
+        if inputEnded { return endForLackOfInput() }
         phase = .menu
         return [.showMenu(menu())]
     }
@@ -389,17 +456,23 @@ public struct CreateFlow: Sendable {
                 items: [MenuItem(id: Choice.again, label: "Record again"), MenuItem(id: Choice.discard, label: "Leave")])
         }
         let line = Describing.line(for: merged)
+        let items = [
+            MenuItem(id: Choice.review, label: "Review"),
+            MenuItem(id: Choice.save, label: "Save"),
+            MenuItem(id: Choice.add, label: "Add a stroke"),
+            MenuItem(id: Choice.undo, label: "Undo last stroke"),
+            MenuItem(id: Choice.again, label: "Record again", isDestructive: true),
+            MenuItem(id: Choice.play, label: playLabel),
+            MenuItem(id: Choice.discard, label: "Discard", isDestructive: true),
+        ]
+        guard drawingDeviceGone != nil else {
+            return MenuScreen(title: Announcement("\(line.text). What next?", spoken: "\(line.spoken). What next?"), items: items)
+        }
+        // Nothing more can be recorded: only what needs no drawing device.
+        let gone = "The drawing device is gone. What next?"
         return MenuScreen(
-            title: Announcement("\(line.text). What next?", spoken: "\(line.spoken). What next?"),
-            items: [
-                MenuItem(id: Choice.review, label: "Review"),
-                MenuItem(id: Choice.save, label: "Save"),
-                MenuItem(id: Choice.add, label: "Add a stroke"),
-                MenuItem(id: Choice.undo, label: "Undo last stroke"),
-                MenuItem(id: Choice.again, label: "Record again", isDestructive: true),
-                MenuItem(id: Choice.play, label: playLabel),
-                MenuItem(id: Choice.discard, label: "Discard", isDestructive: true),
-            ])
+            title: Announcement("\(line.text). \(gone)", spoken: "\(line.spoken). \(gone)"),
+            items: items.filter { [Choice.review, Choice.save, Choice.discard].contains($0.id) })
     }
 
     private func summary() -> Announcement {

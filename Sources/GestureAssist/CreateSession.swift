@@ -122,6 +122,8 @@ public final class CreateSession: AssistLoopClient {
     /// The strokes of the recording in progress, as they landed (for the pointer's canvas).
     private var takeStrokes: [Stroke] = []
     private var takeGeometry: DeviceGeometry?
+    /// The name of the device the recording in progress reads (shown, escaped).
+    private var recordingDevice = ""
     private var lastPointer: PointerPosition?
     private var outcome: CreateOutcome?
 
@@ -181,8 +183,12 @@ public final class CreateSession: AssistLoopClient {
 
     func cancelled() { feed(.emergencyStop) }
 
-    /// The end of the keys changes nothing: the switch or the idle timeout may go on.
-    func keysEnded() {}
+    /// The end of the keys ends the flow when there is no switch: nothing
+    /// else can choose Save (the flow says what is dropped). With a switch
+    /// the flow goes on.
+    func keysEnded() {
+        if switchSetup == nil { feed(.inputEnded) }
+    }
 
     private func feed(_ input: CreateInput) {
         pending.append(input)
@@ -209,6 +215,7 @@ public final class CreateSession: AssistLoopClient {
         case .recorded(let recorded):
             recordJob = nil
             if case .recording = presentation { presentation = .none }
+            if case .deviceVanished = recorded.stopReason { feed(.drawingDeviceGone(recordingDevice)) }
             switch recorded.gesture {
             case .success(let gesture): feed(.recordingEnded(.success(gesture)))
             case .failure(.noContact): feed(.recordingEnded(.success(RecordedGesture(gesture: Gesture(name: "", device: .synthDefault, strokes: []), stopReason: recorded.stopReason))))
@@ -337,13 +344,14 @@ public final class CreateSession: AssistLoopClient {
                 job.handle.observeProgress { if $0.pointer != nil { post(.status($0)) } }
                 takeStrokes = []
                 takeGeometry = job.geometry
+                recordingDevice = DisplayText.escaped(job.device.name)
                 lastPointer = nil
                 recordJob = job
                 presentation = .recording
                 // The job reads the device now (the engine returns once it
                 // does): only now is the person told to draw (issue 24).
                 perform(flow.handle(.recordingStarted(job.geometry)))
-                display.say(Announcement("Recording from \(DisplayText.escaped(job.device.name)). \(stopHint())"))
+                display.say(Announcement("Recording from \(recordingDevice). \(stopHint())"))
             } catch {
                 pending.append(.recordingEnded(.failure(CreateFailure("\(error)"))))
             }

@@ -50,8 +50,16 @@ enum CreateCommand {
             seconds, 40 millimetres". Colour is never the only signal, and
             NO_COLOR turns it off.
 
-            Exit status: 0 when saved, 1 when discarded or failed, 130 after
-            Ctrl-C or the emergency stop (nothing is saved then).
+            If the drawing device goes away (unplugged), the flow names it and
+            the menu offers only what needs no drawing: Review, Save, Discard.
+            When the keys end (a pipe or file of keys) and there is no switch,
+            nothing can choose any more: a recording in progress stops, the
+            flow says that nothing was saved and how many strokes are
+            discarded, and exits with status 1.
+
+            Exit status: 0 when saved, 1 when discarded or failed (and when the
+            keys end with nothing saved), 130 after Ctrl-C or the emergency
+            stop (nothing is saved then).
 
             Examples:
               gesturectl create --device "ELAN Touchscreen"

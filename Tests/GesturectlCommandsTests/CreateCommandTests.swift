@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("gesturectl create: options and the plain transcript")
@@ -54,11 +55,28 @@ struct CreateCommandTests {
         #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
+    @Test("Keys from a pipe that ends, and no switch: it ends, says that nothing was saved, exit status 1 (issue 24)")
+    func keysEnd() throws {
+        // No input device here: the recording fails and the menu comes; the keys have ended, so nothing can choose.
+        // Bounded by timeout(1): a flow that waits forever fails with 124 instead of hanging the suite.
+        let home = NSTemporaryDirectory()
+        let outcome = try ProcessRunner.run(
+            "/usr/bin/timeout", ["30", CLI.binary, "create", "--plain", "--device", "/nonexistent/event99"], workingDirectory: home,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": home, "GESTURECTL_BUILTINS": CLI.checkout + "/Recordings"], standardInput: "")
+        let result = CLIResult(status: outcome.status, stdout: outcome.standardOutput, stderr: outcome.standardError)
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last == "The keys ended and there is no switch, so nothing can operate the flow. Nothing was saved.", "\(lines)")
+    }
+
     @Test("help create teaches the flow, the switch and its defaults")
     func help() throws {
         let result = try CLI.run(["help", "create"])
         #expect(result.status == 0)
-        for phrase in ["Create New Gesture", "--scan-interval", "default 1 s", "emergency stop", "--plain", "spd-say", "NO_COLOR"] {
+        for phrase in [
+            "Create New Gesture", "--scan-interval", "default 1 s", "emergency stop", "--plain", "spd-say", "NO_COLOR",
+            "When the keys end", "drawing device goes away",
+        ] {
             #expect(result.stdout.contains(phrase), "\(phrase)")
         }
     }

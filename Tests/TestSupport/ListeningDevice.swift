@@ -16,6 +16,7 @@ public final class ListeningDevice: Sendable {
         var readers: [PipeSource] = []
         var notes: [String] = []
         var lostFrames = 0
+        var gone = false
     }
 
     private let state = Mutex(State())
@@ -40,11 +41,27 @@ public final class ListeningDevice: Sendable {
     /// A new reader: it gets every frame made from now on.
     public func open() throws -> any EventSource {
         let pipe = try PipeSource()
-        state.withLock { current in
-            current.readers.append(pipe)
-            current.notes.append("opened")
+        let gone = state.withLock { current in
+            if !current.gone {
+                current.readers.append(pipe)
+                current.notes.append("opened")
+            }
+            return current.gone
+        }
+        if gone {
+            throw SystemError(call: "open", errorNumber: ErrorNumber.noSuchDevice, kind: .deviceVanished, detail: "unplugged by the test")
         }
         return Reader(pipe: pipe, device: self)
+    }
+
+    /// The device is unplugged: each open reader fails with ENODEV once it
+    /// has read what was made before, and it cannot be opened again.
+    public func vanish() {
+        let readers = state.withLock { current in
+            current.gone = true
+            return current.readers
+        }
+        for reader in readers { reader.vanish() }
     }
 
     private func release(_ pipe: PipeSource) {
