@@ -161,46 +161,100 @@ extension Engine {
     /// How an import's thread is set up: named `gesturectl-imp`.
     public static let importThread = ThreadOptions(name: "gesturectl-imp")
 
-    /// Runs an evemu or libinput recording's events through the recorder
-    /// that `record` uses, on a dedicated thread: one stroke per contact,
-    /// the device's geometry from its description. Progress counts the
-    /// events fed.
+    /// What an import read: the recorder's outcome, the format found, and
+    /// the lines passed over (neither an event nor a comment).
+    public struct Imported: Sendable {
+        /// The recorder's outcome.
+        public var result: Result<RecordedGesture, RecordingError>
+        /// The format the text was in.
+        public var format: InteropFormat
+        /// The lines passed over, 1-based.
+        public var ignoredLines: [Int]
+    }
+
+    /// Why an import stopped before the recorder's outcome.
+    public enum ImportError: Error, Sendable {
+        /// `viewport` was given for a format that carries its own device size.
+        case viewportNotApplicable(InteropFormat)
+        /// Cancelled before the device's description was read.
+        case cancelledBeforeDevice
+    }
+
+    /// Imports an evemu, libinput record, Android uinput or WebDriver text
+    /// read in pieces (`open` is called on the import's thread and gives
+    /// the next bytes, empty at the end), through the recorder `record`
+    /// uses, on a dedicated thread (`gesturectl-imp`): one stroke per
+    /// contact, the device's geometry from its description. The recorder
+    /// is fed as the text is read, so memory is the gesture's size, not
+    /// the text's. A cancel keeps the strokes fed so far, as a cancelled
+    /// recording does. The details' `tool` gets the format added.
+    ///
+    /// The handle finishes with ``Imported``, or with the error reading
+    /// threw (``GestureInterop/InteropError``, what `open` or its pieces
+    /// threw, ``ImportError``).
     /// - Throws: ``OperatingSystem/SystemError`` when the thread cannot start.
     public func startImport(
-        _ recording: InteropRecording, options: RecorderOptions = RecorderOptions(), sequential: Bool = false,
-        details: RecordingDetails
-    ) throws(SystemError) -> JobHandle<Result<RecordedGesture, RecordingError>, Int> {
-        let handle = JobHandle<Result<RecordedGesture, RecordingError>, Int>()
+        source: String, viewport: WebDriverViewport? = nil, options: RecorderOptions = RecorderOptions(),
+        sequential: Bool = false, details: RecordingDetails,
+        open: @escaping @Sendable () throws -> () throws -> [UInt8]
+    ) throws(SystemError) -> JobHandle<Result<Imported, any Error>, Int> {
+        let handle = JobHandle<Result<Imported, any Error>, Int>()
         try DedicatedThread.start(Self.importThread) {
             handle.finish(
-                Engine.importRecording(
-                    recording, options: options, sequential: sequential, details: details,
-                    cancellation: handle.cancellation, progress: { handle.report($0) }))
+                Result { () throws -> Imported in
+                    try Self.importRecording(
+                        source: source, viewport: viewport, options: options, sequential: sequential, details: details,
+                        nextPiece: try open(), cancellation: handle.cancellation)
+                })
         }
         return handle
     }
 
-    /// The import's work, on the calling thread (see ``startImport(_:options:sequential:details:)``).
-    /// A cancelled import finishes with the strokes fed so far.
-    public static func importRecording(
-        _ recording: InteropRecording, options: RecorderOptions = RecorderOptions(), sequential: Bool = false,
-        details: RecordingDetails, cancellation: CancellationSignal = .never,
-        progress: ((Int) -> Void)? = nil
-    ) -> Result<RecordedGesture, RecordingError> {
+    /// The import's work, on the calling thread (see ``startImport(source:viewport:options:sequential:details:open:)``).
+    static func importRecording(
+        source: String, viewport: WebDriverViewport?, options: RecorderOptions, sequential: Bool,
+        details: RecordingDetails, nextPiece: () throws -> [UInt8], cancellation: CancellationSignal
+    ) throws -> Imported {
+        var recorder: StrokeRecorder?
+        var failure: RecordingError?
+        var format = InteropFormat.unknown
+        struct Cancelled: Error {}
+        let read: (format: InteropFormat, ignoredLines: [Int])
+        do {
+            read = try InteropReader.stream(
+                source: source, viewport: viewport,
+                nextPiece: {
+                    if cancellation.isCancelled { throw Cancelled() }
+                    return try nextPiece()
+                },
+                begin: { found, description in
+                    format = found
+                    if viewport != nil && found != .webdriver { throw ImportError.viewportNotApplicable(found) }
+                    do throws(RecordingError) {
+                        recorder = try StrokeRecorder(device: description, options: options)
+                    } catch {
+                        failure = error
+                    }
+                },
+                events: { batch in
+                    guard recorder != nil else { return }
+                    for event in batch { _ = recorder!.feed(event) }
+                })
+        } catch is Cancelled {
+            // As a cancelled recording: the strokes fed so far.
+            read = (format, [])
+        }
+        if let failure { return Imported(result: .failure(failure), format: read.format, ignoredLines: read.ignoredLines) }
+        guard let recorder else { throw ImportError.cancelledBeforeDevice }
+        var named = details
+        named.tool = "\(details.tool ?? "import") (\(read.format.rawValue))"
         do throws(RecordingError) {
-            var recorder = try StrokeRecorder(device: recording.description, options: options)
-            for (index, event) in recording.events.enumerated() {
-                if index % 4096 == 0 {
-                    if cancellation.isCancelled { break }
-                    progress?(index)
-                }
-                _ = recorder.feed(event)
-            }
-            progress?(recording.events.count)
-            let recorded = try recorder.finish(details, reason: .cancelled)
-            return .success(sequential ? SequentialMerge.apply(to: recorded) : recorded)
+            let recorded = try recorder.finish(named, reason: .cancelled)
+            return Imported(
+                result: .success(sequential ? SequentialMerge.apply(to: recorded) : recorded), format: read.format,
+                ignoredLines: read.ignoredLines)
         } catch {
-            return .failure(error)
+            return Imported(result: .failure(error), format: read.format, ignoredLines: read.ignoredLines)
         }
     }
 }

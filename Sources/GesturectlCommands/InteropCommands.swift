@@ -89,80 +89,31 @@ enum InteropCommands {
         }
     }
 
-    /// What an import read: the recorder's outcome, and the lines passed over.
-    struct Imported: Sendable {
-        var result: Result<RecordedGesture, RecordingError>
-        var ignoredLines: [Int]
-    }
-
-    /// Reads `pieces` and feeds the recorder as it reads, on the import
-    /// thread (cancelled by SIGINT and SIGTERM, which keep the strokes fed
+    /// Reads `input` and feeds the recorder as it reads, in the engine's
+    /// import (cancelled by SIGINT and SIGTERM, which keep the strokes fed
     /// so far), so that the memory used is the gesture's, not the text's.
     /// Errors reading or in the file are thrown; the recorder's come back
-    /// in ``Imported/result``.
+    /// in ``GestureEngine/Engine/Imported/result``.
     static func importStreaming(
         _ input: FileToRead, source: String, viewport: WebDriverViewport?, options: RecorderOptions, sequential: Bool,
         details: RecordingDetails, context: CommandContext
-    ) async throws -> Imported {
-        let handle = JobHandle<Result<Imported, any Error>, Int>()
-        try DedicatedThread.start(Engine.importThread) {
-            handle.finish(
-                Result { () throws -> Imported in
-                    try readAndRecord(
-                        try input.open(), source: source, viewport: viewport, options: options, sequential: sequential,
-                        details: details, cancellation: handle.cancellation)
-                })
-        }
-        return try await context.untilFinished(handle).get()
-    }
-
-    /// The import's work, on the calling thread (see ``importStreaming``).
-    static func readAndRecord(
-        _ pieces: FilePieces, source: String, viewport: WebDriverViewport?, options: RecorderOptions, sequential: Bool,
-        details: RecordingDetails, cancellation: CancellationSignal
-    ) throws -> Imported {
-        var recorder: StrokeRecorder?
-        var failure: RecordingError?
-        var format = InteropFormat.unknown
-        struct Cancelled: Error {}
-        let read: (format: InteropFormat, ignoredLines: [Int])
-        do {
-            read = try InteropReader.stream(
-                source: source, viewport: viewport,
-                nextPiece: {
-                    if cancellation.isCancelled { throw Cancelled() }
-                    return try pieces.next()
-                },
-                begin: { found, description in
-                    format = found
-                    if viewport != nil && found != .webdriver {
-                        throw CommandFailure.usage(
-                            "--viewport: \(shown(source)) is \(describedFormat(found)), which carries its own device size; "
-                                + "--viewport is for WebDriver actions payloads")
-                    }
-                    do throws(RecordingError) {
-                        recorder = try StrokeRecorder(device: description, options: options)
-                    } catch {
-                        failure = error
-                    }
-                },
-                events: { batch in
-                    guard recorder != nil else { return }
-                    for event in batch { _ = recorder!.feed(event) }
-                })
-        } catch is Cancelled {
-            // As a cancelled recording: the strokes fed so far.
-            read = (format, [])
-        }
-        if let failure { return Imported(result: .failure(failure), ignoredLines: read.ignoredLines) }
-        guard let recorder else { throw CommandFailure.failure("\(shown(source)): cancelled before the device was read") }
+    ) async throws -> Engine.Imported {
         var named = details
-        named.tool = "gesturectl \(Gesturectl.version) import (\(read.format.rawValue))"
-        do throws(RecordingError) {
-            let recorded = try recorder.finish(named, reason: .cancelled)
-            return Imported(result: .success(sequential ? SequentialMerge.apply(to: recorded) : recorded), ignoredLines: read.ignoredLines)
-        } catch {
-            return Imported(result: .failure(error), ignoredLines: read.ignoredLines)
+        named.tool = "gesturectl \(Gesturectl.version) import"
+        let handle = try context.engine.startImport(
+            source: source, viewport: viewport, options: options, sequential: sequential, details: named,
+            open: {
+                let pieces = try input.open()
+                return { try pieces.next() }
+            })
+        do {
+            return try await context.untilFinished(handle).get()
+        } catch Engine.ImportError.viewportNotApplicable(let found) {
+            throw CommandFailure.usage(
+                "--viewport: \(shown(source)) is \(describedFormat(found)), which carries its own device size; "
+                    + "--viewport is for WebDriver actions payloads")
+        } catch Engine.ImportError.cancelledBeforeDevice {
+            throw CommandFailure.failure("\(shown(source)): cancelled before the device was read")
         }
     }
 
