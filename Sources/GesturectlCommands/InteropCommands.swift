@@ -217,9 +217,9 @@ enum InteropCommands {
                 help: "For --format webdriver: the viewport in CSS pixels (default: the gesture's surface at 96 pixels per inch)."),
             .option(
                 "tick-ms", valueName: "ms",
-                help: "For --format webdriver: the shortest time between two moves kept only because the path bends (0 keeps every bend).",
-                type: .integer(in: 0...Int(WebDriverActionsWriter.maximumMinimumTick)),
-                default: String(WebDriverActionsWriter.defaultMinimumTick)),
+                help: "For --format webdriver: the shortest time between two moves kept only because the path bends "
+                    + "(default \(WebDriverActionsWriter.defaultMinimumTick); 0 keeps every bend).",
+                type: .integer(in: 0...Int(WebDriverActionsWriter.maximumMinimumTick))),
             .option("output", short: "o", valueName: "file", help: "Where to write ('-' for standard output).", default: "-", completion: .files),
             GestureOutput.forceFlag,
         ]

@@ -443,8 +443,9 @@ struct WebDriverActionsTests {
             .document(frames: frames)
         #expect(try Self.check(text, viewport: Self.viewport1001) == 1_008)
         let moves = try Self.moves(text)
-        // A 300 px arc needs a point every ~6.6° to stay within 0.5 px: about 28 of the 121.
-        #expect((15...60).contains(moves.count), "\(moves.count) moves")
+        // A smooth 300 px arc needs a point every ~6.6° to stay within 0.5 px
+        // (28 of the 121); these points, rounded to whole pixels, need more.
+        #expect((15...100).contains(moves.count), "\(moves.count) moves")
         for (index, point) in Self.halfCircle.enumerated() {
             let time = Double(index) * 8.333
             let after = try #require(moves.firstIndex { Double($0.0) >= time - 0.5 })
