@@ -81,6 +81,15 @@ public struct WebDriverViewport: Hashable, Sendable, CustomStringConvertible {
 /// frame's time, whether the driver interpolates moves (the W3C spec) or
 /// not (chromedriver).
 ///
+/// With ``gliding`` moves, a finger that stays down and moves instead gets
+/// its `pointerMove` in the first tick, lasting the time since the last
+/// kept frame: a driver that moves the pointer through a move's duration
+/// (the W3C spec, Appium, geckodriver) then glides along the straight line
+/// the kept frames were chosen to fit, at the file's speed, instead of
+/// holding still and jumping. chromedriver dispatches such a move at its
+/// tick's start, so for it the default (a pause, then a move of duration
+/// 0) is the one that keeps time.
+///
 /// The device's axis ranges map onto the viewport: minimum to pixel 0,
 /// maximum to the last pixel, so touches land at the same place in
 /// percent of the surface.
@@ -94,6 +103,10 @@ public struct WebDriverActionsWriter {
     /// is kept only because the path bends (frames where a finger touches
     /// or lifts are always kept).
     public let minimumTick: Int64
+    /// Whether a moving finger's `pointerMove` lasts the time since the last
+    /// kept frame (for drivers that interpolate), rather than a pause and a
+    /// move of duration 0 (for chromedriver).
+    public let gliding: Bool
 
     /// The default ``minimumTick``: chromedriver (Chromium 156) adds about
     /// 17 ms to each tick that moves a touch, so moves 250 ms apart keep a
@@ -112,10 +125,15 @@ public struct WebDriverActionsWriter {
     /// A writer for frames of `description` onto `viewport`, keeping frames
     /// at least `minimumTick` ms apart where only a bend asks for them
     /// (clamped into 0…``maximumMinimumTick``).
-    public init(description: InputDeviceDescription, viewport: WebDriverViewport, minimumTick: Int64 = Self.defaultMinimumTick) {
+    /// `gliding`: see ``gliding``.
+    public init(
+        description: InputDeviceDescription, viewport: WebDriverViewport, minimumTick: Int64 = Self.defaultMinimumTick,
+        gliding: Bool = false
+    ) {
         self.description = description
         self.viewport = viewport
         self.minimumTick = min(max(minimumTick, 0), Self.maximumMinimumTick)
+        self.gliding = gliding
     }
 
     /// One source's action in one tick.
@@ -369,6 +387,7 @@ public struct WebDriverActionsWriter {
             let duration = max(0, milliseconds - lastMilliseconds)
             lastMilliseconds = max(lastMilliseconds, milliseconds)
 
+            var glide = Array(repeating: Action.pause(duration), count: sources.count)
             var move: [Action] = []
             var buttons: [Action] = []
             var secondMove: [Action] = []
@@ -376,7 +395,7 @@ public struct WebDriverActionsWriter {
             var needButtons = false
             var needSecond = false
             var anyMove = false
-            for source in sources {
+            for (index, source) in sources.enumerated() {
                 let old = before[source] ?? Tracker.Contact()
                 let new = moment.contacts[source] ?? Tracker.Contact()
                 let wasDown = old.trackingID >= 0
@@ -407,8 +426,13 @@ public struct WebDriverActionsWriter {
                     secondDown.append(.pause(0))
                     needButtons = true
                 } else if isDown && (old.x != new.x || old.y != new.y) {
-                    move.append(position)
-                    anyMove = true
+                    if writer.gliding && duration > 0, case .move(let x, let y, _) = position {
+                        glide[index] = .move(x: x, y: y, duration: duration)
+                        move.append(.pause(0))
+                    } else {
+                        move.append(position)
+                        anyMove = true
+                    }
                     buttons.append(.pause(0))
                     secondMove.append(.pause(0))
                     secondDown.append(.pause(0))
@@ -420,7 +444,7 @@ public struct WebDriverActionsWriter {
                 }
             }
             var ticks: [[Action]] = []
-            if duration > 0 { ticks.append(Array(repeating: .pause(duration), count: sources.count)) }
+            if duration > 0 { ticks.append(glide) }
             if anyMove { ticks.append(move) }
             if needButtons { ticks.append(buttons) }
             if needSecond {

@@ -413,6 +413,25 @@ struct WebDriverActionsTests {
         }
     }
 
+    @Test("Gliding moves: a moving finger's pointerMove lasts until its point is due, in the tick of the time; the reader reads it back")
+    func glidingMoves() throws {
+        let points = (0...30).map { (Int32($0 * 30), Int32(300)) }
+        let text = WebDriverActionsWriter(
+            description: TestDevices.twoSlotTouchscreen, viewport: Self.viewport1001, minimumTick: 250, gliding: true
+        ).document(frames: Self.stroke(points))
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let source = try #require((payload["actions"] as? [[String: Any]])?.first?["actions"] as? [[String: Any]])
+        let moves = source.filter { $0["type"] as? String == "pointerMove" }
+        // The move to the first position (instant), then one glide of the whole swipe.
+        #expect(moves.map { $0["duration"] as? Int } == [0, 250], "\(moves)")
+        #expect(moves.map { $0["x"] as? Int } == [0, 900])
+        // Pauses only where the file's finger is still: the frame between its last move and its lift.
+        let paused = source.filter { $0["type"] as? String == "pause" }.compactMap { $0["duration"] as? Int }.reduce(0, +)
+        #expect(paused == 8, "\(source)")
+        // Read back: the same touch, lifted at 250 ms where the file lifts.
+        #expect(try Self.check(text, viewport: Self.viewport1001) == 258)
+    }
+
     @Test("A swipe that slows down keeps the frames where its speed changes")
     func speedChangesAreKept() throws {
         // 15 frames fast (30 px a frame), then 15 slow (5 px a frame): a bend in time, not in space.

@@ -100,6 +100,28 @@ import TestSupport
         #expect(misplaced.stderr.hasPrefix("gesturectl: error: --tick-ms is for --format webdriver (the time between its moves), not evemu\n"))
     }
 
+    /// `--moves gliding`: the same moves, each lasting until its point is
+    /// due (for drivers that interpolate); refused with another format.
+    @Test func movesGlidingTimesTheMoves() throws {
+        let scratch = try TemporaryFolder()
+        let stepped = try CLI.run(["export", "rotate", "--format", "webdriver"], in: scratch.path)
+        let gliding = try CLI.run(["export", "rotate", "--format", "webdriver", "--moves", "gliding"], in: scratch.path)
+        #expect(stepped.status == 0 && gliding.status == 0, "\(gliding.stderr)")
+        func count(_ text: String, _ pattern: String) -> Int { text.components(separatedBy: pattern).count - 1 }
+        #expect(count(gliding.stdout, "\"pointerMove\"") == count(stepped.stdout, "\"pointerMove\""))
+        #expect(count(gliding.stdout, "\"type\": \"pointerMove\", \"duration\": 0,") < count(stepped.stdout, "\"type\": \"pointerMove\", \"duration\": 0,"))
+        // Both read back as the same gesture.
+        for text in [stepped.stdout, gliding.stdout] {
+            let file = scratch.path + "/actions.json"
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let imported = try CLI.run(["import", file, "-o", "-"], in: scratch.path)
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        let misplaced = try CLI.run(["export", "tap", "--format", "libinput", "--moves", "gliding"], in: scratch.path)
+        #expect(misplaced.status == 2)
+        #expect(misplaced.stderr.hasPrefix("gesturectl: error: --moves gliding is for --format webdriver (how its moves are timed), not libinput\n"))
+    }
+
     @Test func theDescriptionsMatchAfterTheRoundTrip() throws {
         let scratch = try TemporaryFolder()
         let android = try Self.roundTrip("three-finger-swipe-left", ["--format", "android-uinput"], in: scratch)
