@@ -53,17 +53,42 @@ public struct WebDriverViewport: Hashable, Sendable, CustomStringConvertible {
 ///
 /// WebDriver runs actions in ticks: each source has one action per tick,
 /// and a tick lasts as long as its longest action. So every source gets
-/// the same ticks. Each frame makes
+/// the same ticks.
 ///
-/// 1. a move tick lasting the time since the previous frame (whole
-///    milliseconds, rounded from the start so that they add up): a
-///    `pointerMove` (origin `viewport`, integer x and y) for every finger
-///    that is down and moved, or that is about to go down (to its first
-///    position), a `pause` of the same duration for every other source;
-/// 2. when a finger goes down or up in the frame, a tick of `pointerDown`
+/// Not every frame is written. chromedriver spends about a display frame
+/// on each tick that moves a touch, beyond the tick's duration, and
+/// dispatches a `pointerMove` at the start of its tick without
+/// interpolating. So a frame is *kept* when a finger touches or lifts in
+/// it, or when the fingers' positions between the last kept frame and
+/// this one leave the straight, evenly timed line between them by more
+/// than ``tolerance`` pixels; a frame kept only for that comes at least
+/// ``minimumTick`` ms after the last kept one. A straight, even swipe is
+/// its first and last frame; a curve keeps a point wherever it bends away
+/// from the chord. Each kept frame makes
+///
+/// 1. a pause tick lasting the time since the last kept frame (whole
+///    milliseconds, rounded from the start so that they add up), `pause`
+///    for every source;
+/// 2. a move tick of duration 0: a `pointerMove` (origin `viewport`,
+///    integer x and y) for every finger that is down and moved, or that is
+///    about to go down (to its first position), `pause` 0 for the others;
+/// 3. when a finger goes down or up in the frame, a tick of `pointerDown`
 ///    / `pointerUp` (button 0), with `pause`s of 0 for the others;
-/// 3. for a slot whose finger lifts and another goes down in the same
+/// 4. for a slot whose finger lifts and another goes down in the same
 ///    frame, a move and a down tick more (duration 0).
+///
+/// So every position a driver dispatches is one of the frames', at that
+/// frame's time, whether the driver interpolates moves (the W3C spec) or
+/// not (chromedriver).
+///
+/// With ``gliding`` moves, a finger that stays down and moves instead gets
+/// its `pointerMove` in the first tick, lasting the time since the last
+/// kept frame: a driver that moves the pointer through a move's duration
+/// (the W3C spec, Appium, geckodriver) then glides along the straight line
+/// the kept frames were chosen to fit, at the file's speed, instead of
+/// holding still and jumping. chromedriver dispatches such a move at its
+/// tick's start, so for it the default (a pause, then a move of duration
+/// 0) is the one that keeps time.
 ///
 /// The device's axis ranges map onto the viewport: minimum to pixel 0,
 /// maximum to the last pixel, so touches land at the same place in
@@ -74,10 +99,41 @@ public struct WebDriverActionsWriter {
     /// The viewport the coordinates are for.
     public let viewport: WebDriverViewport
 
-    /// A writer for frames of `description` onto `viewport`.
-    public init(description: InputDeviceDescription, viewport: WebDriverViewport) {
+    /// The shortest time, in ms, between two kept frames when the later one
+    /// is kept only because the path bends (frames where a finger touches
+    /// or lifts are always kept).
+    public let minimumTick: Int64
+    /// Whether a moving finger's `pointerMove` lasts the time since the last
+    /// kept frame (for drivers that interpolate), rather than a pause and a
+    /// move of duration 0 (for chromedriver).
+    public let gliding: Bool
+
+    /// The default ``minimumTick``: chromedriver (Chromium 156) adds about
+    /// 17 ms to each tick that moves a touch, so moves 250 ms apart keep a
+    /// gesture's duration within 7% there.
+    public static let defaultMinimumTick: Int64 = 250
+    /// The largest ``minimumTick`` accepted (ms).
+    public static let maximumMinimumTick: Int64 = 60_000
+    /// How far, in CSS pixels, the fingers may be from the straight, evenly
+    /// timed line between two kept frames in the frames left out.
+    public static let tolerance = 0.5
+    /// At most this many frames are left out in a row (a long, straight
+    /// line still gets a point now and then, and the work per frame stays
+    /// bounded).
+    static let longestRun = 512
+
+    /// A writer for frames of `description` onto `viewport`, keeping frames
+    /// at least `minimumTick` ms apart where only a bend asks for them
+    /// (clamped into 0…``maximumMinimumTick``).
+    /// `gliding`: see ``gliding``.
+    public init(
+        description: InputDeviceDescription, viewport: WebDriverViewport, minimumTick: Int64 = Self.defaultMinimumTick,
+        gliding: Bool = false
+    ) {
         self.description = description
         self.viewport = viewport
+        self.minimumTick = min(max(minimumTick, 0), Self.maximumMinimumTick)
+        self.gliding = gliding
     }
 
     /// One source's action in one tick.
@@ -138,6 +194,11 @@ public struct WebDriverActionsWriter {
                 return true
             }
             if let failure { throw failure }
+            for tick in ticks.finish() {
+                text += separator
+                separator = ",\n  "
+                Self.append(tick[index], to: &text)
+            }
             text += "\n ]}"
         }
         text += "\n]}\n"
@@ -168,9 +229,14 @@ public struct WebDriverActionsWriter {
 
     /// A device value as a pixel of the viewport.
     func pixel(_ value: Int32, axis: EventCode, side: Int) -> Int {
+        min(max(Int(position(value, axis: axis, side: side).rounded()), 0), side - 1)
+    }
+
+    /// A device value in pixels of the viewport, unrounded and unclamped.
+    func position(_ value: Int32, axis: EventCode, side: Int) -> Double {
         guard let info = description.absoluteAxes[axis], info.maximum > info.minimum else { return 0 }
         let fraction = (Double(value) - Double(info.minimum)) / (Double(info.maximum) - Double(info.minimum))
-        return min(max(Int((fraction * Double(side - 1)).rounded()), 0), side - 1)
+        return fraction * Double(side - 1)
     }
 
     /// The slots' contacts as the frames leave them (protocol B).
@@ -205,38 +271,123 @@ public struct WebDriverActionsWriter {
         }
     }
 
-    /// Turns frames into ticks, each tick one action per source.
+    /// The contacts after a frame, and when it was.
+    struct Moment {
+        var time: Int64
+        var contacts: [Int32: Tracker.Contact]
+        /// Slots whose contact lifted inside the frame.
+        var lifted: Set<Int32> = []
+    }
+
+    /// Turns frames into ticks, each tick one action per source, keeping
+    /// only the frames the path needs (see the type's comment).
     struct TickMaker {
         let writer: WebDriverActionsWriter
         let sources: [Int32]
         var tracker = Tracker()
         var first: Int64?
         var lastMilliseconds: Int64 = 0
+        /// The last kept frame: ticks are written up to it.
+        var anchor: Moment?
+        /// The frames since the anchor, not written (yet).
+        var pending: [Moment] = []
 
         init(writer: WebDriverActionsWriter, sources: [Int32]) {
             self.writer = writer
             self.sources = sources
         }
 
+        /// The ticks `frame` lets out: none while it may be left out,
+        /// those of the frames kept before it and of itself otherwise.
         mutating func ticks(for frame: InputFrame) -> [[Action]] {
-            let before = tracker.contacts
             // Ids of a contact seen inside the frame, to find a lift and a
             // new touch in one slot within one frame.
             var lifted = Set<Int32>()
             var slot = tracker.slot
+            var changesContacts = false
             for event in frame.events where event.type == .absolute {
                 if event.code == .multitouchSlot { slot = event.value }
-                if event.code == .multitouchTrackingID && event.value < 0 { lifted.insert(slot) }
+                if event.code == .multitouchTrackingID {
+                    changesContacts = true
+                    if event.value < 0 { lifted.insert(slot) }
+                }
             }
             tracker.apply(frame)
-            let first = self.first ?? frame.time.rawValue
+            let moment = Moment(time: frame.time.rawValue, contacts: tracker.contacts, lifted: lifted)
+            guard let anchor else { return keep(moment) }
+            if changesContacts {
+                // The fingers' last positions before a touch or a lift are kept.
+                var ticks: [[Action]] = []
+                if let last = pending.last, last.contacts != anchor.contacts { ticks += keep(last) }
+                return ticks + keep(moment)
+            }
+            if pending.count < WebDriverActionsWriter.longestRun, fits(moment, after: anchor) {
+                pending.append(moment)
+                return []
+            }
+            guard let last = pending.last else { return keep(moment) }
+            if last.time - anchor.time >= writer.minimumTick * 1_000 || pending.count >= WebDriverActionsWriter.longestRun {
+                let ticks = keep(last)
+                pending = [moment]
+                return ticks
+            }
+            // Too soon after the anchor for another tick: wait for the
+            // first frame far enough from it.
+            if moment.time - anchor.time >= writer.minimumTick * 1_000 { return keep(moment) }
+            pending.append(moment)
+            return []
+        }
+
+        /// The pending frames' ticks at the end of the frames.
+        mutating func finish() -> [[Action]] {
+            guard let last = pending.last else { return [] }
+            return keep(last)
+        }
+
+        /// Whether every pending frame and `moment` stay within the
+        /// tolerance of the straight, evenly timed line from `anchor` to
+        /// `moment` (the contacts are the anchor's: a frame that changes
+        /// them is always kept).
+        func fits(_ moment: Moment, after anchor: Moment) -> Bool {
+            let span = Double(moment.time - anchor.time)
+            for (slot, start) in anchor.contacts where start.trackingID >= 0 {
+                guard let end = moment.contacts[slot] else { return false }
+                let (x0, y0) = pixels(start)
+                let (x1, y1) = pixels(end)
+                for between in pending {
+                    guard let contact = between.contacts[slot] else { return false }
+                    let fraction = span > 0 ? Double(between.time - anchor.time) / span : 1
+                    let (x, y) = pixels(contact)
+                    let dx = x - (x0 + (x1 - x0) * fraction)
+                    let dy = y - (y0 + (y1 - y0) * fraction)
+                    if dx * dx + dy * dy > WebDriverActionsWriter.tolerance * WebDriverActionsWriter.tolerance { return false }
+                }
+            }
+            return true
+        }
+
+        func pixels(_ contact: Tracker.Contact) -> (Double, Double) {
+            (
+                writer.position(contact.x, axis: .multitouchPositionX, side: writer.viewport.width),
+                writer.position(contact.y, axis: .multitouchPositionY, side: writer.viewport.height)
+            )
+        }
+
+        /// Writes `moment` (the new anchor): the ticks from the anchor's
+        /// contacts to its own.
+        private mutating func keep(_ moment: Moment) -> [[Action]] {
+            let before = anchor?.contacts ?? [:]
+            anchor = moment
+            pending = []
+            let first = self.first ?? moment.time
             self.first = first
-            let (difference, overflow) = frame.time.rawValue.subtractingReportingOverflow(first)
+            let (difference, overflow) = moment.time.subtractingReportingOverflow(first)
             let elapsed = overflow ? 0 : max(0, difference)
             let milliseconds = (elapsed + 500) / 1_000
             let duration = max(0, milliseconds - lastMilliseconds)
             lastMilliseconds = max(lastMilliseconds, milliseconds)
 
+            var glide = Array(repeating: Action.pause(duration), count: sources.count)
             var move: [Action] = []
             var buttons: [Action] = []
             var secondMove: [Action] = []
@@ -244,23 +395,20 @@ public struct WebDriverActionsWriter {
             var needButtons = false
             var needSecond = false
             var anyMove = false
-            for source in sources {
+            for (index, source) in sources.enumerated() {
                 let old = before[source] ?? Tracker.Contact()
-                let new = tracker.contacts[source] ?? Tracker.Contact()
+                let new = moment.contacts[source] ?? Tracker.Contact()
                 let wasDown = old.trackingID >= 0
                 let isDown = new.trackingID >= 0
-                let restarted = wasDown && isDown && (old.trackingID != new.trackingID || lifted.contains(source))
+                let restarted = wasDown && isDown && (old.trackingID != new.trackingID || moment.lifted.contains(source))
                 let position = Action.move(
                     x: writer.pixel(new.x, axis: .multitouchPositionX, side: writer.viewport.width),
                     y: writer.pixel(new.y, axis: .multitouchPositionY, side: writer.viewport.height),
-                    duration: duration)
+                    duration: 0)
                 if restarted {
-                    move.append(.pause(duration))
+                    move.append(.pause(0))
                     buttons.append(.up)
-                    secondMove.append(
-                        .move(
-                            x: writer.pixel(new.x, axis: .multitouchPositionX, side: writer.viewport.width),
-                            y: writer.pixel(new.y, axis: .multitouchPositionY, side: writer.viewport.height), duration: 0))
+                    secondMove.append(position)
                     secondDown.append(.down)
                     needButtons = true
                     needSecond = true
@@ -272,26 +420,32 @@ public struct WebDriverActionsWriter {
                     secondDown.append(.pause(0))
                     needButtons = true
                 } else if wasDown && !isDown {
-                    move.append(.pause(duration))
+                    move.append(.pause(0))
                     buttons.append(.up)
                     secondMove.append(.pause(0))
                     secondDown.append(.pause(0))
                     needButtons = true
                 } else if isDown && (old.x != new.x || old.y != new.y) {
-                    move.append(position)
-                    anyMove = true
+                    if writer.gliding && duration > 0, case .move(let x, let y, _) = position {
+                        glide[index] = .move(x: x, y: y, duration: duration)
+                        move.append(.pause(0))
+                    } else {
+                        move.append(position)
+                        anyMove = true
+                    }
                     buttons.append(.pause(0))
                     secondMove.append(.pause(0))
                     secondDown.append(.pause(0))
                 } else {
-                    move.append(.pause(duration))
+                    move.append(.pause(0))
                     buttons.append(.pause(0))
                     secondMove.append(.pause(0))
                     secondDown.append(.pause(0))
                 }
             }
             var ticks: [[Action]] = []
-            if anyMove || duration > 0 { ticks.append(move) }
+            if duration > 0 { ticks.append(glide) }
+            if anyMove { ticks.append(move) }
             if needButtons { ticks.append(buttons) }
             if needSecond {
                 ticks.append(secondMove)

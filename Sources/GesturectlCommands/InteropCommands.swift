@@ -133,10 +133,19 @@ enum InteropCommands {
               adb shell uinput - < pinch.json
 
             webdriver: a W3C WebDriver Actions payload, one touch pointer
-            source per finger, one tick per frame, for Selenium's or
-            Appium's perform actions (POST /session/ID/actions), with
-            positions in CSS pixels of --viewport (default: the gesture's
-            surface at 96 pixels per inch, its size in millimetres):
+            source per finger, for Selenium's or Appium's perform actions
+            (POST /session/ID/actions), with positions in CSS pixels of
+            --viewport (default: the gesture's surface at 96 pixels per
+            inch, its size in millimetres). Not every frame is written:
+            touches and lifts, and the frames where the path bends away
+            from a straight, even line by more than half a pixel, at most
+            one every --tick-ms (chromedriver adds about 17 ms to each
+            tick that moves a touch; 250 ms apart keeps a gesture's time
+            within 10% in Chromium). Each move is a pause, then a move of
+            duration 0, as chromedriver needs (it sends a move at the start
+            of its tick); --moves gliding makes each move last until its
+            point is due, for drivers that move the pointer through a
+            move's duration (Appium, geckodriver):
               curl -X POST -H 'Content-Type: application/json' \\
                 --data @pinch.json http://127.0.0.1:4723/session/ID/actions
               driver.execute('actions', json.load(open('pinch.json')))   # Selenium (Python)
@@ -161,6 +170,16 @@ enum InteropCommands {
             .option(
                 "viewport", valueName: "WxH",
                 help: "For --format webdriver: the viewport in CSS pixels (default: the gesture's surface at 96 pixels per inch)."),
+            .option(
+                "tick-ms", valueName: "ms",
+                help: "For --format webdriver: the shortest time between two moves kept only because the path bends "
+                    + "(default \(WebDriverActionsWriter.defaultMinimumTick); 0 keeps every bend).",
+                type: .integer(in: 0...Int(WebDriverActionsWriter.maximumMinimumTick))),
+            .option(
+                "moves", valueName: "how",
+                help: "For --format webdriver: stepped (a pause, then an instant move: chromedriver) or gliding "
+                    + "(each move lasts until its point is due: drivers that interpolate, such as Appium); default stepped.",
+                type: .choice(["stepped", "gliding"])),
             .option("output", short: "o", valueName: "file", help: "Where to write ('-' for standard output).", default: "-", completion: .files),
             GestureOutput.forceFlag,
         ]
@@ -170,12 +189,20 @@ enum InteropCommands {
             switch formatName {
             case "libinput": .libinput
             case "android-uinput": .androidUinput
-            case "webdriver": .webdriver(nil)
+            case "webdriver": .webdriver(nil, tick: WebDriverActionsWriter.defaultMinimumTick, gliding: false)
             default: .evemu
             }
         let viewport = try values.string("viewport").map { try parseViewport($0) }
         if viewport != nil, case .webdriver = format {} else if viewport != nil {
             throw CommandFailure.usage("--viewport is for --format webdriver (positions in CSS pixels), not \(formatName)")
+        }
+        let tick = values.integer("tick-ms")
+        if tick != nil, case .webdriver = format {} else if tick != nil {
+            throw CommandFailure.usage("--tick-ms is for --format webdriver (the time between its moves), not \(formatName)")
+        }
+        let moves = values.string("moves")
+        if moves != nil, case .webdriver = format {} else if let moves {
+            throw CommandFailure.usage("--moves \(moves) is for --format webdriver (how its moves are timed), not \(formatName)")
         }
         let kind = DeviceKind(rawValue: values.stringOrDefault("as")) ?? .touchscreen
         if case .webdriver = format, kind != .touchscreen {
@@ -187,7 +214,9 @@ enum InteropCommands {
             for: PlayRequest(gesture: gesture, target: .kind(kind), options: PlaybackOptions(speed: values.doubleOrDefault("speed"))))
         var chosen = format
         if case .webdriver = format {
-            chosen = .webdriver(viewport ?? defaultViewport(for: stream.builder.target.description, gesture: stream.gesture))
+            chosen = .webdriver(
+                viewport ?? defaultViewport(for: stream.builder.target.description, gesture: stream.gesture),
+                tick: Int64(tick ?? Int(WebDriverActionsWriter.defaultMinimumTick)), gliding: moves == "gliding")
         }
         try writeFrames(
             of: stream.gesture, with: stream.builder, format: chosen,
@@ -231,8 +260,10 @@ enum InteropCommands {
     /// The text formats frames are written in.
     enum TextFormat {
         case evemu, libinput, androidUinput
-        /// WebDriver actions in a viewport (always given by the time frames are written).
-        case webdriver(WebDriverViewport?)
+        /// WebDriver actions in a viewport (always given by the time frames
+        /// are written), moves kept only for a bend at least `tick` ms apart.
+        /// `gliding`: see ``GestureInterop/WebDriverActionsWriter/gliding``.
+        case webdriver(WebDriverViewport?, tick: Int64, gliding: Bool)
     }
 
     /// How much text is gathered before it is written: large enough that
@@ -250,11 +281,12 @@ enum InteropCommands {
         context: CommandContext
     ) throws {
         let description = builder.target.description
-        if case .webdriver(let viewport) = format {
+        if case .webdriver(let viewport, let tick, let gliding) = format {
             // Source by source: the frames are made once per source, so
             // memory stays small (see WebDriverActionsWriter).
             let writer = WebDriverActionsWriter(
-                description: description, viewport: viewport ?? WebDriverViewport(width: 1080, height: 1920))
+                description: description, viewport: viewport ?? WebDriverViewport(width: 1080, height: 1920), minimumTick: tick,
+                gliding: gliding)
             try builder.forEachFrame(for: gesture) { _, _ in false }  // every check before anything is written
             try GestureOutput.writeStream(to: output, force: force, context: context) { write in
                 try writer.write(

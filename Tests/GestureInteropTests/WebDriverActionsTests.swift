@@ -42,9 +42,11 @@ struct WebDriverActionsTests {
          {"type": "pointer", "id": "finger1", "parameters": {"pointerType": "touch"}, "actions": [
           {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": 0, "y": 199},
           {"type": "pointerDown", "button": 0},
-          {"type": "pointerMove", "duration": 17, "origin": "viewport", "x": 30, "y": 199},
+          {"type": "pause", "duration": 17},
+          {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": 30, "y": 199},
           {"type": "pause", "duration": 0},
-          {"type": "pointerMove", "duration": 16, "origin": "viewport", "x": 60, "y": 199},
+          {"type": "pause", "duration": 16},
+          {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": 60, "y": 199},
           {"type": "pause", "duration": 17},
           {"type": "pointerUp", "button": 0},
           {"type": "pause", "duration": 17},
@@ -53,9 +55,11 @@ struct WebDriverActionsTests {
          {"type": "pointer", "id": "finger2", "parameters": {"pointerType": "touch"}, "actions": [
           {"type": "pause", "duration": 0},
           {"type": "pause", "duration": 0},
-          {"type": "pointerMove", "duration": 17, "origin": "viewport", "x": 299, "y": 0},
+          {"type": "pause", "duration": 17},
+          {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": 299, "y": 0},
           {"type": "pointerDown", "button": 0},
-          {"type": "pointerMove", "duration": 16, "origin": "viewport", "x": 299, "y": 100},
+          {"type": "pause", "duration": 16},
+          {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": 299, "y": 100},
           {"type": "pause", "duration": 17},
           {"type": "pause", "duration": 0},
           {"type": "pause", "duration": 17},
@@ -356,5 +360,158 @@ struct WebDriverActionsTests {
         #expect(InteropFormat.detect(text: "{\"id\": @, \"actions\": [") == .webdriver)
         #expect(InteropFormat.androidUinput.rawValue == "android-uinput")
         #expect(InteropFormat.webdriver.rawValue == "webdriver")
+    }
+
+    // MARK: - Which frames are written (issue 24 item 1)
+
+    /// One finger from `points` (pixels of a 1001 × 601 viewport on the
+    /// two-slot touchscreen, whose axes are 0…1000 × 0…600), a frame every
+    /// `step` µs from 0, then a lift one step after the last.
+    static func stroke(_ points: [(Int32, Int32)], step: Int64 = 8_333) -> [InputFrame] {
+        var frames: [InputFrame] = []
+        for (index, point) in points.enumerated() {
+            var events = index == 0 ? [event(.multitouchTrackingID, 1)] : []
+            events += [event(.multitouchPositionX, point.0), event(.multitouchPositionY, point.1), .synchronizationReport()]
+            frames.append(InputFrame(time: Microseconds(Int64(index) * step), events: events))
+        }
+        frames.append(
+            InputFrame(time: Microseconds(Int64(points.count) * step), events: [event(.multitouchTrackingID, -1), .synchronizationReport()]))
+        return frames
+    }
+
+    static let viewport1001 = WebDriverViewport(width: 1001, height: 601)
+
+    /// The moves of a payload's first source: (time in ms, x, y).
+    static func moves(_ text: String) throws -> [(Int, Int, Int)] {
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let sources = try #require(payload["actions"] as? [[String: Any]])
+        let lists = try sources.map { try #require($0["actions"] as? [[String: Any]]) }
+        var time = 0
+        var result: [(Int, Int, Int)] = []
+        for tick in 0..<(lists.first?.count ?? 0) {
+            let actions = lists.map { $0[tick] }
+            time += actions.compactMap { $0["duration"] as? Int }.max() ?? 0
+            if let move = actions.first, move["type"] as? String == "pointerMove" {
+                #expect(move["duration"] as? Int == 0, "moves take no time: the pause before them does")
+                result.append((time, try #require(move["x"] as? Int), try #require(move["y"] as? Int)))
+            }
+        }
+        return result
+    }
+
+    @Test("A straight, even swipe is its first and last position: two moves, the time in pauses")
+    func straightLineMerges() throws {
+        let points = (0...30).map { (Int32($0 * 30), Int32(300)) }
+        let frames = Self.stroke(points)
+        for tick in [Int64(0), 250] {
+            let text = WebDriverActionsWriter(description: TestDevices.twoSlotTouchscreen, viewport: Self.viewport1001, minimumTick: tick)
+                .document(frames: frames)
+            #expect(try Self.check(text, viewport: Self.viewport1001) == 258)
+            let moves = try Self.moves(text)
+            #expect(moves.map(\.0) == [0, 250], "\(tick) ms: \(moves)")
+            #expect(moves.map(\.1) == [0, 900])
+        }
+    }
+
+    @Test("Gliding moves: a moving finger's pointerMove lasts until its point is due, in the tick of the time; the reader reads it back")
+    func glidingMoves() throws {
+        let points = (0...30).map { (Int32($0 * 30), Int32(300)) }
+        let text = WebDriverActionsWriter(
+            description: TestDevices.twoSlotTouchscreen, viewport: Self.viewport1001, minimumTick: 250, gliding: true
+        ).document(frames: Self.stroke(points))
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let source = try #require((payload["actions"] as? [[String: Any]])?.first?["actions"] as? [[String: Any]])
+        let moves = source.filter { $0["type"] as? String == "pointerMove" }
+        // The move to the first position (instant), then one glide of the whole swipe.
+        #expect(moves.map { $0["duration"] as? Int } == [0, 250], "\(moves)")
+        #expect(moves.map { $0["x"] as? Int } == [0, 900])
+        // Pauses only where the file's finger is still: the frame between its last move and its lift.
+        let paused = source.filter { $0["type"] as? String == "pause" }.compactMap { $0["duration"] as? Int }.reduce(0, +)
+        #expect(paused == 8, "\(source)")
+        // Read back: the same touch, lifted at 250 ms where the file lifts.
+        #expect(try Self.check(text, viewport: Self.viewport1001) == 258)
+    }
+
+    @Test("A swipe that slows down keeps the frames where its speed changes")
+    func speedChangesAreKept() throws {
+        // 15 frames fast (30 px a frame), then 15 slow (5 px a frame): a bend in time, not in space.
+        var points: [(Int32, Int32)] = []
+        var x: Int32 = 0
+        for index in 0...30 {
+            points.append((x, 300))
+            x += index < 15 ? 30 : 5
+        }
+        let text = WebDriverActionsWriter(description: TestDevices.twoSlotTouchscreen, viewport: Self.viewport1001, minimumTick: 0)
+            .document(frames: Self.stroke(points))
+        let moves = try Self.moves(text)
+        #expect(moves.map(\.0) == [0, 125, 250], "\(moves)")
+        #expect(moves.map(\.1) == [0, 450, 525])
+    }
+
+    /// A half circle of radius 300 px around (500, 300), drawn in 1 s at
+    /// 120 frames a second.
+    static let halfCircle: [(Int32, Int32)] = (0...120).map { index in
+        let angle = Double.pi * Double(index) / 120
+        return (Int32((500 - 300 * cos(angle)).rounded()), Int32((300 - 300 * sin(angle)).rounded()))
+    }
+
+    @Test("A curve keeps its shape: every frame left out is within half a pixel of the line between the kept ones")
+    func curveKeepsItsShape() throws {
+        let frames = Self.stroke(Self.halfCircle)
+        let text = WebDriverActionsWriter(description: TestDevices.twoSlotTouchscreen, viewport: Self.viewport1001, minimumTick: 0)
+            .document(frames: frames)
+        #expect(try Self.check(text, viewport: Self.viewport1001) == 1_008)
+        let moves = try Self.moves(text)
+        // A smooth 300 px arc needs a point every ~6.6° to stay within 0.5 px
+        // (28 of the 121); these points, rounded to whole pixels, need more.
+        #expect((15...100).contains(moves.count), "\(moves.count) moves")
+        for (index, point) in Self.halfCircle.enumerated() {
+            let time = Double(index) * 8.333
+            let after = try #require(moves.firstIndex { Double($0.0) >= time - 0.5 })
+            let before = moves[max(after - 1, 0)]
+            let next = moves[after]
+            let fraction = next.0 == before.0 ? 1 : (time - Double(before.0)) / Double(next.0 - before.0)
+            let x = Double(before.1) + Double(next.1 - before.1) * fraction
+            let y = Double(before.2) + Double(next.2 - before.2) * fraction
+            // Half a pixel of tolerance, plus the rounding of each end to whole pixels and ms.
+            #expect(hypot(x - Double(point.0), y - Double(point.1)) <= 1.5, "frame \(index) at (\(point.0), \(point.1)), the line at (\(x), \(y))")
+        }
+    }
+
+    @Test("The shortest tick: moves kept for a bend come at least that far apart; touches and lifts keep their times")
+    func minimumTick() throws {
+        let text = WebDriverActionsWriter(description: TestDevices.twoSlotTouchscreen, viewport: Self.viewport1001)
+            .document(frames: Self.stroke(Self.halfCircle))
+        #expect(WebDriverActionsWriter.defaultMinimumTick == 250)
+        #expect(try Self.check(text, viewport: Self.viewport1001) == 1_008)
+        let times = try Self.moves(text).map(\.0)
+        #expect(times.first == 0 && times.last == 1_000)
+        // (The last move is the lift's position: kept whenever it comes.)
+        for (earlier, later) in zip(times, times.dropFirst().dropLast()) { #expect(later - earlier >= 250, "\(times)") }
+        #expect(times.count >= 4, "the half circle still bends: \(times)")
+        // Clamped into 0…60 s.
+        #expect(WebDriverActionsWriter(description: TestDevices.twoSlotTouchscreen, viewport: Self.viewport1001, minimumTick: -5).minimumTick == 0)
+    }
+
+    @Test("Pauses between strokes keep their time: a double tap")
+    func pausesBetweenStrokes() throws {
+        // Tap 80 ms at (100, 100), nothing for 120 ms, tap 80 ms at (110, 100); frames every 8 ms while down.
+        var frames: [InputFrame] = []
+        for (start, id, x) in [(Int64(0), Int32(1), Int32(100)), (200_000, 2, 110)] {
+            for index in 0...10 {
+                var events: [InputEvent] = []
+                if index == 0 { events += [Self.event(.multitouchTrackingID, id), Self.event(.multitouchPositionX, x), Self.event(.multitouchPositionY, 100)] }
+                if index == 10 { events.append(Self.event(.multitouchTrackingID, -1)) }
+                frames.append(InputFrame(time: Microseconds(start + Int64(index) * 8_000), events: events + [.synchronizationReport()]))
+            }
+        }
+        let text = WebDriverActionsWriter(description: TestDevices.twoSlotTouchscreen, viewport: Self.viewport1001).document(frames: frames)
+        #expect(try Self.check(text, viewport: Self.viewport1001) == 280)
+        let recording = try WebDriverActionsReader.read(text, source: "d.json", viewport: Self.viewport1001)
+        let ids = recording.events.filter { $0.code == .multitouchTrackingID }
+        #expect(ids.map(\.time.rawValue) == [0, 80_000, 200_000, 280_000])
+        #expect(ids.map { $0.value >= 0 } == [true, false, true, false])
+        // Nothing moved: no pointerMove but the two touch-downs' own.
+        #expect(try Self.moves(text).map(\.1) == [100, 110])
     }
 }

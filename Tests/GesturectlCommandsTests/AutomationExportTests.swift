@@ -45,19 +45,81 @@ import TestSupport
         let webdriver = try Self.strokes(
             try Self.roundTrip(
                 gesture, ["--format", "webdriver", "--viewport", "1080x1920"], importing: ["--viewport", "1080x1920"], in: scratch))
-        for (name, strokes, pixels) in [("android-uinput", android, (0.0, 0.0)), ("webdriver", webdriver, (1 / 1079.0, 1 / 1919.0))] {
-            #expect(strokes.count == reference.count, "\(name)")
-            for (got, want) in zip(strokes, reference) {
-                #expect(got.count == want.count, "\(name)")
-                for (a, b) in zip(got, want) {
-                    // Times in whole ms (rounded from the start); positions
-                    // exact (Android) or within a pixel (WebDriver).
-                    #expect(abs(a.0 - b.0) <= 0.5 + 1e-9, "\(name): time \(a.0) ms, expected \(b.0) ms")
-                    #expect(abs(a.1 - b.1) <= pixels.0 / 2 + 1e-4, "\(name): x \(a.1), expected \(b.1)")
-                    #expect(abs(a.2 - b.2) <= pixels.1 / 2 + 1e-4, "\(name): y \(a.2), expected \(b.2)")
-                }
+        #expect(android.count == reference.count)
+        for (got, want) in zip(android, reference) {
+            #expect(got.count == want.count)
+            for (a, b) in zip(got, want) {
+                // Times in whole ms (rounded from the start); positions exact.
+                #expect(abs(a.0 - b.0) <= 0.5 + 1e-9, "android-uinput: time \(a.0) ms, expected \(b.0) ms")
+                #expect(abs(a.1 - b.1) <= 1e-4 && abs(a.2 - b.2) <= 1e-4, "android-uinput: (\(a.1), \(a.2)), expected (\(b.1), \(b.2))")
             }
         }
+        // WebDriver keeps only the frames the path needs (issue 24 item 1):
+        // each stroke comes back with its first and last samples, every
+        // sample it keeps is one of the file's (time within half a ms,
+        // position within half a pixel), and every sample of the file is
+        // within a pixel of the straight, evenly timed line between the kept
+        // ones around it.
+        let pixel = (1 / 1079.0, 1 / 1919.0)
+        #expect(webdriver.count == reference.count)
+        for (got, want) in zip(webdriver, reference) {
+            #expect(got.count >= 2 && got.count <= want.count)
+            #expect(abs((got.first?.0 ?? -1) - (want.first?.0 ?? 0)) <= 0.5 + 1e-9)
+            #expect(abs((got.last?.0 ?? -1) - (want.last?.0 ?? 0)) <= 0.5 + 1e-9)
+            for a in got {
+                let b = try #require(want.min { abs($0.0 - a.0) < abs($1.0 - a.0) })
+                #expect(abs(a.0 - b.0) <= 0.5 + 1e-9, "webdriver: time \(a.0) ms is no sample's")
+                #expect(abs(a.1 - b.1) <= pixel.0 / 2 + 1e-4 && abs(a.2 - b.2) <= pixel.1 / 2 + 1e-4, "webdriver: (\(a.1), \(a.2)) at \(a.0) ms")
+            }
+            for b in want {
+                guard let after = got.firstIndex(where: { $0.0 >= b.0 - 0.5 }) else { continue }
+                let (p, q) = (got[max(after - 1, 0)], got[after])
+                let fraction = q.0 == p.0 ? 1 : min(max((b.0 - p.0) / (q.0 - p.0), 0), 1)
+                let x = p.1 + (q.1 - p.1) * fraction
+                let y = p.2 + (q.2 - p.2) * fraction
+                #expect(abs(x - b.1) <= pixel.0 + 1e-4 && abs(y - b.2) <= pixel.1 + 1e-4, "webdriver: the sample at \(b.0) ms is off the kept line")
+            }
+        }
+    }
+
+    /// Issue 24 item 1: `--tick-ms` sets how far apart moves kept for a
+    /// bend are; lines need none.
+    @Test func tickMsKeepsMoreOfACurve() throws {
+        let scratch = try TemporaryFolder()
+        func moves(_ arguments: [String]) throws -> Int {
+            let result = try CLI.run(["export", "rotate", "--format", "webdriver"] + arguments, in: scratch.path)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.components(separatedBy: "\"pointerMove\"").count - 1
+        }
+        let byDefault = try moves([])
+        let everyBend = try moves(["--tick-ms", "0"])
+        #expect(byDefault < everyBend, "\(byDefault) moves by default, \(everyBend) with --tick-ms 0")
+        #expect(try moves(["--tick-ms", "250"]) == byDefault)
+        let misplaced = try CLI.run(["export", "tap", "--format", "evemu", "--tick-ms", "10"], in: scratch.path)
+        #expect(misplaced.status == 2)
+        #expect(misplaced.stderr.hasPrefix("gesturectl: error: --tick-ms is for --format webdriver (the time between its moves), not evemu\n"))
+    }
+
+    /// `--moves gliding`: the same moves, each lasting until its point is
+    /// due (for drivers that interpolate); refused with another format.
+    @Test func movesGlidingTimesTheMoves() throws {
+        let scratch = try TemporaryFolder()
+        let stepped = try CLI.run(["export", "rotate", "--format", "webdriver"], in: scratch.path)
+        let gliding = try CLI.run(["export", "rotate", "--format", "webdriver", "--moves", "gliding"], in: scratch.path)
+        #expect(stepped.status == 0 && gliding.status == 0, "\(gliding.stderr)")
+        func count(_ text: String, _ pattern: String) -> Int { text.components(separatedBy: pattern).count - 1 }
+        #expect(count(gliding.stdout, "\"pointerMove\"") == count(stepped.stdout, "\"pointerMove\""))
+        #expect(count(gliding.stdout, "\"type\": \"pointerMove\", \"duration\": 0,") < count(stepped.stdout, "\"type\": \"pointerMove\", \"duration\": 0,"))
+        // Both read back as the same gesture.
+        for text in [stepped.stdout, gliding.stdout] {
+            let file = scratch.path + "/actions.json"
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let imported = try CLI.run(["import", file, "-o", "-"], in: scratch.path)
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        let misplaced = try CLI.run(["export", "tap", "--format", "libinput", "--moves", "gliding"], in: scratch.path)
+        #expect(misplaced.status == 2)
+        #expect(misplaced.stderr.hasPrefix("gesturectl: error: --moves gliding is for --format webdriver (how its moves are timed), not libinput\n"))
     }
 
     @Test func theDescriptionsMatchAfterTheRoundTrip() throws {
