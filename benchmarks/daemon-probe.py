@@ -260,6 +260,14 @@ def measure(arguments):
         _, inline_latencies, _, _ = measure_requests(connection, node, arguments.plays, inline)
         print(f"daemon-probe: inline: request → first event p50 {statistics.median(inline_latencies):.3f} ms, "
               f"p99 {percentile(inline_latencies, 0.99):.3f} ms", flush=True)
+        # By name from the daemon's own library on the guest's disk, as an
+        # installed daemon's /var/lib/gesturectl is (the built-in tap is
+        # read from the checkout, through 9p).
+        connection.call({"op": "save", "name": "local-tap", "gesture": shown, "force": True})
+        local = {"op": "play", "name": "local-tap", "wait": True}
+        _, local_latencies, _, _ = measure_requests(connection, node, arguments.plays, local)
+        print(f"daemon-probe: local library: request → first event p50 {statistics.median(local_latencies):.3f} ms, "
+              f"p99 {percentile(local_latencies, 0.99):.3f} ms", flush=True)
         pipelined_rate = measure_pipelined(connection, 50)
         print(f"daemon-probe: pipelined {pipelined_rate:.1f} plays/s", flush=True)
         # The floor: the same wait for a request that writes nothing.
@@ -285,6 +293,7 @@ def measure(arguments):
               "request_to_first_event_ms": {**summary(latencies), "warm_up": warm_up},
               "request_to_reply_ms": summary(durations),
               "inline_request_to_first_event_ms": summary(inline_latencies),
+              "local_request_to_first_event_ms": summary(local_latencies),
               "version_round_trip_ms": summary(round_trips),
               "plays_per_second": {"sequential": sequential_rate, "pipelined_50": pipelined_rate},
               "cli_local_first_event_ms": summary([s["first_event_ms"] for s in cli_local]),
@@ -309,6 +318,8 @@ def table(result_file):
 
     row("daemon: request sent → first event (kernel timestamp)", "request_to_first_event_ms")
     row("daemon: the same, the tap sent inline (no library read)", "inline_request_to_first_event_ms")
+    if "local_request_to_first_event_ms" in result:
+        row("daemon: the same, by name from its library on the guest's disk", "local_request_to_first_event_ms")
     row("daemon: `version` round trip (the socket's floor)", "version_round_trip_ms")
     row("daemon: request sent → reply of the play (`wait`)", "request_to_reply_ms")
     row("CLI through the daemon: launch → first event", "cli_daemon_first_event_ms")
@@ -318,6 +329,13 @@ def table(result_file):
           f"{rates['pipelined_50']:.1f} with 50 requests sent at once.")
     p99 = result["request_to_first_event_ms"]["p99"]
     print(f"\nTarget request → first event p99 ≤ 2 ms: {'met' if p99 <= 2 else 'not met'} ({p99:.2f} ms).")
+    floor = result["version_round_trip_ms"]["p99"]
+    for label, key in (("by name", "request_to_first_event_ms"), ("inline", "inline_request_to_first_event_ms"),
+                       ("by name, local library", "local_request_to_first_event_ms")):
+        if key in result:
+            value = result[key]["p99"]
+            print(f"Target (structure issue) {label}: p99 within 1 ms of the `version` round trip's: "
+                  f"{'met' if value <= floor + 1 else 'not met'} ({value:.2f} against {floor:.2f} ms).")
 
 
 def main():
