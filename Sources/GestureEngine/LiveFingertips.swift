@@ -584,23 +584,45 @@ private final class FingertipsRun: @unchecked Sendable {
 
 /// The hover pen's writing: in proximity at a point, or out of it. Frames
 /// carry only what changed (the kernel drops repeated values anyway).
+///
+/// libinput takes a tablet that never sent a proximity out of its own for
+/// one that never will, and forces one after 50 ms without events (its
+/// proximity-out quirk): the desktop's cursor would vanish whenever the
+/// pointer rests. A real proximity out turns that off for the device, so
+/// the pen goes out and back in at once twice: when it first comes into
+/// proximity (a desktop opens the device as it appears) and at the first
+/// motion after that (for a reader that opened it later).
 private struct HoverPen {
     let live: LivePlay
     private var near = false
     private var last: (x: Int, y: Int)?
+    /// Out-and-in cycles still to write (see the type's description).
+    private var cyclesLeft = 2
 
     init(_ live: LivePlay) { self.live = live }
 
     /// Into proximity at `point`, or there when already in.
     mutating func show(at point: (x: Int, y: Int)) throws {
+        // The second cycle: at the first motion after the first showing.
+        if near, cyclesLeft > 0 {
+            cyclesLeft -= 1
+            try hide()
+        }
         var events: [InputEvent] = []
         if last?.x != point.x || !near { events.append(InputEvent(type: .absolute, code: .absoluteX, value: Int32(point.x))) }
         if last?.y != point.y || !near { events.append(InputEvent(type: .absolute, code: .absoluteY, value: Int32(point.y))) }
         if !near { events.append(InputEvent(type: .key, code: .buttonToolPen, value: 1)) }
         guard !events.isEmpty else { return }
         try live.write(InputFrame(time: .zero, events: events + [.synchronizationReport()]))
+        let first = last == nil
         near = true
         last = point
+        // The first cycle: as it first comes into proximity.
+        if first, cyclesLeft > 0 {
+            cyclesLeft -= 1
+            try hide()
+            try show(at: point)
+        }
     }
 
     /// Out of proximity, when in.

@@ -354,27 +354,33 @@ struct FingertipsSessionTests {
         #expect(pen.session.profile.description.properties.contains(.direct))
         #expect(pen.session.profile.description.absoluteAxes[.absoluteX] == VirtualDeviceProfile.defaultTouchscreenAxes.x)
         #expect(job.hoverDevnode == "/dev/input/test-fingertips")
-        // In proximity at the centre before the ready line.
-        #expect(rig.writes.count == 1)
-        #expect(rig.writes[0].device == 1)
-        #expect(value(rig.writes[0].frame, .buttonToolPen) == 1)
+        // In proximity at the centre before the ready line, out and in again
+        // (a real proximity out turns libinput's forced one off).
+        #expect(rig.writes.count == 3)
+        #expect(rig.writes.map(\.device) == [1, 1, 1])
+        #expect(rig.writes.map { value($0.frame, .buttonToolPen) } == [1, 0, 1])
         #expect(value(rig.writes[0].frame, .absoluteX) == 10_800 && value(rig.writes[0].frame, .absoluteY) == 6_750)
-        // Moving while up moves the pen only.
+        // Moving while up moves the pen only; the first motion goes out and in once more.
         rig.source.frame([(.relative, .relativeX, 192)])
-        try waitUntil("the pen's move") { rig.writes.count == 2 }
-        #expect(rig.writes[1].device == 1 && value(rig.writes[1].frame, .absoluteX) == 12_960)
-        #expect(value(rig.writes[1].frame, .buttonToolPen) == nil)
+        try waitUntil("the pen's move") { rig.writes.count == 5 }
+        #expect(rig.writes[3].device == 1 && value(rig.writes[3].frame, .buttonToolPen) == 0)
+        #expect(rig.writes[4].device == 1 && value(rig.writes[4].frame, .absoluteX) == 12_960)
+        #expect(value(rig.writes[4].frame, .buttonToolPen) == 1)
         // Touching: the pen leaves first; moves while down write no pen frame.
         rig.source.frame([(.key, .buttonLeft, 1)])
         rig.source.frame([(.relative, .relativeX, 10)])
         rig.source.frame([(.key, .buttonLeft, 0)])
-        try waitUntil("the touch, the drag, the lift and the pen back") { rig.writes.count == 7 }
-        let order = rig.writes.dropFirst(2).map(\.device)
+        try waitUntil("the touch, the drag, the lift and the pen back") { rig.writes.count == 10 }
+        let order = rig.writes.dropFirst(5).map(\.device)
         #expect(order == [1, 0, 0, 0, 1])
-        #expect(value(rig.writes[2].frame, .buttonToolPen) == 0)
-        #expect(trackingIDs(rig.writes[5].frame) == [-1, -1, -1])
-        #expect(value(rig.writes[6].frame, .buttonToolPen) == 1)
-        #expect(abs(Int(value(rig.writes[6].frame, .absoluteX) ?? 0) - (12_960 + 113)) <= 1)  // where the drag left them
+        #expect(value(rig.writes[5].frame, .buttonToolPen) == 0)
+        #expect(trackingIDs(rig.writes[8].frame) == [-1, -1, -1])
+        #expect(value(rig.writes[9].frame, .buttonToolPen) == 1)
+        #expect(abs(Int(value(rig.writes[9].frame, .absoluteX) ?? 0) - (12_960 + 113)) <= 1)  // where the drag left them
+        // Later moves are moves alone.
+        rig.source.frame([(.relative, .relativeY, 96)])
+        try waitUntil("a move") { rig.writes.count == 11 }
+        #expect(value(rig.writes[10].frame, .buttonToolPen) == nil && value(rig.writes[10].frame, .absoluteY) == 6_750 + 1_080)
         job.cancel()
         _ = await job.finished()
         // Out of proximity before it was destroyed.
