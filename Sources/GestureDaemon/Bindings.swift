@@ -396,6 +396,8 @@ public struct FingertipsAction: Hashable, Sendable {
     /// The idle time (0: never); `nil`: 5 s.
     public var idleMilliseconds: Int?
     public var absolute = false
+    /// Whether a hover pen shows where they will land (``GestureEngine/FingertipsRequest/hover``).
+    public var hover = true
     /// The target's kind (a touchscreen or a touchpad); `nil`: as `fingertips` chooses.
     public var kind: DeviceKind?
 
@@ -425,6 +427,7 @@ public struct FingertipsAction: Hashable, Sendable {
         speed = try arguments.number(.speed, in: FingertipsOptions.speedRange)
         idleMilliseconds = try arguments.integer(.idleMilliseconds, in: 0...Self.maximumIdleMilliseconds)
         absolute = try arguments.bool(.absolute, default: false)
+        hover = try arguments.bool(.hover, default: true)
         if let kindName = try arguments.string(.kind) {
             guard let kind = DeviceKind(rawValue: kindName), kind == .touchscreen || kind == .touchpad else {
                 throw DaemonError(.badArgument, "\(what): \"\(DaemonField.kind.rawValue)\" must be touchscreen or touchpad")
@@ -440,7 +443,7 @@ public struct FingertipsAction: Hashable, Sendable {
         if let spacingMillimetres { options.spacingMM = spacingMillimetres }
         if let speed { options.speed = speed }
         if let idleMilliseconds { options.idle = idleMilliseconds == 0 ? nil : Microseconds(Int64(idleMilliseconds) * 1_000) }
-        return FingertipsRequest(device: device, options: options, target: kind.map { .kind($0) } ?? .automatic)
+        return FingertipsRequest(device: device, options: options, target: kind.map { .kind($0) } ?? .automatic, hover: hover)
     }
 
     /// {count, then each option given}.
@@ -452,6 +455,7 @@ public struct FingertipsAction: Hashable, Sendable {
         if let speed { members.append((DaemonField.speed.rawValue, .decimal(speed))) }
         if let idleMilliseconds { members.append((DaemonField.idleMilliseconds.rawValue, .integer(idleMilliseconds))) }
         if absolute { members.append((DaemonField.absolute.rawValue, .bool(true))) }
+        if !hover { members.append((DaemonField.hover.rawValue, .bool(false))) }
         if let kind { members.append((DaemonField.kind.rawValue, .string(kind.rawValue))) }
         return .object(members)
     }

@@ -37,7 +37,7 @@ public enum DaemonOperation: String, CaseIterable, Hashable, Sendable {
         case .unbind: [.trigger]
         case .bindings: [.reset]
         case .fingertips:
-            [.count, .device, .layout, .spacingMillimetres, .speed, .idleMilliseconds, .absolute, .kind, .onDisconnect]
+            [.count, .device, .layout, .spacingMillimetres, .speed, .idleMilliseconds, .absolute, .hover, .kind, .onDisconnect]
         }
     }
 }
@@ -65,6 +65,8 @@ public enum DaemonField: String, CaseIterable, Hashable, Sendable {
     /// `fingertips`' idle time (0: never).
     case idleMilliseconds = "idle_ms"
     case absolute
+    /// `fingertips`' hover pen (`false`: none, as `--no-hover`).
+    case hover
 }
 
 /// The pushed events, by their names on the wire.
@@ -291,7 +293,7 @@ public struct DaemonCall: Sendable {
     /// absolute, as, on_disconnect}; each but `count` only when given.
     public static func fingertips(
         count: Int, device: String? = nil, layout: String? = nil, spacingMillimetres: Double? = nil, speed: Double? = nil,
-        idleMilliseconds: Double? = nil, absolute: Bool = false, kind: String? = nil, keep: Bool = false
+        idleMilliseconds: Double? = nil, absolute: Bool = false, kind: String? = nil, keep: Bool = false, hover: Bool = true
     ) -> DaemonCall {
         var arguments: [(DaemonField, JSONValue)] = [(.count, .integer(count))]
         if let device { arguments.append((.device, .string(device))) }
@@ -300,6 +302,7 @@ public struct DaemonCall: Sendable {
         if let speed { arguments.append((.speed, .decimal(speed))) }
         if let idleMilliseconds { arguments.append((.idleMilliseconds, .decimal(idleMilliseconds))) }
         if absolute { arguments.append((.absolute, .bool(true))) }
+        if !hover { arguments.append((.hover, .bool(false))) }
         if let kind { arguments.append((.kind, .string(kind))) }
         if keep { arguments.append((.onDisconnect, .string(FingertipsDisconnectPolicy.keep.rawValue))) }
         return DaemonCall(.fingertips, arguments)

@@ -121,13 +121,18 @@ public struct FingertipsError: Error, Hashable, Sendable, CustomStringConvertibl
 /// Something live fingertips tell once.
 public enum FingertipsNotice: Hashable, Sendable, CustomStringConvertible {
     /// A contact touched while another drove the fingertips; it and any
-    /// later one are ignored (said once per session).
+    /// later one are ignored (said once per session; not on a relative
+    /// touchpad, where a second finger makes a click a turn).
     case extraContactsIgnored
+    /// The hover pen could not be made or written (the reason): the
+    /// fingertips work on without it.
+    case hoverUnavailable(String)
 
     /// A line for people.
     public var description: String {
         switch self {
         case .extraContactsIgnored: "further contacts are ignored: the first one drives every fingertip"
+        case .hoverUnavailable(let reason): "no hover cursor (\(reason)); the fingertips work without it"
         }
     }
 }
@@ -137,8 +142,12 @@ public struct FingertipsChange: Sendable {
     /// Whether they touch.
     public var isDown: Bool
     /// Each fingertip's position on the target, in its units, left to right
-    /// (where they touch, or would touch).
+    /// (where they touch, or would touch); in turn mode, each where the
+    /// turn took it.
     public var positions: [(x: Int, y: Int)]
+    /// The point the source drives, the fingertips' centre, in the
+    /// target's units: where a hover cursor shows them while they are up.
+    public var centre: (x: Int, y: Int)
 
     /// The contacts to show on the target: every fingertip while down, none while up.
     public var contacts: [Int: (x: Int, y: Int)] {
@@ -157,6 +166,13 @@ public struct FingertipsChange: Sendable {
 /// offset from it. The centre stays on the surface, and so does each
 /// fingertip (clamped to the edge). A change is reported at the end of a
 /// source frame (`SYN_REPORT`) when the fingertips moved, touched or lifted.
+///
+/// Turn mode (``FingertipsTurn``): a pointer's secondary button (`BTN_RIGHT`
+/// or `BTN_MIDDLE`) puts the fingertips down with the centre held still,
+/// and the motion turns and spreads them instead of moving them; so does a
+/// relative touchpad's button (`BTN_RIGHT`, `BTN_MIDDLE`, or a click with
+/// two fingers on the pad, as libinput's clickfinger), and a relative pen's
+/// tip touching with a side button held. The layout comes back when they lift.
 public struct FingertipsModel: Sendable {
     /// The options.
     public let options: FingertipsOptions
@@ -188,6 +204,10 @@ public struct FingertipsModel: Sendable {
     private var lastDriverPosition: (x: Int, y: Int)?
     private var singleTouch = Contact(order: 0)
     private var penTip = false
+    /// The pen's side buttons held (`BTN_STYLUS`, `BTN_STYLUS2`).
+    private var penButtons: Set<EventCode> = []
+    /// The turn while the fingertips are down in turn mode.
+    private var turn: FingertipsTurn?
     /// Whether the pen is in proximity (assumed until it says otherwise).
     private var penNear = true
 
@@ -267,7 +287,10 @@ public struct FingertipsModel: Sendable {
 
     /// Where every fingertip is now (see ``FingertipsChange``).
     public var current: FingertipsChange {
-        FingertipsChange(isDown: isDown, positions: offsets.map { position(offset: $0) })
+        let centre = target.units(xMM: centreMM.x, yMM: centreMM.y)
+        return FingertipsChange(
+            isDown: isDown, positions: (turn?.turnedOffsets ?? offsets).map { position(offset: $0) },
+            centre: (target.x.clamp(centre.x), target.y.clamp(centre.y)))
     }
 
     /// What was noticed since the last call (each notice once per session).
@@ -293,6 +316,8 @@ public struct FingertipsModel: Sendable {
             guard event.value != 2 else { return nil }  // autorepeat: still held
             if Self.isButton(event.code) {
                 if event.value != 0 { buttons.insert(event.code) } else { buttons.remove(event.code) }
+            } else if event.code == .buttonStylus || event.code == .buttonStylus2 {
+                if event.value != 0 { penButtons.insert(event.code) } else { penButtons.remove(event.code) }
             } else if event.code == .buttonToolPen || event.code == .buttonToolRubber {
                 penNear = event.value != 0
             } else if event.code == .buttonTouch {
@@ -310,6 +335,12 @@ public struct FingertipsModel: Sendable {
 
     /// `BTN_LEFT` … `BTN_TASK`: a mouse's buttons, a touchpad's click.
     private static func isButton(_ code: EventCode) -> Bool { (0x110...0x117).contains(code.rawValue) }
+
+    /// The buttons that put the fingertips down in turn mode.
+    public static let turnButtons: Set<EventCode> = [.buttonRight, .buttonMiddle]
+
+    /// Whether the fingertips are down in turn mode (see ``FingertipsTurn``).
+    public var isTurning: Bool { turn != nil }
 
     private mutating func absolute(_ event: InputEvent) {
         switch event.code {
@@ -343,25 +374,59 @@ public struct FingertipsModel: Sendable {
         guard frameHadInput else { return nil }
         frameHadInput = false
         lastActivity = max(lastActivity, time)
-        let before = (centreMM, isDown)
+        let before = (centreMM, isDown, turn?.angle, turn?.scale)
         switch sourceKind {
         case .pointer:
             let millimetresPerCount = target.surfaceWidthMM / Self.countsAcross * options.speed
-            moveCentre(by: (pendingMotion.x * millimetresPerCount, pendingMotion.y * millimetresPerCount))
+            let touching = !buttons.isEmpty
+            if touching, !isDown { startTurn(if: !buttons.isDisjoint(with: Self.turnButtons)) }
+            move(by: (pendingMotion.x * millimetresPerCount, pendingMotion.y * millimetresPerCount))
             pendingMotion = (0, 0)
-            isDown = !buttons.isEmpty
+            setDown(touching)
         case .tablet:
             // Out of proximity the pen drives nothing: where it comes back
             // starts no motion.
             let point = penNear ? singleTouch.x.flatMap { x in singleTouch.y.map { (x: x, y: $0) } } : nil
-            follow(point, touching: penTip && penNear)
+            let touching = penTip && penNear
+            if touching, !isDown, !options.absolute { startTurn(if: !penButtons.isEmpty) }
+            follow(point, touching: touching)
         case .touchscreen, .touchpad:
             let point = chooseDriver()
-            follow(point, touching: followsPosition ? point != nil : !buttons.isEmpty)
+            let touching = followsPosition ? point != nil : !buttons.isEmpty
+            if touching, !isDown, !followsPosition {
+                // A click with two fingers on the pad is a secondary click, as libinput's clickfinger.
+                let fingers = slots.values.filter(\.active).count
+                startTurn(if: !buttons.isDisjoint(with: Self.turnButtons) || fingers >= 2)
+            }
+            follow(point, touching: touching)
         }
         let moved = abs(before.0.x - centreMM.x) > 1e-9 || abs(before.0.y - centreMM.y) > 1e-9
+            || before.2 != turn?.angle || before.3 != turn?.scale
         guard moved || before.1 != isDown else { return nil }
         return current
+    }
+
+    /// Starts turn mode when `turning` (the fingertips are about to touch).
+    private mutating func startTurn(if turning: Bool) {
+        turn = turning ? FingertipsTurn(offsets: offsets) : nil
+    }
+
+    /// Whether the fingertips touch; lifting ends turn mode (the layout comes back).
+    private mutating func setDown(_ down: Bool) {
+        isDown = down
+        if !down { turn = nil }
+    }
+
+    /// Relative motion of `delta` mm: the centre's, or in turn mode the handle's.
+    private mutating func move(by delta: (x: Double, y: Double)) {
+        guard var turning = turn else {
+            moveCentre(by: delta)
+            return
+        }
+        // No motion leaves the layout as it is (a click is a tap of the layout).
+        guard delta.x != 0 || delta.y != 0 else { return }
+        turning.moveHandle(by: delta, centre: centreMM, width: target.surfaceWidthMM, height: target.surfaceHeightMM)
+        turn = turning
     }
 
     private static let countsAcross = FingertipsOptions.pointerCountsAcross
@@ -378,7 +443,7 @@ public struct FingertipsModel: Sendable {
                 // The same scale on both axes: crossing the source's width
                 // crosses the target's at speed 1.
                 let scale = target.surfaceWidthMM / surface.surfaceWidthMM * options.speed
-                moveCentre(
+                move(
                     by: (
                         Double(point.x - last.x) * surface.mmPerUnitX * scale,
                         Double(point.y - last.y) * surface.mmPerUnitY * scale
@@ -386,7 +451,7 @@ public struct FingertipsModel: Sendable {
             }
         }
         lastDriverPosition = point
-        isDown = touching
+        setDown(touching)
     }
 
     /// The driving contact's position after this frame: the contact that
@@ -412,7 +477,9 @@ public struct FingertipsModel: Sendable {
                 driver = slot
             } else {
                 slots[slot]?.ignored = true
-                if !toldIgnored {
+                // On a relative touchpad a second finger is expected: it
+                // makes a click a turn (see the type's description).
+                if !toldIgnored, followsPosition {
                     toldIgnored = true
                     notices.append(.extraContactsIgnored)
                 }

@@ -31,17 +31,22 @@ public struct FingertipsRequest: Sendable {
     /// How the device is made: uinput (the default), uhid, or the USB
     /// gadget, whose host (a phone, another computer) then gets the fingertips.
     public var output: PlayOutput
+    /// Whether a hover pen shows where the fingertips will land while they
+    /// are up (``Engine/startFingertips(_:clock:events:)``); only through
+    /// uinput, and never for a touchscreen source (the finger itself shows it).
+    public var hover: Bool
 
     /// Creates a request; see each property.
     public init(
         device: String? = nil, options: FingertipsOptions, target: FingertipsTarget = .automatic,
-        linger: Microseconds = PlaybackSession.defaultLinger, output: PlayOutput = .uinput
+        linger: Microseconds = PlaybackSession.defaultLinger, output: PlayOutput = .uinput, hover: Bool = true
     ) {
         self.device = device
         self.options = options
         self.target = target
         self.linger = linger
         self.output = output
+        self.hover = hover
     }
 }
 
@@ -109,12 +114,14 @@ public final class FingertipsJob: Sendable {
     public let devnode: String?
     /// Whether udev set the device up in time (warn when not: libinput may ignore it).
     public let isInitialisedByUdev: Bool
+    /// The hover pen's event node, when there is a hover pen and its node is known.
+    public let hoverDevnode: String?
     /// Cancel (lifts everything, gives the source back, destroys the
     /// device), events, outcome. The outcome comes once all of that is done.
     public let handle: JobHandle<FingertipsOutcome, FingertipsEvent>
 
     init(
-        source: DeviceInfo, sourceKind: FingertipsSourceKind, session: PlaybackSession,
+        source: DeviceInfo, sourceKind: FingertipsSourceKind, session: PlaybackSession, hover: PlaybackSession?,
         handle: JobHandle<FingertipsOutcome, FingertipsEvent>
     ) {
         self.source = source
@@ -122,6 +129,7 @@ public final class FingertipsJob: Sendable {
         profile = session.profile
         devnode = session.devnode
         isInitialisedByUdev = session.isInitialisedByUdev
+        hoverDevnode = hover?.devnode
         self.handle = handle
     }
 
@@ -154,6 +162,18 @@ extension Engine {
     /// the grab) and the device lingers and is destroyed, in that order,
     /// before the handle finishes.
     ///
+    /// With ``FingertipsRequest/hover`` (through uinput, a source that is
+    /// not a touchscreen) a second device is made beside it, a hover pen
+    /// (``GesturePlayback/VirtualDeviceProfile/hoverPen(for:)``): in
+    /// proximity at the fingertips' centre from the ready line on while they
+    /// are up, out of proximity before they touch (its frame written first)
+    /// and back after they lift, and out of proximity before it is
+    /// destroyed, after the fingertips' device. Its frames are written only
+    /// while the fingertips are up, with the fingertips' own batching and
+    /// pacing. A pen that cannot be made or written is told as a
+    /// ``FingertipsNotice/hoverUnavailable(_:)`` and the fingertips go on
+    /// without it.
+    ///
     /// Blocks while the device is made: never call it on Swift's
     /// cooperative pool (``startFingertipsWithoutBlocking(_:clock:events:)``).
     /// - Parameters:
@@ -180,14 +200,26 @@ extension Engine {
         let model = try FingertipsModel(
             options: request.options, source: input.description, target: frames.surface, start: clock.now())
         let session = try makeSession(request.output, profile: profile, linger: request.linger)
+        var hover: PlaybackSession?
+        var hoverProblem: String?
+        if request.hover, request.output == .uinput, model.sourceKind != .touchscreen {
+            do {
+                hover = try makeSession(.uinput, profile: .hoverPen(for: profile), linger: request.linger)
+            } catch {
+                hoverProblem = "\(error)"
+            }
+        }
         let handle = JobHandle<FingertipsOutcome, FingertipsEvent>()
-        let job = FingertipsJob(source: input.info, sourceKind: model.sourceKind, session: session, handle: handle)
+        let job = FingertipsJob(
+            source: input.info, sourceKind: model.sourceKind, session: session, hover: hover, handle: handle)
         let run = FingertipsRun(
-            source: input.source, model: model, frames: frames, session: session, clock: clock, handle: handle,
-            events: events)
+            source: input.source, model: model, frames: frames, session: session, hover: hover, clock: clock,
+            handle: handle, events: events)
+        if let hoverProblem { run.hoverProblem = hoverProblem }
         do {
             try DedicatedThread.start(Self.fingertipsThread) { run.run() }
         } catch {
+            hover?.close()
             session.close()
             throw error
         }
@@ -268,6 +300,11 @@ private final class FingertipsRun: @unchecked Sendable {
     private var model: FingertipsModel
     private var frames: LiveTouchFrames
     private let session: PlaybackSession
+    private let hoverSession: PlaybackSession?
+    /// The hover pen while it works.
+    private var hover: HoverPen?
+    /// Why the hover pen could not be made, told with the ready line.
+    var hoverProblem: String?
     private let clock: any RecordingClock
     private let handle: JobHandle<FingertipsOutcome, FingertipsEvent>
     private let events: (@Sendable (FingertipsEvent) -> Void)?
@@ -287,13 +324,14 @@ private final class FingertipsRun: @unchecked Sendable {
 
     init(
         source: any EventSource, model: FingertipsModel, frames: LiveTouchFrames, session: PlaybackSession,
-        clock: any RecordingClock, handle: JobHandle<FingertipsOutcome, FingertipsEvent>,
+        hover: PlaybackSession?, clock: any RecordingClock, handle: JobHandle<FingertipsOutcome, FingertipsEvent>,
         events: (@Sendable (FingertipsEvent) -> Void)?
     ) {
         self.source = source
         self.model = model
         self.frames = frames
         self.session = session
+        hoverSession = hover
         self.clock = clock
         self.handle = handle
         self.events = events
@@ -312,8 +350,18 @@ private final class FingertipsRun: @unchecked Sendable {
             // The session's play shares the job's cancellation: closing the
             // device from elsewhere (an engine shutting down) ends this too.
             let live = try session.startLive(handle: PlaybackHandle(cancellation: handle.cancellation))
+            if let hoverSession {
+                do {
+                    hover = HoverPen(try hoverSession.startLive(handle: PlaybackHandle(cancellation: handle.cancellation)))
+                } catch {
+                    hoverProblem = "\(error)"
+                }
+            }
             warmUp(live)
             reason = loop(live)
+            // The pen leaves first: never left in proximity.
+            hover?.live.finish(.cancelled(framesWritten: hover?.live.framesWritten ?? 0))
+            hover = nil
             let result = live.finish(
                 reason.isFailure
                     ? .failed(FingertipsError(reason.description), framesWritten: live.framesWritten)
@@ -322,9 +370,11 @@ private final class FingertipsRun: @unchecked Sendable {
         } catch {
             outcome.reason = .failed(error)
         }
-        // Closing the source ends the grab; then the device lingers and goes.
+        // Closing the source ends the grab; then the devices linger and go.
         source = nil
+        hover = nil
         session.close()
+        hoverSession?.close()
         handle.finish(outcome)
     }
 
@@ -363,6 +413,8 @@ private final class FingertipsRun: @unchecked Sendable {
         }
         var waiting = Poll.Group([(source.fileDescriptor, .readable), (cancelled, .readable)])
         var wasDown = false
+        showHover(at: model.current.centre)
+        if let hoverProblem { tell(.notice(.hoverUnavailable(hoverProblem))) }
         model.restartIdle(at: clock.now())
         tell(.ready(model.sourceKind.readyLine(count: model.options.count, absolute: model.options.absolute)))
         while true {
@@ -475,11 +527,43 @@ private final class FingertipsRun: @unchecked Sendable {
         return nil
     }
 
+    /// Puts the hover pen in proximity at `point` (target units), or moves it there.
+    private func showHover(at point: (x: Int, y: Int)) {
+        guard var pen = hover else { return }
+        do {
+            try pen.show(at: point)
+            hover = pen
+        } catch {
+            dropHover(error)
+        }
+    }
+
+    /// Takes the hover pen out of proximity.
+    private func hideHover() {
+        guard var pen = hover else { return }
+        do {
+            try pen.hide()
+            hover = pen
+        } catch {
+            dropHover(error)
+        }
+    }
+
+    /// A hover pen that failed to write is given up (the device's
+    /// destruction ends its proximity); the fingertips go on.
+    private func dropHover(_ error: any Error) {
+        hover?.live.finish(.failed(error, framesWritten: hover?.live.framesWritten ?? 0))
+        hover = nil
+        tell(.notice(.hoverUnavailable("\(error)")))
+    }
+
     /// Writes the pending change, if any, and says when the fingertips
     /// touched or lifted; a stop reason when the write failed.
     private func flush(into live: LivePlay, wasDown: inout Bool) -> FingertipsStopReason? {
         guard let change = pending else { return nil }
         pending = nil
+        // The pen leaves before the fingertips touch.
+        if change.isDown { hideHover() }
         var state = live.state
         do {
             if let frame = try frames.frame(change.contacts, state: &state) {
@@ -489,10 +573,63 @@ private final class FingertipsRun: @unchecked Sendable {
         } catch {
             return .failed(error)
         }
+        if !change.isDown { showHover(at: change.centre) }
         if change.isDown != wasDown {
             wasDown = change.isDown
             tell(.touching(change.isDown))
         }
         return nil
+    }
+}
+
+
+/// The hover pen's writing: in proximity at a point, or out of it. Frames
+/// carry only what changed (the kernel drops repeated values anyway).
+///
+/// libinput takes a tablet that never sent a proximity out of its own for
+/// one that never will, and forces one after 50 ms without events (its
+/// proximity-out quirk): the desktop's cursor would vanish whenever the
+/// pointer rests. A real proximity out turns that off for the device, so
+/// the pen goes out and back in at once twice: when it first comes into
+/// proximity (a desktop opens the device as it appears) and at the first
+/// motion after that (for a reader that opened it later).
+private struct HoverPen {
+    let live: LivePlay
+    private var near = false
+    private var last: (x: Int, y: Int)?
+    /// Out-and-in cycles still to write (see the type's description).
+    private var cyclesLeft = 2
+
+    init(_ live: LivePlay) { self.live = live }
+
+    /// Into proximity at `point`, or there when already in.
+    mutating func show(at point: (x: Int, y: Int)) throws {
+        // The second cycle: at the first motion after the first showing.
+        if near, cyclesLeft > 0 {
+            cyclesLeft -= 1
+            try hide()
+        }
+        var events: [InputEvent] = []
+        if last?.x != point.x || !near { events.append(InputEvent(type: .absolute, code: .absoluteX, value: Int32(point.x))) }
+        if last?.y != point.y || !near { events.append(InputEvent(type: .absolute, code: .absoluteY, value: Int32(point.y))) }
+        if !near { events.append(InputEvent(type: .key, code: .buttonToolPen, value: 1)) }
+        guard !events.isEmpty else { return }
+        try live.write(InputFrame(time: .zero, events: events + [.synchronizationReport()]))
+        let first = last == nil
+        near = true
+        last = point
+        // The first cycle: as it first comes into proximity.
+        if first, cyclesLeft > 0 {
+            cyclesLeft -= 1
+            try hide()
+            try show(at: point)
+        }
+    }
+
+    /// Out of proximity, when in.
+    mutating func hide() throws {
+        guard near else { return }
+        try live.write(InputFrame(time: .zero, events: [InputEvent(type: .key, code: .buttonToolPen, value: 0), .synchronizationReport()]))
+        near = false
     }
 }

@@ -14,6 +14,7 @@ import InputSystem
 /// | mouse       | `gesturectl virtual mouse`         | 0x06 | 0x4753 | 0x0003  |
 /// | tablet      | `gesturectl virtual tablet`        | 0x06 | 0x4753 | 0x0004  |
 /// | keyboard    | `gesturectl virtual keyboard`      | 0x06 | 0x4753 | 0x0005  |
+/// | hover pen   | the fingertips' device's name + ` pen` | 0x06 | 0x4753 | 0x0006 |
 ///
 /// The keyboard (``keyboard()``, ``VirtualKeyboard``) plays no gestures:
 /// it presses buttons (`gesturectl press`).
@@ -158,6 +159,31 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
                 ]))
     }
 
+    /// The product id of the hover pen (``hoverPen(for:)``).
+    public static let hoverPenProduct: UInt16 = 0x0006
+
+    /// The pen that shows where live fingertips will land (`gesturectl
+    /// fingertips`): a screen pen (`INPUT_PROP_DIRECT`) over `target`'s
+    /// surface, named `<target's name> pen` (the name cut to fit uinput's 79 bytes), with
+    /// `BTN_TOOL_PEN` and `BTN_TOUCH` (never pressed) and `ABS_X`/`ABS_Y` of
+    /// the target's position ranges and resolution (fuzz 0), so its units
+    /// are the target's. Kept in proximity at the fingertips' centre while
+    /// they are up, it makes the desktop draw its tablet-tool cursor there.
+    /// No pressure axis: the pen never touches.
+    public static func hoverPen(for target: VirtualDeviceProfile) -> VirtualDeviceProfile {
+        let axes = target.description.absoluteAxes
+        let fallback = AbsoluteAxisInfo(minimum: 0, maximum: 1)
+        var x = axes[.multitouchPositionX] ?? axes[.absoluteX] ?? fallback
+        var y = axes[.multitouchPositionY] ?? axes[.absoluteY] ?? fallback
+        (x.fuzz, x.flat, y.fuzz, y.flat) = (0, 0, 0, 0)
+        return VirtualDeviceProfile(
+            kind: .tablet,
+            description: InputDeviceDescription(
+                name: truncatedName(target.description.name, limit: 75) + " pen", bus: bus, vendor: vendor, product: hoverPenProduct,
+                version: version, properties: [.direct], codes: [.key: [.buttonToolPen, .buttonTouch]],
+                absoluteAxes: [.absoluteX: x, .absoluteY: y]))
+    }
+
     /// A pen tablet (an external one, like a small Wacom: `INPUT_PROP_POINTER`):
     /// `BTN_TOOL_PEN`, `BTN_TOUCH`, `BTN_STYLUS`, `ABS_X`/`ABS_Y` with
     /// resolution and `ABS_PRESSURE`.
@@ -230,14 +256,14 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
         ]
     }
 
-    /// `name` cut to at most 79 UTF-8 bytes (uinput's limit without the
-    /// NUL), at a character boundary.
-    static func truncatedName(_ name: String) -> String {
+    /// `name` cut to at most `limit` UTF-8 bytes (by default 79, uinput's
+    /// limit without the NUL), at a character boundary.
+    static func truncatedName(_ name: String, limit: Int = 79) -> String {
         var result = ""
         var bytes = 0
         for character in name {
             let length = character.utf8.count
-            if bytes + length > 79 { break }
+            if bytes + length > limit { break }
             result.append(character)
             bytes += length
         }

@@ -40,6 +40,39 @@ enum FingertipsCommand {
             touches, as on a touchscreen). The fingertips never leave the
             target's surface.
 
+            Turn and spread: the secondary button (right or middle) held
+            puts the fingertips down in turn mode. Their centre stays where
+            it is, and the motion drags an invisible handle that starts on
+            the layout's circle where the rightmost fingertip is, as if you
+            dragged that fingertip around the others: moving it around the
+            centre turns every fingertip by the handle's change of angle,
+            moving it away from or towards the centre spreads them or
+            brings them together (a quarter to four times the layout, never
+            closer than 8 mm, never off the surface). So a drag along an arc
+            is a rotation and a drag straight out or in is a pinch. They
+            lift, and the layout comes back, when every button is up; a
+            click of the secondary button is still an N-finger tap. On a
+            touchpad (relative) the pad's right or middle button, or a click
+            with two fingers on the pad, is the secondary one; a clickpad
+            without either needs the two-finger click. On a tablet
+            (relative), the tip touching with a side button held. Not with
+            --absolute, nor from a touchscreen.
+
+            Hover: while no button is held, a second virtual device, a pen
+            named after the fingertips' device ("gesturectl virtual
+            touchscreen pen"), is in proximity at the fingertips' centre, so
+            the desktop draws a cursor where they will land. It leaves
+            proximity before the fingertips touch, comes back when they
+            lift, and leaves before it is removed with the fingertips'
+            device. From their documented behaviour (not tested here):
+            GNOME (mutter) draws its cursor for a tablet tool in proximity,
+            and KDE Plasma (KWin) shows its tablet cursor; on X11 a pen in
+            proximity moves the pointer itself. A screen pen is mapped as
+            any screen tablet: on several monitors, map it to the same
+            output as the fingertips. --no-hover turns it off. No hover from
+            a touchscreen source (the finger itself shows where), and none
+            through --to uhid or --to gadget (not offered yet).
+
             --as touchpad shows them on a virtual touchpad instead (the
             desktop's 3- and 4-finger swipes and pinches); --clone DEVICE
             shows them on a copy of another device, e.g. a pointer source
@@ -85,6 +118,7 @@ enum FingertipsCommand {
             .option("spacing", valueName: "mm", help: "Distance between neighbouring fingertips.", type: .double(above: 0), default: OptionDefault.number(GestureEditor.defaultFingerSpacingMM)),
             .option("speed", valueName: "factor", help: "How far relative motion moves the fingertips: 2 twice as far, 0.5 half.", type: .double(in: FingertipsOptions.speedRange), default: OptionDefault.number(FingertipsOptions.defaultSpeed)),
             .flag("absolute", help: "Map a touchpad's or tablet's surface onto the target instead of moving by its motion."),
+            .flag("no-hover", help: "No hover pen showing where the fingertips will land while they are up."),
             .option("idle", valueName: "seconds", help: "Go away after this long without input while the fingertips are up; 0 means never.", type: .duration(in: 0...86_400_000_000), default: OptionDefault.duration(FingertipsOptions.defaultIdle)),
             .option("as", valueName: "kind", help: "Show the fingertips on a virtual touchscreen or touchpad (default: a copy of a touchscreen source, else a touchscreen).", type: .choice(kinds)),
             .option("clone", valueName: "device", help: "Show the fingertips on a uinput copy of this real device (node, link, name or vendor:product).", completion: .files),
@@ -108,7 +142,9 @@ enum FingertipsCommand {
                 .automatic
             }
         let job = try await context.engine.startFingertipsWithoutBlocking(
-            FingertipsRequest(device: values.string("device"), options: options, target: target, output: output),
+            FingertipsRequest(
+                device: values.string("device"), options: options, target: target, output: output,
+                hover: !values.flag("no-hover")),
             events: { event in
                 switch event {
                 case .ready(let line): context.print(line)
@@ -122,8 +158,9 @@ enum FingertipsCommand {
         }
         let through = output == .uinput ? "" : ", through \(output.word)"
         let stop = options.idle.map { "Ctrl-C or \(DurationText.format(microseconds: $0.rawValue)) without input" } ?? "Ctrl-C"
+        let hover = job.hoverDevnode.map { "; hover pen on \($0)" } ?? ""
         context.note(
-            "reading \(job.source.node) (\(job.source.name)), fingertips on \(job.devnode ?? "?") (\(job.profile.description.name)\(through)); stop with \(stop)")
+            "reading \(job.source.node) (\(job.source.name)), fingertips on \(job.devnode ?? "?") (\(job.profile.description.name)\(through))\(hover); stop with \(stop)")
         let outcome = await context.untilFinished(job.handle)
         let lift = outcome.liftAllError.map { "the lift could not be written (\($0)); removing the device lifted them" }
             ?? "every fingertip lifted"

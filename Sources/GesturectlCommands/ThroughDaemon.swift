@@ -178,7 +178,8 @@ extension FingertipsCommand {
         let request = DaemonCall.fingertips(
             count: count, device: values.string("device"), layout: values.stringOrDefault("layout"),
             spacingMillimetres: values.doubleOrDefault("spacing"), speed: values.doubleOrDefault("speed"),
-            idleMilliseconds: Double(idle) / 1_000, absolute: values.flag("absolute"), kind: values.string("as"))
+            idleMilliseconds: Double(idle) / 1_000, absolute: values.flag("absolute"), kind: values.string("as"),
+            hover: !values.flag("no-hover"))
         let started: (result: JSONValue, handle: JobHandle<RemoteFingertipsOutcome, RemoteFingertipsEvent>)
         do {
             started = try RemoteFingertips.start(request, client: client, watcher: watcher) { event in

@@ -110,6 +110,8 @@ public struct EventCode: RawRepresentable, Hashable, Sendable {
     public static let buttonTouch = EventCode(BTN_TOUCH)
     /// `BTN_STYLUS`: the pen's first side button.
     public static let buttonStylus = EventCode(BTN_STYLUS)
+    /// `BTN_STYLUS2`: the pen's second side button.
+    public static let buttonStylus2 = EventCode(BTN_STYLUS2)
     /// `BTN_TOOL_DOUBLETAP`: two fingers on a touchpad.
     public static let buttonToolDoubleTap = EventCode(BTN_TOOL_DOUBLETAP)
     /// `BTN_TOOL_TRIPLETAP`: three fingers on a touchpad.

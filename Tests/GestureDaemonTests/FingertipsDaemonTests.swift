@@ -127,6 +127,9 @@ struct FingertipsDaemonTests {
         #expect(errorCode { try client.call(DaemonCall(.fingertips, [(.onDisconnect, .string("finish")), (.count, .integer(3))])) } == .badArgument)
         #expect(errorCode { try client.call(DaemonCall(.fingertips)) } == .badArgument)
         #expect(errorCode { try client.call(.fingertips(count: 3, device: "missing")) } == .notFound)
+        // "hover": false is taken (the source is then looked for); not a boolean is refused.
+        #expect(errorCode { try client.call(.fingertips(count: 3, device: "missing", hover: false)) } == .notFound)
+        #expect(errorCode { try client.call(DaemonCall(.fingertips, [(.count, .integer(3)), (.hover, .string("no"))])) } == .badArgument)
         await daemon.stop()
     }
 

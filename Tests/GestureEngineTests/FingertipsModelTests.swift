@@ -1,4 +1,5 @@
 import GestureEditing
+import Glibc
 import GestureEngine
 import GestureModel
 import GesturePlayback
@@ -208,6 +209,148 @@ struct FingertipsModelTests {
         #expect(throws: FingertipsError.self) {
             try FingertipsModel(options: FingertipsOptions(count: 3), source: TestDevices.mouse, target: small, start: .zero)
         }
+    }
+
+    /// The positions of a 3-fingertip row (spacing 18 mm) around the
+    /// screen's middle, turned clockwise (on the surface) by `degrees` and
+    /// spread by `scale`, in the screen's units (100 a mm).
+    private func turnedRow(degrees: Double, scale: Double = 1, centre: (x: Double, y: Double) = (108, 67.5)) -> [(x: Int, y: Int)] {
+        let angle = degrees * Double.pi / 180
+        return [-18.0, 0, 18].map { offset in
+            (Int(((centre.x + scale * offset * cos(angle)) * 100).rounded()),
+             Int(((centre.y + scale * offset * sin(angle)) * 100).rounded()))
+        }
+    }
+
+    private func near(_ change: FingertipsChange?, _ expected: [(x: Int, y: Int)], within: Int = 2) -> Bool {
+        guard let positions = change?.positions, positions.count == expected.count else { return false }
+        return zip(positions, expected).allSatisfy { abs($0.x - $1.x) <= within && abs($0.y - $1.y) <= within }
+    }
+
+    @Test("Turn mode: the secondary button holds the centre still; a drag along an arc around it turns every fingertip by the handle's angle")
+    func turnAlongAnArc() throws {
+        var tips = try model(TestDevices.mouse)
+        let down = frame(&tips, [(.key, .buttonRight, 1)], at: 1_000)
+        #expect(down?.isDown == true)
+        #expect(tips.isTurning)
+        #expect(xs(down) == [9_000, 10_800, 12_600])  // touches where the layout is
+        // The handle starts 18 mm right of the centre (the rightmost
+        // fingertip; 160 counts are 18 mm). A quarter of an arc clockwise on
+        // the screen, in three frames: 45° after the first, 90° at the end.
+        let half = frame(&tips, [(.relative, .relativeX, -47), (.relative, .relativeY, 113)], at: 2_000)
+        #expect(near(half, turnedRow(degrees: 45, scale: hypot(18 - 47 * 0.1125, 113 * 0.1125) / 18)))
+        frame(&tips, [(.relative, .relativeX, -60), (.relative, .relativeY, 40)], at: 3_000)
+        let quarter = frame(&tips, [(.relative, .relativeX, -53), (.relative, .relativeY, 7)], at: 4_000)
+        #expect(near(quarter, turnedRow(degrees: 90)))
+        #expect(quarter?.positions[2].y == 6_750 + 1_800)  // the rightmost went down to below the centre
+        #expect(quarter?.centre.x == 10_800 && quarter?.centre.y == 6_750)  // the centre stayed
+        // Back the other way, past the start: anticlockwise.
+        let back = frame(&tips, [(.relative, .relativeX, 160 + 113), (.relative, .relativeY, -160 - 113)], at: 5_000)
+        let angle = atan2(-113 * 0.1125, 18 + 113 * 0.1125) * 180 / Double.pi
+        #expect(near(back, turnedRow(degrees: angle, scale: hypot(18 + 113 * 0.1125, 113 * 0.1125) / 18)))
+        // Lifting ends turn mode; the layout comes back, where the centre is.
+        let up = frame(&tips, [(.key, .buttonRight, 0)], at: 6_000)
+        #expect(up?.isDown == false)
+        #expect(!tips.isTurning)
+        #expect(xs(up) == [9_000, 10_800, 12_600])
+        #expect(up?.positions.map(\.y) == [6_750, 6_750, 6_750])
+    }
+
+    @Test("Turn mode: dragging the handle away from or towards the centre spreads or gathers the fingertips")
+    func turnSpreads() throws {
+        var tips = try model(TestDevices.mouse)
+        frame(&tips, [(.key, .buttonMiddle, 1)])  // the middle button turns too
+        #expect(tips.isTurning)
+        let out = frame(&tips, [(.relative, .relativeX, 160)])
+        #expect(xs(out) == [10_800 - 3_600, 10_800, 10_800 + 3_600])  // twice the spread
+        let gathered = frame(&tips, [(.relative, .relativeX, -240)])
+        #expect(xs(gathered) == [10_800 - 900, 10_800, 10_800 + 900])  // half
+        #expect(gathered?.positions.map(\.y) == [6_750, 6_750, 6_750])
+    }
+
+    @Test("Turn mode's limits: never closer than 8 mm, at most 4×, never off the surface; the handle never crosses the centre")
+    func turnLimits() throws {
+        var tips = try model(TestDevices.mouse)
+        frame(&tips, [(.key, .buttonRight, 1)])
+        // Towards the centre, nearly onto it: neighbours stay 8 mm apart.
+        let gathered = frame(&tips, [(.relative, .relativeX, -150)])
+        #expect(xs(gathered) == [10_800 - 800, 10_800, 10_800 + 800])
+        // Further: still 8 mm, no flip to the other side.
+        #expect(frame(&tips, [(.relative, .relativeX, -100)]) == nil)
+        // Back out acts at once (the handle waited at the limit).
+        #expect(xs(frame(&tips, [(.relative, .relativeX, 160)])) == [10_800 - 2_600, 10_800, 10_800 + 2_600])
+        // Far out: four times the layout at most.
+        #expect(xs(frame(&tips, [(.relative, .relativeX, 5_000)])) == [10_800 - 7_200, 10_800, 10_800 + 7_200])
+        frame(&tips, [(.key, .buttonRight, 0)])
+
+        // Near the right edge (200 of 216 mm): spreading stops at the edge.
+        frame(&tips, [(.relative, .relativeX, 818)])  // 92.025 mm right: the centre at 200.025 mm
+        frame(&tips, [(.key, .buttonRight, 1)])
+        let spread = frame(&tips, [(.relative, .relativeX, 160)])
+        #expect(spread?.positions[2].x == 21_600)
+        #expect(abs((spread?.positions[0].x ?? 0) - 18_405) <= 2)  // as far left as the right one went right
+        // Turning there shrinks the spread to stay on the surface.
+        let turned = frame(&tips, [(.relative, .relativeX, -200), (.relative, .relativeY, 160)])
+        #expect(turned.map { $0.positions.allSatisfy { $0.x <= 21_600 } } == true)
+        #expect(abs(tips.current.centre.x - 20_002) <= 1)
+    }
+
+    @Test("Turn mode leaves the primary button alone, and a click of the secondary is an N-finger tap")
+    func turnPrimaryAndClick() throws {
+        var tips = try model(TestDevices.mouse, count: 4)
+        let pressed = frame(&tips, [(.key, .buttonLeft, 1)])
+        #expect(!tips.isTurning)
+        // The right button while the left holds them down changes nothing: they move.
+        frame(&tips, [(.key, .buttonRight, 1)])
+        let dragged = frame(&tips, [(.relative, .relativeX, 192)])
+        #expect(!tips.isTurning)
+        #expect(xs(dragged) == xs(pressed).map { $0 + 2_160 })
+        frame(&tips, [(.key, .buttonLeft, 0), (.key, .buttonRight, 0)])
+
+        let down = frame(&tips, [(.key, .buttonRight, 1)], at: 1_000)
+        let up = frame(&tips, [(.key, .buttonRight, 0)], at: 80_000)
+        #expect(down?.contacts.count == 4)
+        #expect(xs(down) == xs(dragged))
+        #expect(up?.isDown == false)
+        #expect(up?.contacts.isEmpty == true)
+    }
+
+    @Test("Turn mode from a touchpad (its right button, or a click with two fingers) and a pen (its tip with a side button)")
+    func turnOtherSources() throws {
+        var pad = try model(TestDevices.touchpad)
+        frame(&pad, [(.absolute, .multitouchTrackingID, 1), (.absolute, .multitouchPositionX, 100), (.absolute, .multitouchPositionY, 100)])
+        frame(&pad, [(.absolute, .multitouchSlot, 1), (.absolute, .multitouchTrackingID, 2), (.absolute, .multitouchPositionX, 900),
+                     (.absolute, .multitouchPositionY, 100)])
+        #expect(pad.takeNotices().isEmpty)  // a second finger is expected here
+        let clicked = frame(&pad, [(.key, .buttonLeft, 1)])
+        #expect(clicked?.isDown == true)
+        #expect(pad.isTurning)
+        // The first finger's motion drags the handle: 90 units are 7.5 mm
+        // of the pad, 16.2 mm of the screen, right from 18 mm: 34.2 mm.
+        let spread = frame(&pad, [(.absolute, .multitouchSlot, 0), (.absolute, .multitouchPositionX, 190)])
+        #expect(xs(spread) == [10_800 - 3_420, 10_800, 10_800 + 3_420])
+        frame(&pad, [(.key, .buttonLeft, 0)])
+        #expect(!pad.isTurning)
+        frame(&pad, [(.absolute, .multitouchSlot, 1), (.absolute, .multitouchTrackingID, -1)])
+        frame(&pad, [(.key, .buttonLeft, 1)])
+        #expect(!pad.isTurning)  // one finger: the click moves
+        frame(&pad, [(.key, .buttonLeft, 0)])
+        frame(&pad, [(.key, .buttonRight, 1)])
+        #expect(pad.isTurning)
+
+        var pen = try model(TestDevices.pen)
+        frame(&pen, [(.key, .buttonToolPen, 1), (.absolute, .absoluteX, 1_000), (.absolute, .absoluteY, 1_000)])
+        frame(&pen, [(.key, .buttonTouch, 1)])
+        #expect(pen.current.isDown && !pen.isTurning)
+        frame(&pen, [(.key, .buttonTouch, 0)])
+        frame(&pen, [(.key, .buttonStylus, 1)])
+        frame(&pen, [(.key, .buttonTouch, 1)])
+        #expect(pen.isTurning)
+
+        var absolute = try model(TestDevices.touchpad, absolute: true)
+        frame(&absolute, [(.key, .buttonRight, 1), (.absolute, .multitouchTrackingID, 1), (.absolute, .multitouchPositionX, 100),
+                          (.absolute, .multitouchPositionY, 100)])
+        #expect(absolute.current.isDown && !absolute.isTurning)  // --absolute: no turn
     }
 
     @Test("Each source kind says what to do in its ready line")

@@ -80,6 +80,8 @@ private final class FingertipsRig: Sendable {
         let outputs = Mutex<[PlayOutput]>([])
         let events = Mutex<[FingertipsEvent]>([])
         let released = Atomic(false)
+        /// Every frame written to any device, in order, with the device's index.
+        let writes = Mutex<[(device: Int, frame: InputFrame)]>([])
     }
 
     init(
@@ -103,7 +105,8 @@ private final class FingertipsRig: Sendable {
         engine = Engine(
             devices: DeviceFactory(make: { profile, output, _ in
                 store.outputs.withLock { $0.append(output) }
-                let sink = RecordingSink()
+                let index = store.made.withLock { $0.count }
+                let sink = RecordingSink(afterWrite: { _, frame in store.writes.withLock { $0.append((index, frame)) } })
                 let session = PlaybackSession(
                     profile: profile, sink: sink, devnode: "/dev/input/test-fingertips", linger: .zero, clock: ManualClock())
                 store.made.withLock { $0.append((session, sink)) }
@@ -119,16 +122,19 @@ private final class FingertipsRig: Sendable {
     /// The output each device was made through.
     var outputs: [PlayOutput] { store.outputs.withLock { $0 } }
     var seen: [FingertipsEvent] { store.events.withLock { $0 } }
+    /// Every frame written to any device, in order (0 the fingertips', 1 the hover pen's).
+    var writes: [(device: Int, frame: InputFrame)] { store.writes.withLock { $0 } }
 
     func start(
         count: Int = 3, target: FingertipsTarget = .automatic, idle: Microseconds? = FingertipsOptions.defaultIdle,
-        output: PlayOutput = .uinput
+        output: PlayOutput = .uinput, hover: Bool = false
     ) throws -> FingertipsJob {
         let store = store
         let ready = ready
         return try engine.startFingertips(
             FingertipsRequest(
-                device: "test", options: FingertipsOptions(count: count, idle: idle), target: target, output: output),
+                device: "test", options: FingertipsOptions(count: count, idle: idle), target: target, output: output,
+                hover: hover),
             events: { event in
                 store.events.withLock { $0.append(event) }
                 if case .ready = event { ready.signal() }
@@ -331,6 +337,112 @@ struct FingertipsSessionTests {
         #expect(clock.now() >= Microseconds(5_000_000))
         #expect(rig.frames.isEmpty)
         #expect(rig.devices.first?.session.isClosed == true)
+    }
+
+    @Test("The hover pen: in proximity at the centre from the ready line while up, out before a touch, back after the lift, out before it goes")
+    func hoverPen() async throws {
+        func value(_ frame: InputFrame, _ code: EventCode) -> Int32? {
+            let type: EventType = code == .buttonToolPen ? .key : .absolute
+            return frame.events.last { $0.type == type && $0.code == code }?.value
+        }
+        let rig = try FingertipsRig(TestDevices.mouse)
+        let job = try rig.start(count: 3, idle: nil, hover: true)
+        #expect(try rig.ready.wait())
+        #expect(rig.devices.count == 2)
+        let pen = try #require(rig.devices.last)
+        #expect(pen.session.profile.description.name == "gesturectl virtual touchscreen pen")
+        #expect(pen.session.profile.description.properties.contains(.direct))
+        #expect(pen.session.profile.description.absoluteAxes[.absoluteX] == VirtualDeviceProfile.defaultTouchscreenAxes.x)
+        #expect(job.hoverDevnode == "/dev/input/test-fingertips")
+        // In proximity at the centre before the ready line, out and in again
+        // (a real proximity out turns libinput's forced one off).
+        #expect(rig.writes.count == 3)
+        #expect(rig.writes.map(\.device) == [1, 1, 1])
+        #expect(rig.writes.map { value($0.frame, .buttonToolPen) } == [1, 0, 1])
+        #expect(value(rig.writes[0].frame, .absoluteX) == 10_800 && value(rig.writes[0].frame, .absoluteY) == 6_750)
+        // Moving while up moves the pen only; the first motion goes out and in once more.
+        rig.source.frame([(.relative, .relativeX, 192)])
+        try waitUntil("the pen's move") { rig.writes.count == 5 }
+        #expect(rig.writes[3].device == 1 && value(rig.writes[3].frame, .buttonToolPen) == 0)
+        #expect(rig.writes[4].device == 1 && value(rig.writes[4].frame, .absoluteX) == 12_960)
+        #expect(value(rig.writes[4].frame, .buttonToolPen) == 1)
+        // Touching: the pen leaves first; moves while down write no pen frame.
+        rig.source.frame([(.key, .buttonLeft, 1)])
+        rig.source.frame([(.relative, .relativeX, 10)])
+        rig.source.frame([(.key, .buttonLeft, 0)])
+        try waitUntil("the touch, the drag, the lift and the pen back") { rig.writes.count == 10 }
+        let order = rig.writes.dropFirst(5).map(\.device)
+        #expect(order == [1, 0, 0, 0, 1])
+        #expect(value(rig.writes[5].frame, .buttonToolPen) == 0)
+        #expect(trackingIDs(rig.writes[8].frame) == [-1, -1, -1])
+        #expect(value(rig.writes[9].frame, .buttonToolPen) == 1)
+        #expect(abs(Int(value(rig.writes[9].frame, .absoluteX) ?? 0) - (12_960 + 113)) <= 1)  // where the drag left them
+        // Later moves are moves alone.
+        rig.source.frame([(.relative, .relativeY, 96)])
+        try waitUntil("a move") { rig.writes.count == 11 }
+        #expect(value(rig.writes[10].frame, .buttonToolPen) == nil && value(rig.writes[10].frame, .absoluteY) == 6_750 + 1_080)
+        job.cancel()
+        _ = await job.finished()
+        // Out of proximity before it was destroyed.
+        #expect(rig.writes.last?.device == 1)
+        #expect(rig.writes.last.map { value($0.frame, .buttonToolPen) } == 0)
+        #expect(pen.session.state.isReleased)
+        #expect(pen.session.isClosed)
+    }
+
+    @Test("No hover pen with --no-hover, from a touchscreen source, or through uhid or the gadget")
+    func noHoverPen() async throws {
+        for (description, output, hover) in [
+            (TestDevices.mouse, PlayOutput.uinput, false), (TestDevices.touchscreen, .uinput, true), (TestDevices.mouse, .uhid, true),
+            (TestDevices.mouse, .gadget(name: "g1"), true),
+        ] {
+            let rig = try FingertipsRig(description)
+            let job = try rig.start(output: output, hover: hover)
+            #expect(try rig.ready.wait())
+            #expect(rig.devices.count == 1)
+            #expect(job.hoverDevnode == nil)
+            job.cancel()
+            _ = await job.finished()
+        }
+    }
+
+    @Test("A hover pen that cannot be made is told once; the fingertips work without it")
+    func hoverPenUnavailable() async throws {
+        let source = try PipeSource()
+        let made = Mutex(0)
+        let engine = Engine(
+            devices: DeviceFactory(make: { profile, _, _ in
+                let count = made.withLock { count in
+                    count += 1
+                    return count
+                }
+                if count == 2 { throw FingertipsError("no second device") }
+                return PlaybackSession(profile: profile, sink: RecordingSink(), devnode: "/dev/input/x", linger: .zero, clock: ManualClock())
+            }),
+            inputs: InputFactory(
+                openRecording: { _ in throw FingertipsError("not a recording test") },
+                openLiveSource: { _ in
+                    OpenedInput(
+                        source: source, description: TestDevices.mouse,
+                        info: DeviceInfo(node: "/dev/input/test-source", name: "mouse", kind: .mouse), stableID: nil)
+                }))
+        let seen = Mutex<[FingertipsEvent]>([])
+        let ready = try TestEvent()
+        let job = try engine.startFingertips(
+            FingertipsRequest(options: FingertipsOptions(count: 2, idle: nil)),
+            events: { event in
+                seen.withLock { $0.append(event) }
+                if case .ready = event { ready.signal() }
+            })
+        #expect(try ready.wait())
+        #expect(job.hoverDevnode == nil)
+        let notices = seen.withLock { $0 }.compactMap { event -> String? in
+            if case .notice(let notice) = event { return "\(notice)" }
+            return nil
+        }
+        #expect(notices == ["no hover cursor (no second device); the fingertips work without it"])
+        job.cancel()
+        _ = await job.finished()
     }
 
     @Test("One of gesturectl's own devices is refused as a source, before any device is made")
