@@ -27,12 +27,17 @@ public struct MenuSetup: Sendable {
     /// Whether closing the menu closes the engine's kept devices: the
     /// CLI's menu made them; the daemon's ready devices stay.
     public var closesKeptDevices: Bool
+    /// How long live fingertips wait without input before they go away
+    /// (`nil`: never); AssistiveTouch's "a few moments", 5 s by default.
+    public var fingertipsIdle: Microseconds?
 
     /// Creates a setup.
     public init(
         engine: Engine, library: GestureLibrary, play: @escaping @Sendable (Gesture) -> PlayRequest,
-        pressLeadIn: Microseconds = PlayRequest.defaultLeadIn, create: CreateSetup, playLabel: String, closesKeptDevices: Bool
+        pressLeadIn: Microseconds = PlayRequest.defaultLeadIn, create: CreateSetup, playLabel: String, closesKeptDevices: Bool,
+        fingertipsIdle: Microseconds? = FingertipsOptions.defaultIdle
     ) {
+        self.fingertipsIdle = fingertipsIdle
         self.engine = engine
         self.library = library
         self.play = play
@@ -63,7 +68,7 @@ public struct MenuSetup: Sendable {
     /// drawing device (`--device`), else the only touch or pointer device.
     func startFingertips(count: Int, events: @escaping @Sendable (FingertipsEvent) -> Void) throws -> FingertipsJob {
         try engine.startFingertips(
-            FingertipsRequest(device: create.record.device, options: FingertipsOptions(count: count)), events: events)
+            FingertipsRequest(device: create.record.device, options: FingertipsOptions(count: count, idle: fingertipsIdle)), events: events)
     }
 
     /// A new create flow, for Create New Gesture.

@@ -22,7 +22,7 @@ enum MenuCommand {
             names it, offers 2, 3, 4 and 5 fingertips (its live
             multi-finger input, as 'gesturectl fingertips N'): the drawing device (--device, else the only touch
             or pointer device) moves them until a press of the switch (or
-            Escape) stops them; when they go away by themselves (5 s without
+            Escape) stops them; when they go away by themselves (--fingertips-idle, 5 s without
             input, the device unplugged) the menu is back. The switch must
             be another device than the one moving the fingertips. Power always asks first, and its default is not to
             press. The menu stays open after each action and says what was
@@ -74,6 +74,10 @@ enum MenuCommand {
             .option(
                 "lead-in", valueName: "time", help: "Wait this long after a new play device is ready before playing (lets readers open it).",
                 type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlayRequest.defaultLeadIn)),
+            .option(
+                "fingertips-idle", valueName: "time",
+                help: "Live fingertips go away after this long without input (0: only when stopped), for who needs longer to move.",
+                type: .duration(in: 0...86_400_000_000), default: OptionDefault.duration(FingertipsOptions.defaultIdle)),
         ] + AssistOptions.drawingOptions + AssistOptions.switchOptions + AssistOptions.outputOptions
     ) { values, context in
         guard let path = values.string("config").map(context.resolve) ?? MenuConfigurationFile.userPath(environment: context.environment)
@@ -104,11 +108,13 @@ enum MenuCommand {
         if let problem = context.libraryFolderProblem { throw CommandFailure.failure(problem) }
         let (createSetup, kind) = try AssistOptions.createSetup(values, context: context)
         let leadIn = Microseconds(values.durationOrDefault("lead-in"))
+        let fingertipsIdle = values.durationOrDefault("fingertips-idle")
         // The menu's devices are its own: closed when it closes.
         let setup = MenuSetup(
             engine: context.engine, library: context.library,
             play: { PlayRequest(gesture: $0, target: .kind(kind), leadIn: leadIn, keepDevice: true) }, create: createSetup,
-            playLabel: AssistOptions.playLabel(kind), closesKeptDevices: true)
+            playLabel: AssistOptions.playLabel(kind), closesKeptDevices: true,
+            fingertipsIdle: fingertipsIdle == 0 ? nil : Microseconds(fingertipsIdle))
         let library = LibraryNames(context.library)
         warnAboutMissingGestures(configuration.items, library: library, path: path, context: context)
         let display = AssistOptions.display(values, context: context)

@@ -105,6 +105,24 @@ struct MenuFingertipsSessionTests {
         #expect(handle.wait() == .success(.emergencyStopped))
     }
 
+    @Test("The menu's fingertips idle time (--fingertips-idle) is the setup's: a short one ends them by themselves, the menu is back")
+    func idleTimeFromTheSetup() throws {
+        let rig = try AssistRig()
+        let display = try TranscriptDisplay()
+        var setup = rig.menuSetup
+        setup.fingertipsIdle = Microseconds(50_000)
+        let handle = try MenuSession.start(
+            ActionMenu(configuration: MenuConfiguration(items: [MenuEntry(.fingertips(2))]), library: LibraryNames(rig.library)),
+            setup: setup, display: display, keyboard: nil, switchSetup: try rig.switchSetup())
+        #expect(display.eventually { display.has("The switch is ready") }, "\(display.all)")
+        #expect(display.eventually { display.all.last == "HIGHLIGHT 2 fingertips" })
+        rig.press(.single)
+        #expect(display.eventually { display.has("2 fingertips gone: no input for a while.") }, "\(display.all)")
+        #expect(waitUntil { rig.drawing.openReaders == 0 })
+        rig.press(.emergencyStop)
+        #expect(handle.wait() == .success(.emergencyStopped))
+    }
+
     @Test("The emergency stop while fingertips run lifts them, gives the source back and closes the menu")
     func emergencyStop() throws {
         let rig = try AssistRig()

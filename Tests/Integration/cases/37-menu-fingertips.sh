@@ -45,8 +45,11 @@ wait_for_log "$CASE_WORK/libinput.log" "DEVICE_ADDED +$SWITCH_NAME"
 # A scan interval long enough for a press to land on the item it was meant
 # for in a loaded VM (evemu-play can take over a second to start).
 MENU_LOG="$CASE_WORK/menu.log"
+# --fingertips-idle 0: under load libinput (reading libwacom's data for the
+# hover pen) can take longer than the 5 s idle time to report the drag, and
+# the fingertips must still be there for the switch to stop them.
 start_background menu.log "$GESTURECTL" menu --switch "$SWITCH_NAME" --switch-key KEY_F13 --scan-interval 2.5s \
-    --device "$SOURCE_NODE"
+    --device "$SOURCE_NODE" --fingertips-idle 0
 menu_pid=$BACKGROUND_PID
 wait_for_log "$MENU_LOG" "The switch is ready: $SWITCH_NAME" 20
 assert_log_contains "$MENU_LOG" 'Saved gestures menu · Create New Gesture · Gestures menu' "the default top level"
