@@ -5,9 +5,10 @@ Reads DIR/runs/ROUND-MODE-LABEL/ as benchmarks/recording-loss-guest left
 them and prints one row a run:
 
 - writer: frames written (position frames + the lift), frames it skipped
-  (--catch-up skip), frames written more than 1 ms late, the longest
-  catch-up (consecutive frames each written more than 1 ms late, back to
-  back) and its latest write;
+  (--catch-up skip), how long it wrote (a pacing writer drifts later), the
+  longest catch-up of a bursting writer (consecutive frames each written
+  more than a period late, back to back) and the most frames it wrote
+  within one period (1 ms at 1 kHz);
 - gesturectl record: samples kept against samples sent (one per finger per
   frame written: the lift adds a sample at its time), lost %, SYN_DROPPED
   (the recorder's "the kernel dropped events; N so far"), strokes, CPU
@@ -86,8 +87,8 @@ def main():
     if len(arguments) != 1:
         sys.exit("usage: recording-loss-analysis.py DIR [--markdown]")
     runs = os.path.join(arguments[0], "runs")
-    header = ["run", "mode", "binary", "writer: written (skipped)", "late > 1 ms", "longest catch-up",
-              "latest write ms", "record: kept / sent", "lost", "SYN_DROPPED", "strokes", "CPU ms/frame",
+    header = ["run", "mode", "binary", "writer: frames (skipped)", "writer s", "longest catch-up",
+              "most frames in a period", "record: kept / sent", "lost", "SYN_DROPPED", "strokes", "CPU ms/frame",
               "reader wait_max ms", "evemu-record lost", "evemu SYN_DROPPED"]
     rows = []
     names = sorted(os.listdir(runs), key=lambda name: (int(name.split("-", 1)[0]), name)) if os.path.isdir(runs) else []
@@ -108,8 +109,8 @@ def main():
         evemu = observed(folder)
         rows.append([
             round_number, mode, label,
-            f"{written} ({writer.get('frames_skipped', '?')})", writer.get("late_frames", "?"),
-            writer.get("catch_up_max", "?"), f"{int(writer.get('late_max_us', 0)) / 1000:.1f}",
+            f"{written} ({writer.get('frames_skipped', '?')})", writer.get("writer_seconds", "?"),
+            writer.get("catch_up_max", "?") if mode.startswith("burst") else "–", writer.get("burst_max", "?"),
             f"{samples} / {sent}" if samples is not None else f"none / {sent}",
             percent(samples or 0, sent), str(drops), str(strokes), cpu,
             f"{float(wait_max):.1f}" if wait_max and "+rt" not in mode else "",
