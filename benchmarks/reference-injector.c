@@ -12,7 +12,10 @@
  *   - the thread's timer slack is 1 ns (prctl(PR_SET_TIMERSLACK));
  *   - one write() per frame (the kernel stamps every event of a frame with
  *     the same time);
- *   - nothing else: no catching up, no statistics while playing.
+ *   - nothing else: no statistics while playing, and no rule for being
+ *     late: a frame whose deadline has passed is written at once, so
+ *     after a stall the frames it was late for go out back to back (a
+ *     catch-up no real device makes: see benchmarks/recording-loss).
  * It is our benchmark's tool, not product code: libevdev makes the device
  * (libevdev_uinput_create_from_device), everything after is plain syscalls.
  *
