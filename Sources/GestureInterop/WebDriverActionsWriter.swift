@@ -107,6 +107,16 @@ public struct WebDriverActionsWriter {
     /// kept frame (for drivers that interpolate), rather than a pause and a
     /// move of duration 0 (for chromedriver).
     public let gliding: Bool
+    /// What a driver is known to spend on a tick that moves a finger that
+    /// is down, beyond the tick's duration, in ms: taken out of the pause
+    /// before each such move (never below 0), so that the moves and the
+    /// lift land when the file says in that driver. 0 keeps the file's
+    /// own times (the pauses add up to the gesture's duration).
+    public let moveCost: Int64
+
+    /// chromedriver's cost of a tick that moves a touch (Chromium 156): it
+    /// waits for the page's next display frame, about 16 ms.
+    public static let chromedriverMoveCost: Int64 = 16
 
     /// The default ``minimumTick``: chromedriver (Chromium 156) adds about
     /// 17 ms to each tick that moves a touch, so moves 250 ms apart keep a
@@ -128,8 +138,9 @@ public struct WebDriverActionsWriter {
     /// `gliding`: see ``gliding``.
     public init(
         description: InputDeviceDescription, viewport: WebDriverViewport, minimumTick: Int64 = Self.defaultMinimumTick,
-        gliding: Bool = false
+        gliding: Bool = false, moveCost: Int64 = 0
     ) {
+        self.moveCost = min(max(moveCost, 0), Self.maximumMinimumTick)
         self.description = description
         self.viewport = viewport
         self.minimumTick = min(max(minimumTick, 0), Self.maximumMinimumTick)
@@ -395,6 +406,8 @@ public struct WebDriverActionsWriter {
             var needButtons = false
             var needSecond = false
             var anyMove = false
+            // A finger that is down moves in the move tick (not only one about to go down).
+            var downMoves = false
             for (index, source) in sources.enumerated() {
                 let old = before[source] ?? Tracker.Contact()
                 let new = moment.contacts[source] ?? Tracker.Contact()
@@ -432,6 +445,7 @@ public struct WebDriverActionsWriter {
                     } else {
                         move.append(position)
                         anyMove = true
+                        downMoves = true
                     }
                     buttons.append(.pause(0))
                     secondMove.append(.pause(0))
@@ -444,7 +458,11 @@ public struct WebDriverActionsWriter {
                 }
             }
             var ticks: [[Action]] = []
-            if duration > 0 { ticks.append(glide) }
+            if duration > 0 {
+                // The driver's cost of the move to come, paid by the pause before it.
+                let paid = downMoves ? min(duration, writer.moveCost) : 0
+                ticks.append(paid > 0 ? glide.map { $0 == .pause(duration) ? .pause(duration - paid) : $0 } : glide)
+            }
             if anyMove { ticks.append(move) }
             if needButtons { ticks.append(buttons) }
             if needSecond {

@@ -143,7 +143,10 @@ enum InteropCommands {
             tick that moves a touch; 250 ms apart keeps a gesture's time
             within 10% in Chromium). Each move is a pause, then a move of
             duration 0, as chromedriver needs (it sends a move at the start
-            of its tick); --moves gliding makes each move last until its
+            of its tick, then waits for a display frame: --move-cost-ms,
+            16 ms, is taken out of the pause before each move, so the lift
+            lands on time; 0 keeps the file's own times, for import or
+            another driver); --moves gliding makes each move last until its
             point is due, for drivers that move the pointer through a
             move's duration (Appium, geckodriver):
               curl -X POST -H 'Content-Type: application/json' \\
@@ -180,6 +183,11 @@ enum InteropCommands {
                 help: "For --format webdriver: stepped (a pause, then an instant move: chromedriver) or gliding "
                     + "(each move lasts until its point is due: drivers that interpolate, such as Appium); default stepped.",
                 type: .choice(["stepped", "gliding"])),
+            .option(
+                "move-cost-ms", valueName: "ms",
+                help: "For --format webdriver, stepped moves: what the driver spends on each move, taken out of the pause before it "
+                    + "(default \(WebDriverActionsWriter.chromedriverMoveCost), chromedriver's; 0 keeps the file's own times).",
+                type: .integer(in: 0...1_000)),
             .option("output", short: "o", valueName: "file", help: "Where to write ('-' for standard output).", default: "-", completion: .files),
             GestureOutput.forceFlag,
         ]
@@ -189,7 +197,7 @@ enum InteropCommands {
             switch formatName {
             case "libinput": .libinput
             case "android-uinput": .androidUinput
-            case "webdriver": .webdriver(nil, tick: WebDriverActionsWriter.defaultMinimumTick, gliding: false)
+            case "webdriver": .webdriver(nil, tick: WebDriverActionsWriter.defaultMinimumTick, gliding: false, moveCost: 0)
             default: .evemu
             }
         let viewport = try values.string("viewport").map { try parseViewport($0) }
@@ -204,6 +212,13 @@ enum InteropCommands {
         if moves != nil, case .webdriver = format {} else if let moves {
             throw CommandFailure.usage("--moves \(moves) is for --format webdriver (how its moves are timed), not \(formatName)")
         }
+        let moveCost = values.integer("move-cost-ms")
+        if moveCost != nil, case .webdriver = format {} else if moveCost != nil {
+            throw CommandFailure.usage("--move-cost-ms is for --format webdriver (what its driver spends on a move), not \(formatName)")
+        }
+        if moveCost != nil && moves == "gliding" {
+            throw CommandFailure.usage("--move-cost-ms is for stepped moves; a gliding move's own duration carries its time")
+        }
         let kind = DeviceKind(rawValue: values.stringOrDefault("as")) ?? .touchscreen
         if case .webdriver = format, kind != .touchscreen {
             throw CommandFailure.usage(
@@ -216,7 +231,8 @@ enum InteropCommands {
         if case .webdriver = format {
             chosen = .webdriver(
                 viewport ?? defaultViewport(for: stream.builder.target.description, gesture: stream.gesture),
-                tick: Int64(tick ?? Int(WebDriverActionsWriter.defaultMinimumTick)), gliding: moves == "gliding")
+                tick: Int64(tick ?? Int(WebDriverActionsWriter.defaultMinimumTick)), gliding: moves == "gliding",
+                moveCost: moves == "gliding" ? 0 : Int64(moveCost ?? Int(WebDriverActionsWriter.chromedriverMoveCost)))
         }
         try writeFrames(
             of: stream.gesture, with: stream.builder, format: chosen,
@@ -263,7 +279,8 @@ enum InteropCommands {
         /// WebDriver actions in a viewport (always given by the time frames
         /// are written), moves kept only for a bend at least `tick` ms apart.
         /// `gliding`: see ``GestureInterop/WebDriverActionsWriter/gliding``.
-        case webdriver(WebDriverViewport?, tick: Int64, gliding: Bool)
+        /// `moveCost`: see ``GestureInterop/WebDriverActionsWriter/moveCost``.
+        case webdriver(WebDriverViewport?, tick: Int64, gliding: Bool, moveCost: Int64)
     }
 
     /// How much text is gathered before it is written: large enough that
@@ -281,12 +298,12 @@ enum InteropCommands {
         context: CommandContext
     ) throws {
         let description = builder.target.description
-        if case .webdriver(let viewport, let tick, let gliding) = format {
+        if case .webdriver(let viewport, let tick, let gliding, let moveCost) = format {
             // Source by source: the frames are made once per source, so
             // memory stays small (see WebDriverActionsWriter).
             let writer = WebDriverActionsWriter(
                 description: description, viewport: viewport ?? WebDriverViewport(width: 1080, height: 1920), minimumTick: tick,
-                gliding: gliding)
+                gliding: gliding, moveCost: moveCost)
             try builder.forEachFrame(for: gesture) { _, _ in false }  // every check before anything is written
             try GestureOutput.writeStream(to: output, force: force, context: context) { write in
                 try writer.write(

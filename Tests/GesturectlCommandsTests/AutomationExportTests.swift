@@ -44,7 +44,8 @@ import TestSupport
         let android = try Self.strokes(try Self.roundTrip(gesture, ["--format", "android-uinput"], in: scratch))
         let webdriver = try Self.strokes(
             try Self.roundTrip(
-                gesture, ["--format", "webdriver", "--viewport", "1080x1920"], importing: ["--viewport", "1080x1920"], in: scratch))
+                gesture, ["--format", "webdriver", "--viewport", "1080x1920", "--move-cost-ms", "0"], importing: ["--viewport", "1080x1920"],
+                in: scratch))
         #expect(android.count == reference.count)
         for (got, want) in zip(android, reference) {
             #expect(got.count == want.count)
@@ -122,12 +123,37 @@ import TestSupport
         #expect(misplaced.stderr.hasPrefix("gesturectl: error: --moves gliding is for --format webdriver (how its moves are timed), not libinput\n"))
     }
 
+    /// `--move-cost-ms` (default 16, chromedriver's): taken out of the
+    /// pause before each move of a finger that is down; 0 keeps the file's times.
+    @Test func moveCostShortensThePauseBeforeEachMove() throws {
+        let scratch = try TemporaryFolder()
+        func pauses(_ arguments: [String]) throws -> [Int] {
+            let result = try CLI.run(["export", "three-finger-swipe-left", "--format", "webdriver"] + arguments, in: scratch.path)
+            #expect(result.status == 0, "\(result.stderr)")
+            let payload = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let first = try #require((payload["actions"] as? [[String: Any]])?.first?["actions"] as? [[String: Any]])
+            return first.filter { $0["type"] as? String == "pause" }.compactMap { $0["duration"] as? Int }.filter { $0 > 0 }
+        }
+        let honest = try pauses(["--move-cost-ms", "0"])
+        let byDefault = try pauses([])
+        // A straight swipe: the pause before its one move, then the pause before the lift (no move after it).
+        #expect(honest.count == 2 && byDefault.count == 2, "\(byDefault) against \(honest)")
+        #expect(byDefault.first == honest.first.map { $0 - 16 } && byDefault.last == honest.last)
+        #expect(try pauses(["--move-cost-ms", "16"]) == byDefault)
+        let gliding = try CLI.run(
+            ["export", "tap", "--format", "webdriver", "--moves", "gliding", "--move-cost-ms", "16"], in: scratch.path)
+        #expect(gliding.status == 2)
+        #expect(gliding.stderr.contains("--move-cost-ms is for stepped moves"))
+        let misplaced = try CLI.run(["export", "tap", "--format", "evemu", "--move-cost-ms", "16"], in: scratch.path)
+        #expect(misplaced.status == 2)
+    }
+
     @Test func theDescriptionsMatchAfterTheRoundTrip() throws {
         let scratch = try TemporaryFolder()
         let android = try Self.roundTrip("three-finger-swipe-left", ["--format", "android-uinput"], in: scratch)
         #expect(try CLI.run(["describe", "-"], stdin: android).stdout == "3 fingers · swipe left · 0.25 s · 40 mm\n")
         // WebDriver knows no millimetres: the surface is in pixels, its size unknown.
-        let webdriver = try Self.roundTrip("three-finger-swipe-left", ["--format", "webdriver"], in: scratch)
+        let webdriver = try Self.roundTrip("three-finger-swipe-left", ["--format", "webdriver", "--move-cost-ms", "0"], in: scratch)
         #expect(try CLI.run(["describe", "-"], stdin: webdriver).stdout.hasPrefix("3 fingers · swipe left · 0.25 s"))
     }
 
