@@ -582,7 +582,6 @@ private final class FingertipsRun: @unchecked Sendable {
     }
 }
 
-
 /// The hover pen's writing: in proximity at a point, or out of it. Frames
 /// carry only what changed (the kernel drops repeated values anyway).
 ///
