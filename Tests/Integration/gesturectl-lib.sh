@@ -190,3 +190,30 @@ switch_hold() {
     sleep "$1"
     evemu-event --sync "$SWITCH_NODE" --type EV_KEY --code KEY_F13 --value 0 || fail "evemu-event failed"
 }
+
+# start_uinput_source DESCRIPTION.evemu : a source device driven through its
+# own uinput descriptor (uinput_source.py: events injected into the event
+# node never reach a reader that grabbed it, as gesturectl fingertips does);
+# sets SOURCE_NODE, SOURCE_PID, SOURCE_FD (its commands) and SOURCE_LOG
+# (source.log, its answers) once udev has announced it.
+start_uinput_source() {
+    local fifo="$CASE_WORK/source.fifo"
+    SOURCE_LOG="$CASE_WORK/source.log"
+    mkfifo "$fifo"
+    udev_monitor_start
+    start_background source.log python3 "$INTEGRATION/uinput_source.py" "$1" "$fifo"
+    SOURCE_PID=$BACKGROUND_PID
+    wait_for_log "$SOURCE_LOG" ': /dev/input/event[0-9]+$'
+    SOURCE_NODE=$(grep -m 1 -o -E '/dev/input/event[0-9]+$' "$SOURCE_LOG")
+    exec {SOURCE_FD}>"$fifo"
+    wait_for_input_node "$SOURCE_NODE"
+}
+
+# source_command COMMAND ANSWER : sends COMMAND to the uinput source, waits
+# for its Nth ANSWER line (`played`, `frame`, `quit`).
+declare -A _source_answers=()
+source_command() {
+    printf '%s\n' "$1" >&"$SOURCE_FD" || fail "the source did not take '$1'"
+    _source_answers[$2]=$((${_source_answers[$2]:-0} + 1))
+    wait_for_lines "$SOURCE_LOG" "^$2\$" "${_source_answers[$2]}"
+}

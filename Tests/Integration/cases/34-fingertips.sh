@@ -18,30 +18,6 @@
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 
-# start_source FIFO LOG : the source device; sets SOURCE_NODE, SOURCE_PID,
-# SOURCE_FD (its commands), SOURCE_LOG.
-start_source() {
-    local fifo="$CASE_WORK/$1" node
-    SOURCE_LOG="$CASE_WORK/$2"
-    mkfifo "$fifo"
-    udev_monitor_start
-    start_background "$2" python3 "$INTEGRATION/uinput_source.py" "$FIXTURES/touchscreen.evemu" "$fifo"
-    SOURCE_PID=$BACKGROUND_PID
-    wait_for_log "$SOURCE_LOG" ': /dev/input/event[0-9]+$'
-    node=$(grep -m 1 -o -E '/dev/input/event[0-9]+$' "$SOURCE_LOG")
-    exec {SOURCE_FD}>"$fifo"
-    wait_for_input_node "$node"
-    SOURCE_NODE=$node
-}
-
-# source_command COMMAND ANSWER : sends COMMAND, waits for its Nth ANSWER line.
-declare -A _answers=()
-source_command() {
-    printf '%s\n' "$1" >&"$SOURCE_FD" || fail "the source did not take '$1'"
-    _answers[$2]=$((${_answers[$2]:-0} + 1))
-    wait_for_lines "$SOURCE_LOG" "^$2\$" "${_answers[$2]}"
-}
-
 # start_fingertips LOG : gesturectl fingertips 3 on the source (no idle end:
 # the steps of a slow guest take seconds), until its ready line and the line
 # naming its device; sets TIPS_PID, TIPS_LOG, TIPS_NODE. gesturectl waited
@@ -62,7 +38,7 @@ finger_down='frame 3:0x2f:0 3:0x39:50 3:0x35:2000 3:0x36:1000 1:0x14a:1 3:0:2000
 finger_up='frame 3:0x39:-1 1:0x14a:0'
 
 # --- 1. a one-finger stroke becomes a 3-finger swipe --------------------------
-start_source source.fifo source.log
+start_uinput_source "$FIXTURES/touchscreen.evemu"
 libinput_watch "$SOURCE_NODE" libinput-source.log
 SOURCE_LIBINPUT_LOG=$LIBINPUT_LOG
 start_fingertips fingertips.log

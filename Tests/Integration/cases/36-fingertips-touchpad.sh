@@ -35,15 +35,7 @@
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 
-fifo="$CASE_WORK/source.fifo"
-SOURCE_LOG="$CASE_WORK/source.log"
-mkfifo "$fifo"
-udev_monitor_start
-start_background source.log python3 "$INTEGRATION/uinput_source.py" "$FIXTURES/mouse.evemu" "$fifo"
-wait_for_log "$SOURCE_LOG" ': /dev/input/event[0-9]+$'
-SOURCE_NODE=$(grep -m 1 -o -E '/dev/input/event[0-9]+$' "$SOURCE_LOG")
-exec {SOURCE_FD}>"$fifo"
-wait_for_input_node "$SOURCE_NODE"
+start_uinput_source "$FIXTURES/mouse.evemu"
 libinput_watch "$SOURCE_NODE" libinput-source.log
 SOURCE_LIBINPUT_LOG=$LIBINPUT_LOG
 
