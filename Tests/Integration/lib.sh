@@ -149,6 +149,11 @@ _lib_cleanup() {
     exit "$status"
 }
 trap _lib_cleanup EXIT
+# The runner's timeout ends a case with SIGTERM (then SIGKILL 10 s later):
+# exit on it, so that the EXIT traps run and undo what the case changed on
+# the guest (a group, a rule) before the next case starts. A case killed by
+# its timeout once left the group that case 40 needs absent.
+trap 'exit 143' TERM
 
 # --- waiting on logs -----------------------------------------------------------
 

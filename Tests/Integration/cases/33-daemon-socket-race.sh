@@ -8,12 +8,15 @@
 #   1. in a folder everyone may write (not sticky), the root daemon refuses
 #      to start, naming the folder (exit 1), 3 times;
 #   2. in a sticky folder everyone may write (as /tmp), the root daemon is
-#      started 100 times, each time waited for ("ready") and stopped: the
+#      started 50 times, each time waited for ("ready") and stopped: the
 #      attacker's rename over each socket is refused, the sockets are
 #      root:gesturectl 0660 (every tenth checked), and the file's owner,
 #      group, mode and content never change.
-# Under emulation a start and stop of the debug binary takes ~0.5 s.
-# timeout: 180
+# Under emulation a start and stop of the debug binary takes ~0.5 s, and
+# beside a CPU hog ~2 s: 100 starts timed out at 180 s there (issue 23),
+# and a case killed by its timeout leaves the group behind for the package
+# case. 50 starts still give the attacker 50 races, each one tried.
+# timeout: 300
 # resources: group
 . "$INTEGRATION/lib.sh"
 
@@ -31,7 +34,8 @@ target=$race_root/secret
 printf 'only root reads this\n' > "$target"
 chmod 600 "$target"
 target_before=$(stat -c '%U %G %a %s %F' "$target")
-# No ready devices: the case is about the socket, and 100 starts must be quick.
+# No ready devices: the case is about the socket, and its starts must be quick.
+starts=50
 printf '{"devices": []}\n' > "$CASE_WORK/daemon.json"
 
 # attack FOLDER : the attacker, until stopped: each time a file named d.sock
@@ -112,10 +116,10 @@ done
 stop_background "$attacker_pid"
 assert_line_count "$CASE_WORK/attack-open.log" '^(placed|refused)' 0 "the attacker's renames in the open folder (no socket was made)"
 
-# 2. A sticky folder everyone may write: 100 starts under attack.
+# 2. A sticky folder everyone may write: $starts starts under attack.
 attack "$race_root/sticky"
 socket=$race_root/sticky/d.sock
-for ((round = 1; round <= 100; round++)); do
+for ((round = 1; round <= starts; round++)); do
     # Should a link be at the free name, the daemon refuses it ("not a socket").
     if [[ -e $socket || -L $socket ]]; then fail "something is at $socket before start $round: $(ls -l "$socket")"; fi
     "$GESTURECTL" daemon --socket "$socket" --config "$CASE_WORK/daemon.json" \
@@ -144,6 +148,6 @@ note "sticky folder: the attacker's renames over the daemon's socket refused $re
 assert_line_count "$CASE_WORK/attack-sticky.log" '^placed' 0 "the attacker's renames that went through"
 # One try per socket created; a try that came after the socket was gone
 # again would have been `placed`.
-((refused == 100)) || fail "the attacker tried $refused renames over the 100 sockets, not one each: the case proves less than it says"
+((refused == starts)) || fail "the attacker tried $refused renames over the $starts sockets, not one each: the case proves less than it says"
 [[ $(cat "$target") == 'only root reads this' ]] || fail "the root-only file's content changed"
 check_target "the case"
