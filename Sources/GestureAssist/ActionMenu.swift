@@ -227,7 +227,8 @@ public struct ActionMenu: Sendable {
                 phase = .finished
                 return [.finish(.emergencyStopped)]
             case .success:
-                return [.say(Announcement("Back in the menu."))] + reshowOrClose()
+                // Not "back" when nothing can operate the menu: it closes.
+                return closesWhenIdle ? reshowOrClose() : [.say(Announcement("Back in the menu."))] + reshow()
             case .failure(let failure):
                 return [.say(Announcement("Create New Gesture did not work: \(failure.message)"))] + reshowOrClose()
             }

@@ -187,8 +187,13 @@ public final class CreateSession: AssistLoopClient {
     /// else can choose Save (the flow says what is dropped). With a switch
     /// the flow goes on.
     func keysEnded() {
+        keysHaveEnded = true
         if switchSetup == nil { feed(.inputEnded) }
     }
+
+    /// Whether the keys ended while the session ran (the menu that ran it
+    /// then closes at once, instead of showing itself to no one).
+    private(set) var keysHaveEnded = false
 
     private func feed(_ input: CreateInput) {
         pending.append(input)

@@ -278,12 +278,15 @@ public final class MenuSession: AssistLoopClient {
         case .startFingertips(let count):
             startFingertips(count)
         case .create:
-            let result = create()
+            let (result, keysEnded) = create()
             if let failure {
                 display.say(Announcement("The menu cannot go on: \(failure.message)"))
                 outcome = .closed
                 return
             }
+            // Keys that ended during the flow (and no switch) end the menu
+            // too: told before the flow's end, it closes instead of coming back.
+            if keysEnded && loop.switchSetup == nil { pending.append(.inputEnded) }
             pending.append(.created(result))
         case .cancelEverything:
             stopEverything()
@@ -340,26 +343,28 @@ public final class MenuSession: AssistLoopClient {
 
     /// Create New Gesture: the create flow on this thread, with the switch
     /// handed over to it (one watch of the device at a time) and taken back after.
-    private func create() -> Result<CreateOutcome, CreateFailure> {
+    private func create() -> (Result<CreateOutcome, CreateFailure>, keysEnded: Bool) {
         presentation = .none
         loop.stopSwitch()
         let result: Result<CreateOutcome, CreateFailure>
+        var keysEnded = false
         do {
             let session = try CreateSession(
                 flow: setup.createFlow(), setup: setup.create, display: display, keyboard: loop.keyboard,
                 switchSetup: loop.switchSetup, clock: loop.clock, cancellation: loop.cancellation)
             result = session.run()
+            keysEnded = session.keysHaveEnded
         } catch {
             result = .failure(CreateFailure("\(error)"))
         }
-        if case .success(.emergencyStopped) = result { return result }
+        if case .success(.emergencyStopped) = result { return (result, keysEnded) }
         do {
             try loop.watchSwitch(setup.watchSwitch(_:handle:))
         } catch {
             // Without its switch a switch user cannot use the menu: end it.
             failure = CreateFailure("the switch cannot be watched again: \(error)")
         }
-        return result
+        return (result, keysEnded)
     }
 
     /// Cancels what runs and waits for it: a play lifts every finger, a

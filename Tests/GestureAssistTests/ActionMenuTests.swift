@@ -144,6 +144,17 @@ struct ActionMenuTests {
         #expect(menu.handle(.created(.success(.emergencyStopped))) == [.finish(.emergencyStopped)])
     }
 
+    @Test("Keys that ended during Create New Gesture: the flow's end closes the menu, without \"Back in the menu.\"")
+    func keysEndedDuringCreate() {
+        var menu = ActionMenu(configuration: .defaults, library: FakeMenuLibrary())
+        let top = menu.start().menu!
+        #expect(menu.handle(.choose(top.id("Create New Gesture"))) == [.create])
+        #expect(menu.handle(.inputEnded) == [])
+        let end = menu.handle(.created(.success(.discarded)))
+        #expect(end.lines == ["The keys ended and there is no switch, so nothing can operate the menu.", "Menu closed."])
+        #expect(end.last == .finish(.closed))
+    }
+
     @Test("The emergency stop cancels everything in every state; the end of the keys closes once an action ends")
     func stops() {
         var menu = ActionMenu(configuration: .defaults, library: FakeMenuLibrary())

@@ -72,4 +72,29 @@ struct MenuSessionTests {
         #expect(handle.wait() == .success(.closed))
         #expect(display.has("Menu closed."))
     }
+
+    @Test("Keys that end inside Create New Gesture (no switch) end create, then close the menu at once, not back in a menu no one can use")
+    func keysEndInsideCreate() throws {
+        let rig = try AssistRig()
+        let display = try TranscriptDisplay()
+        let keys = try FileDescriptor.pipe()
+        defer { keys.read.close() }
+        let handle = try MenuSession.start(
+            ActionMenu(configuration: .defaults, library: LibraryNames(rig.library)), setup: rig.menuSetup, display: display,
+            keyboard: KeyboardInput(fileDescriptor: keys.read), switchSetup: nil)
+        #expect(display.eventually { display.has("MENU Main menu") })
+        try keys.write.writeAll(Array("7".utf8))
+        #expect(display.eventually { display.has("Recording from test touchscreen") })
+        rig.drawing.stroke(id: 1, x: 1_000, y: 1_000)
+        #expect(display.eventually { display.has("Stroke 1: ") })
+        keys.write.close()
+        #expect(handle.wait() == .success(.closed))
+        let all = display.all
+        let created = try #require(all.firstIndex { $0.contains("The keys ended and there is no switch, so nothing can operate the flow.") }, "\(all)")
+        let after = Array(all[(created + 1)...])
+        #expect(!after.contains("Back in the menu."), "\(after)")
+        #expect(!after.contains { $0.hasPrefix("MENU ") }, "\(after)")
+        #expect(after.contains("The keys ended and there is no switch, so nothing can operate the menu."))
+        #expect(after.filter { $0 != "END" }.last == "Menu closed.", "\(after)")
+    }
 }
