@@ -90,7 +90,7 @@ public enum AndroidUinputWriter {
     /// millisecond after the one before) and an `inject`. The first frame
     /// appended sets the time origin.
     public struct EventWriter: Sendable {
-        private var first: Int64?
+        private var origin = TimeOrigin()
         private var lastMilliseconds: Int64 = 0
 
         /// A writer before its first frame.
@@ -98,10 +98,7 @@ public enum AndroidUinputWriter {
 
         /// Appends `frame`'s commands to `text`.
         public mutating func append(_ frame: InputFrame, to text: inout String) {
-            let first = self.first ?? frame.time.rawValue
-            self.first = first
-            let (difference, overflow) = frame.time.rawValue.subtractingReportingOverflow(first)
-            let elapsed = overflow ? (frame.time.rawValue < first ? 0 : Int64.max - 1_000) : max(0, difference)
+            let elapsed = origin.elapsed(frame.time, ceiling: Int64.max - 1_000)
             // Rounded from the start, not per frame: the delays add up to
             // the frames' times, never drifting by a rounding a frame.
             let milliseconds = (elapsed + 500) / 1_000

@@ -1,3 +1,4 @@
+import GestureModel
 import InputSystem
 
 /// The few `printf` conversions the peers' writers use, reproduced exactly so
@@ -124,5 +125,38 @@ struct LineParts: Sendable {
         let type = Int(event.type.rawValue)
         let code = Int(event.code.rawValue)
         return type < types && code < codesPerType ? type * codesPerType + code : nil
+    }
+}
+
+/// A frame writer's time origin: the first frame's time. Every frame's
+/// time is counted from it, never below 0 (a frame earlier than the first
+/// is written at the first's time) and, when the difference overflows,
+/// at the writer's `ceiling`.
+struct TimeOrigin: Sendable {
+    private var first: Int64?
+
+    /// `time` in microseconds since the first time given (which this call
+    /// sets when it is the first).
+    mutating func elapsed(_ time: Microseconds, ceiling: Int64) -> Int64 {
+        let first = self.first ?? time.rawValue
+        self.first = first
+        let (difference, overflow) = time.rawValue.subtractingReportingOverflow(first)
+        return overflow ? (time.rawValue < first ? 0 : ceiling) : max(0, difference)
+    }
+}
+
+/// A writer of frames as UTF-8 text, one frame at a time (export streams an
+/// hour's gesture through it without holding the whole text).
+public protocol FrameTextWriter {
+    /// Appends `frame`'s text to `bytes` as UTF-8.
+    mutating func append(_ frame: InputFrame, to bytes: inout [UInt8])
+}
+
+extension FrameTextWriter {
+    /// Appends `frame`'s text to `text`: the same text, through a String.
+    public mutating func append(_ frame: InputFrame, to text: inout String) {
+        var bytes: [UInt8] = []
+        append(frame, to: &bytes)
+        text += String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -65,8 +65,8 @@ public enum EvemuWriter {
     /// Writes frames as ``events(_:)`` does, one at a time, so that a long
     /// recording can be written in pieces as its frames are made; the
     /// first frame appended sets the time origin.
-    public struct EventWriter: Sendable {
-        private var first: Int64?
+    public struct EventWriter: FrameTextWriter, Sendable {
+        private var origin = TimeOrigin()
         private var lastMilliseconds: Int64 = 0
         /// `TTTT CCCC ` and `# EV_X / NAME…  ` for each type and code seen:
         /// the parts of a line that do not change, formatted once.
@@ -77,21 +77,10 @@ public enum EvemuWriter {
         /// A writer before its first frame.
         public init() {}
 
-        /// Appends `frame`'s `E:` lines to `text`.
-        public mutating func append(_ frame: InputFrame, to text: inout String) {
-            var bytes: [UInt8] = []
-            append(frame, to: &bytes)
-            text += String(decoding: bytes, as: UTF8.self)
-        }
-
         /// Appends `frame`'s `E:` lines to `bytes` as UTF-8: the same text,
         /// without a String in between (an hour's export is a gigabyte).
         public mutating func append(_ frame: InputFrame, to bytes: inout [UInt8]) {
-            let first = self.first ?? frame.time.rawValue
-            self.first = first
-            let (difference, overflow) = frame.time.rawValue.subtractingReportingOverflow(first)
-            let elapsed = overflow ? (frame.time.rawValue < first ? 0 : Int64.max - 1) : max(0, difference)
-            let time = elapsed + 1
+            let time = origin.elapsed(frame.time, ceiling: Int64.max - 1) + 1
             stamp.removeAll(keepingCapacity: true)
             stamp.append("E: ")
             stamp.appendDecimal(time / 1_000_000)

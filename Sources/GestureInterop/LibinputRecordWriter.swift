@@ -179,8 +179,8 @@ public enum LibinputRecordWriter {
     /// in pieces as its frames are made. The first frame appended sets the
     /// time origin (0); a frame earlier than it is written at 0, a frame
     /// without events is left out.
-    public struct EventWriter: Sendable {
-        private var first: Int64?
+    public struct EventWriter: FrameTextWriter, Sendable {
+        private var origin = TimeOrigin()
         private var lastTime: Int64 = 0
         /// `TTT, CCC, ` and `] # EV_X / NAME…  ` for each type and code
         /// seen: the parts of a line that do not change, formatted once.
@@ -191,21 +191,11 @@ public enum LibinputRecordWriter {
         /// A writer before its first frame.
         public init() {}
 
-        /// Appends `frame`'s entry to `text`.
-        public mutating func append(_ frame: InputFrame, to text: inout String) {
-            var bytes: [UInt8] = []
-            append(frame, to: &bytes)
-            text += String(decoding: bytes, as: UTF8.self)
-        }
-
         /// Appends `frame`'s entry to `bytes` as UTF-8: the same text,
         /// without a String in between (an hour's export is a gigabyte).
         public mutating func append(_ frame: InputFrame, to bytes: inout [UInt8]) {
-            let first = self.first ?? frame.time.rawValue
-            self.first = first
+            let time = origin.elapsed(frame.time, ceiling: Int64.max)
             guard !frame.events.isEmpty else { return }
-            let (difference, overflow) = frame.time.rawValue.subtractingReportingOverflow(first)
-            let time = overflow ? (frame.time.rawValue < first ? 0 : Int64.max) : max(0, difference)
             bytes.append("  - evdev:\n")
             stamp.removeAll(keepingCapacity: true)
             stamp.append("    - [")
