@@ -3,7 +3,9 @@
 # VM (issue 9): CPU time a frame, heap allocations a frame and system calls
 # a frame of the player's path (ten fingers at 1 kHz, written through the
 # uinput write path to /dev/null) and of the recorder's (the same frames
-# read from a pipe through a RecordingSession). Not part of scripts/test;
+# read from a pipe through a RecordingSession); and the daemon's request →
+# first frame written beside its `version` round trip, on a real socket over
+# the real engine with a sink in place of the kernel. Not part of scripts/test;
 # about 2 minutes. The figures that matter under emulation are in
 # benchmarks/timing (benchmarks/README.md); this one shows where the time
 # goes.
@@ -44,11 +46,14 @@ echo "## CPU time (host: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/lo
 "$binary" play-nowait 10000
 "$binary" record 2
 "$binary" record-burst 10000
+echo "## The daemon's request → first frame, beside its version round trip (host CPU)"
+"$binary" daemon 500
 if ((vm)); then
     echo "## CPU time in the VM (TCG)"
     scripts/vm-run --timeout 900 -- bash -c '
         echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
-        "$0" play 2; "$0" play-nowait 2000; "$0" record 2; "$0" record-burst 5000' "$binary" || echo "(the VM run failed: status $?)"
+        "$0" play 2; "$0" play-nowait 2000; "$0" record 2; "$0" record-burst 5000; "$0" daemon 200' "$binary" \
+        || echo "(the VM run failed: status $?)"
 fi
 
 allocations() { # MODE N: heap allocations of one run

@@ -9,6 +9,8 @@
 //   gesturectl-hotpath record-burst [FRAMES]  the recorder fed as fast as a pipe takes it
 //   gesturectl-hotpath play-memory [MINUTES]  the memory one play of the ten-finger
 //                                             gesture holds (60: the one-hour one)
+//   gesturectl-hotpath daemon [PLAYS]         the daemon's request → first frame
+//                                             written, beside its `version` round trip
 //
 // The frames are the timing benchmark's ten-1k case: ten fingers swiping up
 // at 1,000 frames a second (22 events a frame), built by the player's own
@@ -22,7 +24,9 @@
 // system), so the writer thread of the recording cases is not counted.
 
 import Glibc
+import GestureDaemon
 import GestureEngine
+import GestureLibrary
 import GestureModel
 import GesturePlayback
 import GestureRecording
@@ -363,11 +367,143 @@ func benchmarkPlayMemory(minutes: Int) {
             + "peak while building \(mib(held.peak - withGesture.rss)) MiB above the gesture")
 }
 
+// MARK: The daemon's request → first frame
+
+/// A ready device's sink that notes when the first frame of each play is
+/// written (the moment a uinput device's write would reach the kernel).
+final class FirstWriteSink: FrameSink, Sendable {
+    private let first = Mutex<Int64?>(nil)
+    func write(_ frame: InputFrame) throws {
+        let now = monotonicNanoseconds()
+        first.withLock { if $0 == nil { $0 = now } }
+    }
+    /// The first write's time since the last take, and forgets it.
+    func take() -> Int64? { first.withLock { value in defer { value = nil }; return value } }
+}
+
+/// A client's line-by-line connection to the daemon's socket.
+final class LineConnection {
+    let descriptor: FileDescriptor
+    private var buffer: [UInt8] = []
+    init(path: String) {
+        do { descriptor = try UnixSocket.connect(to: path) } catch { fail("connect \(path): \(error)") }
+    }
+    func send(_ line: String) {
+        do { try descriptor.writeAll(Array((line + "\n").utf8)) } catch { fail("send: \(error)") }
+    }
+    private static func has(_ bytes: [UInt8], _ part: String) -> Bool {
+        let part = Array(part.utf8)
+        guard bytes.count >= part.count else { return false }
+        return (0...(bytes.count - part.count)).contains { bytes[$0..<($0 + part.count)].elementsEqual(part) }
+    }
+
+    /// Reads lines until the reply to request `id` (events before it are skipped).
+    func reply(to id: Int) -> String {
+        while true {
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                let compact = Array(line.utf8.filter { $0 != UInt8(ascii: " ") })
+                if Self.has(compact, "\"id\":\(id),") || Self.has(compact, "\"id\":\(id)}") {
+                    if !Self.has(compact, "\"ok\":true") { fail("request \(id) failed: \(line)") }
+                    return line
+                }
+            }
+            let bytes: [UInt8]?
+            do { bytes = try descriptor.read(upTo: 65_536) } catch { fail("read: \(error)") }
+            guard let bytes, !bytes.isEmpty else { fail("the daemon closed the connection") }
+            buffer += bytes
+        }
+    }
+}
+
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+}
+
+/// The daemon's play path on this machine's own CPU: a daemon on a real
+/// socket over the real engine, its ready touchscreen a session on the
+/// system clock whose sink notes the first frame written. Each round sends
+/// `version` (the round trip of a request that does nothing) and then a
+/// play of the built-in tap, by name and inline, each with `wait`; the
+/// latency is from the moment the play's line is sent to its first frame.
+/// The same figures as benchmarks/daemon's, without the VM's emulated CPU.
+func benchmarkDaemon(plays: Int) {
+    let sink = FirstWriteSink()
+    let recordings = String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/"))
+        + "/Recordings"
+    let folder = "/tmp/gesturectl-hotpath-daemon-\(getpid())"
+    let socketPath = folder + "/d.sock"
+    let server: DaemonServer
+    do {
+        try FileSystem.makeDirectory(folder, permissions: 0o700)
+        let engine = Engine(
+            devices: DeviceFactory(
+                make: { profile, _, _ in PlaybackSession(profile: profile, sink: sink, devnode: nil, linger: .zero) },
+                readyProfile: { kind, _ in DaemonServer.profile(for: kind) }))
+        server = try DaemonServer(
+            setup: DaemonServer.Setup(
+                listening: try UnixSocket.listen(at: socketPath), createdSocketPath: socketPath,
+                library: GestureLibrary(userDirectory: folder + "/library", builtinDirectory: recordings),
+                configuration: DaemonConfiguration(devices: [.touchscreen]), allowedGroup: nil),
+            engine: engine, log: DaemonLog(journal: false, minimum: .warning), version: "hotpath")
+        try server.start()
+    } catch {
+        fail("cannot start the daemon: \(error)")
+    }
+    defer {
+        server.stop()
+        _ = try? FileSystem.unlink(socketPath)
+        _ = rmdir(folder)
+    }
+    let tapText: String
+    do {
+        tapText = String(decoding: try FileIO.read(path: recordings + "/tap.gesture.json", limit: 1 << 20), as: UTF8.self)
+    } catch {
+        fail("cannot read the built-in tap: \(error)")
+    }
+    // JSON has no raw line breaks inside strings: the file on one line.
+    let inlineTap = tapText.split(separator: "\n").joined(separator: " ")
+    let connection = LineConnection(path: socketPath)
+    var id = 0
+    func request(_ body: String) -> Int64 {
+        id += 1
+        let sent = monotonicNanoseconds()
+        connection.send("{\"id\": \(id), " + body + "}")
+        _ = connection.reply(to: id)
+        return sent
+    }
+    var version: [Double] = [], byName: [Double] = [], inline: [Double] = []
+    for round in 0..<(plays + 10) {
+        let versionSent = monotonicNanoseconds()
+        _ = request("\"op\": \"version\"")
+        let versionMs = Double(monotonicNanoseconds() - versionSent) / 1e6
+        _ = sink.take()
+        let nameSent = request("\"op\": \"play\", \"name\": \"tap\", \"wait\": true")
+        guard let nameFirst = sink.take() else { fail("a play by name wrote nothing") }
+        let inlineSent = request("\"op\": \"play\", \"gesture\": \(inlineTap), \"wait\": true")
+        guard let inlineFirst = sink.take() else { fail("an inline play wrote nothing") }
+        if round < 10 { continue }  // warm-up
+        version.append(versionMs)
+        byName.append(Double(nameFirst - nameSent) / 1e6)
+        inline.append(Double(inlineFirst - inlineSent) / 1e6)
+    }
+    let floor = version.sorted()
+    say("daemon: \(plays) rounds on this host's CPU (ms; the VM's figures are benchmarks/daemon's)")
+    say("| request | p50 | p99 | p99 − version's p99 |")
+    say("|---|---:|---:|---:|")
+    for (label, values) in [("`version` round trip", version), ("play by name → first frame", byName), ("play inline → first frame", inline)] {
+        let sorted = values.sorted()
+        say("| \(label) | \(format(percentile(sorted, 0.5), 3)) | \(format(percentile(sorted, 0.99), 3)) | "
+            + "\(format(percentile(sorted, 0.99) - percentile(floor, 0.99), 3)) |")
+    }
+}
+
 // MARK: Command line
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let mode = arguments.first else {
-    fail("usage: gesturectl-hotpath play|play-nowait|record|record-burst|play-memory [COUNT]")
+    fail("usage: gesturectl-hotpath play|play-nowait|record|record-burst|play-memory|daemon [COUNT]")
 }
 let count = arguments.count > 1 ? Int(arguments[1]) : nil
 switch mode {
@@ -376,5 +512,6 @@ case "play-nowait": benchmarkPlayNoWait(frameCount: count ?? 10_000, runs: argum
 case "record": benchmarkRecord(frameCount: (count ?? 2) * 1_000 + 2, paced: true)
 case "record-burst": benchmarkRecord(frameCount: count ?? 10_000, paced: false)
 case "play-memory": benchmarkPlayMemory(minutes: count ?? 60)
+case "daemon": benchmarkDaemon(plays: count ?? 500)
 default: fail("unknown mode '\(mode)'")
 }
