@@ -159,7 +159,8 @@ assert_libinput_content() {
 # mask, bit 7), enough for udev's ID_INPUT_KEY.
 SWITCH_NAME=${SWITCH_NAME:-'gesturectl test switch'}
 
-# create_switch : makes the switch with evemu-device and waits for udev; sets
+# create_switch : makes the switch with evemu-device, waits for udev and starts
+# its presser (switch_press, switch_press_on, switch_hold); sets
 # SWITCH_NODE (and DEVICE_NODE, DEVICE_PID as create_device).
 create_switch() {
     {
@@ -172,23 +173,51 @@ create_switch() {
             if ((line == 2)); then echo 'B: 01 00 00 00 00 00 00 80 00'; else echo 'B: 01 00 00 00 00 00 00 00 00'; fi
         done
     } > "$CASE_WORK/switch.evemu"
-    # One short press, 50 ms, in one process (an evemu-event per edge can be
-    # slow enough under emulation to make it a long press). The times start
-    # at 1 s: evemu-play sleeps only once a timestamp's seconds are above 0.
-    printf '%s\n' 'E: 1.000000 0001 00b7 0001' 'E: 1.000000 0000 0000 0000' \
-        'E: 1.050000 0001 00b7 0000' 'E: 1.050000 0000 0000 0000' > "$CASE_WORK/switch-press.events"
     create_device "$CASE_WORK/switch.evemu"
     SWITCH_NODE=$DEVICE_NODE
+    # Its hand (switch_presser.py): a press when due starts no process.
+    local commands=$CASE_PRIVATE/switch-commands replies=$CASE_PRIVATE/switch-replies
+    rm -f "$commands" "$replies"
+    mkfifo "$commands" "$replies" || fail "mkfifo for the switch presser failed"
+    # Both ends held read-write here, so that no open blocks.
+    exec {SWITCH_COMMANDS}<> "$commands" {SWITCH_REPLIES}<> "$replies"
+    python3 "$INTEGRATION/switch_presser.py" "$SWITCH_NODE" < "$commands" > "$replies" 2>> "$CASE_WORK/switch-presser.log" &
+    BACKGROUND_PIDS+=("$!")
+    note "started switch_presser.py $SWITCH_NODE (pid $!)"
 }
 
-# switch_press : one short press of the switch.
-switch_press() { play_events "$SWITCH_NODE" "$CASE_WORK/switch-press.events"; }
+# _switch_command COMMAND WAIT : sends COMMAND to the switch's presser and
+# sets SWITCH_REPLY to its answer (waiting up to WAIT seconds).
+_switch_command() {
+    printf '%s\n' "$1" >&"$SWITCH_COMMANDS"
+    read -r -t "$2" -u "$SWITCH_REPLIES" SWITCH_REPLY \
+        || fail "the switch presser did not answer '${1%%$'\t'*}' within $2 s (see switch-presser.log)"
+}
+
+# switch_press : one short press of the switch, now.
+switch_press() {
+    note "switch press"
+    _switch_command press 30
+}
+
+# switch_press_on FILE ERE [TIMEOUT] : presses the switch as soon as a line
+# of FILE matches ERE (from FILE's first line, as wait_for_log looks), within
+# TIMEOUT seconds (default WAIT_TIMEOUT); fails the case otherwise. Use it
+# for a press meant for a highlighted item: the presser looks every 10 ms
+# and starts no process, so the press lands while the item is highlighted
+# even beside a CPU hog (a wait_for_log and a switch_press took seconds).
+switch_press_on() {
+    local file=$1 pattern=$2 limit=${3:-$WAIT_TIMEOUT}
+    _switch_command "press-on $limit"$'\t'"$file"$'\t'"$pattern" $((limit + 30))
+    [[ $SWITCH_REPLY == pressed* ]] \
+        || fail "0 of 1 lines matching '$pattern' in ${file##*/} within ${limit}s (no press); it ends with: $(tail -n 5 -- "$file" | tr '\n' '|')"
+    note "switch press on: ${SWITCH_REPLY#pressed }"
+}
 
 # switch_hold SECONDS : holds the switch down that long (the emergency stop).
 switch_hold() {
-    evemu-event --sync "$SWITCH_NODE" --type EV_KEY --code KEY_F13 --value 1 || fail "evemu-event failed"
-    sleep "$1"
-    evemu-event --sync "$SWITCH_NODE" --type EV_KEY --code KEY_F13 --value 0 || fail "evemu-event failed"
+    note "switch held for $1 s"
+    _switch_command "hold $1" $((${1%.*} + 30))
 }
 
 # start_uinput_source DESCRIPTION.evemu : a source device driven through its

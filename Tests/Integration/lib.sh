@@ -123,7 +123,10 @@ wait_background() {
     local pid=$1 limit=${2:-$WAIT_TIMEOUT}
     local marker="$CASE_PRIVATE/killed.$pid"
     # A watchdog instead of a polling loop: wait(1) has no time limit.
-    (sleep "$limit"; touch "$marker"; kill -KILL "$pid" 2>/dev/null) &
+    # Before the kill it keeps what each of the process's threads was
+    # doing (name, state, kernel wait channel and stack) in
+    # hung-PID.threads: a hang says where it hangs.
+    (sleep "$limit"; touch "$marker"; _thread_dump "$pid" > "$CASE_WORK/hung-$pid.threads" 2>&1; kill -KILL "$pid" 2>/dev/null) &
     local watchdog=$!
     BACKGROUND_STATUS=0
     wait "$pid" || BACKGROUND_STATUS=$?
@@ -134,8 +137,18 @@ wait_background() {
         if [[ $other != "$pid" ]]; then remaining+=("$other"); fi
     done
     BACKGROUND_PIDS=("${remaining[@]}")
-    [[ ! -e $marker ]] || fail "process $pid did not end within ${limit}s (killed)"
+    [[ ! -e $marker ]] || fail "process $pid did not end within ${limit}s (killed; its threads: hung-$pid.threads)"
     note "process $pid ended with status $BACKGROUND_STATUS"
+}
+
+# _thread_dump PID : each thread of PID: its name, state, wait channel and
+# kernel stack (root reads /proc/PID/task/TID/stack).
+_thread_dump() {
+    local task
+    for task in /proc/"$1"/task/*; do
+        echo "== thread ${task##*/} $(cat "$task/comm" 2>/dev/null) state $(awk '{print $3}' "$task/stat" 2>/dev/null) wchan $(cat "$task/wchan" 2>/dev/null)"
+        cat "$task/stack" 2>/dev/null
+    done
 }
 
 _lib_cleanup() {

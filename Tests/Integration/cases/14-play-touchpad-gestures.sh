@@ -7,7 +7,7 @@
 # a scale that ends below (in) or above (out) 1, and a regular END.
 # libinput accepts the device as a clickpad and complains about nothing
 # (no "touch jump", which bunched frames used to cause).
-# timeout: 180
+# timeout: 300
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 

@@ -14,7 +14,7 @@
 #      socket; STOPPING=1 and READY=1 arrive on NOTIFY_SOCKET;
 #   4. socket activation through systemd-socket-activate: the first client
 #      starts the daemon, which takes the socket it was handed.
-# timeout: 240
+# timeout: 360
 # resources: group
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"

@@ -128,13 +128,10 @@ wait_for_log "$log" 'Stroke 1: swipe'
 play_events "$touch" "$CASE_WORK/second-stroke.events"
 wait_for_log "$log" 'Stroke 2: swipe'
 press
-wait_for_log "$log" '^Highlighted: Review \(1 of 7\)'
-press
+switch_press_on "$log" '^Highlighted: Review \(1 of 7\)'
 wait_for_log "$log" 'The picture is in'
-wait_for_log "$log" '^Highlighted: Save \(2 of 7\)'
-press
-wait_for_log "$log" '^Highlighted: Save as 2-fingers-swipe'
-press
+switch_press_on "$log" '^Highlighted: Save \(2 of 7\)'
+switch_press_on "$log" '^Highlighted: Save as 2-fingers-swipe'
 wait_for_log "$log" '^Saved as 2-fingers-swipe[a-z0-9-]*: 2 fingers'
 wait_background "$create_pid" 30
 [[ $BACKGROUND_STATUS == 0 ]] || fail "gesturectl create by switch: exit status $BACKGROUND_STATUS ($(tail -n 3 "$log" | tr '\n' '|'))"
@@ -160,10 +157,8 @@ wait_for_log "$log" 'Stroke 1: '
 play_events "$mouse" mouse-drag.events
 wait_for_log "$log" 'Stroke 2: '
 press
-wait_for_log "$log" '^Highlighted: Save \(2 of 7\)' 20
-press
-wait_for_log "$log" '^Highlighted: Save as '
-press
+switch_press_on "$log" '^Highlighted: Save \(2 of 7\)' 20
+switch_press_on "$log" '^Highlighted: Save as '
 wait_for_log "$log" '^Saved as [a-z0-9-]*: 2 pointers'
 wait_background "$create_pid" 30
 [[ $BACKGROUND_STATUS == 0 ]] || fail "gesturectl create with a mouse: exit status $BACKGROUND_STATUS ($(tail -n 3 "$log" | tr '\n' '|'))"
@@ -219,10 +214,8 @@ wait_for_log "$daemon_log" "create: Recording from $TOUCHSCREEN_NAME"
 wait_for_log "$daemon_log" 'create: Stroke 1: swipe'
 wait_for_log "$daemon_log" 'create: Stroke 2: swipe'
 press
-wait_for_log "$daemon_log" 'create: Highlighted: Save \(2 of 7\)' 20
-press
-wait_for_log "$daemon_log" 'create: Highlighted: Save as 2-fingers-swipe'
-press
+switch_press_on "$daemon_log" 'create: Highlighted: Save \(2 of 7\)' 20
+switch_press_on "$daemon_log" 'create: Highlighted: Save as 2-fingers-swipe'
 wait_for_log "$daemon_log" 'create: Saved as 2-fingers-swipe[a-z0-9-]*: 2 fingers' 20
 saved=$(sed -n 's/.*create: Saved as \([a-z0-9-]*\): .*/\1/p' "$daemon_log" | head -n 1)
 check_saved "$CASE_WORK/daemon-library/$saved.gesture.json"

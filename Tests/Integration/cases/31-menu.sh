@@ -41,15 +41,13 @@ wait_for_log "$CASE_WORK/menu.log" "The switch is ready: $SWITCH_NAME" 20
 wait_for_log "$CASE_WORK/libinput.log" 'DEVICE_ADDED +gesturectl virtual keyboard' 20
 
 # 1. Volume up.
-wait_for_log "$CASE_WORK/menu.log" '^Highlighted: Volume up \(1 of 3\)' 20
-switch_press
+switch_press_on "$CASE_WORK/menu.log" '^Highlighted: Volume up \(1 of 3\)' 20
 wait_for_log "$CASE_WORK/menu.log" '^Pressed volume up\.$' 20
 wait_for_log "$CASE_WORK/libinput.log" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) released' 20
 assert_line_count "$CASE_WORK/libinput.log" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) pressed' 1 "volume-up presses"
 
 # 2. The saved gesture, after scanning starts again from the top.
-wait_for_log "$CASE_WORK/menu.log" '^Highlighted: tap \(2 of 3\)' 30
-switch_press
+switch_press_on "$CASE_WORK/menu.log" '^Highlighted: tap \(2 of 3\)' 30
 wait_for_log "$CASE_WORK/menu.log" '^Played tap\.$' 40
 wait_for_lines "$CASE_WORK/libinput.log" 'TOUCH_UP' 1 20
 assert_line_count "$CASE_WORK/libinput.log" 'TOUCH_DOWN' 1 "touches down after playing tap"

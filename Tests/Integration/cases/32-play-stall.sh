@@ -19,21 +19,45 @@
 
 recordings=$REPO_ROOT/Recordings
 
-# stall_while_playing PID : stops PID for 100-300 ms every 120 ms until it
-# ends (at most 60 times); sets STALLS to how many stops there were. A
-# stopped process cannot end, so it is always let go again.
+# written_by PID : sets WRITTEN to the bytes PID has written so far
+# (/proc/PID/io's wchar, all its threads; empty when it has ended).
+written_by() {
+    local key value
+    WRITTEN=""
+    { while read -r key value; do
+        if [[ $key == wchar: ]]; then WRITTEN=$value; fi
+    done < "/proc/$1/io"; } 2>/dev/null || true
+}
+
+# stall_while_playing PID WRITTEN-BEFORE : once PID has written more than
+# WRITTEN-BEFORE bytes (its first frame: the stops must hit the frames, not
+# the start, which beside a CPU hog can take half a second), stops it for
+# 100-300 ms every 120 ms until it ends (at most 60 times); sets STALLS to
+# how many stops there were. A stopped process cannot end, so it is always
+# let go again. The loop starts no process (its clock is `read -t` on a
+# fifo nobody writes; /proc is read by the shell): beside a CPU hog a
+# process start cost the guest a second, longer than the play.
 stall_while_playing() {
-    local pid=$1 pauses=(0.1 0.3 0.2 0.15 0.25) state
+    local pid=$1 before=$2 pauses=(0.1 0.3 0.2 0.15 0.25) fields clock deadline=$((SECONDS + 60))
+    rm -f "$CASE_PRIVATE/stall-clock"
+    mkfifo "$CASE_PRIVATE/stall-clock" || fail "mkfifo $CASE_PRIVATE/stall-clock failed"
+    exec {clock}<> "$CASE_PRIVATE/stall-clock"
     STALLS=0
+    while written_by "$pid"; [[ -n $WRITTEN ]] && ((WRITTEN <= before && SECONDS < deadline)); do
+        read -r -t 0.005 -u "$clock" _ || true
+    done
+    local wait=0.03
     while ((STALLS < 60)); do
-        sleep 0.12
-        state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null || true)
-        [[ -n $state && $state != Z ]] || break
+        read -r -t "$wait" -u "$clock" _ || true
+        wait=0.12
+        { read -r -a fields < "/proc/$pid/stat"; } 2>/dev/null || break
+        [[ ${fields[2]:-Z} != Z ]] || break
         kill -STOP "$pid" 2>/dev/null || break
-        sleep "${pauses[STALLS % 5]}"
+        read -r -t "${pauses[STALLS % 5]}" -u "$clock" _ || true
         kill -CONT "$pid" 2>/dev/null || true
         STALLS=$((STALLS + 1))
     done
+    exec {clock}>&-
 }
 
 # stalled_play KIND DEVICE-NAME NAME : plays Recordings/NAME on a virtual KIND
@@ -44,8 +68,10 @@ stalled_play() {
     start_gesturectl_play "play-$kind-$name.log" "$device_name" "$recordings/$name.gesture.json" \
         --as "$kind" --speed 0.25 --json
     libinput_wait_added "$PLAY_NODE"
+    written_by "$PLAY_PID"
+    local before=${WRITTEN:-0}
     begin_gesturectl_play
-    stall_while_playing "$PLAY_PID"
+    stall_while_playing "$PLAY_PID" "$before"
     finish_gesturectl_play 0
     local lateness
     lateness=$(grep -m 1 -o '"lateness_max_us": [0-9]*' "$CASE_WORK/$PLAY_LOG" | grep -o '[0-9]*$' || true)

@@ -47,11 +47,9 @@ wait_for_log "$MENU_LOG" "The switch is ready: $SWITCH_NAME" 20
 assert_log_contains "$MENU_LOG" 'Saved gestures menu · Create New Gesture · Gestures menu' "the default top level"
 
 # 1. Gestures menu (the 8th item of the top level).
-wait_for_log "$MENU_LOG" '^Highlighted: Gestures menu \(8 of 9\)' 60
-switch_press
+switch_press_on "$MENU_LOG" '^Highlighted: Gestures menu \(8 of 9\)' 60
 # 2. 3 fingertips.
-wait_for_log "$MENU_LOG" '^Highlighted: 3 fingertips \(2 of 5\)' 30
-switch_press
+switch_press_on "$MENU_LOG" '^Highlighted: 3 fingertips \(2 of 5\)' 30
 wait_for_log "$MENU_LOG" '^3 fingertips ready: move the pointer, hold the button to touch\. To stop them, press the switch or Escape\.$' 30
 wait_for_log "$CASE_WORK/libinput.log" "DEVICE_ADDED +$VIRTUAL_TOUCHSCREEN_NAME" 20
 

@@ -21,7 +21,7 @@
 # gestures.
 # (Tests/Integration/run overlays /usr and /var in the VM: writable in the
 # guest, the host's copies untouched.)
-# timeout: 300
+# timeout: 480
 # resources: group udev-rules uhid
 . "$INTEGRATION/lib.sh"
 
