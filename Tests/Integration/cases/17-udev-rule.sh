@@ -87,8 +87,11 @@ stat -c '%n %U %G %a' /dev/uinput /dev/input/event* > permissions-after.txt
 # Every event node is still in group input (not regrouped), also one that
 # appears now that the rule is loaded.
 create_device touchscreen.evemu
+# Other cases run beside this one: a node of theirs can go between the
+# glob and the stat (a final run failed on that), and is then left out.
 for node in /dev/input/event*; do
-    assert_equal input "$(stat -c '%G' "$node")" "group of $node"
+    group=$(stat -c '%G' "$node" 2>/dev/null) || { [[ ! -e $node ]] && continue; }
+    assert_equal input "$group" "group of $node"
 done
 
 # Who may use uinput: a member of gesturectl (not of input) and an outsider.
