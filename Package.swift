@@ -53,7 +53,7 @@ let package = Package(
             name: "gesturectl-hotpath",
             dependencies: [
                 "GestureModel", "GestureSynth", "GesturePlayback", "GestureRecording", "GestureEngine", "InputSystem",
-                "OperatingSystem", "GestureDaemon", "GestureLibrary",
+                "OperatingSystem", "GestureDaemon", "GestureFormat", "GestureLibrary",
             ],
             path: "benchmarks/hotpath"),
 

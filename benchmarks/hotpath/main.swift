@@ -26,6 +26,7 @@
 import Glibc
 import GestureDaemon
 import GestureEngine
+import GestureFormat
 import GestureLibrary
 import GestureModel
 import GesturePlayback
@@ -381,51 +382,16 @@ final class FirstWriteSink: FrameSink, Sendable {
     func take() -> Int64? { first.withLock { value in defer { value = nil }; return value } }
 }
 
-/// A client's line-by-line connection to the daemon's socket.
-final class LineConnection {
-    let descriptor: FileDescriptor
-    private var buffer: [UInt8] = []
-    init(path: String) {
-        do { descriptor = try UnixSocket.connect(to: path) } catch { fail("connect \(path): \(error)") }
-    }
-    func send(_ line: String) {
-        do { try descriptor.writeAll(Array((line + "\n").utf8)) } catch { fail("send: \(error)") }
-    }
-    private static func has(_ bytes: [UInt8], _ part: String) -> Bool {
-        let part = Array(part.utf8)
-        guard bytes.count >= part.count else { return false }
-        return (0...(bytes.count - part.count)).contains { bytes[$0..<($0 + part.count)].elementsEqual(part) }
-    }
-
-    /// Reads lines until the reply to request `id` (events before it are skipped).
-    func reply(to id: Int) -> String {
-        while true {
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                let compact = Array(line.utf8.filter { $0 != UInt8(ascii: " ") })
-                if Self.has(compact, "\"id\":\(id),") || Self.has(compact, "\"id\":\(id)}") {
-                    if !Self.has(compact, "\"ok\":true") { fail("request \(id) failed: \(line)") }
-                    return line
-                }
-            }
-            let bytes: [UInt8]?
-            do { bytes = try descriptor.read(upTo: 65_536) } catch { fail("read: \(error)") }
-            guard let bytes, !bytes.isEmpty else { fail("the daemon closed the connection") }
-            buffer += bytes
-        }
-    }
-}
-
 func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
     sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
 }
 
 /// The daemon's play path on this machine's own CPU: a daemon on a real
 /// socket over the real engine, its ready touchscreen a session on the
-/// system clock whose sink notes the first frame written. Each round sends
-/// `version` (the round trip of a request that does nothing) and then a
-/// play of the built-in tap, by name and inline, each with `wait`; the
+/// system clock whose sink notes the first frame written. Each round sends,
+/// through the CLI's DaemonClient, `version` (the round trip of a request
+/// that does nothing) and then a play of the built-in tap, by name and
+/// inline, each waiting for its reply; the
 /// latency is from the moment the play's line is sent to its first frame.
 /// The same figures as benchmarks/daemon's, without the VM's emulated CPU.
 func benchmarkDaemon(plays: Int) {
@@ -456,32 +422,28 @@ func benchmarkDaemon(plays: Int) {
         _ = try? FileSystem.unlink(socketPath)
         _ = rmdir(folder)
     }
-    let tapText: String
+    let tap: JSONValue
     do {
-        tapText = String(decoding: try FileIO.read(path: recordings + "/tap.gesture.json", limit: 1 << 20), as: UTF8.self)
+        tap = try JSONValue.parse(try FileIO.read(path: recordings + "/tap.gesture.json", limit: 1 << 20))
     } catch {
         fail("cannot read the built-in tap: \(error)")
     }
-    // JSON has no raw line breaks inside strings: the file on one line.
-    let inlineTap = tapText.split(separator: "\n").joined(separator: " ")
-    let connection = LineConnection(path: socketPath)
-    var id = 0
-    func request(_ body: String) -> Int64 {
-        id += 1
+    let client: DaemonClient
+    do { client = try DaemonClient(path: socketPath) } catch { fail("cannot connect: \(error)") }
+    // The client's own calls: a play's reply comes when it has played.
+    func call(_ request: DaemonCall) -> Int64 {
         let sent = monotonicNanoseconds()
-        connection.send("{\"id\": \(id), " + body + "}")
-        _ = connection.reply(to: id)
+        do { _ = try client.call(request) } catch { fail("\(request): \(error)") }
         return sent
     }
     var version: [Double] = [], byName: [Double] = [], inline: [Double] = []
     for round in 0..<(plays + 10) {
-        let versionSent = monotonicNanoseconds()
-        _ = request("\"op\": \"version\"")
+        let versionSent = call(.version)
         let versionMs = Double(monotonicNanoseconds() - versionSent) / 1e6
         _ = sink.take()
-        let nameSent = request("\"op\": \"play\", \"name\": \"tap\", \"wait\": true")
+        let nameSent = call(.play(.name("tap"), kind: "touchscreen"))
         guard let nameFirst = sink.take() else { fail("a play by name wrote nothing") }
-        let inlineSent = request("\"op\": \"play\", \"gesture\": \(inlineTap), \"wait\": true")
+        let inlineSent = call(.play(.inline(tap), kind: "touchscreen"))
         guard let inlineFirst = sink.take() else { fail("an inline play wrote nothing") }
         if round < 10 { continue }  // warm-up
         version.append(versionMs)
