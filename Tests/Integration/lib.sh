@@ -41,6 +41,45 @@ CASE_PRIVATE=$(mktemp -d "${CASE_WORK%/*}/.private.XXXXXX")
 
 BACKGROUND_PIDS=()
 
+# A clock for the waits below that start no process: `read -t` on a fifo
+# that nobody writes (held open read-write, so that the open does not block).
+mkfifo "$CASE_PRIVATE/clock"
+exec {_LIB_CLOCK}<> "$CASE_PRIVATE/clock"
+
+# pause SECONDS : waits SECONDS (a fraction) without starting a process.
+pause() {
+    read -r -t "$1" -u "$_LIB_CLOCK" _ || true
+}
+
+# running PID : whether PID is there and has not ended (not a zombie: a
+# child of this shell stays one until it is waited for). Read by the shell
+# from /proc/PID/stat, no process started.
+running() {
+    local fields
+    { read -r -a fields < "/proc/$1/stat"; } 2>/dev/null || return 1
+    # Field 3 is the state; the name before it (field 2) has no space in
+    # the programs the cases start.
+    [[ ${fields[2]:-Z} != Z ]]
+}
+
+# _wait_until_ended PID LIMIT : waits until PID has ended, at most LIMIT
+# seconds; returns 1 when it is still running then. A loop in this shell, not
+# a watchdog subshell: bash resets a subshell's traps only after it has
+# started, so a SIGTERM meant to end the watchdog right after its start ran
+# the case's TERM trap there instead, was lost, and the watchdog went on to
+# kill a process that had ended long before and held `wait` for its whole
+# sleep (a 60 s "did not end" failure of a play that had ended; found with
+# a loop of 700 short processes, 23 hits).
+_wait_until_ended() {
+    local pid=$1 deadline=$((${EPOCHREALTIME/[.,]/} + $2 * 1000000)) step=0.002
+    while running "$pid"; do
+        ((${EPOCHREALTIME/[.,]/} < deadline)) || return 1
+        pause "$step"
+        # 2 ms at first (most ends are near), then 20 ms.
+        step=0.02
+    done
+}
+
 # --- outcomes and messages ---------------------------------------------------
 
 # note MESSAGE... : a time-stamped line in the case's output.
@@ -86,17 +125,13 @@ start_background() {
 stop_background() {
     local pids=("$@")
     if ((${#pids[@]} == 0)); then pids=("${BACKGROUND_PIDS[@]}"); fi
-    local pid killer
+    local pid
     for pid in "${pids[@]}"; do
         kill -TERM "$pid" 2>/dev/null || true
     done
     for pid in "${pids[@]}"; do
-        # A watchdog instead of a polling loop: wait(1) has no time limit.
-        (sleep 5; kill -KILL "$pid" 2>/dev/null) &
-        killer=$!
+        _wait_until_ended "$pid" 5 || kill -KILL "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
-        kill "$killer" 2>/dev/null || true
-        wait "$killer" 2>/dev/null || true
     done
     local remaining=()
     for pid in "${BACKGROUND_PIDS[@]}"; do
@@ -120,24 +155,23 @@ trap '_lib_error $? "$BASH_COMMAND" "$LINENO"' ERR
 # handles the signal). Fails the case, killing the process, if it is still
 # running after TIMEOUT seconds.
 wait_background() {
-    local pid=$1 limit=${2:-$WAIT_TIMEOUT}
-    local marker="$CASE_PRIVATE/killed.$pid"
-    # A watchdog instead of a polling loop: wait(1) has no time limit.
-    # Before the kill it keeps what each of the process's threads was
-    # doing (name, state, kernel wait channel and stack) in
-    # hung-PID.threads: a hang says where it hangs.
-    (sleep "$limit"; touch "$marker"; _thread_dump "$pid" > "$CASE_WORK/hung-$pid.threads" 2>&1; kill -KILL "$pid" 2>/dev/null) &
-    local watchdog=$!
+    local pid=$1 limit=${2:-$WAIT_TIMEOUT} hung=false
+    if ! _wait_until_ended "$pid" "$limit"; then
+        # What each of the process's threads was doing (name, state, kernel
+        # wait channel and stack), kept in hung-PID.threads before the
+        # kill: a hang says where it hangs.
+        hung=true
+        _thread_dump "$pid" > "$CASE_WORK/hung-$pid.threads" 2>&1
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
     BACKGROUND_STATUS=0
     wait "$pid" || BACKGROUND_STATUS=$?
-    kill "$watchdog" 2>/dev/null || true
-    wait "$watchdog" 2>/dev/null || true
     local remaining=() other
     for other in "${BACKGROUND_PIDS[@]}"; do
         if [[ $other != "$pid" ]]; then remaining+=("$other"); fi
     done
     BACKGROUND_PIDS=("${remaining[@]}")
-    [[ ! -e $marker ]] || fail "process $pid did not end within ${limit}s (killed; its threads: hung-$pid.threads)"
+    [[ $hung == false ]] || fail "process $pid did not end within ${limit}s (killed; its threads: hung-$pid.threads)"
     note "process $pid ended with status $BACKGROUND_STATUS"
 }
 
@@ -153,7 +187,7 @@ _thread_dump() {
 
 _lib_cleanup() {
     local status=$?
-    # A subshell (e.g. a watchdog killed right after it started, before bash
+    # A subshell (e.g. one killed right after it started, before bash
     # reset its traps) inherits this trap: only the case's own shell may
     # stop its processes and delete its folder.
     if [[ $BASHPID != "$$" ]]; then exit "$status"; fi
@@ -206,7 +240,7 @@ wait_for_path() {
     local deadline=$((${EPOCHREALTIME/[.,]/} + limit * 1000000))
     until test "$test" "$path"; do
         ((${EPOCHREALTIME/[.,]/} < deadline)) || fail "$path did not appear (test $test) within ${limit}s"
-        sleep 0.05
+        pause 0.05
     done
 }
 
