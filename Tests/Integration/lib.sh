@@ -224,7 +224,9 @@ wait_for_lines() {
     # already be in the pipe, not in grep's buffer.
     found=$(timeout "$limit" grep --line-buffered -m "$count" -E -- "$pattern" <&"$follow" | wc -l) || true
     exec {follow}<&-
-    kill "$tail_pid" 2>/dev/null || true
+    # SIGKILL: a SIGTERM that reaches the process substitution before it
+    # has become tail is lost with the trap bash resets there.
+    kill -KILL "$tail_pid" 2>/dev/null || true
     if ((found < count)); then
         fail "$found of $count lines matching '$pattern' in ${file##*/} within ${limit}s; it ends with: $(tail -n 5 -- "$file" | tr '\n' '|')"
     fi
