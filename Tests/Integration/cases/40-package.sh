@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package (scripts/package), installed as a user would on a
-# fresh Debian 12: `dpkg -i` of the .deb that scripts/test built once for
+# fresh Debian 12: `dpkg --unpack` (the group is there before the udev rule
+# lands) and `--configure` of the .deb that scripts/test built once for
 # this run (GESTURECTL_DEB), then, as a normal user in the groups (setpriv),
 # `gesturectl list` shows the built-ins (no environment variable), `play
 # tap` works through uinput, `man gesturectl-play` renders and the bash
@@ -72,7 +73,15 @@ rm -f /var/lib/man-db/auto-update
 # finds a page by its path). Its switch is this file (man-db's postinst;
 # /var is the VM's own overlay).
 rm -f /var/lib/man-db/auto-update
-run_logged install dpkg -i "$GESTURECTL_DEB"
+# Unpacked first, then configured (what `dpkg -i` does in one go): the group
+# must exist before the udev rule lands, since udevd may load the rule at
+# once and drops a GROUP= naming no group; the postinst's reload did not
+# load the unchanged file again (a loaded run left /dev/uinput 'root 660').
+run_logged install dpkg --unpack "$GESTURECTL_DEB"
+assert_status 0
+getent group gesturectl > /dev/null \
+    || fail "the group gesturectl did not exist when the udev rule was unpacked (the preinst makes it)"
+run_logged configure dpkg --configure gesturectl
 assert_status 0
 dpkg -L gesturectl > files.txt
 for path in /usr/bin/gesturectl /usr/share/gesturectl/gestures/tap.gesture.json \
