@@ -365,10 +365,11 @@ wait_for_input_node() {
 # existing device named NAME (from sysfs; does not wait for udev). Fails when
 # there is none or more than one.
 find_event_node() {
-    local wanted=$1 found=() entry
+    local wanted=$1 found=() entry name
     for entry in /sys/class/input/event*; do
-        [[ -r $entry/device/name ]] || continue
-        if [[ $(<"$entry/device/name") == "$wanted" ]]; then
+        # Another case's device can go between the glob and the read.
+        name=$(cat "$entry/device/name" 2>/dev/null) || continue
+        if [[ $name == "$wanted" ]]; then
             found+=("/dev/input/${entry##*/}")
         fi
     done

@@ -44,7 +44,19 @@ restore() {
 }
 trap 'status=$?; restore; (exit "$status"); _lib_cleanup' EXIT
 
-stat -c '%n %U %G %a' /dev/uinput /dev/input/event* > permissions-before.txt
+# snapshot FILE : the nodes' owner, group and mode, for the logs. Other
+# cases run beside this one and their event nodes come and go: one that
+# goes between the glob and the stat is left out (a CI run failed on
+# that), while /dev/uinput itself must be there.
+snapshot() {
+    stat -c '%n %U %G %a' /dev/uinput > "$1"
+    local node
+    for node in /dev/input/event*; do
+        stat -c '%n %U %G %a' "$node" >> "$1" 2>/dev/null || true
+    done
+}
+
+snapshot permissions-before.txt
 groupadd -r gesturectl
 install -m 644 "$REPO_ROOT/udev-rules/$rule" "$installed"
 udevadm control --reload
@@ -82,7 +94,7 @@ assert_equal 'gesturectl 660' "$(stat -c '%G %a' /dev/uinput)" "/dev/uinput grou
 apply_rule uhid
 note "/dev/uhid before: $original_uhid; after: $(stat -c '%U %G %a' /dev/uhid)"
 assert_equal 'gesturectl 660' "$(stat -c '%G %a' /dev/uhid)" "/dev/uhid group and mode"
-stat -c '%n %U %G %a' /dev/uinput /dev/input/event* > permissions-after.txt
+snapshot permissions-after.txt
 
 # Every event node is still in group input (not regrouped), also one that
 # appears now that the rule is loaded.
