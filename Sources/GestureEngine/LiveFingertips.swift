@@ -311,16 +311,27 @@ private final class FingertipsRun: @unchecked Sendable {
     /// The least time between two moves written to a touchpad: a touchpad
     /// reports every 7–12 ms, and libinput takes a step written sooner
     /// (source frames that came bunched) for a touch jump and discards the
-    /// touch. Moves in between are merged; touches and lifts are written at
-    /// once. `nil` for a touchscreen: every change at once.
+    /// touch. Moves in between are merged; touches and lifts are written
+    /// once the moves before them are. `nil` for a touchscreen: every
+    /// change at once.
     private let pacing: Microseconds?
-    /// When the last frame was written (while pacing).
-    private var lastWrite: Microseconds?
-    /// The change not yet written: read, and held back by the pacing.
-    private var pending: FingertipsChange?
+    /// On a touchpad: each step cut short where libinput would take it for
+    /// a jump (a backlog caught up), the rest written in the next paced writes.
+    private var steps: TouchpadStepGuard?
+    /// When the last frame's write began and ended (on a touchpad).
+    private var lastWrite: (began: Microseconds, ended: Microseconds)?
+    /// The changes read and not yet written, in order: a run of moves is
+    /// one entry (the last), each touch and lift one of its own. Only a
+    /// touchpad's paced moves make it longer than one entry for long.
+    private var pending: [FingertipsChange] = []
+    /// Whether the fingertips touch as last written.
+    private var wasDown = false
 
     /// A touchpad's least interval between moves.
     static let touchpadPacing = Microseconds(8_000)
+    /// The most changes waiting: beyond it (a source that taps faster than
+    /// a touchpad's catch-up goes), moves are written whole.
+    static let pendingLimit = 64
 
     init(
         source: any EventSource, model: FingertipsModel, frames: LiveTouchFrames, session: PlaybackSession,
@@ -336,6 +347,7 @@ private final class FingertipsRun: @unchecked Sendable {
         self.handle = handle
         self.events = events
         pacing = frames.target.kind == .touchpad ? Self.touchpadPacing : nil
+        steps = frames.target.kind == .touchpad ? TouchpadStepGuard(surface: frames.surface) : nil
     }
 
     private func tell(_ event: FingertipsEvent) {
@@ -412,7 +424,6 @@ private final class FingertipsRun: @unchecked Sendable {
             return .failed(error)
         }
         var waiting = Poll.Group([(source.fileDescriptor, .readable), (cancelled, .readable)])
-        var wasDown = false
         showHover(at: model.current.centre)
         if let hoverProblem { tell(.notice(.hoverUnavailable(hoverProblem))) }
         model.restartIdle(at: clock.now())
@@ -428,11 +439,10 @@ private final class FingertipsRun: @unchecked Sendable {
                 if now >= deadline { return .idle }
                 timeout = Poll.milliseconds(roundingUp: (deadline - now).rawValue)
             }
-            if pending != nil, let due = pacingDue() {
+            if let reason = flush(into: live) { return reason }
+            if let due = pacingDue() {
                 let wait = Poll.milliseconds(roundingUp: due.rawValue)
                 timeout = min(timeout ?? wait, wait)
-            } else if let reason = flush(into: live, wasDown: &wasDown) {
-                return reason
             }
             let buffered = source.hasBufferedEvents
             do {
@@ -447,7 +457,7 @@ private final class FingertipsRun: @unchecked Sendable {
             }
             if !sourceEvents.isEmpty || buffered {
                 let hangUp = !sourceEvents.isDisjoint(with: [.hangUp, .error])
-                if let reason = readAvailable(from: source, into: live, hangUp: hangUp, wasDown: &wasDown) { return reason }
+                if let reason = readAvailable(from: source, into: live, hangUp: hangUp) { return reason }
             }
             if !waiting.events(at: 1).isEmpty || handle.isCancelled { return .cancelled }
         }
@@ -463,29 +473,40 @@ private final class FingertipsRun: @unchecked Sendable {
     /// that is behind so catches up with one write instead of one a source
     /// frame, and the fingertips show where the source is now rather than
     /// where it was; no motion is lost (positions are where the source's
-    /// frames put them). Reading stops when the batch is used up, so a
-    /// wake-up costs one read, not a second one that finds nothing.
-    private func readAvailable(
-        from source: any EventSource, into live: LivePlay, hangUp: Bool, wasDown: inout Bool
-    ) -> FingertipsStopReason? {
-        let reason = readBatch(from: source, into: live, hangUp: hangUp, wasDown: &wasDown)
-        if reason == nil, pending.map({ $0.isDown == wasDown }) == true, pacingDue() != nil { return nil }
-        let flushed = flush(into: live, wasDown: &wasDown)
+    /// frames put them). On a touchpad that one write is cut into steps
+    /// libinput accepts (``TouchpadStepGuard``), 8 ms apart. Reading stops
+    /// when the batch is used up, so a wake-up costs one read, not a second
+    /// one that finds nothing.
+    private func readAvailable(from source: any EventSource, into live: LivePlay, hangUp: Bool) -> FingertipsStopReason? {
+        let reason = readBatch(from: source, hangUp: hangUp)
+        let flushed = flush(into: live)
         return reason ?? flushed
     }
 
-    /// How long until the pacing lets the next move be written; `nil` when it may be now.
+    /// How long until the pacing lets the move waiting first be written;
+    /// `nil` when it may be now, or no move waits first.
     private func pacingDue() -> Microseconds? {
-        guard let pacing, let lastWrite else { return nil }
-        let left = lastWrite + pacing - clock.now()
+        guard let pacing, let lastWrite, let first = pending.first, first.isDown, wasDown else { return nil }
+        let left = lastWrite.ended + pacing - clock.now()
         return left > .zero ? left : nil
     }
 
-    /// ``readAvailable(from:into:hangUp:wasDown:)``'s reading: the last
-    /// change not yet written is left in ``pending``.
-    private func readBatch(
-        from source: any EventSource, into live: LivePlay, hangUp: Bool, wasDown: inout Bool
-    ) -> FingertipsStopReason? {
+    /// Adds a change read to ``pending``: merged into the run of moves it
+    /// continues, else an entry of its own.
+    private func enqueue(_ change: FingertipsChange) {
+        if let last = pending.last {
+            let before = pending.count > 1 ? pending[pending.count - 2].isDown : wasDown
+            // The last entry is a move (no touch or lift) and this continues it.
+            if last.isDown == before && change.isDown == last.isDown {
+                pending[pending.count - 1] = change
+                return
+            }
+        }
+        pending.append(change)
+    }
+
+    /// ``readAvailable(from:into:hangUp:)``'s reading: the changes read are left in ``pending``.
+    private func readBatch(from source: any EventSource, hangUp: Bool) -> FingertipsStopReason? {
         for index in 0..<Self.maximumOutcomesPerWakeup {
             let next: ReadOutcome
             do {
@@ -511,14 +532,9 @@ private final class FingertipsRun: @unchecked Sendable {
             if let change = model.feed(event) {
                 for notice in model.takeNotices() { tell(.notice(notice)) }
                 // A touch or a lift ends the run of moves before it; a touch
-                // not yet written is written where it touched, before the
-                // moves after it in the batch (they would put it at their end).
-                if let held = pending, held.isDown != change.isDown || held.isDown != wasDown,
-                    let reason = flush(into: live, wasDown: &wasDown)
-                {
-                    return reason
-                }
-                pending = change
+                // is written where it touched, before the moves after it
+                // in the batch (they would put it at their end).
+                enqueue(change)
             }
             // The batch is used up at a frame's end: back to poll, which
             // says at once when more is waiting.
@@ -557,28 +573,51 @@ private final class FingertipsRun: @unchecked Sendable {
         tell(.notice(.hoverUnavailable("\(error)")))
     }
 
-    /// Writes the pending change, if any, and says when the fingertips
-    /// touched or lifted; a stop reason when the write failed.
-    private func flush(into live: LivePlay, wasDown: inout Bool) -> FingertipsStopReason? {
-        guard let change = pending else { return nil }
-        pending = nil
-        // The pen leaves before the fingertips touch.
-        if change.isDown { hideHover() }
-        var state = live.state
-        do {
-            if let frame = try frames.frame(change.contacts, state: &state) {
-                try live.write(frame)
-                if pacing != nil { lastWrite = clock.now() }
+    /// Writes the pending changes the pacing lets through now, and says
+    /// when the fingertips touched or lifted; a stop reason when a write
+    /// failed. A touchpad's move may be written only in part (the rest
+    /// stays first in line).
+    private func flush(into live: LivePlay) -> FingertipsStopReason? {
+        while let change = pending.first {
+            let isMove = change.isDown && wasDown
+            if isMove && pacingDue() != nil { return nil }
+            var contacts = change.contacts
+            var reached = true
+            if isMove, let steps, let lastWrite, pending.count <= Self.pendingLimit {
+                (contacts, reached) = steps.step(toward: contacts, sinceLastWrite: clock.now() - lastWrite.ended)
             }
-        } catch {
-            return .failed(error)
-        }
-        if !change.isDown { showHover(at: change.centre) }
-        if change.isDown != wasDown {
-            wasDown = change.isDown
-            tell(.touching(change.isDown))
+            // The pen leaves before the fingertips touch.
+            if change.isDown { hideHover() }
+            do {
+                try write(contacts, into: live)
+            } catch {
+                return .failed(error)
+            }
+            if !reached { return nil }
+            pending.removeFirst()
+            if !change.isDown { showHover(at: change.centre) }
+            if change.isDown != wasDown {
+                wasDown = change.isDown
+                tell(.touching(change.isDown))
+            }
         }
         return nil
+    }
+
+    /// Writes the frame that leaves `contacts` down, if it changes anything;
+    /// on a touchpad, notes when and what for the pacing and the steps.
+    private func write(_ contacts: [Int: (x: Int, y: Int)], into live: LivePlay) throws {
+        var state = live.state
+        guard let frame = try frames.frame(contacts, state: &state) else { return }
+        guard pacing != nil else {
+            try live.write(frame)
+            return
+        }
+        let began = clock.now()
+        try live.write(frame)
+        let ended = clock.now()
+        steps?.wrote(contacts, longestInterval: lastWrite.map { ended - $0.began })
+        lastWrite = (began, ended)
     }
 }
 

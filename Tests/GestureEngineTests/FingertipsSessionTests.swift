@@ -142,6 +142,29 @@ private final class FingertipsRig: Sendable {
     }
 }
 
+/// The contacts down on a device, frame by frame, as a reader of its
+/// events keeps them (a frame carries only what changed).
+private struct ContactState {
+    private var slot = 0
+    private var positions: [Int: (x: Int, y: Int)] = [:]
+    private var down: Set<Int> = []
+
+    /// Applies `frame`; the contacts down after it, by slot.
+    mutating func apply(_ frame: InputFrame) -> [Int: (x: Int, y: Int)] {
+        for event in frame.events where event.type == .absolute {
+            switch event.code {
+            case .multitouchSlot: slot = Int(event.value)
+            case .multitouchTrackingID:
+                if event.value < 0 { down.remove(slot) } else { down.insert(slot) }
+            case .multitouchPositionX: positions[slot, default: (0, 0)].x = Int(event.value)
+            case .multitouchPositionY: positions[slot, default: (0, 0)].y = Int(event.value)
+            default: break
+            }
+        }
+        return positions.filter { down.contains($0.key) }
+    }
+}
+
 private func trackingIDs(_ frame: InputFrame) -> [Int32] {
     frame.events.filter { $0.type == .absolute && $0.code == .multitouchTrackingID }.map(\.value)
 }
@@ -285,7 +308,7 @@ struct FingertipsSessionTests {
         }
     }
 
-    @Test("On a touchpad, moves come at most every 8 ms (merged meanwhile); touches and lifts at once")
+    @Test("On a touchpad, moves come at most every 8 ms (merged meanwhile); touches at once, lifts once the moves before them are")
     func touchpadPacing() async throws {
         let clock = ManualClock(start: Microseconds(1_000_000))
         let rig = try FingertipsRig(TestDevices.mouse)
@@ -300,19 +323,78 @@ struct FingertipsSessionTests {
         rig.source.frame([(.key, .buttonLeft, 1)])
         try waitUntil("the touch, at once") { rig.frames.count == 1 }
         // Two moves within the 8 ms (the clock stands still): held back.
-        rig.source.frame([(.relative, .relativeX, 100)])
-        rig.source.frame([(.relative, .relativeX, 100)])
+        rig.source.frame([(.relative, .relativeX, 20)])
+        rig.source.frame([(.relative, .relativeX, 20)])
         try waitUntil("both moves read") { rig.source.isDrained }
         #expect(rig.frames.count == 1)
         clock.advance(by: Microseconds(8_000))  // the pacing
         try waitUntil("the merged move") { rig.frames.count == 2 }
         let width = Double(VirtualDeviceProfile.defaultTouchpadAxes.x.maximum)
-        #expect(abs(meanX(rig.frames[1]) - meanX(rig.frames[0]) - 200 * width / FingertipsOptions.pointerCountsAcross) <= 2)
-        // A lift is written at once, though the last write was just now.
+        #expect(abs(meanX(rig.frames[1]) - meanX(rig.frames[0]) - 40 * width / FingertipsOptions.pointerCountsAcross) <= 2)
+        // A lift waits for the move before it, paced, then goes with it.
         rig.source.frame([(.relative, .relativeX, 10)])
         rig.source.frame([(.key, .buttonLeft, 0)])
+        try waitUntil("the move and the lift read") { rig.source.isDrained }
+        #expect(rig.frames.count == 2)
+        clock.advance(by: Microseconds(8_000))
         try waitUntil("the move and the lift") { rig.frames.count == 4 }
         #expect(trackingIDs(rig.frames[3]) == [-1, -1, -1])
+        // A touch goes at once, though the last write was just now.
+        rig.source.frame([(.key, .buttonLeft, 1)])
+        try waitUntil("the touch, at once") { rig.frames.count == 5 }
+        job.cancel()
+        _ = await job.finished()
+    }
+
+    @Test("On a touchpad, a backlog read in one batch is caught up in steps libinput accepts, and nothing of it is lost")
+    func touchpadBacklog() async throws {
+        let clock = ManualClock(start: Microseconds(1_000_000))
+        let batched = try BatchedSource()
+        let rig = try FingertipsRig(
+            TestDevices.mouse,
+            open: { _ in
+                OpenedInput(
+                    source: batched, description: TestDevices.mouse,
+                    info: DeviceInfo(node: "/dev/input/test-source", name: "mouse", kind: .mouse), stableID: nil)
+            })
+        let job = try rig.engine.startFingertips(
+            FingertipsRequest(device: "test", options: FingertipsOptions(count: 2, idle: nil), target: .kind(.touchpad)),
+            clock: clock, events: { if case .ready = $0 { rig.ready.signal() } })
+        #expect(try rig.ready.wait())
+        let resolution = Double(VirtualDeviceProfile.defaultTouchpadAxes.x.resolution)
+        var libinput = LibinputJumpRule(unitsPerMM: resolution)
+        var state = ContactState()
+        var seen: [[Int: (x: Int, y: Int)]] = []
+        // Each frame stamped with the (test) clock's time it was written at.
+        func judge(upTo count: Int) {
+            for index in seen.count..<count {
+                seen.append(state.apply(rig.frames[index]))
+                libinput.frame(at: clock.now().rawValue, seen[index])
+            }
+        }
+        batched.batch([[(.key, .buttonLeft, 1)]])
+        try waitUntil("the touch") { rig.frames.count == 1 }
+        judge(upTo: 1)
+        // What queued up while the reader was not running: 600 counts right
+        // (about 34 mm on the touchpad) in 30 frames, then the lift.
+        batched.batch(Array(repeating: [(.relative, .relativeX, 20)], count: 30) + [[(.key, .buttonLeft, 0)]])
+        var rounds = 0
+        while trackingIDs(rig.frames.last!) != [-1, -1] && rounds < 100 {
+            clock.advance(by: Microseconds(8_000))
+            let written = rig.frames.count
+            try waitUntil("the next step") { rig.frames.count > written }
+            judge(upTo: rig.frames.count)
+            rounds += 1
+        }
+        #expect(libinput.jumps.isEmpty, "\(libinput.jumps)")
+        let moves = rig.frames.count - 2
+        #expect(moves > 2, "the backlog was written in \(moves) steps")
+        // Nothing lost: the last step is where the source left the fingertips.
+        let width = Double(VirtualDeviceProfile.defaultTouchpadAxes.x.maximum)
+        let first = seen[0]
+        let last = seen[seen.count - 2]
+        #expect(abs(Double(last[0]!.x - first[0]!.x) - 600 * width / FingertipsOptions.pointerCountsAcross) <= 2)
+        #expect(last[1]!.x - last[0]!.x == first[1]!.x - first[0]!.x)
         job.cancel()
         _ = await job.finished()
     }

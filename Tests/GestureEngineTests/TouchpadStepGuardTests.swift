@@ -1,0 +1,126 @@
+import GestureEngine
+import GestureModel
+import Testing
+
+/// libinput's touchpad jump rule (`tp_detect_jumps`), restated to judge
+/// what a guard lets through: each contact's step scaled to 12 ms is a jump
+/// over 20 mm, or over 7 mm more than its previous scaled step; frames more
+/// than 30 ms apart are not checked; a change in the number of contacts
+/// starts every contact afresh (its previous step 0). Where libinput keeps
+/// more (a contact that did not move in that frame keeps its step), this
+/// judge takes less: it is stricter, never laxer.
+struct LibinputJumpRule {
+    let unitsPerMM: Double
+    private var last: (time: Int64, contacts: [Int: (x: Int, y: Int)])?
+    private var previous: [Int: Double] = [:]
+    private(set) var jumps: [String] = []
+
+    init(unitsPerMM: Double) { self.unitsPerMM = unitsPerMM }
+
+    /// A frame stamped `time` (µs) that leaves `contacts` down.
+    mutating func frame(at time: Int64, _ contacts: [Int: (x: Int, y: Int)]) {
+        defer { last = (time, contacts) }
+        guard let last, Set(last.contacts.keys) == Set(contacts.keys) else {
+            previous = [:]
+            return
+        }
+        let interval = time - last.time
+        for (index, to) in contacts {
+            guard let from = last.contacts[index], from != to else { continue }
+            if interval > 30_000 || interval == 0 { continue }
+            let dx = Double(to.x - from.x) / unitsPerMM
+            let dy = Double(to.y - from.y) / unitsPerMM
+            let scaled = (dx * dx + dy * dy).squareRoot() * 12_000 / Double(interval)
+            if scaled > 20 || scaled - (previous[index] ?? 0) > 7 {
+                jumps.append("contact \(index) at \(time) µs: \(scaled) mm after \(previous[index] ?? 0)")
+            }
+            previous[index] = scaled
+        }
+    }
+}
+
+@Suite("A touchpad's steps stay clear of libinput's jump detection")
+struct TouchpadStepGuardTests {
+    /// 110 × 70 mm at 10 units/mm: the default virtual touchpad.
+    let surface = DeviceGeometry(
+        kind: .touchpad, x: AxisRange(minimum: 0, maximum: 1_100, resolution: 10),
+        y: AxisRange(minimum: 0, maximum: 700, resolution: 10), slots: 5)
+
+    @Test("A touch and a lift are never cut; a small step 8 ms after the last write is whole")
+    func wholeSteps() {
+        var guardian = TouchpadStepGuard(surface: surface)
+        let touch = [0: (x: 100, y: 100), 1: (x: 300, y: 100)]
+        #expect(guardian.step(toward: touch, sinceLastWrite: Microseconds(10)).reached)
+        guardian.wrote(touch, longestInterval: nil)
+        let moved = [0: (x: 120, y: 100), 1: (x: 320, y: 100)]  // 2 mm
+        let step = guardian.step(toward: moved, sinceLastWrite: Microseconds(8_000))
+        #expect(step.reached)
+        #expect(step.contacts[0]! == (x: 120, y: 100))
+        guardian.wrote(moved, longestInterval: Microseconds(8_100))
+        #expect(guardian.step(toward: [:], sinceLastWrite: Microseconds(10)).reached)
+    }
+
+    @Test("A backlog of 60 mm is cut into steps libinput accepts, and every contact ends where the source left it")
+    func backlogCaughtUp() {
+        var guardian = TouchpadStepGuard(surface: surface)
+        var libinput = LibinputJumpRule(unitsPerMM: 10)
+        var time: Int64 = 1_000_000
+        var down = [0: (x: 100, y: 300), 1: (x: 250, y: 300), 2: (x: 400, y: 300)]
+        guardian.wrote(down, longestInterval: nil)
+        libinput.frame(at: time, down)
+        // A slow start (1 mm a frame), then the reader stalls for 20 ms
+        // while the source moves on 60 mm: a backlog.
+        for _ in 0..<3 {
+            time += 8_000
+            down = down.mapValues { (x: $0.x + 10, y: $0.y) }
+            guardian.wrote(down, longestInterval: Microseconds(8_000))
+            libinput.frame(at: time, down)
+        }
+        let target = down.mapValues { (x: $0.x + 600, y: $0.y + 40) }
+        var writes = 0
+        var last = down
+        time += 20_000
+        var since = Microseconds(20_000)
+        while true {
+            let step = guardian.step(toward: target, sinceLastWrite: since)
+            // The fingers keep their spacing along the way.
+            #expect(step.contacts[1]!.x - step.contacts[0]!.x == 150 && step.contacts[2]!.x - step.contacts[1]!.x == 150)
+            guardian.wrote(step.contacts, longestInterval: since)
+            libinput.frame(at: time, step.contacts)
+            last = step.contacts
+            writes += 1
+            if step.reached { break }
+            time += 8_000
+            since = Microseconds(8_000)
+            #expect(writes < 40, "no end to the catch-up")
+            if writes >= 40 { return }
+        }
+        #expect(libinput.jumps.isEmpty, "\(libinput.jumps)")
+        #expect(writes > 1 && writes < 12, "\(writes) writes")
+        #expect(target.keys.allSatisfy { last[$0]! == target[$0]! })
+    }
+
+    @Test("Frames more than 30 ms apart are not checked by libinput: the whole step at once")
+    func afterAStall() {
+        var guardian = TouchpadStepGuard(surface: surface)
+        let down = [0: (x: 100, y: 100)]
+        guardian.wrote(down, longestInterval: nil)
+        let step = guardian.step(toward: [0: (x: 900, y: 600)], sinceLastWrite: Microseconds(30_001))
+        #expect(step.reached)
+    }
+
+    @Test("Growth is judged from the previous step at its least: a write that took long does not let the next step grow more")
+    func growthFromTheLeastPreviousStep() {
+        var guardian = TouchpadStepGuard(surface: surface)
+        guardian.wrote([0: (x: 100, y: 100)], longestInterval: nil)
+        guardian.wrote([0: (x: 110, y: 100)], longestInterval: Microseconds(8_000))  // 1 mm: at least 1.5 mm scaled
+        // 8 mm in what could have been 24 ms (a write preempted): at least 4 mm scaled.
+        guardian.wrote([0: (x: 190, y: 100)], longestInterval: Microseconds(24_000))
+        // So the next step, 8 ms on, may be at most 4 + 6 = 10 mm scaled: 6.7 mm
+        // (not 12 + 6, as the 8 mm over 8 ms it may have looked like).
+        let step = guardian.step(toward: [0: (x: 590, y: 100)], sinceLastWrite: Microseconds(8_000))
+        #expect(!step.reached)
+        let went = Double(step.contacts[0]!.x - 190) / 10
+        #expect(went > 6 && went <= 10.0 * 8 / 12, "\(went) mm")
+    }
+}
