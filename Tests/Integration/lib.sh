@@ -55,11 +55,12 @@ pause() {
 # child of this shell stays one until it is waited for). Read by the shell
 # from /proc/PID/stat, no process started.
 running() {
-    local fields
-    { read -r -a fields < "/proc/$1/stat"; } 2>/dev/null || return 1
-    # Field 3 is the state; the name before it (field 2) has no space in
-    # the programs the cases start.
-    [[ ${fields[2]:-Z} != Z ]]
+    local line fields
+    { read -r line < "/proc/$1/stat"; } 2>/dev/null || return 1
+    # The state is the first field after the name, which is in parentheses
+    # and may hold spaces and parentheses itself: read after the last ')'.
+    read -r -a fields <<< "${line##*)}"
+    [[ ${fields[0]:-Z} != Z ]]
 }
 
 # _wait_until_ended PID LIMIT : waits until PID has ended, at most LIMIT
