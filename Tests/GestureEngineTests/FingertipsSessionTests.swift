@@ -114,6 +114,17 @@ private final class FingertipsRig: Sendable {
             }), inputs: inputs)
     }
 
+    /// A rig whose source is `batched`, a mouse.
+    convenience init(mouseReading batched: BatchedSource) throws {
+        try self.init(
+            TestDevices.mouse,
+            open: { _ in
+                OpenedInput(
+                    source: batched, description: TestDevices.mouse,
+                    info: DeviceInfo(node: "/dev/input/test-source", name: "mouse", kind: .mouse), stableID: nil)
+            })
+    }
+
     /// Whether the engine let the source go.
     var isSourceReleased: Bool { store.released.load(ordering: .acquiring) }
 
@@ -248,13 +259,7 @@ struct FingertipsSessionTests {
     @Test("Frames read in one batch: each touch where it touched, the moves after it as one frame to where the source left them, each lift")
     func batchCoalesced() async throws {
         let batched = try BatchedSource()
-        let rig = try FingertipsRig(
-            TestDevices.mouse,
-            open: { _ in
-                OpenedInput(
-                    source: batched, description: TestDevices.mouse,
-                    info: DeviceInfo(node: "/dev/input/test-source", name: "mouse", kind: .mouse), stableID: nil)
-            })
+        let rig = try FingertipsRig(mouseReading: batched)
         let job = try rig.start(count: 3, idle: nil)
         #expect(try rig.ready.wait())
         // Pressed and dragged 30 counts, released, pressed again and dragged 5.
@@ -350,13 +355,7 @@ struct FingertipsSessionTests {
     func touchpadBacklog() async throws {
         let clock = ManualClock(start: Microseconds(1_000_000))
         let batched = try BatchedSource()
-        let rig = try FingertipsRig(
-            TestDevices.mouse,
-            open: { _ in
-                OpenedInput(
-                    source: batched, description: TestDevices.mouse,
-                    info: DeviceInfo(node: "/dev/input/test-source", name: "mouse", kind: .mouse), stableID: nil)
-            })
+        let rig = try FingertipsRig(mouseReading: batched)
         let job = try rig.engine.startFingertips(
             FingertipsRequest(device: "test", options: FingertipsOptions(count: 2, idle: nil), target: .kind(.touchpad)),
             clock: clock, events: { if case .ready = $0 { rig.ready.signal() } })
