@@ -32,6 +32,10 @@ set -Eeuo pipefail
 
 # Default limit in seconds for one wait (a device to appear, a line in a log).
 WAIT_TIMEOUT=${WAIT_TIMEOUT:-30}
+# How long libinput may take to start and add its devices: it reads its
+# quirks and, for a tablet (a hover pen), libwacom's whole database, which
+# took over 30 s in the VM beside a second VM and busy loops on 2 cores.
+LIBINPUT_START_TIMEOUT=${LIBINPUT_START_TIMEOUT:-120}
 
 # shellcheck source=fixtures/expected.sh
 . "$FIXTURES/expected.sh"
@@ -413,7 +417,7 @@ libinput_watch() {
     start_background "$log" libinput debug-events --device "$node"
     LIBINPUT_PID=$BACKGROUND_PID
     LIBINPUT_LOG="$CASE_WORK/$log"
-    wait_for_log "$LIBINPUT_LOG" 'DEVICE_ADDED'
+    wait_for_log "$LIBINPUT_LOG" 'DEVICE_ADDED' "$LIBINPUT_START_TIMEOUT"
 }
 
 # evemu_record_watch NODE [LOG] : runs `evemu-record NODE` in the background
@@ -465,7 +469,7 @@ libinput_wait_added() {
         start_background "${LIBINPUT_LOG##*/}" libinput debug-events --device "$node"
         LIBINPUT_PID=$BACKGROUND_PID
     fi
-    wait_for_log "$LIBINPUT_LOG" "DEVICE_ADDED"
+    wait_for_log "$LIBINPUT_LOG" "DEVICE_ADDED" "$LIBINPUT_START_TIMEOUT"
     added=$(grep -m 1 -o -E '^[- ]?event[0-9]+[[:space:]]+DEVICE_ADDED' "$LIBINPUT_LOG" | grep -o -E 'event[0-9]+' || true)
     [[ $added == "${node##*/}" ]] \
         || fail "libinput added '$LIBINPUT_NAME' as '${added:-nothing}', expected ${node##*/}"
@@ -491,7 +495,7 @@ libinput_watch_seat_for() {
     # libinput listens to udev before it adds the devices already there, so
     # its first DEVICE_ADDED (the guest's own keyboard, power button…) says
     # that it listens (the guest always has some: power button, keyboard).
-    wait_for_log "$seat_log" 'DEVICE_ADDED'
+    wait_for_log "$seat_log" 'DEVICE_ADDED' "$LIBINPUT_START_TIMEOUT"
     start_background "$log" bash -c 'tail -n +1 -f --pid="$1" -- "$2" | python3 "$3" "$4"' \
         libinput-filter "$LIBINPUT_PID" "$seat_log" "$INTEGRATION/libinput-device-lines.py" "$name"
 }

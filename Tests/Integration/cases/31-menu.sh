@@ -26,7 +26,7 @@ create_switch
 # libinput on the whole seat: the touchscreen appears only at the play.
 start_background libinput.log libinput debug-events
 libinput_pid=$BACKGROUND_PID
-wait_for_log "$CASE_WORK/libinput.log" "DEVICE_ADDED +$SWITCH_NAME"
+wait_for_log "$CASE_WORK/libinput.log" "DEVICE_ADDED +$SWITCH_NAME" "$LIBINPUT_START_TIMEOUT"
 
 # A long scan interval: an evemu-play start in a loaded VM can take over a second.
 # The menu makes its touchscreen at the first play and has no start gate:
@@ -38,7 +38,7 @@ start_background menu.log "$GESTURECTL" menu --config "$CASE_WORK/menu.json" --s
     --scan-interval 3s --lead-in "$menu_lead_in" --as touchscreen
 menu_pid=$BACKGROUND_PID
 wait_for_log "$CASE_WORK/menu.log" "The switch is ready: $SWITCH_NAME" 20
-wait_for_log "$CASE_WORK/libinput.log" 'DEVICE_ADDED +gesturectl virtual keyboard' 20
+wait_for_log "$CASE_WORK/libinput.log" 'DEVICE_ADDED +gesturectl virtual keyboard' "$LIBINPUT_START_TIMEOUT"
 
 # 1. Volume up.
 switch_press_on "$CASE_WORK/menu.log" '^Highlighted: Volume up \(1 of 3\)' 20

@@ -31,7 +31,7 @@
 # 7 mm down for a swipe once 150 ms have passed without a decision; 42 mm
 # keeps a slow start of the turn a pinch, and the swipe still ends inside
 # the 110 mm pad.
-# timeout: 180
+# timeout: 300
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 
@@ -89,7 +89,7 @@ assert_log_contains "$TIPS_LOG" "($VIRTUAL_TOUCHPAD_NAME)" "the device gesturect
 start_background libinput-tips.log libinput debug-events --device "$TIPS_NODE" "$PEN_NODE"
 LIBINPUT_PID=$BACKGROUND_PID
 LIBINPUT_LOG="$CASE_WORK/libinput-tips.log"
-wait_for_lines "$LIBINPUT_LOG" 'DEVICE_ADDED' 2
+wait_for_lines "$LIBINPUT_LOG" 'DEVICE_ADDED' 2 "$LIBINPUT_START_TIMEOUT"
 assert_log_contains "$LIBINPUT_LOG" "DEVICE_ADDED +$VIRTUAL_TOUCHPAD_NAME .*cap:pg" "libinput's view of the fingertips' touchpad"
 assert_log_contains "$LIBINPUT_LOG" "DEVICE_ADDED +$VIRTUAL_TOUCHPAD_NAME pen .*cap:T" "libinput's view of the hover pen"
 
@@ -98,7 +98,7 @@ assert_log_contains "$LIBINPUT_LOG" "DEVICE_ADDED +$VIRTUAL_TOUCHPAD_NAME pen .*
 # seconds under emulation, while the touchpad's events wait) before the turn.
 printf 'play %s\n' "$hover" >&"$SOURCE_FD"
 wait_for_lines "$SOURCE_LOG" '^played$' 1
-wait_for_lines "$LIBINPUT_LOG" 'TABLET_TOOL_AXIS' 1
+wait_for_lines "$LIBINPUT_LOG" 'TABLET_TOOL_AXIS' 1 "$LIBINPUT_START_TIMEOUT"
 
 # 2. The turn: a pinch that rotates clockwise.
 proximity_in='TABLET_TOOL_PROXIMITY.*proximity-in'

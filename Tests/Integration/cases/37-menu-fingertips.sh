@@ -32,7 +32,7 @@ start_uinput_source "$FIXTURES/mouse.evemu"
 # they start.
 start_background libinput.log libinput debug-events
 libinput_pid=$BACKGROUND_PID
-wait_for_log "$CASE_WORK/libinput.log" "DEVICE_ADDED +$SWITCH_NAME"
+wait_for_log "$CASE_WORK/libinput.log" "DEVICE_ADDED +$SWITCH_NAME" "$LIBINPUT_START_TIMEOUT"
 
 # A scan interval long enough for a press to land on the item it was meant
 # for in a loaded VM (evemu-play can take over a second to start).
@@ -51,7 +51,7 @@ switch_press_on "$MENU_LOG" '^Highlighted: Gestures menu \(8 of 9\)' 60
 # 2. 3 fingertips.
 switch_press_on "$MENU_LOG" '^Highlighted: 3 fingertips \(2 of 5\)' 30
 wait_for_log "$MENU_LOG" '^3 fingertips ready: move the pointer, hold the button to touch\. To stop them, press the switch or Escape\.$' 30
-wait_for_log "$CASE_WORK/libinput.log" "DEVICE_ADDED +$VIRTUAL_TOUCHSCREEN_NAME" 20
+wait_for_log "$CASE_WORK/libinput.log" "DEVICE_ADDED +$VIRTUAL_TOUCHSCREEN_NAME" "$LIBINPUT_START_TIMEOUT"
 
 # 3. The drag: three fingers down at once, moving, three up.
 printf 'play %s\n' "$FIXTURES/mouse-drag.events" >&"$SOURCE_FD"
