@@ -314,9 +314,10 @@ private final class FingertipsRun: @unchecked Sendable {
     /// touch. Moves in between are merged; touches and lifts are written
     /// once the moves before them are. `nil` for a touchscreen: every
     /// change at once.
-    private let pacing: Microseconds?
-    /// On a touchpad: each step cut short where libinput would take it for
-    /// a jump (a backlog caught up), the rest written in the next paced writes.
+    private var pacing: Microseconds? { steps == nil ? nil : Self.touchpadPacing }
+    /// On a touchpad (`nil` on a touchscreen): each step cut short where
+    /// libinput would take it for a jump (a backlog caught up), the rest
+    /// written in the next paced writes.
     private var steps: TouchpadStepGuard?
     /// When the last frame's write began and ended (on a touchpad).
     private var lastWrite: (began: Microseconds, ended: Microseconds)?
@@ -346,7 +347,6 @@ private final class FingertipsRun: @unchecked Sendable {
         self.clock = clock
         self.handle = handle
         self.events = events
-        pacing = frames.target.kind == .touchpad ? Self.touchpadPacing : nil
         steps = frames.target.kind == .touchpad ? TouchpadStepGuard(surface: frames.surface) : nil
     }
 
@@ -609,14 +609,15 @@ private final class FingertipsRun: @unchecked Sendable {
     private func write(_ contacts: [Int: (x: Int, y: Int)], into live: LivePlay) throws {
         var state = live.state
         guard let frame = try frames.frame(contacts, state: &state) else { return }
-        guard pacing != nil else {
+        guard var guarded = steps else {
             try live.write(frame)
             return
         }
         let began = clock.now()
         try live.write(frame)
         let ended = clock.now()
-        steps?.wrote(contacts, longestInterval: lastWrite.map { ended - $0.began })
+        guarded.wrote(contacts, longestInterval: lastWrite.map { ended - $0.began })
+        steps = guarded
         lastWrite = (began, ended)
     }
 }
