@@ -331,7 +331,8 @@ private final class FingertipsRun: @unchecked Sendable {
     /// A touchpad's least interval between moves.
     static let touchpadPacing = Microseconds(8_000)
     /// The most changes waiting: beyond it (a source that taps faster than
-    /// a touchpad's catch-up goes), moves are written whole.
+    /// a touchpad's catch-up goes), moves are written whole and unpaced, so
+    /// that the queue cannot grow without end.
     static let pendingLimit = 64
 
     init(
@@ -580,10 +581,12 @@ private final class FingertipsRun: @unchecked Sendable {
     private func flush(into live: LivePlay) -> FingertipsStopReason? {
         while let change = pending.first {
             let isMove = change.isDown && wasDown
-            if isMove && pacingDue() != nil { return nil }
+            // Over the limit, moves go whole and at once until it is met again.
+            let paced = isMove && pending.count <= Self.pendingLimit
+            if paced && pacingDue() != nil { return nil }
             var contacts = change.contacts
             var reached = true
-            if isMove, let steps, let lastWrite, pending.count <= Self.pendingLimit {
+            if paced, let steps, let lastWrite {
                 (contacts, reached) = steps.step(toward: contacts, sinceLastWrite: clock.now() - lastWrite.ended)
             }
             // The pen leaves before the fingertips touch.

@@ -398,6 +398,36 @@ struct FingertipsSessionTests {
         _ = await job.finished()
     }
 
+    @Test("On a touchpad, a source that taps faster than the pacing drains cannot grow the queue without end: past 64 changes waiting, moves go at once")
+    func touchpadQueueBounded() async throws {
+        let clock = ManualClock(start: Microseconds(1_000_000))
+        let batched = try BatchedSource()
+        let rig = try FingertipsRig(mouseReading: batched)
+        let job = try rig.engine.startFingertips(
+            FingertipsRequest(device: "test", options: FingertipsOptions(count: 2, idle: nil), target: .kind(.touchpad)),
+            clock: clock, events: { if case .ready = $0 { rig.ready.signal() } })
+        #expect(try rig.ready.wait())
+        // 100 taps, each with a move while down, in one batch: 300 changes
+        // (a touch, a move, a lift each). The clock stands still, so the
+        // pacing alone would hold every move back.
+        let tap: [[(EventType, EventCode, Int32)]] = [[(.key, .buttonLeft, 1)], [(.relative, .relativeX, 4)], [(.key, .buttonLeft, 0)]]
+        batched.batch(Array(repeating: tap, count: 100).flatMap { $0 })
+        try waitUntil("all but the last 64 changes, at once") { rig.frames.count >= 300 - 64 }
+        #expect(rig.frames.count < 300)
+        // The rest as paced: each move one interval on.
+        var advances = 0
+        while rig.frames.count < 300 && advances < 100 {
+            let written = rig.frames.count
+            clock.advance(by: Microseconds(8_000))
+            advances += 1
+            _ = waitUntil(within: 1) { rig.frames.count > written }
+        }
+        #expect(rig.frames.count == 300)
+        #expect(trackingIDs(rig.frames.last!) == [-1, -1])
+        job.cancel()
+        _ = await job.finished()
+    }
+
     @Test("With no input for the idle time the session ends by itself")
     func idle() async throws {
         let clock = ManualClock()
