@@ -80,8 +80,16 @@ public final class SignalWatcher: Sendable {
         let stop: FileDescriptor
         do throws(SystemError) {
             stop = try stopSignal.fileDescriptor
+            // The thread keeps the signal, and so its descriptor, open until
+            // it ends: a watcher dropped before its thread first polled
+            // closed it, and the thread polled whatever file reused the
+            // number next (a hang under load, in SignalWatcherTests).
+            let stopSignal = stopSignal
             try DedicatedThread.start(Self.threadOptions) {
-                defer { descriptor.close() }
+                defer {
+                    descriptor.close()
+                    withExtendedLifetime(stopSignal) {}
+                }
                 while true {
                     // Harmless: EINTR is an empty wake, not an error; poll of two open descriptors has no other failure
                     // (EFAULT, EINVAL and ENOMEM need a bad array or more entries than fit on the kernel's stack).

@@ -95,6 +95,34 @@ struct SignalWatcherTests {
         #expect(waitUntil { !FileManager.default.fileExists(atPath: "/proc/self/task/\(threadID)") })
     }
 
+    @Test("A watcher dropped while its thread is busy ends that thread, whatever file takes the numbers it closed")
+    func droppedWhileItsThreadIsBusy() throws {
+        // Found under load: a watcher dropped before its thread polled
+        // closed the stop descriptor, and the thread then polled whatever
+        // file reused the number, for ever. Here the thread is held in the
+        // handler, the watcher dropped, and the freed numbers taken by pipes
+        // that never become readable, before the thread polls again.
+        let inHandler = try TestEvent(), release = try TestEvent()
+        var watcher: SignalWatcher?
+        let threadID: Int32
+        (watcher, threadID) = try Self.makeWatcher { _ in
+            inHandler.signal()
+            _ = try? release.wait()
+        }
+        #expect(try Self.sending(SIGWINCH, toThread: threadID) { try inHandler.wait() })
+        watcher = nil
+        var pipes: [Int32] = []
+        defer { for end in pipes { close(end) } }
+        for _ in 0..<16 {
+            var ends: [Int32] = [0, 0]
+            try Syscall.minusOne("pipe") { pipe(&ends) }
+            pipes += ends
+        }
+        release.signal()
+        #expect(waitUntil { !FileManager.default.fileExists(atPath: "/proc/self/task/\(threadID)") })
+        _ = watcher
+    }
+
     @Test("Signal names drop SIG; an unknown signal is its number")
     func names() {
         #expect(SignalMask.name(of: SIGINT) == "INT")
