@@ -77,6 +77,12 @@ public final class PlaybackSession: Sendable {
 
     deinit { close() }
 
+    /// The surface a play's pacing keeps to when the device is a touchpad
+    /// (``Player/touchpad``).
+    private var touchpad: DeviceGeometry? {
+        profile.kind == .touchpad ? LiveTouchFrames.surface(of: profile) : nil
+    }
+
     /// What readers know of the device now (between plays).
     public var state: DeviceState { guarded.withLock { $0.state } }
 
@@ -113,7 +119,7 @@ public final class PlaybackSession: Sendable {
     ) throws(PlaybackError) -> PlaybackHandle {
         let (sink, initial) = try claim(for: handle)
         do throws(SystemError) {
-            return try Player(clock: clock, realtimePriority: realtimePriority).start(
+            return try Player(clock: clock, realtimePriority: realtimePriority, touchpad: touchpad).start(
                 frames, on: sink, state: initial, handle: handle, releasesAtEnd: releasesAtEnd, startGate: startGate
             ) { [self] result in release(finalState: result.finalState) }
         } catch {
@@ -134,7 +140,7 @@ public final class PlaybackSession: Sendable {
         _ frames: [InputFrame], handle: PlaybackHandle, releasesAtEnd: Bool = true, startGate: FileDescriptor? = nil
     ) throws(PlaybackError) -> PlaybackResult {
         let (sink, initial) = try claim(for: handle)
-        let result = Player(clock: clock).play(
+        let result = Player(clock: clock, touchpad: touchpad).play(
             frames, on: sink, state: initial, cancellation: handle.cancellation, progress: { handle.report($0) },
             releasesAtEnd: releasesAtEnd, startGate: startGate)
         release(finalState: result.finalState)

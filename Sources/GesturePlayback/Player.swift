@@ -21,8 +21,12 @@ import OperatingSystem
 /// that moves a frame's distance in no time for a jump (it normalises each
 /// step to a 12 ms interval): it logs "kernel bug: Touch jump detected and
 /// discarded" and drops the motion (touchpads: after a stall, or when the
-/// thread is preempted between the clock and the write). Every output (uinput, uhid, a gadget) is written
-/// through this one loop. That spacing is kept without the timer's own
+/// thread is preempted between the clock and the write). On a touchpad
+/// (``touchpad``) twice the speed can itself be a jump for a fast stroke,
+/// so a late frame there also waits until each contact's step is one
+/// libinput accepts (``TouchpadPacing``): the catch-up of a fast stroke
+/// starts slower and grows, and a play on its deadlines is not held.
+/// Every output (uinput, uhid, a gadget) is written through this one loop. That spacing is kept without the timer's own
 /// latency added to it (see `waitForSpacing`): under emulation the timer
 /// wakes ~1 ms late, more than half an interval at 1 kHz, and a play that
 /// waited it out fell further behind with every frame.
@@ -53,11 +57,18 @@ public struct Player: Sendable {
     /// scheduler (``threadOptions`` at that priority).
     public let realtimePriority: Int32?
 
+    /// The surface of the touchpad played on, whose late frames are also
+    /// spaced so that libinput takes no step for a touch jump
+    /// (``TouchpadPacing``); `nil` for any other device.
+    public let touchpad: DeviceGeometry?
+
     /// Creates a player on `clock` (CLOCK_MONOTONIC by default), playing
-    /// at `realtimePriority` (SCHED_FIFO) when given.
-    public init(clock: any PlaybackClock = SystemClock(), realtimePriority: Int32? = nil) {
+    /// at `realtimePriority` (SCHED_FIFO) when given, on a touchpad with
+    /// `touchpad`'s surface when given.
+    public init(clock: any PlaybackClock = SystemClock(), realtimePriority: Int32? = nil, touchpad: DeviceGeometry? = nil) {
         self.clock = clock
         self.realtimePriority = realtimePriority
+        self.touchpad = touchpad
     }
 
     /// How the playing thread is set up: named `gesturectl-play` (as `ps -L`
@@ -144,12 +155,16 @@ public struct Player: Sendable {
         // had stamped the frame.
         var previousWrite: Microseconds?
         var wakeLatency = WakeLatency()
+        var touchpadPacing = touchpad.map { TouchpadPacing(surface: $0, state: initial) }
         for (index, frame) in frames.enumerated() {
             let due = start + frame.time
-            // After a stall: not before half an interval after the previous write.
+            // After a stall: not before half an interval after the previous
+            // write, nor (on a touchpad) before its steps are no jump.
+            let stepSpacing = touchpadPacing?.prepare(frame) ?? .zero
             var spacing: (end: Microseconds, previousWrite: Microseconds)?
             if let previousWrite, index > 0 {
-                let end = previousWrite + Microseconds(max(frame.time - frames[index - 1].time, .zero).rawValue / 2)
+                let half = Microseconds(max(frame.time - frames[index - 1].time, .zero).rawValue / 2)
+                let end = previousWrite + max(half, stepSpacing)
                 if end > due { spacing = (end, previousWrite) }
             }
             // When the frame may go out; nil when the play was cancelled.
@@ -177,7 +192,9 @@ public struct Player: Sendable {
                 // from the earlier reading, the next frame could follow the
                 // late one within microseconds (issue 23: libinput's touch
                 // jump under load).
-                previousWrite = clock.now()
+                let ended = clock.now()
+                previousWrite = ended
+                touchpadPacing?.wrote(began: now, ended: ended)
             } catch {
                 // Part of the frame may have arrived: lift what was down
                 // before it and what it put down.

@@ -64,7 +64,11 @@ enum PlayCommand {
             after a stall catch up at twice the gesture's speed at most, and a
             stall of S puts the play back on its deadlines after 2 × S. Written
             back to back instead, they would reach readers microseconds apart,
-            and libinput throws such a touch away as a jump.
+            and libinput throws such a touch away as a jump. On a touchpad a
+            late frame also waits until no finger's step grows by more than
+            libinput accepts (6 mm per 12 ms more than its last, 18 mm at
+            most; never over 30 ms): a fast stroke's catch-up starts slower,
+            and takes a few frames longer.
 
             --print writes the device description and the events as evemu text
             instead of creating a device (works without uinput; evemu-device

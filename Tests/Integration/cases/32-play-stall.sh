@@ -7,7 +7,13 @@
 #      rotate are still libinput's 3-finger swipe (up), 2-finger pinch
 #      (scale above 1) and a pinch that turns the file's way, each with one
 #      BEGIN and an END that is not cancelled;
-#   2. on a touchscreen: the three-finger swipe's fingers each go down and
+#   2. on a touchpad, at full speed: one finger circling at 800 mm/s
+#      (9.6 mm per 12 ms). Caught up at twice its speed after a stop, its
+#      next step would be 9.6 mm more than the one before, and libinput
+#      takes a step that grows by over 7 mm for a jump: the player's
+#      touchpad pacing lets the catch-up grow instead. libinput reports the
+#      pointer's motion and no jump;
+#   3. on a touchscreen: the three-finger swipe's fingers each go down and
 #      up once, at the file's positions (within 0.5 mm), in order.
 # libinput complains about nothing ("Touch jump detected and discarded"
 # among others), and --json shows that the stalls hit the play (its latest
@@ -23,7 +29,7 @@
 # a hand that rests before it pinches does, and no player can change that:
 # libinput took pinch-out for a two-finger scroll (a symmetric one, so it
 # printed nothing), in CI and in a VM beside case 35.
-# timeout: 240
+# timeout: 300
 . "$INTEGRATION/lib.sh"
 . "$INTEGRATION/gesturectl-lib.sh"
 
@@ -84,20 +90,23 @@ stall_while_playing() {
     done
 }
 
-# stalled_play KIND DEVICE-NAME NAME [ERE] : plays Recordings/NAME on a virtual
-# KIND with stalls, observed by libinput; sets LIBINPUT_LOG. With ERE the
+# stalled_play KIND DEVICE-NAME NAME [ERE] : plays Recordings/NAME (or the file
+# NAME, a path) on a virtual KIND with stalls, at --speed $STALL_SPEED
+# (0.25 unless set), observed by libinput; sets LIBINPUT_LOG. With ERE the
 # stalls begin once a line of libinput's matches it. A play the stalls
 # missed (none of its frames 50 ms late: beside a CPU hog the guest can
 # leave the play unscheduled from one stop to the next, so that they all
 # fall before its first frame) tested nothing: it is played again, up to
 # three times, each with its own logs.
 stalled_play() {
-    local kind=$1 device_name=$2 name=$3 pattern=${4:-} attempt lateness before
+    local kind=$1 device_name=$2 name=$3 pattern=${4:-} attempt lateness before file
+    file=$recordings/$name.gesture.json
+    if [[ $name == */* ]]; then file=$name name=${name##*/} name=${name%.gesture.json}; fi
     for attempt in 1 2 3; do
         if ((attempt > 1)); then stop_background "$LIBINPUT_PID"; fi
         libinput_watch_for "$device_name" "libinput-$kind-$name.$attempt.log"
-        start_gesturectl_play "play-$kind-$name.$attempt.log" "$device_name" "$recordings/$name.gesture.json" \
-            --as "$kind" --speed 0.25 --json
+        start_gesturectl_play "play-$kind-$name.$attempt.log" "$device_name" "$file" \
+            --as "$kind" --speed "${STALL_SPEED:-0.25}" --json
         libinput_wait_added "$PLAY_NODE"
         written_by "$PLAY_PID"
         # Past the player's warm-up: one lone SYN_REPORT (24 bytes) before
@@ -142,6 +151,37 @@ touchpad_gesture pinch-out PINCH 2
 gesturectl_check pinch-out libinput-gesture "$LIBINPUT_LOG" "$recordings/pinch-out.gesture.json"
 touchpad_gesture rotate PINCH 2
 gesturectl_check rotate libinput-rotate "$LIBINPUT_LOG" "$recordings/rotate.gesture.json"
+
+# fast_circle : a gesture file on the default virtual touchpad (110 x 70 mm,
+# 10 units/mm): one finger speeds up from rest to 800 mm/s in five 8 ms
+# frames (a faster start is a jump to libinput however it is played),
+# circles 25 mm around the middle for 4 s, slows down and lifts.
+fast_circle() {
+    awk 'BEGIN {
+        r = 250; cx = 550; cy = 350; v = 64; n = 520; angle = 0
+        printf "{\n  \"format\": 1,\n  \"name\": \"fast-circle\",\n"
+        printf "  \"device\": {\n    \"kind\": \"touchpad\",\n"
+        printf "    \"x\": { \"min\": 0, \"max\": 1100, \"resolution\": 10 },\n"
+        printf "    \"y\": { \"min\": 0, \"max\": 700, \"resolution\": 10 },\n    \"slots\": 10\n  },\n"
+        printf "  \"strokes\": [\n    {\n      \"kind\": \"finger\",\n      \"samples\": [\n"
+        for (i = 0; i <= n; i++) {
+            step = v
+            if (i < 5) step = v * i / 5
+            if (n - i < 5) step = v * (n - i) / 5
+            angle += step / r
+            printf "        [%d, %d, %d]%s\n", i * 8000, cx + r * cos(angle), cy + r * sin(angle), (i < n ? "," : "")
+        }
+        printf "      ]\n    }\n  ]\n}\n"
+    }'
+}
+
+fast_circle > "$CASE_WORK/fast-circle.gesture.json"
+STALL_SPEED=1 stalled_play touchpad "$VIRTUAL_TOUCHPAD_NAME" "$CASE_WORK/fast-circle.gesture.json"
+wait_for_log "$LIBINPUT_LOG" 'DEVICE_REMOVED'
+assert_libinput_content "$LIBINPUT_LOG"
+assert_line_count_at_least "$LIBINPUT_LOG" 'POINTER_MOTION' 100 "fast circle: pointer motion"
+note "fast circle: libinput reported $(count_lines "$LIBINPUT_LOG" 'POINTER_MOTION') POINTER_MOTION lines and no jump"
+stop_background "$LIBINPUT_PID"
 
 stalled_play touchscreen "$VIRTUAL_TOUCHSCREEN_NAME" three-finger-swipe-up
 wait_for_lines "$LIBINPUT_LOG" 'TOUCH_UP' 3

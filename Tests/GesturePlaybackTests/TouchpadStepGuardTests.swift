@@ -1,43 +1,7 @@
-import GestureEngine
 import GestureModel
+import GesturePlayback
 import Testing
-
-/// libinput's touchpad jump rule (`tp_detect_jumps`), restated to judge
-/// what a guard lets through: each contact's step scaled to 12 ms is a jump
-/// over 20 mm, or over 7 mm more than its previous scaled step; frames more
-/// than 30 ms apart are not checked; a change in the number of contacts
-/// starts every contact afresh (its previous step 0). Where libinput keeps
-/// more (a contact that did not move in that frame keeps its step), this
-/// judge takes less: it is stricter, never laxer.
-struct LibinputJumpRule {
-    let unitsPerMM: Double
-    private var last: (time: Int64, contacts: [Int: (x: Int, y: Int)])?
-    private var previous: [Int: Double] = [:]
-    private(set) var jumps: [String] = []
-
-    init(unitsPerMM: Double) { self.unitsPerMM = unitsPerMM }
-
-    /// A frame stamped `time` (µs) that leaves `contacts` down.
-    mutating func frame(at time: Int64, _ contacts: [Int: (x: Int, y: Int)]) {
-        defer { last = (time, contacts) }
-        guard let last, Set(last.contacts.keys) == Set(contacts.keys) else {
-            previous = [:]
-            return
-        }
-        let interval = time - last.time
-        for (index, to) in contacts {
-            guard let from = last.contacts[index], from != to else { continue }
-            if interval > 30_000 || interval == 0 { continue }
-            let dx = Double(to.x - from.x) / unitsPerMM
-            let dy = Double(to.y - from.y) / unitsPerMM
-            let scaled = (dx * dx + dy * dy).squareRoot() * 12_000 / Double(interval)
-            if scaled > 20 || scaled - (previous[index] ?? 0) > 7 {
-                jumps.append("contact \(index) at \(time) µs: \(scaled) mm after \(previous[index] ?? 0)")
-            }
-            previous[index] = scaled
-        }
-    }
-}
+import TestSupport
 
 @Suite("A touchpad's steps stay clear of libinput's jump detection")
 struct TouchpadStepGuardTests {
