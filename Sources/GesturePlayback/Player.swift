@@ -25,9 +25,9 @@ import OperatingSystem
 /// (``touchpad``) twice the speed can itself be a jump for a fast stroke,
 /// so a late frame there also waits until each contact's step is one
 /// libinput accepts (``TouchpadPacing``): the catch-up of a fast stroke
-/// starts slower and grows, and a play on its deadlines is not held.
-/// Every output (uinput, uhid, a gadget) is written through this one loop. That spacing is kept without the timer's own
-/// latency added to it (see `waitForSpacing`): under emulation the timer
+/// starts slower and grows. Every output (uinput, uhid, a gadget) is
+/// written through this one loop. That spacing is kept without the timer's
+/// own latency added to it (see `waitForSpacing`): under emulation the timer
 /// wakes ~1 ms late, more than half an interval at 1 kHz, and a play that
 /// waited it out fell further behind with every frame.
 ///
@@ -124,6 +124,8 @@ public struct Player: Sendable {
         // faulted in one by one while frames are due.
         var latenesses = [Microseconds](repeating: .zero, count: frames.count)
         var played = 0
+        // Made before the clock starts, as the rest of the play's memory.
+        var touchpadPacing = touchpad.map { TouchpadPacing(surface: $0, state: initial) }
         sink.warmUp()
         clock.warmUp()
         let start = clock.now()
@@ -155,7 +157,6 @@ public struct Player: Sendable {
         // had stamped the frame.
         var previousWrite: Microseconds?
         var wakeLatency = WakeLatency()
-        var touchpadPacing = touchpad.map { TouchpadPacing(surface: $0, state: initial) }
         for (index, frame) in frames.enumerated() {
             let due = start + frame.time
             // After a stall: not before half an interval after the previous
