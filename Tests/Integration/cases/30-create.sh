@@ -196,7 +196,7 @@ start_background daemon.log "$GESTURECTL" daemon --socket "$socket" --config "$C
 daemon_pid=$BACKGROUND_PID
 daemon_log=$CASE_WORK/daemon.log
 wait_for_log "$daemon_log" 'ready: listening on'
-wait_for_log "$daemon_log" "trigger KEY_F13 on $SWITCH_NAME: $SWITCH_NAME at /dev/input/event[0-9]+" 20
+wait_for_log "$daemon_log" "trigger KEY_F13 on $SWITCH_NAME: $SWITCH_NAME at /dev/input/event[0-9]+"
 # A subscriber, as a rig's script would be (standard library only).
 start_background subscriber.log python3 -u -c '
 import json, socket, sys
@@ -208,7 +208,7 @@ for line in client.makefile():
 ' "$socket"
 wait_for_log "$CASE_WORK/subscriber.log" '"ok": true'
 play_events "$switch" "$CASE_WORK/long-press.events"
-wait_for_log "$daemon_log" 'create: Draw the first stroke' 20
+wait_for_log "$daemon_log" 'create: Draw the first stroke'
 play_events "$touch" "$CASE_WORK/two-strokes.events"
 wait_for_log "$daemon_log" "create: Recording from $TOUCHSCREEN_NAME"
 wait_for_log "$daemon_log" 'create: Stroke 1: swipe'
@@ -216,7 +216,7 @@ wait_for_log "$daemon_log" 'create: Stroke 2: swipe'
 press
 switch_press_on "$daemon_log" 'create: Highlighted: Save \(2 of 7\)' 20
 switch_press_on "$daemon_log" 'create: Highlighted: Save as 2-fingers-swipe'
-wait_for_log "$daemon_log" 'create: Saved as 2-fingers-swipe[a-z0-9-]*: 2 fingers' 20
+wait_for_log "$daemon_log" 'create: Saved as 2-fingers-swipe[a-z0-9-]*: 2 fingers'
 saved=$(sed -n 's/.*create: Saved as \([a-z0-9-]*\): .*/\1/p' "$daemon_log" | head -n 1)
 check_saved "$CASE_WORK/daemon-library/$saved.gesture.json"
 wait_for_log "$CASE_WORK/subscriber.log" '"event": "create", "line": "Saved as '

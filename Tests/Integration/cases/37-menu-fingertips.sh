@@ -43,7 +43,7 @@ MENU_LOG="$CASE_WORK/menu.log"
 start_background menu.log "$GESTURECTL" menu --switch "$SWITCH_NAME" --switch-key KEY_F13 --scan-interval 2.5s \
     --device "$SOURCE_NODE" --fingertips-idle 0
 menu_pid=$BACKGROUND_PID
-wait_for_log "$MENU_LOG" "The switch is ready: $SWITCH_NAME" 20
+wait_for_log "$MENU_LOG" "The switch is ready: $SWITCH_NAME"
 assert_log_contains "$MENU_LOG" 'Saved gestures menu · Create New Gesture · Gestures menu' "the default top level"
 
 # 1. Gestures menu (the 8th item of the top level).
@@ -56,8 +56,8 @@ wait_for_log "$CASE_WORK/libinput.log" "DEVICE_ADDED +$VIRTUAL_TOUCHSCREEN_NAME"
 # 3. The drag: three fingers down at once, moving, three up.
 printf 'play %s\n' "$FIXTURES/mouse-drag.events" >&"$SOURCE_FD"
 wait_for_lines "$SOURCE_LOG" '^played$' 1 30
-wait_for_log "$MENU_LOG" '^3 fingertips up\.$' 20
-wait_for_lines "$CASE_WORK/libinput.log" 'TOUCH_UP' 3 20
+wait_for_log "$MENU_LOG" '^3 fingertips up\.$'
+wait_for_lines "$CASE_WORK/libinput.log" 'TOUCH_UP' 3
 assert_log_contains "$MENU_LOG" '^3 fingertips down\.$' "the state lines"
 assert_line_count "$CASE_WORK/libinput.log" 'TOUCH_DOWN' 3 "touches down for one drag"
 assert_line_count_at_least "$CASE_WORK/libinput.log" 'TOUCH_MOTION' 3 "touch motion during the drag"
@@ -65,9 +65,9 @@ assert_log_lacks "$CASE_WORK/libinput.log" 'POINTER_MOTION' "libinput on the gra
 
 # 4. A press stops them; the Gestures menu is back.
 switch_press
-wait_for_log "$MENU_LOG" '^3 fingertips gone: stopped\.$' 20
-wait_for_log "$CASE_WORK/libinput.log" "DEVICE_REMOVED +$VIRTUAL_TOUCHSCREEN_NAME" 20
-wait_for_lines "$MENU_LOG" '^Gestures\. Choose one, or go back\.' 2 20
+wait_for_log "$MENU_LOG" '^3 fingertips gone: stopped\.$'
+wait_for_log "$CASE_WORK/libinput.log" "DEVICE_REMOVED +$VIRTUAL_TOUCHSCREEN_NAME"
+wait_for_lines "$MENU_LOG" '^Gestures\. Choose one, or go back\.' 2
 
 # 5. The emergency stop.
 switch_hold 3.5

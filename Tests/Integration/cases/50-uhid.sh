@@ -96,10 +96,10 @@ wait_for_lines "$LIBINPUT_LOG" 'TOUCH_MOTION' 6
 kill -INT "$PLAY_PID"
 finish_gesturectl_play 130
 assert_log_contains "$CASE_WORK/$PLAY_LOG" 'interrupted after [0-9]+ of [0-9]+ frames' "SIGINT: gesturectl's message"
-wait_for_lines "$LIBINPUT_LOG" 'TOUCH_UP' 2 10
+wait_for_lines "$LIBINPUT_LOG" 'TOUCH_UP' 2
 gesturectl_check libinput-INT touches-lifted "$LIBINPUT_LOG"
 assert_libinput_content "$LIBINPUT_LOG"
-wait_for_lines "$EVEMU_RECORD_LOG" '^E: .* 0003 0039 -001' 2 10
+wait_for_lines "$EVEMU_RECORD_LOG" '^E: .* 0003 0039 -001' 2
 gesturectl_check evemu-INT last-frame-lifts "$EVEMU_RECORD_LOG" 2
 note "SIGINT: $(grep -o 'interrupted after.*' "$CASE_WORK/$PLAY_LOG")"
 stop_background "$LIBINPUT_PID" "$EVEMU_RECORD_PID"
@@ -133,7 +133,7 @@ libinput_watch "$DEVICE_NODE" libinput-press.log
 gate_release "$GATE_FD"
 wait_background "$press_pid" 60
 assert_equal 0 "$BACKGROUND_STATUS" "press --to uhid's exit status ($(tail -n 2 "$CASE_WORK/press.log" | tr '\n' '|'))"
-wait_for_log "$LIBINPUT_LOG" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) released' 20
+wait_for_log "$LIBINPUT_LOG" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) released'
 assert_line_count "$LIBINPUT_LOG" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) pressed' 1 "volume-up presses through uhid"
 assert_line_count "$LIBINPUT_LOG" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) released' 1 "volume-up releases through uhid"
 assert_libinput_content "$LIBINPUT_LOG"
