@@ -157,7 +157,7 @@ wait_for_log "$log" 'Stroke 1: '
 play_events "$mouse" mouse-drag.events
 wait_for_log "$log" 'Stroke 2: '
 press
-switch_press_on "$log" '^Highlighted: Save \(2 of 7\)' 20
+switch_press_on "$log" '^Highlighted: Save \(2 of 7\)'
 switch_press_on "$log" '^Highlighted: Save as '
 wait_for_log "$log" '^Saved as [a-z0-9-]*: 2 pointers'
 wait_background "$create_pid" 30
@@ -214,7 +214,7 @@ wait_for_log "$daemon_log" "create: Recording from $TOUCHSCREEN_NAME"
 wait_for_log "$daemon_log" 'create: Stroke 1: swipe'
 wait_for_log "$daemon_log" 'create: Stroke 2: swipe'
 press
-switch_press_on "$daemon_log" 'create: Highlighted: Save \(2 of 7\)' 20
+switch_press_on "$daemon_log" 'create: Highlighted: Save \(2 of 7\)'
 switch_press_on "$daemon_log" 'create: Highlighted: Save as 2-fingers-swipe'
 wait_for_log "$daemon_log" 'create: Saved as 2-fingers-swipe[a-z0-9-]*: 2 fingers'
 saved=$(sed -n 's/.*create: Saved as \([a-z0-9-]*\): .*/\1/p' "$daemon_log" | head -n 1)

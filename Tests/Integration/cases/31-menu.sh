@@ -41,7 +41,7 @@ wait_for_log "$CASE_WORK/menu.log" "The switch is ready: $SWITCH_NAME"
 wait_for_log "$CASE_WORK/libinput.log" 'DEVICE_ADDED +gesturectl virtual keyboard' "$LIBINPUT_START_TIMEOUT"
 
 # 1. Volume up.
-switch_press_on "$CASE_WORK/menu.log" '^Highlighted: Volume up \(1 of 3\)' 20
+switch_press_on "$CASE_WORK/menu.log" '^Highlighted: Volume up \(1 of 3\)'
 wait_for_log "$CASE_WORK/menu.log" '^Pressed volume up\.$'
 wait_for_log "$CASE_WORK/libinput.log" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) released'
 assert_line_count "$CASE_WORK/libinput.log" 'KEYBOARD_KEY.*KEY_VOLUMEUP \(115\) pressed' 1 "volume-up presses"
