@@ -31,15 +31,19 @@ wait_for_log "$CASE_WORK/watch.log" "\"event\": \"added\".*\"node\": \"$DEVICE_N
 
 # --device by name and by vendor:product: the recorder says which device it
 # opened, and is interrupted once it has (on its line, not after a fixed
-# time: under load a start can take seconds).
+# time: under load a start can take seconds). With no contact it is refused
+# with exit 1 and writes nothing.
 vendor=$(cat "/sys/class/input/${DEVICE_NODE##*/}/device/id/vendor")
 product=$(cat "/sys/class/input/${DEVICE_NODE##*/}/device/id/product")
 for spec in "gesturectl test touchscreen" "$vendor:$product"; do
     log="by-spec-${spec//[^a-z0-9]/-}.log"
-    start_background "$log" "$GESTURECTL" record --device "$spec" -o never.json
-    wait_for_log "$CASE_WORK/$log" "recording from $DEVICE_NODE "
-    kill -INT "$BACKGROUND_PID"
-    wait_background "$BACKGROUND_PID"
+    start_gesturectl_record "$log" --device "$spec" -o never.json
+    assert_log_contains "$CASE_WORK/$log" "recording from $DEVICE_NODE " "--device '$spec'"
+    kill -INT "$RECORD_PID"
+    wait_background "$RECORD_PID"
+    assert_equal 1 "$BACKGROUND_STATUS" "--device '$spec': the exit status of a recording with no contact"
+    assert_log_contains "$CASE_WORK/$log" 'no contact was recorded; nothing was written' "--device '$spec'"
+    [[ ! -e $CASE_WORK/never.json ]] || fail "--device '$spec': a recording with no contact wrote never.json"
 done
 
 stop_background "$DEVICE_PID"
