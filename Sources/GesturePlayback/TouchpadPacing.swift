@@ -26,6 +26,12 @@ import InputSystem
 /// - **No wait beyond what libinput checks:** frames more than 30 ms apart
 ///   are not looked at, so no frame waits longer than that.
 ///
+/// libinput resets every contact twice when the number of fingers
+/// changes, in that frame and in the next it sees, so the frame after that
+/// is judged against a previous step of 0: a play that starts late may
+/// grow its first steps by 6 mm per 12 ms only (a catch-up at twice the
+/// speed right after the touch was a jump, issue 23).
+///
 /// The times are bounds, as in ``TouchpadStepGuard``: a step is judged by
 /// the least interval libinput can see (the end of the previous write to
 /// now), and the previous step is taken at its least (from the start of the
@@ -61,8 +67,14 @@ public struct TouchpadPacing: Sendable {
     /// The state after the prepared frame; kept allocated between frames.
     private var next: [Slot]
     private var nextSlot: Int
-    /// Whether the prepared frame changes which contacts are down.
+    /// Whether the prepared frame changes how many contacts are down.
     private var preparedResets = true
+    /// Whether libinput starts every contact afresh once more at the next
+    /// frame that moves one: after the number of fingers changes, it resets
+    /// their history in that frame and again in the next
+    /// (`quirks.reset_motion_history`), and checks the frame after that
+    /// against a previous step of 0.
+    private var resetFollows = false
     /// The gesture time of the prepared frame.
     private var preparedTime = Microseconds.zero
     /// Whether any frame has been written (the first starts afresh).
@@ -87,8 +99,9 @@ public struct TouchpadPacing: Sendable {
 
     /// Takes `frame` as the next to be written and returns the least time
     /// after the previous write ended at which it may be: zero when it
-    /// touches or lifts (libinput starts every contact afresh then) or moves
-    /// nothing. Follow it with ``wrote(began:ended:)`` once it is written.
+    /// changes how many contacts are down (libinput starts every contact
+    /// afresh then) or moves nothing. Follow it with ``wrote(began:ended:)``
+    /// once it is written.
     public mutating func prepare(_ frame: InputFrame) -> Microseconds {
         for index in slots.indices {
             next[index] = slots[index]
@@ -110,13 +123,18 @@ public struct TouchpadPacing: Sendable {
                 next[nextSlot].y = event.value
             }
         }
-        preparedResets = !hasWritten
-        for index in slots.indices where slots[index].trackingID != next[index].trackingID {
-            preparedResets = true
+        var downBefore = 0, downAfter = 0
+        for index in slots.indices {
+            if slots[index].isDown { downBefore += 1 }
+            if next[index].isDown { downAfter += 1 }
         }
+        // libinput resets every contact when the number of fingers changes;
+        // a contact that replaces another in a frame where the count stays
+        // (one lifts as another lands) is new, and the others go on.
+        preparedResets = !hasWritten || downBefore != downAfter
         if preparedResets { return .zero }
         var least = 0.0
-        for index in slots.indices where next[index].isDown {
+        for index in slots.indices where next[index].isDown && next[index].trackingID == slots[index].trackingID {
             let from = slots[index], to = next[index]
             let dx = Double(to.x - from.x) / unitsPerMM.x, dy = Double(to.y - from.y) / unitsPerMM.y
             let distance = (dx * dx + dy * dy).squareRoot()
@@ -142,9 +160,13 @@ public struct TouchpadPacing: Sendable {
     /// Notes that the prepared frame was written: its write began at
     /// `began` and ended at `ended`.
     public mutating func wrote(began: Microseconds, ended: Microseconds) {
+        // The frame after a change in the number of fingers, if libinput
+        // sees it (one that moves nothing may not reach it): libinput resets
+        // every contact again, whatever its step.
+        let resetsAgain = resetFollows && !preparedResets && next.indices.contains { next[$0].preparedDistance > 0 }
         for index in next.indices where next[index].isDown {
-            if preparedResets {
-                // libinput starts every contact afresh: a previous step of 0.
+            if preparedResets || next[index].trackingID != slots[index].trackingID {
+                // libinput starts the contact afresh: a previous step of 0.
                 next[index].leastStep = 0
                 next[index].ownStep = 0
                 next[index].lastMoveTime = preparedTime
@@ -152,7 +174,18 @@ public struct TouchpadPacing: Sendable {
                 continue
             }
             let distance = next[index].preparedDistance
-            guard distance > 0 else { continue }
+            guard distance > 0 else {
+                // Reset but not looked at, libinput keeps its step: 0 is the least.
+                if resetsAgain { next[index].leastStep = 0 }
+                continue
+            }
+            if resetsAgain {
+                next[index].leastStep = 0
+                next[index].ownStep = 0
+                next[index].lastMoveTime = preparedTime
+                next[index].lastMoveWriteBegan = began
+                continue
+            }
             let longest = (ended - (slots[index].lastMoveWriteBegan ?? began)).rawValue
             // Stamps that may be equal or over 30 ms apart may not have been
             // checked, and then the step libinput keeps is the one before.
@@ -164,6 +197,11 @@ public struct TouchpadPacing: Sendable {
             next[index].ownStep = next[index].preparedOwnStep
             next[index].lastMoveTime = preparedTime
             next[index].lastMoveWriteBegan = began
+        }
+        if preparedResets {
+            resetFollows = true
+        } else if resetsAgain {
+            resetFollows = false
         }
         swap(&slots, &next)
         currentSlot = nextSlot

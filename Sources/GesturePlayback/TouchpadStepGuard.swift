@@ -10,7 +10,9 @@ import GestureModel
 /// of the two frames, and calls it a jump when it is over 20 mm, or over
 /// 7 mm more than the contact's previous scaled step; it skips the check
 /// when the frames are more than 30 ms apart, and starts every contact
-/// afresh (a previous step of 0) when the number of fingers changes. A
+/// afresh (a previous step of 0) when the number of fingers changes, in
+/// that frame and again in the next one it sees
+/// (`quirks.reset_motion_history`). A
 /// backlog of source frames merged into one write 8 ms after the last one
 /// can break either rule, so a step is cut short where it would: the
 /// contacts go as far as is safe along the line to where the source left
@@ -40,6 +42,9 @@ public struct TouchpadStepGuard: Sendable {
     private var written: [Int: (x: Int, y: Int)] = [:]
     /// Each contact's previous scaled step as libinput can have kept it, at its least.
     private var previousStep: [Int: Double] = [:]
+    /// Whether libinput resets every contact once more at the next frame
+    /// that moves one (the fingers came or went in the last write).
+    private var resetFollows = false
 
     /// A guard for a touchpad with `surface`'s axes (a resolution of 0 is
     /// taken as libinput takes it: 1 unit per millimetre).
@@ -82,8 +87,19 @@ public struct TouchpadStepGuard: Sendable {
     public mutating func wrote(_ contacts: [Int: (x: Int, y: Int)], longestInterval: Microseconds?) {
         defer { written = contacts }
         guard Set(contacts.keys) == Set(written.keys), let longestInterval, longestInterval > .zero else {
-            // Fingers came or went: libinput starts every contact afresh.
+            // Fingers came or went: libinput starts every contact afresh,
+            // now and in the next frame it sees.
             previousStep = [:]
+            resetFollows = true
+            return
+        }
+        if resetFollows {
+            // A frame that moves nothing may not reach libinput; one that
+            // moves a contact is where it resets them all again.
+            if contacts.contains(where: { index, to in written[index].map { $0 != to } ?? false }) {
+                previousStep = [:]
+                resetFollows = false
+            }
             return
         }
         let scale = Self.referenceInterval / Double(longestInterval.rawValue)

@@ -96,6 +96,22 @@ struct TouchpadPacingTests {
         #expect(writes.last!.began - frames.last!.time.rawValue < stall)
     }
 
+    @Test(
+        "A play that starts late (its touch's or first move's write stalls) catches up its first steps with no jump",
+        arguments: [0, 1], [Int64(6_000), 12_000, 20_000, 29_000])
+    func lateStart(stalledWrite: Int, stall: Int64) throws {
+        // libinput resets every contact in the frame that changes the number
+        // of fingers and again in the next, so the one after is judged against
+        // a previous step of 0: caught up at twice the speed, the swipe's
+        // 4 mm in 4 ms (12 mm per 12 ms) was a jump there (issue 23, case 32
+        // on a loaded host).
+        let frames = try fastSwipe()
+        let (result, writes) = play(frames) { index in index == stalledWrite ? stall : 50 }
+        #expect(result.isCompleted)
+        if stall > 8_000 { #expect(result.lateness.maximum > .zero, "the stall made the play late") }
+        #expect(jumps(in: writes).isEmpty, "\(jumps(in: writes))")
+    }
+
     @Test("Without the pacing, the same 20 ms stall makes libinput see a jump (what the test is for)")
     func unpacedStallJumps() throws {
         let frames = try fastSwipe()
@@ -128,10 +144,13 @@ struct TouchpadPacingTests {
         // Writes that take 50 µs: the previous step is known only within
         // them, so where the gesture's own steps grow by over 6 mm a frame
         // waits about that long (a few hundred µs over this flick); where
-        // they grow by less, as a quick swipe's, not at all.
+        // they grow by less, as a quick swipe's, not at all: only its second
+        // move after the touch, 6 mm per 12 ms from the 0 libinput restarts
+        // it at, waits as long as one write (50 µs).
         let (slowWrites, _) = play(frames) { _ in 50 }
         #expect(slowWrites.lateness.maximum < Microseconds(1_000), "\(slowWrites.lateness)")
-        #expect(try play(fastSwipe()) { _ in 50 }.result.lateness.maximum == .zero)
+        let swipe = try play(fastSwipe()) { _ in 50 }.result.lateness
+        #expect(swipe.maximum <= Microseconds(60), "\(swipe)")
     }
 
     @Test("No frame waits longer than libinput checks: 30 ms after the previous write")

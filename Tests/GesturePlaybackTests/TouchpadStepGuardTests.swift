@@ -64,6 +64,29 @@ struct TouchpadStepGuardTests {
         #expect(target.keys.allSatisfy { last[$0]! == target[$0]! })
     }
 
+    @Test("After a touch, libinput starts the contacts afresh twice: the second step grows from 0, not from the first")
+    func secondStepAfterATouch() {
+        var guardian = TouchpadStepGuard(surface: surface)
+        guardian.wrote([0: (x: 100, y: 100)], longestInterval: nil)
+        // 2 mm in 8 ms: 3 mm scaled, but libinput resets the contact in this
+        // frame too and keeps a previous step of 0.
+        guardian.wrote([0: (x: 120, y: 100)], longestInterval: Microseconds(8_000))
+        // So the next step, 8 ms on, may be at most 6 mm scaled: 4 mm
+        // (not 3 + 6 = 9 mm scaled, 6 mm).
+        let step = guardian.step(toward: [0: (x: 520, y: 100)], sinceLastWrite: Microseconds(8_000))
+        #expect(!step.reached)
+        let went = Double(step.contacts[0]!.x - 120) / 10
+        #expect(went > 3 && went <= 4, "\(went) mm")
+        // A frame that moves nothing (which the kernel does not pass on)
+        // leaves the second reset to the next one that moves.
+        var idle = TouchpadStepGuard(surface: surface)
+        idle.wrote([0: (x: 100, y: 100)], longestInterval: nil)
+        idle.wrote([0: (x: 100, y: 100)], longestInterval: Microseconds(8_000))
+        idle.wrote([0: (x: 120, y: 100)], longestInterval: Microseconds(8_000))
+        let after = idle.step(toward: [0: (x: 520, y: 100)], sinceLastWrite: Microseconds(8_000))
+        #expect(Double(after.contacts[0]!.x - 120) / 10 <= 4)
+    }
+
     @Test("Frames more than 30 ms apart are not checked by libinput: the whole step at once")
     func afterAStall() {
         var guardian = TouchpadStepGuard(surface: surface)
