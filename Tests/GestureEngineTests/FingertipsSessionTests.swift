@@ -381,7 +381,19 @@ struct FingertipsSessionTests {
         while trackingIDs(rig.frames.last!) != [-1, -1] && rounds < 100 {
             clock.advance(by: Microseconds(8_000))
             let written = rig.frames.count
-            try waitUntil("the next step") { rig.frames.count > written }
+            // The session reads the clock once more after each write (its
+            // end): an advance seen before that reading counts as the write's
+            // own time, and the next step is due 8 ms later than this round
+            // moved to. So while no step comes, time moves on every 100 ms
+            // (it hung a loaded run). Only then can the judge stamp a write
+            // one advance late.
+            var polls = 0
+            try waitUntil("the next step") {
+                if rig.frames.count > written { return true }
+                polls += 1
+                if polls % 50 == 0 { clock.advance(by: Microseconds(8_000)) }
+                return false
+            }
             judge(upTo: rig.frames.count)
             rounds += 1
         }
