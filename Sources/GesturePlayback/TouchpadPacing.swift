@@ -19,8 +19,8 @@ import InputSystem
 /// - **The gesture's own growth is allowed.** A step may grow by as much as
 ///   it grows in the gesture at its own pace (a flick that starts fast), so
 ///   that only what catching up would add is held back. A play on its
-///   deadlines is not held, except where its own steps grow by more than
-///   6 mm per 12 ms (a start libinput may itself take for a jump): there
+///   deadlines is not held, except where its own steps grow by 6 mm per
+///   12 ms or more (a start libinput may itself take for a jump): there
 ///   the previous step is known only within its write, and a frame waits
 ///   about as long as a write takes.
 /// - **No wait beyond what libinput checks:** frames more than 30 ms apart
