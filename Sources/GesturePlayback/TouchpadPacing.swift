@@ -165,7 +165,8 @@ public struct TouchpadPacing: Sendable {
         // every contact again, whatever its step.
         let resetsAgain = resetFollows && !preparedResets && next.indices.contains { next[$0].preparedDistance > 0 }
         for index in next.indices where next[index].isDown {
-            if preparedResets || next[index].trackingID != slots[index].trackingID {
+            let distance = next[index].preparedDistance
+            if preparedResets || next[index].trackingID != slots[index].trackingID || (resetsAgain && distance > 0) {
                 // libinput starts the contact afresh: a previous step of 0.
                 next[index].leastStep = 0
                 next[index].ownStep = 0
@@ -173,17 +174,9 @@ public struct TouchpadPacing: Sendable {
                 next[index].lastMoveWriteBegan = began
                 continue
             }
-            let distance = next[index].preparedDistance
             guard distance > 0 else {
                 // Reset but not looked at, libinput keeps its step: 0 is the least.
                 if resetsAgain { next[index].leastStep = 0 }
-                continue
-            }
-            if resetsAgain {
-                next[index].leastStep = 0
-                next[index].ownStep = 0
-                next[index].lastMoveTime = preparedTime
-                next[index].lastMoveWriteBegan = began
                 continue
             }
             let longest = (ended - (slots[index].lastMoveWriteBegan ?? began)).rawValue
