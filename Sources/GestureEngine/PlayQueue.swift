@@ -244,6 +244,8 @@ public final class PlayQueue: Sendable {
     /// A kept device's thread: plays the queue's jobs one after another,
     /// the frames written on this thread, until the queue is retired.
     private func serve(_ engine: Engine) {
+        // The session this thread has played on: its path is warm.
+        var warmed: PlaybackSession?
         while true {
             work.wait()
             let (next, ends) = state.withLock { current -> (Entry?, Bool) in
@@ -257,7 +259,7 @@ public final class PlayQueue: Sendable {
             }
             if ends { return }
             guard let entry = next else { continue }
-            play(entry, engine: engine)
+            play(entry, engine: engine, warmed: &warmed)
             let idle = state.withLock { current -> [@Sendable () -> Void] in
                 current.running = false
                 guard current.pending.isEmpty else { return [] }
@@ -270,7 +272,9 @@ public final class PlayQueue: Sendable {
 
     /// Plays one job of a kept device on this thread, its handle finished
     /// whatever happens; a device that vanished is made again once.
-    private func play(_ entry: Entry, engine: Engine) {
+    /// `warmed`: the session this thread last played on (its frame path
+    /// needs no warm-up), updated.
+    private func play(_ entry: Entry, engine: Engine, warmed: inout PlaybackSession?) {
         let caller = entry.play.handle
         var remadeOnce = false
         while true {
@@ -314,8 +318,11 @@ public final class PlayQueue: Sendable {
                         startGate: entry.play.startGate
                     ).wait()
                 } else {
+                    let warmsUp = warmed !== session
+                    warmed = session
                     result = try session.playHere(
-                        frames, handle: attempt, releasesAtEnd: releasesAtEnd, startGate: entry.play.startGate)
+                        frames, handle: attempt, releasesAtEnd: releasesAtEnd, startGate: entry.play.startGate,
+                        warmsUp: warmsUp)
                 }
             } catch PlaybackError.sessionClosed where !remadeOnce {
                 // Closed between being handed out and playing (forgotten by another thread).

@@ -132,17 +132,19 @@ public final class PlaybackSession: Sendable {
     /// does on a thread of its own: for a thread that exists to play this
     /// device's queue (``Player/threadOptions``' timer slack is the caller's
     /// to set). Returns when the play has ended, its `handle` finished and
-    /// the session's state updated.
+    /// the session's state updated. `warmsUp`: false when this thread has
+    /// played on this session before (``Player/play(_:on:state:cancellation:progress:releasesAtEnd:startGate:warmsUp:)``).
     /// - Throws: ``PlaybackError/sessionBusy`` while another play runs,
     ///   ``PlaybackError/sessionClosed`` after ``close()``; nothing was
     ///   played then and `handle` is not finished.
     public func playHere(
-        _ frames: [InputFrame], handle: PlaybackHandle, releasesAtEnd: Bool = true, startGate: FileDescriptor? = nil
+        _ frames: [InputFrame], handle: PlaybackHandle, releasesAtEnd: Bool = true, startGate: FileDescriptor? = nil,
+        warmsUp: Bool = true
     ) throws(PlaybackError) -> PlaybackResult {
         let (sink, initial) = try claim(for: handle)
         let result = Player(clock: clock, touchpad: touchpad).play(
             frames, on: sink, state: initial, cancellation: handle.cancellation, progress: { handle.report($0) },
-            releasesAtEnd: releasesAtEnd, startGate: startGate)
+            releasesAtEnd: releasesAtEnd, startGate: startGate, warmsUp: warmsUp)
         release(finalState: result.finalState)
         handle.finish(result)
         return result

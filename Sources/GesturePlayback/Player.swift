@@ -49,7 +49,12 @@ import OperatingSystem
 /// memory it fills while playing, so that code and pages used for the
 /// first time are not paid for between the first deadline and its write
 /// (issue 9: otherwise the first frame comes late against the cadence of
-/// the rest).
+/// the rest). A thread that plays one device's frames again and again
+/// (a kept device's queue) warms that path once, not before every play
+/// (`warmsUp` false): the warm-up costs what it saves, and on a play whose
+/// first frame is due at once, the wait for that frame is all it adds. With
+/// a start gate, the path is warmed before the gate is waited on, so that
+/// the first frame follows the gate at once.
 public struct Player: Sendable {
     /// The clock deadlines are measured and waited on.
     public let clock: any PlaybackClock
@@ -103,13 +108,20 @@ public struct Player: Sendable {
     ///     descriptor is readable (a byte written to it, or its writer
     ///     closing it): `play --start-on-fd`. A cancel while waiting ends
     ///     the play with no frame written.
+    ///   - warmsUp: whether to run a frame's path once before the first
+    ///     (default true; false on a thread that has just played on this
+    ///     sink: see the type's notes).
     public func play(
         _ frames: [InputFrame], on sink: some FrameSink, state: DeviceState,
         cancellation: CancellationSignal = CancellationSignal(),
         progress: (@Sendable (PlaybackProgress) -> Void)? = nil, releasesAtEnd: Bool = true,
-        startGate: FileDescriptor? = nil
+        startGate: FileDescriptor? = nil, warmsUp: Bool = true
     ) -> PlaybackResult {
         let initial = state
+        if warmsUp {
+            sink.warmUp()
+            clock.warmUp()
+        }
         var gateOutcome: PlaybackResult.Outcome?
         if let startGate {
             do throws(SystemError) {
@@ -126,8 +138,6 @@ public struct Player: Sendable {
         var played = 0
         // Made before the clock starts, as the rest of the play's memory.
         var touchpadPacing = touchpad.map { TouchpadPacing(surface: $0, state: initial) }
-        sink.warmUp()
-        clock.warmUp()
         let start = clock.now()
 
         // What readers know after the first `count` frames. Worked out only

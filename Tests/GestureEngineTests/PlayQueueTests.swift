@@ -88,6 +88,9 @@ struct PlayQueueTests {
         let second = try engine.startPlay(PlayRequest(gesture: try swipe(3), leadIn: .zero, keepDevice: true))
         #expect(second.handle.result == nil)
         #expect(engine.queue(for: touchscreen).isBusy)
+        // The path is warmed before the gate is waited on, not after it opens.
+        #expect(try devices.all[0].sink.warmedUp.wait())
+        #expect(devices.all[0].sink.frames.isEmpty)
         try opener.writeAll([1])
         let results = (await first.finished(), await second.finished())
         guard case .completed = results.0.outcome, case .completed = results.1.outcome else {
@@ -100,6 +103,11 @@ struct PlayQueueTests {
         // Every frame of the first play, its lift included, before the second's.
         #expect(first.frameCount > 0)
         #expect(written.prefix(first.frameCount).map(\.events) == (try expectedFrames(try swipe())).map(\.events))
+        // The queue's thread warmed the device's path once, not before each play.
+        let third = try engine.startPlay(PlayRequest(gesture: try swipe(), leadIn: .zero, keepDevice: true))
+        _ = await third.finished()
+        #expect(devices.all.count == 1)
+        #expect(devices.all[0].sink.warmUps == 1)
         engine.closeKeptDevices()
     }
 
@@ -199,6 +207,8 @@ struct PlayQueueTests {
         #expect(devices.all.count == 2)
         #expect(remade.withLock { $0 } == ["/dev/input/test1"])
         #expect(devices.all[1].sink.frames.map(\.events) == (try expectedFrames(try swipe())).map(\.events))
+        // The new device's path is warmed before its first play.
+        #expect(devices.all[1].sink.warmUps == 1)
         engine.closeKeptDevices()
     }
 

@@ -16,6 +16,7 @@ public final class RecordingSink: FrameSink, Sendable {
     private struct State: Sendable {
         var written: [InputFrame] = []
         var attempted: [InputFrame] = []
+        var warmUps = 0
     }
 
     private let state = Mutex(State())
@@ -31,12 +32,24 @@ public final class RecordingSink: FrameSink, Sendable {
     ) {
         self.failingAttempts = failingAttempts
         self.afterWrite = afterWrite
+        // An eventfd fails only in a process out of descriptors, where no test can go on.
+        warmedUp = try! TestEvent()
     }
 
     /// The frames written successfully, in order.
     public var frames: [InputFrame] { state.withLock { $0.written } }
     /// Every frame a write was attempted with, failed ones included.
     public var attemptedFrames: [InputFrame] { state.withLock { $0.attempted } }
+
+    /// How many times a player warmed this sink's path (``GesturePlayback/FrameSink/warmUp()``).
+    public var warmUps: Int { state.withLock { $0.warmUps } }
+    /// Signalled on each warm-up, for a test that waits for one.
+    public let warmedUp: TestEvent
+
+    public func warmUp() {
+        state.withLock { $0.warmUps += 1 }
+        warmedUp.signal()
+    }
 
     public func write(_ frame: InputFrame) throws {
         let index = state.withLock { current in
