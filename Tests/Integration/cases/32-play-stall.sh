@@ -116,6 +116,16 @@ stalled_play() {
         stall_while_playing "$PLAY_PID" "$before" ${pattern:+"$LIBINPUT_LOG" "$pattern"}
         finish_gesturectl_play 0
         lateness=$(grep -m 1 -o '"lateness_max_us": [0-9]*' "$CASE_WORK/$PLAY_LOG" | grep -o '[0-9]*$' || true)
+        if [[ -n $pattern && $STALL_CUE_SEEN != true ]] && ((STALLS == 0)); then
+            # No stop was made: libinput had not named the gesture when the
+            # play ended. Late without stops, the host stalled the play
+            # itself, and in the gesture's first 150 ms that is the resting
+            # hand of this file's notes (seen once, beside a CPU hog, a build
+            # and a second VM: pinch-out 89 ms late, no stop, libinput
+            # silent after its hold). Nothing was tested: again.
+            note "$kind $name, play $attempt: libinput named no gesture during the play, so no stop was made (latest frame ${lateness:-?} us late); again"
+            continue
+        fi
         if ((${lateness:-0} >= 50000)); then
             note "$kind $name: $STALLS stops of 100-300 ms; the latest frame came $((lateness / 1000)) ms late"
             return 0
