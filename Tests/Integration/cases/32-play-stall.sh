@@ -109,8 +109,10 @@ stalled_play() {
             --as "$kind" --speed "${STALL_SPEED:-0.25}" --json
         libinput_wait_added "$PLAY_NODE"
         written_by "$PLAY_PID"
-        # Past the player's warm-up: one lone SYN_REPORT (24 bytes) before
-        # its clock starts.
+        # Past the player's warm-up: one lone SYN_REPORT (24 bytes), written
+        # before it waits on the gate. When it is counted already, the stops
+        # begin 24 bytes into the first frame (a touch on a touchpad is
+        # over 200), not before it.
         before=$((${WRITTEN:-0} + 24))
         begin_gesturectl_play
         stall_while_playing "$PLAY_PID" "$before" ${pattern:+"$LIBINPUT_LOG" "$pattern"}
