@@ -51,10 +51,10 @@ import OperatingSystem
 /// (issue 9: otherwise the first frame comes late against the cadence of
 /// the rest). A thread that plays one device's frames again and again
 /// (a kept device's queue) warms that path once, not before every play
-/// (`warmsUp` false): the warm-up costs what it saves, and on a play whose
-/// first frame is due at once, the wait for that frame is all it adds. With
-/// a start gate, the path is warmed before the gate is waited on, so that
-/// the first frame follows the gate at once.
+/// (`warmsUp` false): after its first play the path is warm, and a warm-up
+/// before a first frame that is due at once would only delay that frame.
+/// With a start gate, the path is warmed before the gate is waited on, so
+/// that the first frame follows the gate at once.
 public struct Player: Sendable {
     /// The clock deadlines are measured and waited on.
     public let clock: any PlaybackClock
