@@ -114,6 +114,16 @@ class Connection:
             if "event" not in message:
                 return message
 
+    def reply_within(self, seconds):
+        """The next reply as text, or why there is none within `seconds`."""
+        self.socket.settimeout(seconds)
+        try:
+            return json.dumps(self.reply())
+        except (OSError, ValueError) as error:
+            return f"nothing ({error or type(error).__name__})"
+        finally:
+            self.socket.settimeout(None)
+
     def call(self, request):
         self.send(request)
         reply = self.reply()
@@ -161,7 +171,13 @@ def measure_requests(connection, node, plays, request):
         drain(node)
         sent = now_us()
         connection.send(request)
-        first = first_event_us(node)
+        try:
+            first = first_event_us(node)
+        except TimeoutError:
+            # A refused play (an unknown gesture, a full queue) writes
+            # nothing: say what the daemon answered, not only "no event".
+            raise RuntimeError(f"play: no event on the touchscreen within {TIMEOUT_S} s; the daemon said: "
+                               f"{connection.reply_within(5)}") from None
         reply = connection.reply()
         if not reply.get("ok"):
             raise RuntimeError(f"play: {reply}")
@@ -235,8 +251,13 @@ def measure_cli_daemon(binary, socket_path, node):
     drain(node)
     launched = now_us()
     child = subprocess.Popen([binary, "--socket", socket_path, "play", "tap"], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    first = first_event_us(node)
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    try:
+        first = first_event_us(node)
+    except TimeoutError:
+        child.kill()
+        message = child.stderr.read().decode(errors="replace").strip()
+        raise RuntimeError(f"`gesturectl --socket S play tap` wrote no event within {TIMEOUT_S} s: {message}") from None
     status = child.wait(TIMEOUT_S)
     return {"first_event_ms": (first - launched) / 1000, "status": status}
 
