@@ -96,6 +96,9 @@ public final class PlayQueue: Sendable {
 
     private struct Entry: Sendable {
         var play: QueuedPlay
+        /// A gesture's check when it was queued: its frames are built from
+        /// it, without checking the gesture again.
+        var checked: CheckedGesture?
     }
 
     private struct State: Sendable {
@@ -147,9 +150,10 @@ public final class PlayQueue: Sendable {
     public func enqueue(
         _ play: QueuedPlay, limit: Int? = nil, accepted: (() -> Void)? = nil
     ) throws(PlayQueueError) {
+        var checked: CheckedGesture?
         if case .gesture(let gesture, let options, _) = play.work {
             do {
-                try FrameBuilder(target: profile, options: options).check(gesture)
+                checked = try FrameBuilder(target: profile, options: options).check(gesture)
             } catch {
                 throw .cannotPlay(error)
             }
@@ -158,7 +162,7 @@ public final class PlayQueue: Sendable {
             let startsThread = try state.withLock { current throws(PlayQueueError) -> Bool in
                 if current.retired { throw .retired }
                 if let limit, current.pending.count >= limit { throw .full(waiting: current.pending.count) }
-                current.pending.append(Entry(play: play))
+                current.pending.append(Entry(play: play, checked: checked))
                 accepted?()
                 defer { current.serving = true }
                 return !current.serving
@@ -183,7 +187,7 @@ public final class PlayQueue: Sendable {
         let startsNow = try state.withLock { current throws(PlayQueueError) -> Bool in
             if current.retired { throw .retired }
             if let limit, current.pending.count >= limit { throw .full(waiting: current.pending.count) }
-            current.pending.append(Entry(play: play))
+            current.pending.append(Entry(play: play, checked: checked))
             accepted?()
             guard !current.running else { return false }
             current.running = true
@@ -295,7 +299,7 @@ public final class PlayQueue: Sendable {
             }
             let frames: [InputFrame]
             do {
-                frames = try Self.frames(of: entry.play.work, on: profile, from: session.state)
+                frames = try Self.frames(of: entry, on: profile, from: session.state)
             } catch {
                 caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
                 return
@@ -386,7 +390,7 @@ public final class PlayQueue: Sendable {
         }
         let frames: [InputFrame]
         do {
-            frames = try Self.frames(of: entry.play.work, on: profile, from: session.state)
+            frames = try Self.frames(of: entry, on: profile, from: session.state)
         } catch {
             caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
             return false
@@ -407,14 +411,20 @@ public final class PlayQueue: Sendable {
 }
 
 extension PlayQueue {
-    /// The frames of `work` on a device of `profile` whose readers know
-    /// `state`: built once, when the job's turn comes.
-    static func frames(of work: QueuedWork, on profile: VirtualDeviceProfile, from state: DeviceState) throws(PlaybackError)
+    /// The frames of a job on a device of `profile` whose readers know
+    /// `state`: built once, when the job's turn comes, from the gesture's
+    /// check when it was queued.
+    private static func frames(of entry: Entry, on profile: VirtualDeviceProfile, from state: DeviceState) throws(PlaybackError)
         -> [InputFrame]
     {
-        switch work {
+        switch entry.play.work {
         case .gesture(let gesture, let options, let leadIn):
-            var built = try FrameBuilder(target: profile, options: options).frames(for: gesture, from: state)
+            var built: [InputFrame]
+            if let checked = entry.checked {
+                built = try checked.frames(from: state)
+            } else {
+                built = try FrameBuilder(target: profile, options: options).frames(for: gesture, from: state)
+            }
             built.delay(by: leadIn)
             return built
         case .press(let press, let leadIn):

@@ -114,9 +114,16 @@ public struct FrameBuilder: Sendable {
     public func frames(
         for gesture: Gesture, from state: DeviceState? = nil, eventLimit: Int = FrameBuilder.maximumEvents
     ) throws(PlaybackError) -> [InputFrame] {
+        try frames(of: try checkedTimeline(gesture), gesture: gesture, from: state, eventLimit: eventLimit)
+    }
+
+    /// ``frames(for:from:eventLimit:)`` of a gesture whose timeline is checked already.
+    fileprivate func frames(
+        of timeline: ContactTimeline, gesture: Gesture, from state: DeviceState?, eventLimit: Int
+    ) throws(PlaybackError) -> [InputFrame] {
         var frames: [InputFrame] = []
         var eventCount = 0
-        try forEachFrame(for: gesture, from: state) { (frame: InputFrame, repetition: Int) -> Bool in
+        try forEachFrame(of: timeline, gesture: gesture, from: state) { (frame: InputFrame, repetition: Int) -> Bool in
             eventCount += frame.events.count
             if repetition > 0 && eventCount > eventLimit { return false }
             frames.append(frame)
@@ -139,7 +146,12 @@ public struct FrameBuilder: Sendable {
     public func forEachFrame(
         for gesture: Gesture, from state: DeviceState? = nil, _ body: (InputFrame, Int) -> Bool
     ) throws(PlaybackError) {
-        let timeline = try checkedTimeline(gesture)
+        try forEachFrame(of: try checkedTimeline(gesture), gesture: gesture, from: state, body)
+    }
+
+    private func forEachFrame(
+        of timeline: ContactTimeline, gesture: Gesture, from state: DeviceState?, _ body: (InputFrame, Int) -> Bool
+    ) throws(PlaybackError) {
         var deviceState = state ?? DeviceState(description: target.description)
         var writer = try makeWriter(for: gesture)
         var offset = Microseconds.zero
@@ -165,10 +177,13 @@ public struct FrameBuilder: Sendable {
     /// without building them: valid, and never more contacts at once than
     /// the target takes. What is left for building to refuse is only the
     /// event limit of many repetitions (``PlaybackError/tooManyEvents(limit:repetitions:)``).
-    /// A queue checks a play with it when the play is queued.
+    /// A queue checks a play with it when the play is queued, and builds
+    /// its frames from the result when its turn comes, without checking
+    /// the gesture a second time.
     /// - Throws: as ``frames(for:from:eventLimit:)``, but never too many events.
-    public func check(_ gesture: Gesture) throws(PlaybackError) {
-        _ = try checkedTimeline(gesture)
+    @discardableResult
+    public func check(_ gesture: Gesture) throws(PlaybackError) -> CheckedGesture {
+        CheckedGesture(builder: self, timeline: try checkedTimeline(gesture), gesture: gesture)
     }
 
     private func checkedTimeline(_ gesture: Gesture) throws(PlaybackError) -> ContactTimeline {
@@ -212,6 +227,24 @@ public struct FrameBuilder: Sendable {
         case .keyboard, .other:
             throw .cannotClassify(device: description.name)  // refused by init
         }
+    }
+}
+
+/// A gesture that passed ``FrameBuilder/check(_:)``: valid, and playable
+/// on the builder's target with its options. Its frames are built without
+/// checking it again. It shares the gesture's storage (no copy of the samples).
+public struct CheckedGesture: Sendable {
+    /// The builder it was checked by: its target and options.
+    public let builder: FrameBuilder
+    fileprivate let timeline: ContactTimeline
+    fileprivate let gesture: Gesture
+
+    /// The frames, as ``FrameBuilder/frames(for:from:eventLimit:)`` builds
+    /// them, but without its checks, made already.
+    public func frames(from state: DeviceState? = nil, eventLimit: Int = FrameBuilder.maximumEvents) throws(PlaybackError)
+        -> [InputFrame]
+    {
+        try builder.frames(of: timeline, gesture: gesture, from: state, eventLimit: eventLimit)
     }
 }
 

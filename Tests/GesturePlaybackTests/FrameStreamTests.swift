@@ -106,6 +106,25 @@ import Testing
         #expect(count == 2)
     }
 
+    @Test("A checked gesture's frames are the builder's, from any state, and its event limit holds; a gesture that fails the check has none")
+    func checkedMatchesBuilt() throws {
+        let gesture = touchscreenGesture([
+            finger([(0, 100, 100), (8_000, 200, 200), (16_000, 300, 300)]),
+            finger([(8_000, 1_000, 1_000), (16_000, 1_100, 1_100)]),
+        ])
+        let builder = try FrameBuilder(target: .touchscreen(), options: PlaybackOptions(speed: 2, repeatCount: 2))
+        let checked = try builder.check(gesture)
+        #expect(try checked.frames() == builder.frames(for: gesture))
+        // From a device that played before: slots and tracking ids carry on.
+        var played = DeviceState(description: builder.target.description)
+        for frame in try builder.frames(for: gesture) { played.apply(frame) }
+        #expect(try checked.frames(from: played) == builder.frames(for: gesture, from: played))
+        #expect(throws: PlaybackError.tooManyEvents(limit: 10, repetitions: 2)) { try checked.frames(eventLimit: 10) }
+        // Twelve fingers at once on a ten-slot touchscreen: refused by the check itself.
+        let crowded = touchscreenGesture((0..<12).map { finger([(0, 100 + $0 * 50, 100), (8_000, 100 + $0 * 50, 200)]) })
+        #expect(throws: PlaybackError.self) { try builder.check(crowded) }
+    }
+
     @Test("The event limit of a play in memory bounds repetitions, never one repetition of a valid gesture")
     func eventLimitBoundsRepetitions() throws {
         let gesture = touchscreenGesture([finger((0..<50).map { (Int64($0) * 8_000, 100 + $0 * 10, 100) })])
