@@ -254,7 +254,7 @@ final class Dispatcher: Sendable {
     func reply(_ clientID: Int, _ line: String) { sockets.reply(clientID, line) }
 
     /// Pushes an event to its subscribers.
-    func broadcast(_ event: DaemonEvent, _ fields: [(String, JSONValue)]) { sockets.broadcast(event, fields) }
+    func broadcast(_ event: DaemonEvent, _ fields: @autoclosure () -> [(String, JSONValue)]) { sockets.broadcast(event, fields()) }
 }
 
 /// A request waiting in a lane: read already, or a long line that the

@@ -161,9 +161,14 @@ final class SocketServer: Sendable {
     }
 
     /// Pushes an event to every client subscribed to it; a client whose
-    /// unread output is over the limit loses it (counted).
-    func broadcast(_ event: DaemonEvent, _ fields: [(String, JSONValue)]) {
-        let line = Array(DaemonReply.event(event, fields).utf8)
+    /// unread output is over the limit loses it (counted). An event nobody
+    /// is subscribed to costs one look under the lock: its fields are not
+    /// made and the I/O thread is not woken (a play's `queued` and `running`
+    /// come before its first frame).
+    func broadcast(_ event: DaemonEvent, _ fields: @autoclosure () -> [(String, JSONValue)]) {
+        let heard = clients.withLock { current in current.byID.values.contains { $0.subscriptions.contains(event) } }
+        guard heard else { return }
+        let line = Array(DaemonReply.event(event, fields()).utf8)
         let limit = limits.eventBufferBytes
         let startedDropping = clients.withLock { current -> [Int] in
             var started: [Int] = []
