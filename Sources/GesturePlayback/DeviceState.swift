@@ -14,12 +14,18 @@ public struct DeviceState: Hashable, Sendable {
     /// The slot the last `ABS_MT_SLOT` selected; `nil` when unknown (after
     /// a failed write), so that the next slot event is always written.
     public private(set) var currentSlot: Int?
-    /// Per slot, the last value of each `ABS_MT_*` code.
-    private var slotValues: [[EventCode: Int32]]
-    /// The last value of each non-slot absolute axis.
-    private var absoluteValues: [EventCode: Int32]
-    /// The minimum of each non-slot absolute axis (what "released" means).
-    private var absoluteMinimums: [EventCode: Int32]
+    /// Per slot, the last value of each `ABS_MT_*` code: slot `s`, code
+    /// `c` at `s × 14 + (c − 0x30)`. Flat arrays rather than dictionaries:
+    /// frames are built against a copy of the state, one per frame, and a
+    /// lookup here is an index, not a hash.
+    private var slotValues: [Int32]
+    /// The last value of each non-slot absolute axis, by code (0 …
+    /// `ABS_MAX`); only the axes in ``absoluteAxes`` have one.
+    private var absoluteValues: [Int32]
+    /// The absolute axes with a value: bit `c` for code `c`.
+    private var absoluteAxes: UInt64
+    /// The minimum of `ABS_PRESSURE` (what "released" means), when the device has it.
+    private var pressureMinimum: Int32?
     /// Keys and buttons now down.
     public private(set) var pressedKeys: Set<EventCode>
     /// The last tracking id started (≥ 0), if any.
@@ -31,33 +37,44 @@ public struct DeviceState: Hashable, Sendable {
     public init(description: InputDeviceDescription) {
         let slotCount = description.slotCount
         currentSlot = slotCount > 0 ? 0 : nil
-        slotValues = Array(repeating: [.multitouchTrackingID: -1], count: slotCount)
-        absoluteValues = [:]
-        absoluteMinimums = [:]
-        for (code, axis) in description.absoluteAxes where !Self.isSlotCode(code) && code != .multitouchSlot {
-            absoluteValues[code] = axis.minimum
-            absoluteMinimums[code] = axis.minimum
+        slotValues = Array(repeating: 0, count: slotCount * Self.slotCodeCount)
+        for slot in 0..<slotCount { slotValues[slot * Self.slotCodeCount + Self.trackingIDOffset] = -1 }
+        absoluteValues = Array(repeating: 0, count: Self.absoluteCodeCount)
+        absoluteAxes = 0
+        pressureMinimum = nil
+        for (code, axis) in description.absoluteAxes
+        where !Self.isSlotCode(code) && code != .multitouchSlot && Int(code.rawValue) < Self.absoluteCodeCount {
+            absoluteValues[Int(code.rawValue)] = axis.minimum
+            absoluteAxes |= 1 << UInt64(code.rawValue)
+            if code == .absolutePressure { pressureMinimum = axis.minimum }
         }
         pressedKeys = []
         lastTrackingID = nil
     }
 
     /// The number of slots.
-    public var slotCount: Int { slotValues.count }
+    public var slotCount: Int { slotValues.count / Self.slotCodeCount }
 
     /// The value of an `ABS_MT_*` code in `slot` (0 when never set, -1 for
     /// the tracking id of an empty slot); `nil` for a slot out of range.
     public func slotValue(slot: Int, code: EventCode) -> Int32? {
-        guard slot >= 0, slot < slotValues.count else { return nil }
-        return slotValues[slot][code] ?? (code == .multitouchTrackingID ? -1 : 0)
+        guard slot >= 0, slot < slotCount else { return nil }
+        guard Self.isSlotCode(code) else { return code == .multitouchTrackingID ? -1 : 0 }
+        return slotValues[slot * Self.slotCodeCount + Int(code.rawValue) - Self.firstSlotCode]
     }
 
     /// The value of a non-slot absolute axis; `nil` when the device lacks it.
-    public func absoluteValue(_ code: EventCode) -> Int32? { absoluteValues[code] }
+    public func absoluteValue(_ code: EventCode) -> Int32? {
+        guard Int(code.rawValue) < Self.absoluteCodeCount, absoluteAxes & (1 << UInt64(code.rawValue)) != 0 else { return nil }
+        return absoluteValues[Int(code.rawValue)]
+    }
+
+    /// The tracking id in `slot` (-1 when empty), for a slot in range.
+    private func trackingID(_ slot: Int) -> Int32 { slotValues[slot * Self.slotCodeCount + Self.trackingIDOffset] }
 
     /// The slots holding a contact (tracking id ≥ 0), ascending.
     public var activeSlots: [Int] {
-        slotValues.indices.filter { (slotValues[$0][.multitouchTrackingID] ?? -1) >= 0 }
+        (0..<slotCount).filter { trackingID($0) >= 0 }
     }
 
     /// Whether nothing touches and nothing is pressed: no active slot, no
@@ -67,9 +84,8 @@ public struct DeviceState: Hashable, Sendable {
     }
 
     private var pressureIsRaised: Bool {
-        guard let value = absoluteValues[.absolutePressure], let minimum = absoluteMinimums[.absolutePressure]
-        else { return false }
-        return value != minimum
+        guard let value = absoluteValue(.absolutePressure), let pressureMinimum else { return false }
+        return value != pressureMinimum
     }
 
     /// Records the events of `frame`.
@@ -83,13 +99,14 @@ public struct DeviceState: Hashable, Sendable {
         case .absolute:
             if event.code == .multitouchSlot {
                 let slot = Int(event.value)
-                currentSlot = slot >= 0 && slot < slotValues.count ? slot : nil
+                currentSlot = slot >= 0 && slot < slotCount ? slot : nil
             } else if Self.isSlotCode(event.code) {
                 guard let slot = currentSlot else { return }
-                slotValues[slot][event.code] = event.value
+                slotValues[slot * Self.slotCodeCount + Int(event.code.rawValue) - Self.firstSlotCode] = event.value
                 if event.code == .multitouchTrackingID && event.value >= 0 { lastTrackingID = event.value }
-            } else {
-                absoluteValues[event.code] = event.value
+            } else if Int(event.code.rawValue) < Self.absoluteCodeCount {
+                absoluteValues[Int(event.code.rawValue)] = event.value
+                absoluteAxes |= 1 << UInt64(event.code.rawValue)
             }
         case .key:
             if event.value != 0 { pressedKeys.insert(event.code) } else { pressedKeys.remove(event.code) }
@@ -107,14 +124,15 @@ public struct DeviceState: Hashable, Sendable {
     /// lift when a write failed and it is unknown whether the frame arrived.
     public func including(_ other: DeviceState) -> DeviceState {
         var merged = self
-        for slot in other.activeSlots where slot < merged.slotValues.count {
-            if (merged.slotValues[slot][.multitouchTrackingID] ?? -1) < 0 {
-                merged.slotValues[slot][.multitouchTrackingID] = other.slotValues[slot][.multitouchTrackingID]
+        for slot in other.activeSlots where slot < merged.slotCount {
+            if merged.trackingID(slot) < 0 {
+                merged.slotValues[slot * Self.slotCodeCount + Self.trackingIDOffset] = other.trackingID(slot)
             }
         }
         merged.pressedKeys.formUnion(other.pressedKeys)
-        if other.pressureIsRaised && !merged.pressureIsRaised {
-            merged.absoluteValues[.absolutePressure] = other.absoluteValues[.absolutePressure]
+        if other.pressureIsRaised && !merged.pressureIsRaised, let pressure = other.absoluteValue(.absolutePressure) {
+            merged.absoluteValues[Int(EventCode.absolutePressure.rawValue)] = pressure
+            merged.absoluteAxes |= 1 << UInt64(EventCode.absolutePressure.rawValue)
         }
         merged.currentSlot = nil
         return merged
@@ -138,7 +156,7 @@ public struct DeviceState: Hashable, Sendable {
             }
             events.append(InputEvent(type: .absolute, code: .multitouchTrackingID, value: -1))
         }
-        if pressureIsRaised, let minimum = absoluteMinimums[.absolutePressure] {
+        if pressureIsRaised, let minimum = pressureMinimum {
             events.append(InputEvent(type: .absolute, code: .absolutePressure, value: minimum))
         }
         let keys = pressedKeys.sorted { $0.rawValue < $1.rawValue }
@@ -165,4 +183,11 @@ public struct DeviceState: Hashable, Sendable {
     /// Whether `code` is a per-slot code (`ABS_MT_TOUCH_MAJOR` 0x30 …
     /// `ABS_MT_TOOL_Y` 0x3d); `ABS_MT_SLOT` itself is not.
     static func isSlotCode(_ code: EventCode) -> Bool { code.rawValue >= 0x30 && code.rawValue <= 0x3d }
+    /// The first per-slot code, and how many there are.
+    private static let firstSlotCode = 0x30
+    private static let slotCodeCount = 14
+    /// Where a slot's tracking id is among its values.
+    private static let trackingIDOffset = Int(EventCode.multitouchTrackingID.rawValue) - firstSlotCode
+    /// Absolute axis codes: 0 … `ABS_MAX` (0x3f).
+    private static let absoluteCodeCount = 64
 }

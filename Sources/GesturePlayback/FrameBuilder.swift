@@ -256,35 +256,65 @@ protocol FrameWriter {
     ) throws(PlaybackError) -> [InputFrame]
 }
 
+/// The absolute, relative and key codes a device supports, as bit sets
+/// made once per play: asking is a shift, where the description's
+/// dictionary of sets costs two hash lookups for every value of every frame.
+struct SupportedCodes: Sendable {
+    private var absolute: UInt64 = 0
+    private var relative: UInt64 = 0
+    /// Key codes 0 … `KEY_MAX` (0x2ff), 64 to a word.
+    private var keys = [UInt64](repeating: 0, count: 12)
+
+    init(_ description: InputDeviceDescription) {
+        for code in description.codes[.absolute] ?? [] where code.rawValue < 64 { absolute |= 1 << UInt64(code.rawValue) }
+        for code in description.codes[.relative] ?? [] where code.rawValue < 64 { relative |= 1 << UInt64(code.rawValue) }
+        for code in description.codes[.key] ?? [] where Int(code.rawValue) < keys.count * 64 {
+            keys[Int(code.rawValue) / 64] |= 1 << UInt64(code.rawValue % 64)
+        }
+    }
+
+    /// Whether the device has `code` of `type` (always false for a type
+    /// other than absolute, relative and key: frames write no other).
+    func supports(_ type: EventType, _ code: EventCode) -> Bool {
+        let raw = Int(code.rawValue)
+        switch type {
+        case .absolute: return raw < 64 && absolute & (1 << UInt64(raw)) != 0
+        case .relative: return raw < 64 && relative & (1 << UInt64(raw)) != 0
+        case .key: return raw < keys.count * 64 && keys[raw / 64] & (1 << UInt64(raw % 64)) != 0
+        default: return false
+        }
+    }
+}
+
 /// An event list being built against a state: each value is written only
 /// when it differs from the state's, and the state follows.
 struct FrameAssembler {
-    let description: InputDeviceDescription
+    let supported: SupportedCodes
     var state: DeviceState
     var events: [InputEvent] = []
 
     /// Sets a non-slot absolute axis, if the device has it.
     mutating func setAbsolute(_ code: EventCode, _ value: Int32) {
-        guard description.supports(.absolute, code), state.absoluteValue(code) != value else { return }
+        guard supported.supports(.absolute, code), state.absoluteValue(code) != value else { return }
         append(InputEvent(type: .absolute, code: code, value: value))
     }
 
     /// Sets an `ABS_MT_*` value in `slot`, selecting the slot first if needed.
     mutating func setSlotValue(_ slot: Int, _ code: EventCode, _ value: Int32) {
-        guard description.supports(.absolute, code), state.slotValue(slot: slot, code: code) != value else { return }
+        guard supported.supports(.absolute, code), state.slotValue(slot: slot, code: code) != value else { return }
         if state.currentSlot != slot { append(InputEvent(type: .absolute, code: .multitouchSlot, value: Int32(slot))) }
         append(InputEvent(type: .absolute, code: code, value: value))
     }
 
     /// Presses or releases a key, if the device has it.
     mutating func setKey(_ code: EventCode, _ down: Bool) {
-        guard description.supports(.key, code), state.pressedKeys.contains(code) != down else { return }
+        guard supported.supports(.key, code), state.pressedKeys.contains(code) != down else { return }
         append(InputEvent(type: .key, code: code, value: down ? 1 : 0))
     }
 
     /// Adds a relative move, if non-zero and the device has the axis.
     mutating func addRelative(_ code: EventCode, _ value: Int32) {
-        guard value != 0, description.supports(.relative, code) else { return }
+        guard value != 0, supported.supports(.relative, code) else { return }
         append(InputEvent(type: .relative, code: code, value: value))
     }
 

@@ -16,6 +16,7 @@ import InputSystem
 /// (libinput applies a frame's buttons before its motion).
 struct MouseFrameWriter: FrameWriter {
     private let description: InputDeviceDescription
+    private let supported: SupportedCodes
     private let mapper: PositionMapper
     private let buttons: [EventCode]
     private let width: Int
@@ -25,6 +26,7 @@ struct MouseFrameWriter: FrameWriter {
 
     init(gesture: Gesture, description: InputDeviceDescription, options: PlaybackOptions) {
         self.description = description
+        supported = SupportedCodes(description)
         let unit = AbsoluteAxisInfo(minimum: 0, maximum: 1)
         mapper = PositionMapper(source: gesture.device, targetX: unit, targetY: unit, physicalSize: false)
         buttons = gesture.strokes.map { stroke in
@@ -43,7 +45,7 @@ struct MouseFrameWriter: FrameWriter {
     ) throws(PlaybackError) -> [InputFrame] {
         var frames: [InputFrame] = []
         func emit(_ build: (inout FrameAssembler) -> Void) {
-            var assembler = FrameAssembler(description: description, state: state)
+            var assembler = FrameAssembler(supported: supported, state: state)
             build(&assembler)
             if let frame = assembler.frame(at: time) {
                 frames.append(frame)

@@ -10,6 +10,7 @@ import InputSystem
 /// ``PlaybackOptions/defaultPressure``.
 struct PenFrameWriter: FrameWriter {
     private let description: InputDeviceDescription
+    private let supported: SupportedCodes
     private let mapper: PositionMapper
     private let source: DeviceGeometry
     private let defaultPressure: Double
@@ -18,6 +19,7 @@ struct PenFrameWriter: FrameWriter {
 
     init(gesture: Gesture, description: InputDeviceDescription, options: PlaybackOptions) {
         self.description = description
+        supported = SupportedCodes(description)
         source = gesture.device
         defaultPressure = options.defaultPressure
         // FrameBuilder.init checked that these axes exist.
@@ -29,7 +31,7 @@ struct PenFrameWriter: FrameWriter {
     mutating func frames(
         for moment: Moment, at time: Microseconds, state: inout DeviceState
     ) throws(PlaybackError) -> [InputFrame] {
-        var assembler = FrameAssembler(description: description, state: state)
+        var assembler = FrameAssembler(supported: supported, state: state)
         for change in moment.changes where change.kind == .lift {
             if let pressure = description.absoluteAxes[.absolutePressure] {
                 assembler.setAbsolute(.absolutePressure, pressure.minimum)

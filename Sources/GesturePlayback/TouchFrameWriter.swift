@@ -21,7 +21,15 @@ struct TouchFrameWriter: FrameWriter {
         var pressure: Double
     }
 
-    private let description: InputDeviceDescription
+    private let supported: SupportedCodes
+    private let slotCount: Int
+    /// The single-touch emulation's axes, and the optional per-slot ones,
+    /// looked up once rather than for every frame.
+    private let pointerX: AbsoluteAxisInfo?
+    private let pointerY: AbsoluteAxisInfo?
+    private let pointerPressure: AbsoluteAxisInfo?
+    private let touchMajor: AbsoluteAxisInfo?
+    private let slotPressure: AbsoluteAxisInfo?
     private let isTouchpad: Bool
     private let mapper: PositionMapper
     private let source: DeviceGeometry
@@ -33,12 +41,19 @@ struct TouchFrameWriter: FrameWriter {
     private var nextSequence = 0
 
     init(gesture: Gesture, target: VirtualDeviceProfile, options: PlaybackOptions) {
-        description = target.description
+        let description = target.description
         isTouchpad = target.kind == .touchpad
         source = gesture.device
         defaultPressure = options.defaultPressure
         // FrameBuilder.init checked that these axes exist.
         let axes = description.absoluteAxes
+        supported = SupportedCodes(description)
+        slotCount = description.slotCount
+        pointerX = axes[.absoluteX]
+        pointerY = axes[.absoluteY]
+        pointerPressure = axes[.absolutePressure]
+        touchMajor = axes[.multitouchTouchMajor]
+        slotPressure = axes[.multitouchPressure]
         axisX = axes[.multitouchPositionX] ?? AbsoluteAxisInfo(minimum: 0, maximum: 1)
         axisY = axes[.multitouchPositionY] ?? AbsoluteAxisInfo(minimum: 0, maximum: 1)
         trackingIDs = axes[.multitouchTrackingID] ?? VirtualDeviceProfile.trackingIDRange
@@ -48,9 +63,11 @@ struct TouchFrameWriter: FrameWriter {
     mutating func frames(
         for moment: Moment, at time: Microseconds, state: inout DeviceState
     ) throws(PlaybackError) -> [InputFrame] {
-        var updates: [Int: [SlotValue]] = [:]
+        // By slot: arrays, not dictionaries, as this runs for every frame.
+        var updates = [[SlotValue]?](repeating: nil, count: slotCount)
         // Slots held when the frame starts stay taken for the whole frame.
-        var taken = Set(contacts.values.map(\.slot))
+        var taken = [Bool](repeating: false, count: slotCount)
+        for contact in contacts.values { taken[contact.slot] = true }
         var lastID = state.lastTrackingID
 
         for change in moment.changes where change.kind == .lift {
@@ -59,9 +76,9 @@ struct TouchFrameWriter: FrameWriter {
         }
         for change in moment.changes where change.kind == .down {
             guard let sample = change.sample,
-                let slot = (0..<description.slotCount).first(where: { !taken.contains($0) })
+                let slot = taken.firstIndex(of: false)
             else { continue }  // FrameBuilder checked the slot count first.
-            taken.insert(slot)
+            taken[slot] = true
             let id = nextTrackingID(after: lastID)
             lastID = id
             let contact = makeContact(slot: slot, sample: sample)
@@ -94,11 +111,11 @@ struct TouchFrameWriter: FrameWriter {
     /// single-touch emulation (`ABS_X`, `ABS_Y`, `ABS_PRESSURE`), in the
     /// kernel's order.
     private func assemble(
-        _ updates: [Int: [SlotValue]], state: DeviceState, withOptionalAxes: Bool
+        _ updates: [[SlotValue]?], state: DeviceState, withOptionalAxes: Bool
     ) -> FrameAssembler {
-        var assembler = FrameAssembler(description: description, state: state)
-        for slot in updates.keys.sorted() {
-            for value in updates[slot] ?? [] where withOptionalAxes || !value.isOptional {
+        var assembler = FrameAssembler(supported: supported, state: state)
+        for (slot, values) in updates.enumerated() {
+            for value in values ?? [] where withOptionalAxes || !value.isOptional {
                 assembler.setSlotValue(slot, value.code, value.value)
             }
         }
@@ -111,16 +128,16 @@ struct TouchFrameWriter: FrameWriter {
         // The kernel's input_mt_report_pointer_emulation: the oldest
         // contact drives ABS_X/ABS_Y; with none, only pressure goes to 0.
         if let oldest = contacts.values.min(by: { $0.sequence < $1.sequence }) {
-            if let axis = description.absoluteAxes[.absoluteX] {
+            if let axis = pointerX {
                 assembler.setAbsolute(.absoluteX, PositionMapper.value(at: oldest.fractions.x, on: axis))
             }
-            if let axis = description.absoluteAxes[.absoluteY] {
+            if let axis = pointerY {
                 assembler.setAbsolute(.absoluteY, PositionMapper.value(at: oldest.fractions.y, on: axis))
             }
-            if withOptionalAxes, let axis = description.absoluteAxes[.absolutePressure] {
+            if withOptionalAxes, let axis = pointerPressure {
                 assembler.setAbsolute(.absolutePressure, PositionMapper.value(at: oldest.pressure, on: axis))
             }
-        } else if withOptionalAxes, let axis = description.absoluteAxes[.absolutePressure] {
+        } else if withOptionalAxes, let axis = pointerPressure {
             assembler.setAbsolute(.absolutePressure, axis.minimum)
         }
         return assembler
@@ -143,13 +160,13 @@ struct TouchFrameWriter: FrameWriter {
                 code: .multitouchPositionY, value: PositionMapper.value(at: contact.fractions.y, on: axisY),
                 isOptional: false),
         ]
-        if let axis = description.absoluteAxes[.multitouchTouchMajor], sample.size != nil {
+        if let axis = touchMajor, sample.size != nil {
             let fraction = PositionMapper.fraction(of: sample.size, on: source.size, fallback: 0)
             values.append(
                 SlotValue(
                     code: .multitouchTouchMajor, value: PositionMapper.value(at: fraction, on: axis), isOptional: true))
         }
-        if let axis = description.absoluteAxes[.multitouchPressure] {
+        if let axis = slotPressure {
             values.append(
                 SlotValue(
                     code: .multitouchPressure, value: PositionMapper.value(at: contact.pressure, on: axis),

@@ -125,6 +125,26 @@ import Testing
         #expect(throws: PlaybackError.self) { try builder.check(crowded) }
     }
 
+    @Test("The frame writers' bit sets of supported codes say what the device's description says, for every code of every kind")
+    func supportedCodesMatchTheDescription() {
+        // The last code of each type, and a key code past the kernel's last.
+        let odd = InputDeviceDescription(
+            name: "odd", codes: [.key: [EventCode(rawValue: 0x2ff), EventCode(rawValue: 0x300)], .relative: [EventCode(rawValue: 63)]],
+            absoluteAxes: [EventCode(rawValue: 0x3f): AbsoluteAxisInfo(minimum: 0, maximum: 1)])
+        for description in [VirtualDeviceProfile.touchscreen(), .touchpad(), .mouse(), .tablet()].map(\.description) + [odd] {
+            let supported = SupportedCodes(description)
+            for type in [EventType.absolute, .relative, .key] {
+                for raw in 0...0x300 {
+                    let code = EventCode(rawValue: UInt16(raw))
+                    // Beyond the kernel's maximum of each type: never written, never supported.
+                    let inRange = raw < (type == .key ? 0x300 : 64)
+                    #expect(supported.supports(type, code) == (inRange && description.supports(type, code)), "\(description.name) \(type) \(raw)")
+                }
+            }
+            #expect(!supported.supports(.synchronization, EventCode(rawValue: 0)))
+        }
+    }
+
     @Test("The event limit of a play in memory bounds repetitions, never one repetition of a valid gesture")
     func eventLimitBoundsRepetitions() throws {
         let gesture = touchscreenGesture([finger((0..<50).map { (Int64($0) * 8_000, 100 + $0 * 10, 100) })])
