@@ -196,6 +196,10 @@ final class SocketServer: Sendable {
     /// client is closed.
     private func run(_ handlers: Handlers) {
         var listeningOpen = true
+        // One read buffer for the thread's life: made and zeroed per read,
+        // its 64 KiB cost every request as much as a `version` round trip
+        // is long under the VM's emulation.
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         defer {
             if listeningOpen { listening.close() }
             // Harmless: a socket file left behind (removed already, or its folder made read-only) is stale, and the next daemon's listen removes a stale socket.
@@ -265,7 +269,7 @@ final class SocketServer: Sendable {
                 }
                 if events.isEmpty { continue }
                 if events.contains(.readable) || !events.isDisjoint(with: [.hangUp, .error]) {
-                    if !readFrom(client.id, favoured: client.id == favoured, handlers) { continue }
+                    if !readFrom(client.id, favoured: client.id == favoured, into: &chunk, handlers) { continue }
                 }
                 if events.contains(.writable) { writeTo(client.id, handlers) }
             }
@@ -312,9 +316,8 @@ final class SocketServer: Sendable {
 
     /// Reads what the client sent and hands its complete lines over; false
     /// when the client is gone.
-    private func readFrom(_ id: Int, favoured: Bool, _ handlers: Handlers) -> Bool {
+    private func readFrom(_ id: Int, favoured: Bool, into chunk: inout [UInt8], _ handlers: Handlers) -> Bool {
         guard let socket = clients.withLock({ $0.byID[id]?.socket }) else { return false }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         // At most 1 MiB per client per turn: handling the lines of a big
         // read takes the I/O thread from the other clients.
         for _ in 0..<16 {
