@@ -462,7 +462,7 @@ extension Dispatcher {
 
     private func loadNamed(_ name: String) throws -> Gesture {
         let library = state.withLock { $0.library }
-        return try libraryCall { () throws(LibraryError) in try gestureCache.gesture(at: library.entry(named: name).path) }
+        return try libraryCall { () throws(LibraryError) in try gestureCache.gesture(named: name, in: library) }
     }
 
     /// The inline gesture of a request, read by the gesture file reader from
@@ -523,7 +523,7 @@ extension Dispatcher {
             let library = state.withLock { $0.library }
             let gesture: Gesture
             do {
-                gesture = try gestureCache.gesture(at: library.entry(named: name).path)
+                gesture = try gestureCache.gesture(named: name, in: library)
             } catch {
                 throw DaemonError(.notFound, "cannot play \"\(DaemonLog.oneLine(name))\": \(error)")
             }

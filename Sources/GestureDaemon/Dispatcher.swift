@@ -194,7 +194,7 @@ final class Dispatcher: Sendable {
     func gestureProblem(_ name: String) -> DaemonError? {
         let library = state.withLock { $0.library }
         do throws(DaemonError) {
-            _ = try libraryCall { () throws(LibraryError) in try gestureCache.gesture(at: library.entry(named: name).path) }
+            _ = try libraryCall { () throws(LibraryError) in try gestureCache.gesture(named: name, in: library) }
             return nil
         } catch {
             return error

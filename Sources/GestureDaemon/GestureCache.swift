@@ -5,9 +5,10 @@ import Synchronization
 
 /// Library gestures the daemon has read, kept while their file is the same
 /// (same device, inode, size and modification time): a play by name then
-/// costs a `stat`, not a read and a parse (about 11 ms in the VM, where the
-/// library is read through 9p). The library writes atomically (a new inode
-/// per save), so a saved, renamed or replaced gesture is never served stale.
+/// costs the `stat` that finds its file (two for a built-in: the user's
+/// library is looked at first), not a read and a parse. The library writes
+/// atomically (a new inode per save), so a saved, renamed or replaced
+/// gesture is never served stale.
 final class GestureCache: Sendable {
     private struct Key: Hashable, Sendable {
         var device: UInt64
@@ -26,10 +27,17 @@ final class GestureCache: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
 
-    /// The gesture at `path`, from the cache when the file is unchanged.
-    func gesture(at path: String) throws(LibraryError) -> Gesture {
-        // Harmless: a file that cannot be stat'ed is read uncached, and reading it throws why (not found, no permission).
-        guard let status = try? Paths.status(path) else { return try GestureFile.load(path: path) }
+    /// The gesture called `name` in `library`, from the cache when its file
+    /// is unchanged; the file is found with the status the cache needs
+    /// (``GestureLibrary/file(named:)``), so it is looked at once.
+    func gesture(named name: String, in library: GestureLibrary) throws(LibraryError) -> Gesture {
+        let file = try library.file(named: name)
+        return try gesture(at: file.path, status: file.status)
+    }
+
+    /// The gesture at `path` whose status is `status`, from the cache when
+    /// the file is unchanged.
+    private func gesture(at path: String, status: FileStatus) throws(LibraryError) -> Gesture {
         let key = Key(device: status.device, inode: status.inode, size: status.size, modified: status.modificationSeconds)
         if let entry = entries.withLock({ $0[path] }), entry.key == key { return entry.gesture }
         let gesture = try GestureFile.load(path: path)

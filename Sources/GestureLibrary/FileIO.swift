@@ -111,8 +111,14 @@ public enum FileIO {
     ///   be looked at: a folder on the way that may not be searched
     ///   (`.permissionDenied`), a loop of links, an I/O error.
     public static func type(of path: String) throws(FileSystemError) -> FileStatus.FileType? {
+        try status(of: path)?.type
+    }
+
+    /// The status of what is at `path` (links followed), or `nil` when
+    /// nothing is there; throws as ``type(of:)``.
+    public static func status(of path: String) throws(FileSystemError) -> FileStatus? {
         do throws(SystemError) {
-            return try Paths.status(path).type
+            return try Paths.status(path)
         } catch where error.errorNumber == ErrorNumber.noSuchFile || error.errorNumber == ErrorNumber.notADirectory {
             return nil
         } catch {

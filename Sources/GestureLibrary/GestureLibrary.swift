@@ -156,20 +156,32 @@ public struct GestureLibrary: Sendable {
     ///   there; a file that cannot be looked at (a library folder that may
     ///   not be searched, a loop of links) says why, never "no gesture".
     public func entry(named name: String) throws(LibraryError) -> LibraryEntry {
+        let file = try file(named: name)
+        if file.source == .user {
+            return LibraryEntry(name: name, path: file.path, source: .user, hidesBuiltin: hasBuiltin(named: name))
+        }
+        return LibraryEntry(name: name, path: file.path, source: file.source)
+    }
+
+    /// The file of the gesture called `name`, found as ``entry(named:)``
+    /// finds it (the user's, else the built-in), with its status: one
+    /// `stat` for each place looked at, and no look for a built-in that a
+    /// user gesture hides. For reading the gesture (a play by name), which
+    /// needs nothing else of the entry.
+    /// - Throws: as ``entry(named:)``.
+    public func file(named name: String) throws(LibraryError) -> (path: String, source: LibrarySource, status: FileStatus) {
         if let problem = GestureName.problem(with: name) { throw LibraryError(.invalidName, problem) }
         let user = userPath(for: name)
-        if try Self.type(of: user) == .regular {
-            return LibraryEntry(name: name, path: user, source: .user, hidesBuiltin: hasBuiltin(named: name))
-        }
+        if let status = try Self.status(of: user), status.type == .regular { return (user, .user, status) }
         if let builtinDirectory {
             let builtin = "\(builtinDirectory)/\(name)\(GestureName.fileSuffix)"
-            if try Self.type(of: builtin) == .regular { return LibraryEntry(name: name, path: builtin, source: .builtin) }
+            if let status = try Self.status(of: builtin), status.type == .regular { return (builtin, .builtin, status) }
         }
         throw LibraryError(.notFound, "no gesture named \"\(name)\" in the library (see 'gesturectl list')")
     }
 
-    private static func type(of path: String) throws(LibraryError) -> FileStatus.FileType? {
-        do { return try FileIO.type(of: path) } catch { throw libraryError(error) }
+    private static func status(of path: String) throws(LibraryError) -> FileStatus? {
+        do { return try FileIO.status(of: path) } catch { throw libraryError(error) }
     }
 
     /// Loads the gesture called `name`.

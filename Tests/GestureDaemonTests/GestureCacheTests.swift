@@ -17,15 +17,35 @@ struct GestureCacheTests {
         let swipe = try GestureSynthesizer.swipe(direction: .up)
         try library.save(tap, as: "g", overwrite: false)
         let cache = GestureCache()
-        let path = try library.entry(named: "g").path
-        #expect(try cache.gesture(at: path).strokes == tap.strokes)
-        #expect(try cache.gesture(at: path).strokes == tap.strokes)
+        #expect(try cache.gesture(named: "g", in: library).strokes == tap.strokes)
+        #expect(try cache.gesture(named: "g", in: library).strokes == tap.strokes)
         #expect(cache.count == 1)
         // A save writes a new file (a new inode), even within the same second.
         try library.save(swipe, as: "g", overwrite: true)
-        #expect(try cache.gesture(at: path).strokes == swipe.strokes)
+        #expect(try cache.gesture(named: "g", in: library).strokes == swipe.strokes)
         cache.clear()
         #expect(cache.count == 0)
+    }
+
+    @Test("A user gesture is served before the built-in of its name, and the built-in again once the user's is deleted")
+    func userBeforeBuiltin() throws {
+        let user = try TemporaryFolder()
+        let builtins = try TemporaryFolder()
+        let tap = try GestureSynthesizer.tap()
+        let swipe = try GestureSynthesizer.swipe(direction: .up)
+        try GestureLibrary(userDirectory: builtins.path, builtinDirectory: nil).save(tap, as: "g", overwrite: false)
+        let library = GestureLibrary(userDirectory: user.path, builtinDirectory: builtins.path)
+        let cache = GestureCache()
+        #expect(try cache.gesture(named: "g", in: library).strokes == tap.strokes)
+        let saved = try library.save(swipe, as: "g", overwrite: false)
+        #expect(saved.hidesBuiltin)
+        #expect(try cache.gesture(named: "g", in: library).strokes == swipe.strokes)
+        #expect(try library.file(named: "g").source == .user)
+        try library.remove("g")
+        #expect(try cache.gesture(named: "g", in: library).strokes == tap.strokes)
+        #expect(try library.file(named: "g").source == .builtin)
+        #expect(throws: LibraryError.self) { try cache.gesture(named: "missing", in: library) }
+        #expect(throws: LibraryError.self) { try cache.gesture(named: "../g", in: library) }
     }
 
     @Test("A file that is not a gesture is an error, never cached")
@@ -33,7 +53,8 @@ struct GestureCacheTests {
         let folder = try TemporaryFolder()
         try folder.write("bad.gesture.json", "{")
         let cache = GestureCache()
-        #expect(throws: LibraryError.self) { try cache.gesture(at: folder.file("bad.gesture.json")) }
+        let library = GestureLibrary(userDirectory: folder.path, builtinDirectory: nil)
+        #expect(throws: LibraryError.self) { try cache.gesture(named: "bad", in: library) }
         #expect(cache.count == 0)
     }
 }
