@@ -64,7 +64,9 @@ public struct DaemonRequest: Sendable {
     public static func parse(_ line: [UInt8]) throws(DaemonRequestError) -> DaemonRequest {
         let value: JSONValue
         do {
-            value = try JSONValue.parse(line)
+            // An inline gesture is checked here as JSON, then read from its
+            // bytes by the gesture file reader: it is not also built as a tree.
+            value = try JSONValue.parse(line, leavingUnbuilt: [DaemonField.gesture.rawValue])
         } catch {
             throw DaemonRequestError(id: .null, error: DaemonError(.malformedJSON, "the request is not JSON: \(error)"))
         }

@@ -106,10 +106,17 @@ extension JSONValue {
     /// every JSON text: a key given twice in an object, invalid UTF-8, a
     /// lone surrogate escape, and nesting deeper than
     /// ``JSONScanner/maximumDepth`` levels. Numbers are kept as written.
+    ///
+    /// `unbuilt`: keys of the top-level object whose values are checked
+    /// exactly as the rest (the same errors) but not built: such a value
+    /// is an empty container or an empty scalar of its kind, and an object
+    /// keeps its span, for a reader of its own to read from the bytes (a
+    /// daemon request's inline gesture, read by the gesture file reader,
+    /// is then not also made into a tree of values).
     /// - Throws: ``JSONSyntaxError`` at the offending byte.
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8], leavingUnbuilt unbuilt: Set<String> = []) throws(JSONSyntaxError) -> JSONValue {
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<JSONValue, JSONSyntaxError> in
-            var reader = JSONValueReader(scanner: JSONScanner(bytes: buffer))
+            var reader = JSONValueReader(scanner: JSONScanner(bytes: buffer), unbuilt: unbuilt)
             do throws(ScanError) {
                 return .success(try reader.document())
             } catch {
@@ -128,6 +135,8 @@ extension JSONValue {
 /// Builds a ``JSONValue`` from the scanner's pieces.
 private struct JSONValueReader {
     var scanner: JSONScanner
+    /// Top-level keys whose values are checked, not built.
+    let unbuilt: Set<String>
 
     /// The whole text: one value, then only white space.
     mutating func document() throws(ScanError) -> JSONValue {
@@ -145,8 +154,9 @@ private struct JSONValueReader {
         return value
     }
 
-    /// One value; a container counts as `depth` levels deep.
-    mutating func value(depth: Int) throws(ScanError) -> JSONValue {
+    /// One value; a container counts as `depth` levels deep. Not `built`:
+    /// checked the same way, but only an empty value of its kind returned.
+    mutating func value(depth: Int, built: Bool = true) throws(ScanError) -> JSONValue {
         scanner.skipWhitespace()
         // Where the text stops, the enclosing container's catch (or the
         // document's) says where that was.
@@ -164,7 +174,8 @@ private struct JSONValueReader {
                     guard keys.insert(key).inserted else {
                         throw ScanError(.invalid, .spot(offset), "the key \(GestureFileFormat.jsonStringLiteral(key)) is given twice")
                     }
-                    members.append((key, try value(depth: depth + 1)))
+                    let member = try value(depth: depth + 1, built: built && !(depth == 1 && unbuilt.contains(key)))
+                    if built { members.append((key, member)) }
                 }
             } catch {
                 throw ended(error, "inside an object")
@@ -177,7 +188,8 @@ private struct JSONValueReader {
             var first = true
             do throws(ScanError) {
                 while try scanner.nextElement(first: &first) {
-                    values.append(try value(depth: depth + 1))
+                    let element = try value(depth: depth + 1, built: built)
+                    if built { values.append(element) }
                 }
             } catch {
                 throw ended(error, "inside an array")
@@ -185,13 +197,15 @@ private struct JSONValueReader {
             return .array(values)
         case UInt8(ascii: "\""):
             do throws(ScanError) {
-                return .string(try scanner.readString())
+                let text = try scanner.readString()
+                return .string(built ? text : "")
             } catch {
                 throw ended(error, "inside a string")
             }
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             do throws(ScanError) {
                 let token = try scanner.scanNumber()
+                if !built { return .number("") }
                 return .number(
                     String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[token.start..<token.end]), as: UTF8.self))
             } catch {

@@ -94,6 +94,55 @@ import TestSupport
         if let column = error.column { #expect(column >= 1, "\(context())", sourceLocation: sourceLocation) }
     }
 
+    /// `value` with the members of its top-level object named `key` left
+    /// as parsing without building them leaves them (see ``JSONValue/parse(_:leavingUnbuilt:)``).
+    static func unbuilt(_ value: JSONValue, _ key: String) -> JSONValue {
+        guard case .object(let members, let span) = value else { return value }
+        return .object(
+            members.map { member in
+                guard member.key == key else { return member }
+                switch member.value {
+                case .object(_, let inner): return (key, .object([], span: inner))
+                case .array: return (key, .array([]))
+                case .string: return (key, .string(""))
+                case .number: return (key, .number(""))
+                default: return member
+                }
+            }, span: span)
+    }
+
+    @Test("2,000 mutated request lines: left unbuilt, an inline gesture gives exactly the error a full parse gives, or the same value and span")
+    func unbuiltGestureIsCheckedAsTheRest() throws {
+        var random = SplitMix64(seed: 0x756e_6275_696c_74)
+        let gesture = GestureFileFormat.encodeUTF8(Fixtures.example)
+        let line = Array(#"{"id": 1, "op": "play", "gesture": "#.utf8) + gesture + Array(#", "wait": true}"#.utf8)
+        var parsed = 0
+        for _ in 0..<2_000 {
+            let bytes = Self.mutate(line, other: gesture, using: &random)
+            let full: Result<JSONValue, JSONSyntaxError> = Result { () throws(JSONSyntaxError) in try JSONValue.parse(bytes) }
+            let shallow: Result<JSONValue, JSONSyntaxError> = Result { () throws(JSONSyntaxError) in
+                try JSONValue.parse(bytes, leavingUnbuilt: ["gesture"])
+            }
+            switch (full, shallow) {
+            case (.success(let value), .success(let left)):
+                parsed += 1
+                #expect(left == Self.unbuilt(value, "gesture"))
+                if case .object(_, let span)? = value["gesture"], case .object(_, let leftSpan)? = left["gesture"] {
+                    #expect(span == leftSpan)
+                }
+            case (.failure(let error), .failure(let leftError)):
+                #expect(error.description == leftError.description)
+            default:
+                Issue.record("built and unbuilt disagree on \(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        // Most mutations break the JSON; enough of them leave it whole.
+        #expect(parsed > 50)
+        // Deeper than the top level, a member of that name is built.
+        let nested = try JSONValue.parse(Array(#"{"a": {"gesture": [1]}}"#.utf8), leavingUnbuilt: ["gesture"])
+        #expect(nested["a"]?["gesture"] == .array([.number("1")]))
+    }
+
     @Test func mutatedFilesReadOrFailWithALocatedMessageAndNeverCrash() {
         let seeds = [Array(Fixtures.exampleText.utf8), Array(Fixtures.minimalText.utf8)]
         var random = SplitMix64(seed: 0x6765_7374_7572_6563)
