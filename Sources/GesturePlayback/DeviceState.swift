@@ -38,18 +38,16 @@ public struct DeviceState: Hashable, Sendable {
         let slotCount = description.slotCount
         currentSlot = slotCount > 0 ? 0 : nil
         slotValues = Array(repeating: 0, count: slotCount * Self.slotCodeCount)
-        for slot in 0..<slotCount { slotValues[slot * Self.slotCodeCount + Self.trackingIDOffset] = -1 }
         absoluteValues = Array(repeating: 0, count: Self.absoluteCodeCount)
         absoluteAxes = 0
         pressureMinimum = nil
-        for (code, axis) in description.absoluteAxes
-        where !Self.isSlotCode(code) && code != .multitouchSlot && Int(code.rawValue) < Self.absoluteCodeCount {
-            absoluteValues[Int(code.rawValue)] = axis.minimum
-            absoluteAxes |= 1 << UInt64(code.rawValue)
-            if code == .absolutePressure { pressureMinimum = axis.minimum }
-        }
         pressedKeys = []
         lastTrackingID = nil
+        for slot in 0..<slotCount { slotValues[Self.index(slot: slot, .multitouchTrackingID)] = -1 }
+        for (code, axis) in description.absoluteAxes where !Self.isSlotCode(code) && code != .multitouchSlot {
+            setAbsolute(code, axis.minimum)
+            if code == .absolutePressure { pressureMinimum = axis.minimum }
+        }
     }
 
     /// The number of slots.
@@ -59,8 +57,8 @@ public struct DeviceState: Hashable, Sendable {
     /// the tracking id of an empty slot); `nil` for a slot out of range.
     public func slotValue(slot: Int, code: EventCode) -> Int32? {
         guard slot >= 0, slot < slotCount else { return nil }
-        guard Self.isSlotCode(code) else { return code == .multitouchTrackingID ? -1 : 0 }
-        return slotValues[slot * Self.slotCodeCount + Int(code.rawValue) - Self.firstSlotCode]
+        guard Self.isSlotCode(code) else { return 0 }
+        return slotValues[Self.index(slot: slot, code)]
     }
 
     /// The value of a non-slot absolute axis; `nil` when the device lacks it.
@@ -70,7 +68,19 @@ public struct DeviceState: Hashable, Sendable {
     }
 
     /// The tracking id in `slot` (-1 when empty), for a slot in range.
-    private func trackingID(_ slot: Int) -> Int32 { slotValues[slot * Self.slotCodeCount + Self.trackingIDOffset] }
+    private func trackingID(_ slot: Int) -> Int32 { slotValues[Self.index(slot: slot, .multitouchTrackingID)] }
+
+    /// Where `code` (a per-slot code) of `slot` is in ``slotValues``.
+    private static func index(slot: Int, _ code: EventCode) -> Int {
+        slot * slotCodeCount + Int(code.rawValue) - firstSlotCode
+    }
+
+    /// Gives a non-slot absolute axis its value (ignored beyond `ABS_MAX`).
+    private mutating func setAbsolute(_ code: EventCode, _ value: Int32) {
+        guard Int(code.rawValue) < Self.absoluteCodeCount else { return }
+        absoluteValues[Int(code.rawValue)] = value
+        absoluteAxes |= 1 << UInt64(code.rawValue)
+    }
 
     /// The slots holding a contact (tracking id ≥ 0), ascending.
     public var activeSlots: [Int] {
@@ -102,11 +112,10 @@ public struct DeviceState: Hashable, Sendable {
                 currentSlot = slot >= 0 && slot < slotCount ? slot : nil
             } else if Self.isSlotCode(event.code) {
                 guard let slot = currentSlot else { return }
-                slotValues[slot * Self.slotCodeCount + Int(event.code.rawValue) - Self.firstSlotCode] = event.value
+                slotValues[Self.index(slot: slot, event.code)] = event.value
                 if event.code == .multitouchTrackingID && event.value >= 0 { lastTrackingID = event.value }
-            } else if Int(event.code.rawValue) < Self.absoluteCodeCount {
-                absoluteValues[Int(event.code.rawValue)] = event.value
-                absoluteAxes |= 1 << UInt64(event.code.rawValue)
+            } else {
+                setAbsolute(event.code, event.value)
             }
         case .key:
             if event.value != 0 { pressedKeys.insert(event.code) } else { pressedKeys.remove(event.code) }
@@ -126,13 +135,12 @@ public struct DeviceState: Hashable, Sendable {
         var merged = self
         for slot in other.activeSlots where slot < merged.slotCount {
             if merged.trackingID(slot) < 0 {
-                merged.slotValues[slot * Self.slotCodeCount + Self.trackingIDOffset] = other.trackingID(slot)
+                merged.slotValues[Self.index(slot: slot, .multitouchTrackingID)] = other.trackingID(slot)
             }
         }
         merged.pressedKeys.formUnion(other.pressedKeys)
         if other.pressureIsRaised && !merged.pressureIsRaised, let pressure = other.absoluteValue(.absolutePressure) {
-            merged.absoluteValues[Int(EventCode.absolutePressure.rawValue)] = pressure
-            merged.absoluteAxes |= 1 << UInt64(EventCode.absolutePressure.rawValue)
+            merged.setAbsolute(.absolutePressure, pressure)
         }
         merged.currentSlot = nil
         return merged
@@ -186,8 +194,6 @@ public struct DeviceState: Hashable, Sendable {
     /// The first per-slot code, and how many there are.
     private static let firstSlotCode = 0x30
     private static let slotCodeCount = 14
-    /// Where a slot's tracking id is among its values.
-    private static let trackingIDOffset = Int(EventCode.multitouchTrackingID.rawValue) - firstSlotCode
     /// Absolute axis codes: 0 … `ABS_MAX` (0x3f).
     private static let absoluteCodeCount = 64
 }

@@ -15,7 +15,6 @@ import InputSystem
 /// previous stroke's end, in a frame of its own just before the press
 /// (libinput applies a frame's buttons before its motion).
 struct MouseFrameWriter: FrameWriter {
-    private let description: InputDeviceDescription
     private let supported: SupportedCodes
     private let mapper: PositionMapper
     private let buttons: [EventCode]
@@ -25,7 +24,6 @@ struct MouseFrameWriter: FrameWriter {
     private var pointer: (x: Int, y: Int)?
 
     init(gesture: Gesture, description: InputDeviceDescription, options: PlaybackOptions) {
-        self.description = description
         supported = SupportedCodes(description)
         let unit = AbsoluteAxisInfo(minimum: 0, maximum: 1)
         mapper = PositionMapper(source: gesture.device, targetX: unit, targetY: unit, physicalSize: false)

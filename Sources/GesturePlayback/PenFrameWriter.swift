@@ -9,8 +9,9 @@ import InputSystem
 /// some, so pressure must fall too). A sample without pressure gets
 /// ``PlaybackOptions/defaultPressure``.
 struct PenFrameWriter: FrameWriter {
-    private let description: InputDeviceDescription
     private let supported: SupportedCodes
+    /// `ABS_PRESSURE`, looked up once rather than for every frame.
+    private let pressureAxis: AbsoluteAxisInfo?
     private let mapper: PositionMapper
     private let source: DeviceGeometry
     private let defaultPressure: Double
@@ -18,8 +19,8 @@ struct PenFrameWriter: FrameWriter {
     private let axisY: AbsoluteAxisInfo
 
     init(gesture: Gesture, description: InputDeviceDescription, options: PlaybackOptions) {
-        self.description = description
         supported = SupportedCodes(description)
+        pressureAxis = description.absoluteAxes[.absolutePressure]
         source = gesture.device
         defaultPressure = options.defaultPressure
         // FrameBuilder.init checked that these axes exist.
@@ -33,7 +34,7 @@ struct PenFrameWriter: FrameWriter {
     ) throws(PlaybackError) -> [InputFrame] {
         var assembler = FrameAssembler(supported: supported, state: state)
         for change in moment.changes where change.kind == .lift {
-            if let pressure = description.absoluteAxes[.absolutePressure] {
+            if let pressure = pressureAxis {
                 assembler.setAbsolute(.absolutePressure, pressure.minimum)
             }
             assembler.setKey(.buttonTouch, false)
@@ -44,7 +45,7 @@ struct PenFrameWriter: FrameWriter {
             let fractions = mapper.fractions(of: sample)
             assembler.setAbsolute(.absoluteX, PositionMapper.value(at: fractions.x, on: axisX))
             assembler.setAbsolute(.absoluteY, PositionMapper.value(at: fractions.y, on: axisY))
-            if let axis = description.absoluteAxes[.absolutePressure] {
+            if let axis = pressureAxis {
                 let fraction = PositionMapper.fraction(of: sample.pressure, on: source.pressure, fallback: defaultPressure)
                 assembler.setAbsolute(.absolutePressure, PositionMapper.value(at: fraction, on: axis))
             }
