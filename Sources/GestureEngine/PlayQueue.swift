@@ -96,9 +96,16 @@ public final class PlayQueue: Sendable {
 
     private struct Entry: Sendable {
         var play: QueuedPlay
-        /// A gesture's check when it was queued: its frames are built from
-        /// it, without checking the gesture again.
-        var checked: CheckedGesture?
+        /// What it writes, as queued: a gesture with its check, from which
+        /// its frames are built without checking the gesture again.
+        var work: Work
+    }
+
+    /// ``QueuedWork`` once queued.
+    private enum Work: Sendable {
+        case gesture(CheckedGesture, leadIn: Microseconds)
+        case press(KeyPress, leadIn: Microseconds)
+        case frames([InputFrame])
     }
 
     private struct State: Sendable {
@@ -150,19 +157,22 @@ public final class PlayQueue: Sendable {
     public func enqueue(
         _ play: QueuedPlay, limit: Int? = nil, accepted: (() -> Void)? = nil
     ) throws(PlayQueueError) {
-        var checked: CheckedGesture?
-        if case .gesture(let gesture, let options, _) = play.work {
+        let queued: Work
+        switch play.work {
+        case .gesture(let gesture, let options, let leadIn):
             do {
-                checked = try FrameBuilder(target: profile, options: options).check(gesture)
+                queued = .gesture(try FrameBuilder(target: profile, options: options).check(gesture), leadIn: leadIn)
             } catch {
                 throw .cannotPlay(error)
             }
+        case .press(let press, let leadIn): queued = .press(press, leadIn: leadIn)
+        case .frames(let frames): queued = .frames(frames)
         }
         if case .kept(let engine) = device {
             let startsThread = try state.withLock { current throws(PlayQueueError) -> Bool in
                 if current.retired { throw .retired }
                 if let limit, current.pending.count >= limit { throw .full(waiting: current.pending.count) }
-                current.pending.append(Entry(play: play, checked: checked))
+                current.pending.append(Entry(play: play, work: queued))
                 accepted?()
                 defer { current.serving = true }
                 return !current.serving
@@ -187,7 +197,7 @@ public final class PlayQueue: Sendable {
         let startsNow = try state.withLock { current throws(PlayQueueError) -> Bool in
             if current.retired { throw .retired }
             if let limit, current.pending.count >= limit { throw .full(waiting: current.pending.count) }
-            current.pending.append(Entry(play: play, checked: checked))
+            current.pending.append(Entry(play: play, work: queued))
             accepted?()
             guard !current.running else { return false }
             current.running = true
@@ -299,14 +309,14 @@ public final class PlayQueue: Sendable {
             }
             let frames: [InputFrame]
             do {
-                frames = try Self.frames(of: entry, on: profile, from: session.state)
+                frames = try Self.frames(of: entry, from: session.state)
             } catch {
                 caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
                 return
             }
             // A kept keyboard keeps what `down` pressed.
             var releasesAtEnd = true
-            if case .press = entry.play.work { releasesAtEnd = false }
+            if case .press = entry.work { releasesAtEnd = false }
             // The player gets a handle of its own that shares the caller's
             // cancellation: a job whose device vanished plays again on the
             // new one before the caller hears of any result.
@@ -390,7 +400,7 @@ public final class PlayQueue: Sendable {
         }
         let frames: [InputFrame]
         do {
-            frames = try Self.frames(of: entry, on: profile, from: session.state)
+            frames = try Self.frames(of: entry, from: session.state)
         } catch {
             caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
             return false
@@ -411,20 +421,15 @@ public final class PlayQueue: Sendable {
 }
 
 extension PlayQueue {
-    /// The frames of a job on a device of `profile` whose readers know
-    /// `state`: built once, when the job's turn comes, from the gesture's
-    /// check when it was queued.
-    private static func frames(of entry: Entry, on profile: VirtualDeviceProfile, from state: DeviceState) throws(PlaybackError)
+    /// The frames of a job on a device whose readers know `state`: built
+    /// once, when the job's turn comes, from the gesture's check when it
+    /// was queued.
+    private static func frames(of entry: Entry, from state: DeviceState) throws(PlaybackError)
         -> [InputFrame]
     {
-        switch entry.play.work {
-        case .gesture(let gesture, let options, let leadIn):
-            var built: [InputFrame]
-            if let checked = entry.checked {
-                built = try checked.frames(from: state)
-            } else {
-                built = try FrameBuilder(target: profile, options: options).frames(for: gesture, from: state)
-            }
+        switch entry.work {
+        case .gesture(let checked, let leadIn):
+            var built = try checked.frames(from: state)
             built.delay(by: leadIn)
             return built
         case .press(let press, let leadIn):
