@@ -122,6 +122,18 @@ start_background() {
     env --default-signal=INT,QUIT stdbuf -oL -eL "$@" > "$CASE_WORK/$log" 2>&1 < /dev/null &
     BACKGROUND_PID=$!
     BACKGROUND_PIDS+=("$BACKGROUND_PID")
+    # Back only once the child has left bash (exec'd env): until then it
+    # holds the case's TERM trap (bash resets a subshell's traps only after
+    # it has started), so a `kill` sent at once ran that trap there and was
+    # lost, and the process lived on (lib-selftest's odd name, once beside
+    # a CPU hog). An exec resets caught signals to their defaults.
+    # Until the exec, the child's command line is this shell's own (a fork).
+    local shell child waited=0
+    shell=$(tr '\0' ' ' < "/proc/$$/cmdline")
+    while child=$(tr '\0' ' ' < "/proc/$BACKGROUND_PID/cmdline" 2>/dev/null) && [[ $child == "$shell" ]]; do
+        ((waited++ < 1000)) || fail "$1 (pid $BACKGROUND_PID) did not start within 10s"
+        sleep 0.01
+    done
     note "started $* (pid $BACKGROUND_PID, log $log)"
 }
 
