@@ -50,6 +50,19 @@ public struct DeviceState: Hashable, Sendable {
         }
     }
 
+    /// A state of no device (no slots, no axes, no keys): what a
+    /// ``FrameAssembler`` leaves in its caller's place while it builds a
+    /// frame. Makes no arrays.
+    init() {
+        currentSlot = nil
+        slotValues = []
+        absoluteValues = []
+        absoluteAxes = 0
+        pressureMinimum = nil
+        pressedKeys = []
+        lastTrackingID = nil
+    }
+
     /// The number of slots.
     public var slotCount: Int { slotValues.count / Self.slotCodeCount }
 

@@ -156,10 +156,14 @@ public struct FrameBuilder: Sendable {
         var writer = try makeWriter(for: gesture)
         var offset = Microseconds.zero
         var lastTime: Microseconds?
+        // One moment's frames: one array, emptied for each moment.
+        var momentFrames: [InputFrame] = []
         for repetition in 0..<options.repeatCount {
             var stopped = false
             try timeline.forEachMoment { (moment: Moment) throws(PlaybackError) -> Bool in
-                for frame in try writer.frames(for: moment, at: offset + moment.time, state: &deviceState) {
+                momentFrames.removeAll(keepingCapacity: true)
+                try writer.appendFrames(for: moment, at: offset + moment.time, state: &deviceState, to: &momentFrames)
+                for frame in momentFrames {
                     lastTime = frame.time
                     guard body(frame, repetition) else {
                         stopped = true
@@ -251,9 +255,11 @@ public struct CheckedGesture: Sendable {
 /// Builds the frames of one kind of device, moment by moment, keeping
 /// what it needs between moments (slots, pointer position).
 protocol FrameWriter {
-    mutating func frames(
-        for moment: Moment, at time: Microseconds, state: inout DeviceState
-    ) throws(PlaybackError) -> [InputFrame]
+    /// Appends the frames that take readers who know `state` through
+    /// `moment`, at `time`; `state` follows them.
+    mutating func appendFrames(
+        for moment: Moment, at time: Microseconds, state: inout DeviceState, to frames: inout [InputFrame]
+    ) throws(PlaybackError)
 }
 
 /// The absolute, relative and key codes a device supports, as bit sets
@@ -288,10 +294,24 @@ struct SupportedCodes: Sendable {
 
 /// An event list being built against a state: each value is written only
 /// when it differs from the state's, and the state follows.
+///
+/// It takes the caller's state over while the frame is built (``init(supported:taking:capacity:)``)
+/// and gives it back at the end (``end(at:into:)``): the state's arrays are
+/// then referenced once, so setting a value changes them in place, where a
+/// copy of the state would copy them for every frame.
 struct FrameAssembler {
     let supported: SupportedCodes
-    var state: DeviceState
-    var events: [InputEvent] = []
+    private(set) var state: DeviceState
+    private(set) var events: [InputEvent] = []
+
+    /// Starts a frame against `state`, which is left empty (``DeviceState/init()``)
+    /// until ``end(at:into:)``; room for `capacity` events is made at once.
+    init(supported: SupportedCodes, taking state: inout DeviceState, capacity: Int = 8) {
+        self.supported = supported
+        self.state = state
+        state = DeviceState()
+        events.reserveCapacity(capacity)
+    }
 
     /// Sets a non-slot absolute axis, if the device has it.
     mutating func setAbsolute(_ code: EventCode, _ value: Int32) {
@@ -323,8 +343,14 @@ struct FrameAssembler {
         state.apply(event)
     }
 
-    /// The frame at `time`, ended by `SYN_REPORT 0`; `nil` when nothing changed.
-    func frame(at time: Microseconds) -> InputFrame? {
-        events.isEmpty ? nil : InputFrame(time: time, events: events + [.synchronizationReport()])
+    /// Ends the frame: puts the state, with the frame's events applied,
+    /// into `state`, and returns the frame at `time`, ended by
+    /// `SYN_REPORT 0`; `nil` when nothing changed.
+    mutating func end(at time: Microseconds, into state: inout DeviceState) -> InputFrame? {
+        swap(&state, &self.state)
+        guard !events.isEmpty else { return nil }
+        events.append(.synchronizationReport())
+        defer { events = [] }
+        return InputFrame(time: time, events: events)
     }
 }

@@ -65,7 +65,8 @@ public struct LiveTouchFrames: Sendable {
             changes.append(ContactChange(kind: held.contains(contact) ? .move : .down, contact: contact, sample: sample))
         }
         held = Set(positions.keys)
-        let frames = try writer.frames(for: Moment(time: time, changes: changes), at: time, state: &state)
+        var frames: [InputFrame] = []
+        try writer.appendFrames(for: Moment(time: time, changes: changes), at: time, state: &state, to: &frames)
         return frames.first
     }
 }

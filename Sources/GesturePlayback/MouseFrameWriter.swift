@@ -38,17 +38,13 @@ struct MouseFrameWriter: FrameWriter {
         height = options.screenHeight
     }
 
-    mutating func frames(
-        for moment: Moment, at time: Microseconds, state: inout DeviceState
-    ) throws(PlaybackError) -> [InputFrame] {
-        var frames: [InputFrame] = []
+    mutating func appendFrames(
+        for moment: Moment, at time: Microseconds, state: inout DeviceState, to frames: inout [InputFrame]
+    ) throws(PlaybackError) {
         func emit(_ build: (inout FrameAssembler) -> Void) {
-            var assembler = FrameAssembler(supported: supported, state: state)
+            var assembler = FrameAssembler(supported: supported, taking: &state)
             build(&assembler)
-            if let frame = assembler.frame(at: time) {
-                frames.append(frame)
-                state = assembler.state
-            }
+            if let frame = assembler.end(at: time, into: &state) { frames.append(frame) }
         }
         for change in moment.changes where change.kind == .lift {
             emit { $0.setKey(buttons[change.contact], false) }
@@ -68,7 +64,6 @@ struct MouseFrameWriter: FrameWriter {
             emit { move(&$0, from: from, to: target) }
             pointer = target
         }
-        return frames
     }
 
     private func move(_ assembler: inout FrameAssembler, from: (x: Int, y: Int), to: (x: Int, y: Int)) {

@@ -29,10 +29,10 @@ struct PenFrameWriter: FrameWriter {
         mapper = PositionMapper(source: gesture.device, targetX: axisX, targetY: axisY, physicalSize: options.physicalSize)
     }
 
-    mutating func frames(
-        for moment: Moment, at time: Microseconds, state: inout DeviceState
-    ) throws(PlaybackError) -> [InputFrame] {
-        var assembler = FrameAssembler(supported: supported, state: state)
+    mutating func appendFrames(
+        for moment: Moment, at time: Microseconds, state: inout DeviceState, to frames: inout [InputFrame]
+    ) throws(PlaybackError) {
+        var assembler = FrameAssembler(supported: supported, taking: &state)
         for change in moment.changes where change.kind == .lift {
             if let pressure = pressureAxis {
                 assembler.setAbsolute(.absolutePressure, pressure.minimum)
@@ -54,7 +54,6 @@ struct PenFrameWriter: FrameWriter {
                 assembler.setKey(.buttonTouch, true)
             }
         }
-        state = assembler.state
-        return assembler.frame(at: time).map { [$0] } ?? []
+        if let frame = assembler.end(at: time, into: &state) { frames.append(frame) }
     }
 }

@@ -39,6 +39,14 @@ struct TouchFrameWriter: FrameWriter {
     private let trackingIDs: AbsoluteAxisInfo
     private var contacts: [Int: Contact] = [:]
     private var nextSequence = 0
+    /// A frame's new values for each slot: slot `s`'s from
+    /// `s × valuesPerSlot`, `updateCounts[s]` of them. Kept from frame to
+    /// frame, as are the taken slots, so that a frame makes no arrays but its events.
+    private var slotUpdates: [SlotValue]
+    private var updateCounts: [Int]
+    private var taken: [Bool]
+    /// A slot's values in one frame: tracking id, x, y, touch major, pressure.
+    private static let valuesPerSlot = 5
 
     init(gesture: Gesture, target: VirtualDeviceProfile, options: PlaybackOptions) {
         let description = target.description
@@ -58,21 +66,28 @@ struct TouchFrameWriter: FrameWriter {
         axisY = axes[.multitouchPositionY] ?? AbsoluteAxisInfo(minimum: 0, maximum: 1)
         trackingIDs = axes[.multitouchTrackingID] ?? VirtualDeviceProfile.trackingIDRange
         mapper = PositionMapper(source: gesture.device, targetX: axisX, targetY: axisY, physicalSize: options.physicalSize)
+        slotUpdates = Array(
+            repeating: SlotValue(code: .multitouchTrackingID, value: 0, isOptional: false),
+            count: slotCount * Self.valuesPerSlot)
+        updateCounts = Array(repeating: 0, count: slotCount)
+        taken = Array(repeating: false, count: slotCount)
     }
 
-    mutating func frames(
-        for moment: Moment, at time: Microseconds, state: inout DeviceState
-    ) throws(PlaybackError) -> [InputFrame] {
-        // By slot: arrays, not dictionaries, as this runs for every frame.
-        var updates = [[SlotValue]?](repeating: nil, count: slotCount)
+    mutating func appendFrames(
+        for moment: Moment, at time: Microseconds, state: inout DeviceState, to frames: inout [InputFrame]
+    ) throws(PlaybackError) {
+        for slot in 0..<slotCount {
+            updateCounts[slot] = 0
+            taken[slot] = false
+        }
         // Slots held when the frame starts stay taken for the whole frame.
-        var taken = [Bool](repeating: false, count: slotCount)
         for contact in contacts.values { taken[contact.slot] = true }
         var lastID = state.lastTrackingID
 
         for change in moment.changes where change.kind == .lift {
             guard let contact = contacts.removeValue(forKey: change.contact) else { continue }
-            updates[contact.slot] = [SlotValue(code: .multitouchTrackingID, value: -1, isOptional: false)]
+            updateCounts[contact.slot] = 0
+            add(SlotValue(code: .multitouchTrackingID, value: -1, isOptional: false), slot: contact.slot)
         }
         for change in moment.changes where change.kind == .down {
             guard let sample = change.sample,
@@ -84,8 +99,9 @@ struct TouchFrameWriter: FrameWriter {
             let contact = makeContact(slot: slot, sample: sample)
             contacts[change.contact] = contact
             nextSequence += 1
-            updates[slot] = [SlotValue(code: .multitouchTrackingID, value: id, isOptional: false)]
-                + values(of: contact, sample: sample)
+            updateCounts[slot] = 0
+            add(SlotValue(code: .multitouchTrackingID, value: id, isOptional: false), slot: slot)
+            addValues(of: contact, sample: sample)
         }
         for change in moment.changes where change.kind == .move {
             guard let sample = change.sample, var contact = contacts[change.contact] else { continue }
@@ -93,29 +109,50 @@ struct TouchFrameWriter: FrameWriter {
             contact.fractions = moved.fractions
             contact.pressure = moved.pressure
             contacts[change.contact] = contact
-            updates[contact.slot] = values(of: contact, sample: sample)
+            updateCounts[contact.slot] = 0
+            addValues(of: contact, sample: sample)
         }
 
-        var assembled = assemble(updates, state: state, withOptionalAxes: true)
-        if assembled.events.count + 1 > FrameBuilder.maximumEventsPerFrame {
-            assembled = assemble(updates, state: state, withOptionalAxes: false)
+        // The most events the frame can have: each updated slot's values
+        // and its ABS_MT_SLOT, BTN_TOUCH, the touchpad's tools, the pointer
+        // emulation's three axes, SYN_REPORT.
+        var most = 1 + (isTouchpad ? Self.fingerTools.count : 0) + 3 + 1
+        for count in updateCounts where count > 0 { most += 1 + count }
+        if most <= FrameBuilder.maximumEventsPerFrame {
+            // Fits with every optional axis: built once, on the state itself.
+            var assembler = FrameAssembler(supported: supported, taking: &state, capacity: most)
+            assemble(&assembler, withOptionalAxes: true)
+            if let frame = assembler.end(at: time, into: &state) { frames.append(frame) }
+            return
         }
-        let count = assembled.events.count + 1
+        // Perhaps crowded: built on a copy, and without the optional axes
+        // (pressure, size) when they would not fit.
+        var trial = state
+        var assembler = FrameAssembler(supported: supported, taking: &trial, capacity: most)
+        assemble(&assembler, withOptionalAxes: true)
+        if assembler.events.count + 1 > FrameBuilder.maximumEventsPerFrame {
+            trial = state
+            assembler = FrameAssembler(supported: supported, taking: &trial, capacity: most)
+            assemble(&assembler, withOptionalAxes: false)
+        }
+        let count = assembler.events.count + 1
         if count > FrameBuilder.maximumEventsPerFrame { throw .frameTooLarge(events: count, at: time) }
-        state = assembled.state
-        return assembled.frame(at: time).map { [$0] } ?? []
+        if let frame = assembler.end(at: time, into: &state) { frames.append(frame) }
     }
 
-    /// The frame's events against `state`: slots in ascending order, then
-    /// `BTN_TOUCH`, the touchpad tool (old one 0, new one 1), then the
-    /// single-touch emulation (`ABS_X`, `ABS_Y`, `ABS_PRESSURE`), in the
-    /// kernel's order.
-    private func assemble(
-        _ updates: [[SlotValue]?], state: DeviceState, withOptionalAxes: Bool
-    ) -> FrameAssembler {
-        var assembler = FrameAssembler(supported: supported, state: state)
-        for (slot, values) in updates.enumerated() {
-            for value in values ?? [] where withOptionalAxes || !value.isOptional {
+    /// Adds a value to `slot`'s updates of this frame.
+    private mutating func add(_ value: SlotValue, slot: Int) {
+        slotUpdates[slot * Self.valuesPerSlot + updateCounts[slot]] = value
+        updateCounts[slot] += 1
+    }
+
+    /// The frame's events: slots in ascending order, then `BTN_TOUCH`, the
+    /// touchpad tool (old one 0, new one 1), then the single-touch
+    /// emulation (`ABS_X`, `ABS_Y`, `ABS_PRESSURE`), in the kernel's order.
+    private func assemble(_ assembler: inout FrameAssembler, withOptionalAxes: Bool) {
+        for slot in 0..<slotCount {
+            let first = slot * Self.valuesPerSlot
+            for value in slotUpdates[first..<first + updateCounts[slot]] where withOptionalAxes || !value.isOptional {
                 assembler.setSlotValue(slot, value.code, value.value)
             }
         }
@@ -140,7 +177,6 @@ struct TouchFrameWriter: FrameWriter {
         } else if withOptionalAxes, let axis = pointerPressure {
             assembler.setAbsolute(.absolutePressure, axis.minimum)
         }
-        return assembler
     }
 
     private func makeContact(slot: Int, sample: Sample) -> Contact {
@@ -149,30 +185,31 @@ struct TouchFrameWriter: FrameWriter {
             pressure: PositionMapper.fraction(of: sample.pressure, on: source.pressure, fallback: defaultPressure))
     }
 
-    /// Position, then size and pressure when the device has them (size only
-    /// when the sample has one: there is no sensible default).
-    private func values(of contact: Contact, sample: Sample) -> [SlotValue] {
-        var values = [
+    /// Adds the contact's position, then size and pressure when the
+    /// device has them (size only when the sample has one: there is no
+    /// sensible default), to its slot's updates.
+    private mutating func addValues(of contact: Contact, sample: Sample) {
+        add(
             SlotValue(
                 code: .multitouchPositionX, value: PositionMapper.value(at: contact.fractions.x, on: axisX),
-                isOptional: false),
+                isOptional: false), slot: contact.slot)
+        add(
             SlotValue(
                 code: .multitouchPositionY, value: PositionMapper.value(at: contact.fractions.y, on: axisY),
-                isOptional: false),
-        ]
+                isOptional: false), slot: contact.slot)
         if let axis = touchMajor, sample.size != nil {
             let fraction = PositionMapper.fraction(of: sample.size, on: source.size, fallback: 0)
-            values.append(
+            add(
                 SlotValue(
-                    code: .multitouchTouchMajor, value: PositionMapper.value(at: fraction, on: axis), isOptional: true))
+                    code: .multitouchTouchMajor, value: PositionMapper.value(at: fraction, on: axis), isOptional: true),
+                slot: contact.slot)
         }
         if let axis = slotPressure {
-            values.append(
+            add(
                 SlotValue(
                     code: .multitouchPressure, value: PositionMapper.value(at: contact.pressure, on: axis),
-                    isOptional: true))
+                    isOptional: true), slot: contact.slot)
         }
-        return values
     }
 
     /// The id after `last`, wrapping to the axis minimum (or 0) past its maximum.
