@@ -25,7 +25,7 @@ struct GestureDecoder {
         scanner.skipWhitespace()
         let objectOffset = scanner.position
         try scanner.expect(UInt8(ascii: "{"), "'{'")
-        var seen = Set<String>()
+        var seen = SeenKeys()
         var name: String?
         var description: String?
         var device: DeviceGeometry?
@@ -54,7 +54,7 @@ struct GestureDecoder {
 
     private mutating func readDevice() throws(ScanError) -> DeviceGeometry {
         let objectOffset = try beginObject("device")
-        var seen = Set<String>()
+        var seen = SeenKeys()
         var kind: DeviceKind?
         var x: AxisRange?
         var y: AxisRange?
@@ -98,7 +98,7 @@ struct GestureDecoder {
     private mutating func readAxis(_ axisName: String) throws(ScanError) -> AxisRange {
         let context = "device \(axisName) axis"
         let objectOffset = try beginObject(axisName)
-        var seen = Set<String>()
+        var seen = SeenKeys()
         var minimum: Int?
         var maximum: Int?
         var resolution = 0
@@ -120,7 +120,7 @@ struct GestureDecoder {
     private mutating func readMetadata() throws(ScanError) -> RecordingMetadata? {
         if try readNull() { return nil }
         _ = try beginObject("metadata")
-        var seen = Set<String>()
+        var seen = SeenKeys()
         var metadata = RecordingMetadata()
         var first = true
         while let (key, keyOffset) = try scanner.nextKey(first: &first) {
@@ -159,7 +159,7 @@ struct GestureDecoder {
         }
         let objectOffset = scanner.position
         scanner.position += 1
-        var seen = Set<String>()
+        var seen = SeenKeys()
         var kind: StrokeKind?
         var button: PointerButton?
         var samples: [Sample]?
@@ -382,8 +382,8 @@ struct GestureDecoder {
 
     // MARK: Errors
 
-    private func markSeen(_ key: String, at offset: Int, in context: String, seen: inout Set<String>) throws(ScanError) {
-        if !seen.insert(key).inserted {
+    private func markSeen(_ key: String, at offset: Int, in context: String, seen: inout SeenKeys) throws(ScanError) {
+        if !seen.insert(key) {
             throw ScanError(.invalid, .spot(offset), "duplicate key \"\(GestureEncoder.escaped(key))\" in \(context)")
         }
     }

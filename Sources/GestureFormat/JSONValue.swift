@@ -167,11 +167,11 @@ private struct JSONValueReader {
             let start = scanner.position
             scanner.position += 1
             var members: [(key: String, value: JSONValue)] = []
-            var keys: Set<String> = []
+            var keys = SeenKeys()
             var first = true
             do throws(ScanError) {
                 while let (key, offset) = try scanner.nextKey(first: &first) {
-                    guard keys.insert(key).inserted else {
+                    guard keys.insert(key) else {
                         throw ScanError(.invalid, .spot(offset), "the key \(GestureFileFormat.jsonStringLiteral(key)) is given twice")
                     }
                     let member = try value(depth: depth + 1, built: built && !(depth == 1 && unbuilt.contains(key)))

@@ -102,6 +102,24 @@ import Testing
         #expect(try parse(#"[{"a": 1}, {"a": 2}]"#) == .array([.object([("a", .number("1"))]), .object([("a", .number("2"))])]))
     }
 
+    /// The keys seen are a short list up to 16, then a set: a key given
+    /// twice is found on either side of that change and across it.
+    @Test("A key given twice is found in an object of any size", arguments: [1, 15, 16, 17, 40, 5_000])
+    func duplicateKeysInLargeObjects(keys: Int) throws {
+        let members = (0..<keys).map { #""k\#($0)": \#($0)"# }
+        let distinct = "{" + members.joined(separator: ", ") + "}"
+        guard case .object(let read, _) = try parse(distinct) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(read.count == keys)
+        for repeated in Set([0, keys / 2, keys - 1]) {
+            let text = "{" + members.joined(separator: ", ") + #", "k\#(repeated)": 0}"#
+            let offset = text.utf8.count - #""k\#(repeated)": 0}"#.utf8.count + 1
+            #expect(refusal(text) == #"at byte \#(offset): the key "k\#(repeated)" is given twice"#)
+        }
+    }
+
     @Test("Nesting: 32 levels are read, 33 are refused, and 10,000 do not exhaust the stack")
     func depth() throws {
         #expect(JSONScanner.maximumDepth == 32)
