@@ -472,7 +472,8 @@ extension Dispatcher {
             throw DaemonError(.badArgument, "\(request.op): \"gesture\" must be a gesture object (the file format's JSON object)")
         }
         do {
-            return try GestureFileFormat.decode(Array(request.line[span]), source: "\"gesture\"")
+            // The request's parse checked the gesture's JSON with the rest of the line.
+            return try GestureFileFormat.decode(checkedJSON: Array(request.line[span]), source: "\"gesture\"")
         } catch {
             throw DaemonError(.badArgument, "\(request.op): \(error)")
         }

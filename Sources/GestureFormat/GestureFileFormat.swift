@@ -74,6 +74,19 @@ public enum GestureFileFormat {
     ///   - source: the name shown at the start of error messages, usually
     ///     the file's path.
     public static func decode(_ bytes: [UInt8], source: String) throws(GestureFormatError) -> Gesture {
+        try decode(bytes, source: source, syntaxChecked: false)
+    }
+
+    /// ``decode(_:source:)`` of bytes checked as strict JSON already (a
+    /// daemon request's inline gesture, checked with the rest of its line
+    /// by ``JSONValue/parse(_:leavingUnbuilt:)``): the pass that checks the
+    /// syntax is left out; the version, the keys, the types and the
+    /// gesture are checked as in a file, with the same errors.
+    package static func decode(checkedJSON bytes: [UInt8], source: String) throws(GestureFormatError) -> Gesture {
+        try decode(bytes, source: source, syntaxChecked: true)
+    }
+
+    private static func decode(_ bytes: [UInt8], source: String, syntaxChecked: Bool) throws(GestureFormatError) -> Gesture {
         if bytes.count > GestureLimits.maximumFileBytes {
             throw GestureFormatError(
                 kind: .tooLarge, source: source,
@@ -82,7 +95,7 @@ public enum GestureFileFormat {
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<Gesture, GestureFormatError> in
             let scanner = JSONScanner(bytes: buffer)
             do throws(ScanError) {
-                let version = try VersionCheck.check(scanner)
+                let version = try VersionCheck.check(scanner, syntaxChecked: syntaxChecked)
                 var decoder = GestureDecoder(scanner: scanner, version: version)
                 let gesture = try decoder.decodeGesture()
                 do throws(GestureValidationError) {

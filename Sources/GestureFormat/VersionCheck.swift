@@ -5,10 +5,11 @@
 ///
 /// It builds nothing; it only walks the bytes.
 enum VersionCheck {
-    /// Checks the syntax and the format version of the text.
+    /// Checks the syntax and the format version of the text; only the
+    /// version when `syntaxChecked` (a text checked as strict JSON already).
     /// - Returns: the version (1 up to ``GestureFileFormat/currentVersion``).
     @discardableResult
-    static func check(_ scanner: JSONScanner) throws(ScanError) -> Int {
+    static func check(_ scanner: JSONScanner, syntaxChecked: Bool = false) throws(ScanError) -> Int {
         var scanner = scanner
         scanner.skipByteOrderMark()
         scanner.skipWhitespace()
@@ -27,7 +28,12 @@ enum VersionCheck {
                     }
                     formatOffset = scanner.position
                 }
-                try scanner.skipValue(depth: 2)
+                if syntaxChecked {
+                    scanner.skipWhitespace()
+                    scanner.skipCheckedValue()
+                } else {
+                    try scanner.skipValue(depth: 2)
+                }
             }
         } else {
             try scanner.skipValue(depth: 1)

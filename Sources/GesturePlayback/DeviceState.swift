@@ -16,7 +16,7 @@ public struct DeviceState: Hashable, Sendable {
     public private(set) var currentSlot: Int?
     /// Per slot, the last value of each `ABS_MT_*` code: slot `s`, code
     /// `c` at `s × 14 + (c − 0x30)`. Flat arrays rather than dictionaries:
-    /// frames are built against a copy of the state, one per frame, and a
+    /// every value of every frame is compared with the state's, and a
     /// lookup here is an index, not a hash.
     private var slotValues: [Int32]
     /// The last value of each non-slot absolute axis, by code (0 …

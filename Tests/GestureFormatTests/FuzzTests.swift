@@ -143,6 +143,52 @@ import TestSupport
         #expect(nested["a"]?["gesture"] == .array([.number("1")]))
     }
 
+    @Test("Mutated gestures that are strict JSON: read as checked JSON (no syntax pass, as a daemon request's inline gesture), each gives the gesture or the error a file's read gives")
+    func checkedJSONReadsAsAFile() throws {
+        // Before "format", a string with escaped quotes and backslashes and
+        // brackets and commas inside: the skip that finds "format" follows
+        // strings and brackets only. Read whole as version 2; refused as
+        // newer when "format" says 3.
+        let tricky = Fixtures.replacing(
+            #""format": 1,"#, with: #""description": "a \"}\\\", ] [{ \\", "format": 2,"#, in: Fixtures.minimalText)
+        let newer = Fixtures.replacing(#""format": 2"#, with: #""format": 3"#, in: tricky)
+        let read = try GestureFileFormat.decode(checkedJSON: Array(tricky.utf8), source: "g.json")
+        #expect(read == (try GestureFileFormat.decode(Array(tricky.utf8), source: "g.json")))
+        #expect(read.description == #"a "}\", ] [{ \"#)
+        #expect(throws: GestureFormatError.self) { try GestureFileFormat.decode(checkedJSON: Array(newer.utf8), source: "g.json") }
+        do {
+            _ = try GestureFileFormat.decode(checkedJSON: Array(newer.utf8), source: "g.json")
+        } catch {
+            #expect(error.kind == .newerVersion(3))
+        }
+        var random = SplitMix64(seed: 0x6368_6563_6b65_64)
+        let seeds = [Array(Fixtures.exampleText.utf8), Array(Fixtures.minimalText.utf8)]
+        var compared = 0
+        var refused = 0
+        for iteration in 0..<6_000 {
+            let which = iteration % 2
+            let variant = Self.mutate(seeds[which], other: seeds[1 - which], using: &random)
+            guard (try? JSONValue.parse(variant)) != nil else { continue }
+            compared += 1
+            let full = Result { () throws(GestureFormatError) in try GestureFileFormat.decode(variant, source: "g.json") }
+            let checked = Result { () throws(GestureFormatError) in
+                try GestureFileFormat.decode(checkedJSON: variant, source: "g.json")
+            }
+            switch (full, checked) {
+            case (.success(let gesture), .success(let same)):
+                #expect(gesture == same, "iteration \(iteration)")
+            case (.failure(let error), .failure(let same)):
+                refused += 1
+                #expect(error.description == same.description, "iteration \(iteration)")
+            default:
+                Issue.record("iteration \(iteration): a file's read and a checked read disagree")
+            }
+        }
+        // Enough mutations stay strict JSON, and some of those are not gestures.
+        #expect(compared > 200)
+        #expect(refused > 50)
+    }
+
     @Test func mutatedFilesReadOrFailWithALocatedMessageAndNeverCrash() {
         let seeds = [Array(Fixtures.exampleText.utf8), Array(Fixtures.minimalText.utf8)]
         var random = SplitMix64(seed: 0x6765_7374_7572_6563)
