@@ -100,9 +100,18 @@ class Connection:
         self.lines = self.socket.makefile("rb")
         self.next_id = 0
 
-    def send(self, request):
+    def encode(self, request):
+        """The request's line with the next id, made before a measurement
+        starts: encoding an inline gesture is the client's time, not the
+        daemon's (under emulation, milliseconds of Python)."""
         self.next_id += 1
-        self.socket.sendall((json.dumps({"id": self.next_id, **request}) + "\n").encode())
+        return (json.dumps({"id": self.next_id, **request}) + "\n").encode()
+
+    def send_line(self, line):
+        self.socket.sendall(line)
+
+    def send(self, request):
+        self.send_line(self.encode(request))
         return self.next_id
 
     def reply(self):
@@ -169,8 +178,9 @@ def measure_requests(connection, node, plays, request):
     started = time.monotonic()
     for _ in range(plays + WARM_UP):
         drain(node)
+        line = connection.encode(request)
         sent = now_us()
-        connection.send(request)
+        connection.send_line(line)
         try:
             first = first_event_us(node)
         except TimeoutError:
@@ -294,9 +304,13 @@ def measure(arguments):
         # The floor: the same wait for a request that writes nothing.
         round_trips = []
         for _ in range(arguments.plays):
+            line = connection.encode({"op": "version"})
             sent = now_us()
-            connection.call({"op": "version"})
+            connection.send_line(line)
+            reply = connection.reply()
             round_trips.append((now_us() - sent) / 1000)
+            if not reply.get("ok"):
+                raise RuntimeError(f"version: {reply}")
         cli_daemon = [measure_cli_daemon(arguments.binary, socket_path, node) for _ in range(arguments.cli_runs)]
         os.close(node)
     finally:
