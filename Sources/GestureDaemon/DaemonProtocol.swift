@@ -22,6 +22,9 @@ public enum DaemonErrorCode: String, Hashable, Sendable, CaseIterable {
     case tooLarge = "too-large"
     /// The job was cancelled before it completed.
     case cancelled
+    /// A `record-stop` asked to `save` a recording in which no contact was
+    /// recorded: nothing was saved (the result stays to be collected).
+    case nothingRecorded = "nothing-recorded"
     /// Anything else: the daemon's fault, or the system's.
     case `internal`
 }

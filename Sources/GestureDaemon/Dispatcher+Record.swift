@@ -200,6 +200,12 @@ extension Dispatcher {
             stopped: outcome.stopReason.description, gesture: nil, message: nil, warnings: [], saved: nil)
         switch outcome.gesture {
         case .failure(let error):
+            // A save that saved nothing is no success (issue 40): the
+            // result stays to be collected, as after any failed save.
+            if let save {
+                throw DaemonError(
+                    .nothingRecorded, "record-stop: nothing was saved as \"\(save)\": \(error.description) (stopped: \(outcome.stopReason))")
+            }
             result.message = error.description
         case .success(let recorded):
             var gesture = recorded.gesture

@@ -430,14 +430,21 @@ private final class FingertipsRun: @unchecked Sendable {
         model.restartIdle(at: clock.now())
         tell(.ready(model.sourceKind.readyLine(count: model.options.count, absolute: model.options.absolute)))
         while true {
-            if handle.isCancelled { return .cancelled }
+            if handle.isCancelled { return stop(.cancelled, from: source, into: live) }
             var timeout: Int32?
             // The clock is read only when an idle time runs (not while the
             // fingertips are down): under emulation a clock read can cost a
             // system call, and a 1 kHz source wakes this loop every frame.
             if let deadline = model.idleDeadline {
                 let now = clock.now()
-                if now >= deadline { return .idle }
+                if now >= deadline {
+                    // Idle only if what the source already delivered
+                    // leaves it idle: a touch read now goes on.
+                    let (read, reason) = drain(source, into: live)
+                    if let reason { return reason }
+                    if read == 0 { return .idle }
+                    continue
+                }
                 timeout = Poll.milliseconds(roundingUp: (deadline - now).rawValue)
             }
             if let reason = flush(into: live) { return reason }
@@ -460,8 +467,28 @@ private final class FingertipsRun: @unchecked Sendable {
                 let hangUp = !sourceEvents.isDisjoint(with: [.hangUp, .error])
                 if let reason = readAvailable(from: source, into: live, hangUp: hangUp) { return reason }
             }
-            if !waiting.events(at: 1).isEmpty || handle.isCancelled { return .cancelled }
+            if !waiting.events(at: 1).isEmpty || handle.isCancelled { return stop(.cancelled, from: source, into: live) }
         }
+    }
+
+    /// The most outcomes a stop drains: far more than the kernel buffers
+    /// for one reader, so a drain ends because the source would block, yet
+    /// a flooding source cannot hold a stop back for ever.
+    static let maximumDrainOutcomes = 64 * maximumOutcomesPerWakeup
+
+    /// A stop that was asked for: what the source had already delivered is
+    /// read and written first (issue 40), then the caller lifts everything.
+    private func stop(_ reason: FingertipsStopReason, from source: any EventSource, into live: LivePlay) -> FingertipsStopReason {
+        drain(source, into: live).reason ?? reason
+    }
+
+    /// Reads everything the source has delivered until it would block (at
+    /// most ``maximumDrainOutcomes``) and writes what it changes: the
+    /// outcomes read, and the reason to stop that reading or writing met.
+    private func drain(_ source: any EventSource, into live: LivePlay) -> (read: Int, reason: FingertipsStopReason?) {
+        var read = 0
+        let reason = readBatch(from: source, hangUp: false, untilWouldBlock: Self.maximumDrainOutcomes, read: &read)
+        return (read, reason ?? flush(into: live))
     }
 
     /// Reads what is waiting and writes the changes; a stop reason when
@@ -507,8 +534,19 @@ private final class FingertipsRun: @unchecked Sendable {
     }
 
     /// ``readAvailable(from:into:hangUp:)``'s reading: the changes read are left in ``pending``.
+    /// With `untilWouldBlock`, it reads up to that many outcomes until the
+    /// source would block, not only to a frame's end (a stop's drain), and
+    /// counts them in `read`.
     private func readBatch(from source: any EventSource, hangUp: Bool) -> FingertipsStopReason? {
-        for index in 0..<Self.maximumOutcomesPerWakeup {
+        var read = 0
+        return readBatch(from: source, hangUp: hangUp, untilWouldBlock: nil, read: &read)
+    }
+
+    private func readBatch(
+        from source: any EventSource, hangUp: Bool, untilWouldBlock limit: Int?, read: inout Int
+    ) -> FingertipsStopReason? {
+        for index in 0..<(limit ?? Self.maximumOutcomesPerWakeup) {
+            read = index
             let next: ReadOutcome
             do {
                 next = try source.nextEvent()
@@ -539,8 +577,9 @@ private final class FingertipsRun: @unchecked Sendable {
             }
             // The batch is used up at a frame's end: back to poll, which
             // says at once when more is waiting.
-            if event.type == .synchronization && !source.hasBufferedEvents { return nil }
+            if limit == nil, event.type == .synchronization, !source.hasBufferedEvents { return nil }
         }
+        read = limit ?? Self.maximumOutcomesPerWakeup
         return nil
     }
 

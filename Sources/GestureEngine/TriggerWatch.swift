@@ -216,7 +216,7 @@ struct TriggerWatchLoop {
     mutating func run() -> SystemError? {
         var nextAttempt = clock.now()
         while true {
-            if handle.isCancelled { return nil }
+            if handle.isCancelled { return stopped() }
             var now = clock.now()
             if device == nil && now >= nextAttempt {
                 tryOpen()
@@ -242,7 +242,7 @@ struct TriggerWatchLoop {
             } catch {
                 return error
             }
-            if !ready[0].isEmpty || handle.isCancelled { return nil }
+            if !ready[0].isEmpty || handle.isCancelled { return stopped() }
             var index = 1
             if devices.hotplug != nil {
                 if !ready[index].isEmpty, devices.hotplugAdded(), device == nil { nextAttempt = clock.now() }
@@ -284,20 +284,33 @@ struct TriggerWatchLoop {
         emit(.disconnected(reason: reason))
     }
 
-    private mutating func readAvailable(hangUp: Bool) {
-        guard let source = device?.source else { return }
+    /// A stop: the presses in what the device already delivered are
+    /// reported first (issue 40), as a recording's stop reads what waits.
+    private mutating func stopped() -> SystemError? {
+        for _ in 0..<RecordingSession.maximumDrainRounds where device != nil {
+            if readAvailable(hangUp: false) { break }
+        }
+        report(recognizer.advance(to: clock.now()))
+        return nil
+    }
+
+    /// Reads what waits (at most a wake-up's worth); true when the source
+    /// would block or is gone, false when more may wait.
+    @discardableResult
+    private mutating func readAvailable(hangUp: Bool) -> Bool {
+        guard let source = device?.source else { return true }
         for index in 0..<RecordingSession.maximumOutcomesPerWakeup {
             let outcome: ReadOutcome
             do {
                 outcome = try source.nextEvent()
             } catch {
                 lost(error.kind == .deviceVanished ? "\(request.device) was unplugged" : "reading \(request.device) failed: \(error)")
-                return
+                return true
             }
             switch outcome {
             case .wouldBlock:
                 if hangUp && index == 0 { lost("\(request.device) was unplugged") }
-                return
+                return true
             case .event(let event), .resyncEvent(let event):
                 guard event.type == .key, event.code == request.key else { continue }
                 report(recognizer.feed(value: event.value, at: event.time))
@@ -305,6 +318,7 @@ struct TriggerWatchLoop {
                 continue
             }
         }
+        return false
     }
 
     private mutating func lost(_ reason: String) {

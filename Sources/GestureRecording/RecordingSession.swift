@@ -123,7 +123,17 @@ public final class RecordingSession {
         var listening = false
         while true {
             let now = clock.now()
-            if let reason = deadlineReached(now: now, sessionStart: sessionStart) { return reason }
+            if let reason = deadlineReached(now: now, sessionStart: sessionStart) {
+                // What the device delivered before the deadline is read
+                // first. A timeout for want of contact is no timeout when
+                // the drain found a contact that moves it (the first
+                // contact, a later touch): then recording goes on.
+                let drained = drain()
+                if let stopped = drained.reason { return Self.stopReason(requested: reason, drained: stopped) }
+                guard drained.outcomes > 0 else { return reason }
+                if let still = deadlineReached(now: now, sessionStart: sessionStart) { return still }
+                continue
+            }
             if let statusHandler, now >= nextStatus {
                 statusHandler(recorder.status(now: now))
                 nextStatus = Self.adding(options.statusInterval, to: now)
@@ -171,10 +181,10 @@ public final class RecordingSession {
                 listening = true
                 listeningHandler?()
             }
-            if !ready.events(at: 1).isEmpty || cancellation.isCancelled { return .cancelled }
+            if !ready.events(at: 1).isEmpty || cancellation.isCancelled { return stop(.cancelled) }
             if ready.count > 2, !ready.events(at: 2).isEmpty, let descriptor = enterDescriptor {
                 switch LineInput.read(descriptor) {
-                case .line: return .enterPressed
+                case .line: return stop(.enterPressed)
                 case .nothing: break
                 case .closed:
                     enterDescriptor = nil
@@ -202,6 +212,50 @@ public final class RecordingSession {
                     }
                 }
             }
+        }
+    }
+
+    /// The most wake-ups' worth of outcomes a stop drains
+    /// (``maximumOutcomesPerWakeup`` each): far more than the kernel
+    /// buffers for one reader (evdev keeps a few thousand events), so a
+    /// drain ends because the source would block, yet a device that floods
+    /// cannot hold a stop back for ever.
+    public static let maximumDrainRounds = 64
+
+    /// A stop the caller asked for (a cancel, Enter): what the source had
+    /// already delivered is recorded first (issue 40: a stroke lifted just
+    /// before "stop", on a busy machine, was lost because the reader had
+    /// not read it yet).
+    private func stop(_ requested: RecordingStopReason) -> RecordingStopReason {
+        guard let stopped = drain().reason else { return requested }
+        return Self.stopReason(requested: requested, drained: stopped)
+    }
+
+    /// Reads everything the source has delivered, until it would block (at
+    /// most ``maximumDrainRounds`` wake-ups' worth): the outcomes read, and
+    /// the reason reading itself stopped, if it did.
+    private func drain() -> (outcomes: Int, reason: RecordingStopReason?) {
+        var total = 0
+        for _ in 0..<Self.maximumDrainRounds {
+            var outcomesRead = 0
+            if let reason = readAvailable(hangUp: false, outcomesRead: &outcomesRead) {
+                return (total + outcomesRead, reason)
+            }
+            total += outcomesRead
+            if outcomesRead < Self.maximumOutcomesPerWakeup { break }
+        }
+        return (total, nil)
+    }
+
+    /// The reason a stop reports when its drain stopped reading: a limit or
+    /// the maximum duration cut the recording where the drain found it, so
+    /// they are the truth; a device gone or a read failing after a stop
+    /// was asked for keeps the stop's own reason (the strokes read are kept
+    /// either way).
+    static func stopReason(requested: RecordingStopReason, drained: RecordingStopReason) -> RecordingStopReason {
+        switch drained {
+        case .maximumDuration, .limitReached: drained
+        default: requested
         }
     }
 

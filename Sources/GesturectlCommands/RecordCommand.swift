@@ -30,7 +30,10 @@ enum RecordCommand {
             'input' group. Through the daemon (--socket, --daemon or
             $GESTURECTL_SOCKET) the daemon reads the device, --save goes to
             its library, and the file is written here. Times are the kernel's (CLOCK_MONOTONIC); events
-            the kernel dropped are resynchronised, counted and stored.
+            the kernel dropped are resynchronised, counted and stored. A stop
+            (Ctrl-C, Enter, a timeout) first reads what the device has already
+            sent, so a stroke lifted just before it is kept. A recording in
+            which no contact was made writes and saves nothing, and exits 1.
 
             --realtime reads on a thread scheduled SCHED_FIFO at priority 40
             (above every normal process, below the kernel's interrupt threads
@@ -111,7 +114,7 @@ enum RecordCommand {
             if outcome.stopReason.isFailure {
                 throw CommandFailure.failure("\(outcome.stopReason); \(error)")
             }
-            throw CommandFailure.failure("\(error); nothing was written")
+            throw CommandFailure.failure("\(error); \(nothingWritten(values))")
         }
         for warning in recorded.warnings { context.warn(warning) }
         let path = try write(recorded.gesture, values: values, defaultFile: fileName, context: context)
@@ -124,6 +127,14 @@ enum RecordCommand {
         if outcome.stopReason.isFailure {
             throw CommandFailure.failure("recording stopped: \(outcome.stopReason); what was recorded is in \(path)")
         }
+    }
+
+    /// What a recording with nothing in it did not do: "nothing was
+    /// written", and with `--save` also "nothing was saved as NAME" (a
+    /// save that saved nothing is no success: issue 40).
+    static func nothingWritten(_ values: ParsedValues) -> String {
+        guard let save = values.string("save") else { return "nothing was written" }
+        return "nothing was written, and nothing was saved as \"\(save)\""
     }
 
     private static func stopHint(context: CommandContext, idle: Microseconds?) -> String {

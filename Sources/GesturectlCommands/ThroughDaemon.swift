@@ -60,7 +60,7 @@ extension RecordCommand {
         guard let inline = result.gesture else {
             let message = result.message ?? "no contact was recorded"
             if failed { throw CommandFailure.failure("\(stopped); \(message)") }
-            throw CommandFailure.failure("\(message); nothing was written")
+            throw CommandFailure.failure("\(message); \(nothingWritten(values))")
         }
         let gesture: Gesture
         do {

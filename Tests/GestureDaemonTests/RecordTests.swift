@@ -98,6 +98,46 @@ struct DaemonRecordTests {
         await daemon.stop()
     }
 
+    @Test("a record-stop that saves nothing is nothing-recorded, and the recording stays to be collected")
+    func saveOfNothing() async throws {
+        let recordings = TestRecordings()
+        let daemon = try daemon(recordings)
+        let client = try daemon.client()
+        _ = try client.call("record-start")
+        do {
+            _ = try client.call("record-stop", [("save", .string("empty"))])
+            Issue.record("a save of nothing answered a result")
+        } catch let error as DaemonError {
+            #expect(error.code == .nothingRecorded)
+            #expect(error.message.contains("nothing was saved as \"empty\""), "\(error.message)")
+        }
+        #expect(errorCode { try client.call("show", [("name", .string("empty"))]) } == .notFound)
+        // Still there to collect, without saving.
+        let collected = try client.call("record-stop")
+        #expect(collected["gesture"] == .null)
+        #expect(collected["message"] == .string("no contact was recorded"))
+        #expect(errorCode { try client.call("record-stop") } == .notFound)
+        await daemon.stop()
+    }
+
+    @Test("a stroke pushed just before record-stop is in the result, every time")
+    func strokeJustBeforeStop() async throws {
+        let recordings = TestRecordings()
+        let daemon = try daemon(recordings)
+        let client = try daemon.client()
+        for round in 0..<100 {
+            _ = try client.call("record-start")
+            try #require(recordings.latest).stroke(id: Int32(round + 1), x: 300, y: 400)
+            let stopped = try client.call("record-stop")
+            guard case .array(let strokes)? = stopped["gesture"]?["strokes"] else {
+                Issue.record("round \(round): no stroke in \(stopped.jsonText)")
+                break
+            }
+            #expect(strokes.count == 1)
+        }
+        await daemon.stop()
+    }
+
     @Test("one recording at a time: a second is busy until the first is collected")
     func busy() async throws {
         let recordings = TestRecordings()

@@ -35,7 +35,9 @@ private final class BatchedSource: EventSource, Sendable {
     private let queue = Mutex<[ReadOutcome]>([])
 
     init() throws {
-        let ends = try FileDescriptor.pipe()
+        // Non-blocking, as an evdev node is: a read when nothing waits
+        // says so, it does not wait (a stop's drain reads until then).
+        let ends = try FileDescriptor.pipe(nonBlocking: true)
         fileDescriptor = ends.read
         writeEnd = ends.write
     }

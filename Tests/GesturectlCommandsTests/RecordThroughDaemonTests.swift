@@ -159,3 +159,26 @@ struct RecordThroughDaemonTests {
         await rig.stop()
     }
 }
+
+extension RecordThroughDaemonTests {
+    /// Issue 40: a save that saved nothing is no success. Ctrl-C ends a
+    /// recording in which nothing was touched; `--save` then saved nothing,
+    /// and the command says so and exits 1 (the daemon answered
+    /// `nothing-recorded`, and nothing is in its library).
+    @Test func aSaveOfNothingExits1AndSaysNothingWasSaved() async throws {
+        let rig = try Rig()
+        rig.shared.script.withLock { $0 = .nothing }
+        let program = try RunningProgram(
+            CLI.binary, ["--socket", rig.socketPath, "record", "--save", "empty"],
+            environment: ["PATH=/usr/bin:/bin", "HOME=\(rig.scratch.path)"])
+        #expect(try program.readStandardError(until: "stop with Ctrl-C"))
+        program.send(SIGINT)
+        let termination = try program.finish()
+        let standardError = program.standardError
+        #expect(termination == .exited(1), "\(standardError)")
+        #expect(standardError.contains("no contact was recorded"), "\(standardError)")
+        #expect(standardError.contains("nothing was saved as \"empty\""), "\(standardError)")
+        #expect(!FileManager.default.fileExists(atPath: rig.scratch.path + "/daemon-library/empty.gesture.json"))
+        await rig.stop()
+    }
+}
