@@ -10,6 +10,15 @@ public struct SelectedDevice<Device> {
 }
 
 extension DeviceSelector {
+    /// Whether `path` is an evdev node's own path, `/dev/input/eventN`
+    /// (no link, no other folder): the only unlisted path opened.
+    public static func isEventNode(_ path: String) -> Bool {
+        let prefix = "/dev/input/event"
+        guard path.hasPrefix(prefix) else { return false }
+        let number = path.utf8.dropFirst(prefix.utf8.count)
+        return !number.isEmpty && number.count <= 10 && number.allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
+
     /// Picks the device `specification` means among udev's devices, as
     /// ``select(_:among:resolveLink:)`` does, and opens it, opening every
     /// node at most once.
@@ -51,8 +60,11 @@ extension DeviceSelector {
                     for: udevDevice, description: nil, openProblem: DeviceCatalog.openProblem(error))
             }
         }
+        // Only an event node under /dev/input, whatever the path given
+        // resolves to: anything else is "not found", as a missing path is,
+        // so that an answer never tells which files exist (issue 36).
         if unlistedNodes, let specification, specification.hasPrefix("/"), let real = resolveLink(specification),
-            !devices.contains(where: { $0.node == real })
+            isEventNode(real), !devices.contains(where: { $0.node == real })
         {
             let device = try open(real)
             opened[real] = device

@@ -47,7 +47,49 @@ public final class EvdevDevice {
     /// being read (see ``recover(from:)``).
     private static let stateRereads = 3
 
-    /// Opens `path` (`open` with O_RDONLY | O_NONBLOCK | O_CLOEXEC), binds
+    /// The major number of the kernel's input nodes (`INPUT_MAJOR`): evdev,
+    /// joystick and mouse nodes are all character devices with it.
+    public static let inputMajor: UInt32 = 13
+
+    /// Opens `path` as an input node and nothing else (issue 36: a daemon
+    /// asked to open any path told which files exist, resolved another
+    /// user's descriptors, and took a member's pty as its controlling
+    /// terminal): not through a symbolic link (`O_NOFOLLOW`; callers
+    /// resolve links first), never as a controlling terminal
+    /// (`O_NOCTTY`), non-blocking (a FIFO does not hold the open), and
+    /// `fstat` must show a character device of the input major before
+    /// anything reads it.
+    /// - Throws: ``SystemError`` about `.inputDevice`; a file that is there
+    ///   but no input node is `.notFound` (ENODEV, "not an input device").
+    public static func openInputNode(_ path: String) throws(SystemError) -> FileDescriptor {
+        let descriptor: FileDescriptor
+        do throws(SystemError) {
+            descriptor = try FileDescriptor.open(path, [.readOnly, .nonBlocking, .noFollow, .noControllingTerminal])
+        } catch {
+            // A link where a node was expected (ELOOP) is no input node either.
+            if error.errorNumber == ELOOP {
+                throw SystemError(call: "open", path: path, errorNumber: ENODEV, kind: .notFound, detail: "not an input device")
+                    .about(.inputDevice)
+            }
+            throw error.about(.inputDevice)
+        }
+        let status: FileStatus
+        do throws(SystemError) {
+            status = try descriptor.status(path: path)
+        } catch {
+            descriptor.close()
+            throw error.about(.inputDevice)
+        }
+        guard status.type == .characterDevice, status.representedMajor == inputMajor else {
+            descriptor.close()
+            throw SystemError(call: "open", path: path, errorNumber: ENODEV, kind: .notFound, detail: "not an input device")
+                .about(.inputDevice)
+        }
+        return descriptor
+    }
+
+    /// Opens `path` (``openInputNode(_:)``: O_RDONLY | O_NONBLOCK |
+    /// O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, an input node), binds
     /// libevdev to it (`libevdev_new_from_fd`) and switches its timestamps
     /// to CLOCK_MONOTONIC (`libevdev_set_clock_id`, i.e. `EVIOCSCLOCKID`).
     ///
@@ -56,12 +98,7 @@ public final class EvdevDevice {
     ///   `libevdev_new_from_fd` when the node is not an evdev device.
     public init(path: String) throws(SystemError) {
         self.path = path
-        let descriptor: FileDescriptor
-        do throws(SystemError) {
-            descriptor = try FileDescriptor.open(path, [.readOnly, .nonBlocking])
-        } catch {
-            throw error.about(.inputDevice)
-        }
+        let descriptor = try Self.openInputNode(path)
         let device: OpaquePointer
         do throws(SystemError) {
             var opened: OpaquePointer?

@@ -47,6 +47,10 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomString
         public static let append = OpenOptions(rawValue: O_APPEND)
         /// O_NOFOLLOW.
         public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        /// `O_NOCTTY`: a terminal opened never becomes the controlling
+        /// terminal (a daemon started as a session leader, handed a
+        /// member's pty, would otherwise stop on their ^C).
+        public static let noControllingTerminal = OpenOptions(rawValue: O_NOCTTY)
         /// O_DIRECTORY.
         public static let directory = OpenOptions(rawValue: O_DIRECTORY)
     }
@@ -187,6 +191,13 @@ public struct FileStatus: Hashable, Sendable {
     /// The device and inode, which identify the file.
     public var device: UInt64
     public var inode: UInt64
+    /// For a device node, the device it stands for (`st_rdev`).
+    public var representedDevice: UInt64
+
+    /// The major number of ``representedDevice`` (glibc's `major()`).
+    public var representedMajor: UInt32 {
+        UInt32(truncatingIfNeeded: ((representedDevice >> 8) & 0xfff) | ((representedDevice >> 32) & ~UInt64(0xfff)))
+    }
 
     init(_ status: stat) {
         switch status.st_mode & S_IFMT {
@@ -206,6 +217,7 @@ public struct FileStatus: Hashable, Sendable {
         groupID = UInt32(status.st_gid)
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
+        representedDevice = UInt64(status.st_rdev)
     }
 }
 
