@@ -131,12 +131,12 @@ public enum FileIO {
     /// left alone and `.alreadyExists` is thrown; the check and the rename
     /// are one step (link(2)), so a racing writer cannot be overwritten.
     ///
-    /// Nothing is left behind: the temporary file (`.NAME.tmp-XXXXXX`, its
+    /// Nothing is left behind: the temporary file (`.gesturectl-NAME.tmp-XXXXXX`, its
     /// NAME shortened so that it fits the file system's 255-byte limit
     /// whenever NAME does) is deleted on failure and on any signal that ends
     /// the process, and is `flock`ed while written; a writer into the same
-    /// folder later deletes ours that nobody holds and that are more than
-    /// 10 minutes old (left by SIGKILL or a crash).
+    /// folder later deletes ours that it owns, that nobody holds and that
+    /// are more than 10 minutes old (left by SIGKILL or a crash).
     public static func writeAtomically(
         _ bytes: [UInt8], to path: String, overwrite: Bool = true, permissions: UInt32 = 0o644
     ) throws(FileSystemError) {
@@ -202,22 +202,31 @@ public enum FileIO {
     /// The longest file name most Linux file systems take (NAME_MAX).
     static let maximumNameBytes = 255
 
-    /// `.NAME.tmp-` for the temporary file of NAME, NAME cut (at a character
-    /// boundary) so that with the six random characters it fits in 255 bytes.
+    /// What every temporary file of ours starts with: a name nobody else
+    /// uses, so that a sweep never takes another program's `.NAME.tmp-…`
+    /// for ours (issue 36: a root `export -o` into a shared sticky folder
+    /// deleted another user's `.thesis.tmp-Ab12Cd`).
+    static let temporaryMark = ".gesturectl-"
+
+    /// `.gesturectl-NAME.tmp-` for the temporary file of NAME, NAME cut (at
+    /// a character boundary) so that with the six random characters it
+    /// fits in 255 bytes.
     static func temporaryPrefix(for name: String) -> String {
-        let room = maximumNameBytes - ".".utf8.count - ".tmp-".utf8.count - 6
+        let room = maximumNameBytes - temporaryMark.utf8.count - ".tmp-".utf8.count - 6
         var kept = ""
         for character in name {
             if kept.utf8.count + String(character).utf8.count > room { break }
             kept.append(character)
         }
-        return "." + kept + ".tmp-"
+        return temporaryMark + kept + ".tmp-"
     }
 
-    /// Whether `name` is one of our temporary files: `.` NAME `.tmp-` and six letters or digits.
+    /// Whether `name` is one of our temporary files: `.gesturectl-` NAME
+    /// `.tmp-` and six letters or digits.
     static func isTemporaryName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
-        guard bytes.count > 12, bytes.first == UInt8(ascii: "."), name.utf8.count <= maximumNameBytes else { return false }
+        let mark = Array(temporaryMark.utf8)
+        guard bytes.count > mark.count + 11, bytes.starts(with: mark), bytes.count <= maximumNameBytes else { return false }
         let suffix = bytes.suffix(11)  // ".tmp-" and 6 characters
         guard Array(suffix.prefix(5)) == Array(".tmp-".utf8) else { return false }
         return suffix.suffix(6).allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }

@@ -33,12 +33,18 @@ public final class TemporaryFiles: Sendable {
         for path in paths { _ = unlink(path) }
     }
 
-    /// Deletes the files in `folder` whose names `isOurs` accepts, that were
+    /// Deletes the files in `folder` whose names `isOurs` accepts, that
+    /// belong to `owner` (by default this process's effective user: never
+    /// another user's file in a shared folder, whatever its name), that were
     /// last modified more than `age` seconds ago and that nobody holds a
-    /// lock on (an exclusive `flock` can be taken at once). Returns the names
-    /// deleted. Errors are ignored: sweeping is housekeeping.
+    /// lock on (an exclusive `flock` can be taken at once). Each is judged
+    /// on the file opened (no link followed, without blocking on a FIFO),
+    /// so nothing swapped in after a look is deleted in its place. Returns
+    /// the names deleted. Errors are ignored: sweeping is housekeeping.
     @discardableResult
-    public static func sweep(folder: String, isOurs: (String) -> Bool, olderThan age: Int64 = 600) -> [String] {
+    public static func sweep(
+        folder: String, isOurs: (String) -> Bool, olderThan age: Int64 = 600, owner: UInt32 = geteuid()
+    ) -> [String] {
         // Harmless: housekeeping (documented); a folder that cannot be listed deletes nothing, and the
         // writer's own file in it then reports why it cannot be made.
         guard let names = try? FileSystem.contentsOfDirectory(folder) else { return [] }
@@ -47,14 +53,21 @@ public final class TemporaryFiles: Sendable {
         for name in names where isOurs(name) {
             let path = folder + "/" + name
             // Harmless: every failure below keeps the file (never deletes one it could not examine or lock).
-            guard let status = try? Paths.status(path, followLinks: false), status.type == .regular,
-                now - status.modificationSeconds > age,
-                let file = try? FileDescriptor.open(path, [.readOnly, .noFollow])
+            // A look first, so that nothing but a file of the owner's is even opened.
+            guard let seen = try? Paths.status(path, followLinks: false), seen.type == .regular, seen.userID == owner,
+                let file = try? FileDescriptor.open(path, [.readOnly, .noFollow, .nonBlocking, .noControllingTerminal])
             else { continue }
             defer { file.close() }
+            guard let status = try? file.status(path: path), status.type == .regular, status.userID == owner,
+                now - status.modificationSeconds > age
+            else { continue }
             // Held by a writer (alive, just slow): leave it.
             // Harmless: a lock that cannot be taken (held, or flock refused) keeps the file.
             guard (try? file.lock(exclusive: true, wait: false)) == true else { continue }
+            // Still the file judged (not renamed away and replaced meanwhile).
+            guard let current = try? Paths.status(path, followLinks: false), current.device == status.device,
+                current.inode == status.inode
+            else { continue }
             if unlink(path) == 0 { deleted.append(name) }
         }
         return deleted

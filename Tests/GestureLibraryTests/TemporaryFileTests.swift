@@ -26,10 +26,13 @@ import TestSupport
 
     @Test("Our temporary names are recognised, and nothing else is")
     func names() {
-        #expect(FileIO.isTemporaryName(".tap.gesture.json.tmp-Ab12Cd"))
-        #expect(!FileIO.isTemporaryName("tap.gesture.json.tmp-Ab12Cd"))
-        #expect(!FileIO.isTemporaryName(".tap.gesture.json.tmp-Ab12C"))
-        #expect(!FileIO.isTemporaryName(".tap.gesture.json.tmp-Ab12C!"))
+        #expect(FileIO.isTemporaryName(".gesturectl-tap.gesture.json.tmp-Ab12Cd"))
+        #expect(!FileIO.isTemporaryName("gesturectl-tap.gesture.json.tmp-Ab12Cd"))
+        #expect(!FileIO.isTemporaryName(".gesturectl-tap.gesture.json.tmp-Ab12C"))
+        #expect(!FileIO.isTemporaryName(".gesturectl-tap.gesture.json.tmp-Ab12C!"))
+        // Another program's temporary name is not ours (issue 36).
+        #expect(!FileIO.isTemporaryName(".tap.gesture.json.tmp-Ab12Cd"))
+        #expect(!FileIO.isTemporaryName(".thesis.tmp-Ab12Cd"))
         #expect(!FileIO.isTemporaryName(".bashrc"))
     }
 
@@ -42,18 +45,51 @@ import TestSupport
     @Test("The next write sweeps abandoned temporary files: old and unlocked only, and only ours")
     func sweep() throws {
         let folder = try TemporaryFolder()
-        for name in [".a.json.tmp-Old111", ".b.json.tmp-Held22", ".c.json.tmp-New333", "keep.json.tmp-Old444", ".notes"] {
+        for name in [".gesturectl-a.json.tmp-Old111", ".gesturectl-b.json.tmp-Held22", ".gesturectl-c.json.tmp-New333", "keep.json.tmp-Old444", ".notes", ".thesis.tmp-Ab12Cd"] {
             try folder.write(name, "x")
         }
-        for name in [".a.json.tmp-Old111", ".b.json.tmp-Held22", "keep.json.tmp-Old444", ".notes"] {
+        for name in [".gesturectl-a.json.tmp-Old111", ".gesturectl-b.json.tmp-Held22", "keep.json.tmp-Old444", ".notes", ".thesis.tmp-Ab12Cd"] {
             age(folder.file(name), by: 11 * 60)
         }
         // A writer that is alive (slow) holds its lock.
-        let held = try FileDescriptor.open(folder.file(".b.json.tmp-Held22"))
+        let held = try FileDescriptor.open(folder.file(".gesturectl-b.json.tmp-Held22"))
         defer { held.close() }
         #expect(try held.lock(exclusive: true, wait: false))
         try FileIO.writeAtomically(Array("{}".utf8), to: folder.file("d.json"))
-        #expect(try FileIO.contentsOfDirectory(folder.path) == [".b.json.tmp-Held22", ".c.json.tmp-New333", ".notes", "d.json", "keep.json.tmp-Old444"])
+        #expect(
+            try FileIO.contentsOfDirectory(folder.path) == [
+                ".gesturectl-b.json.tmp-Held22", ".gesturectl-c.json.tmp-New333", ".notes", ".thesis.tmp-Ab12Cd", "d.json", "keep.json.tmp-Old444",
+            ])
+    }
+
+    /// Issue 36: in a shared sticky folder (as /tmp) a sweep deletes only
+    /// the writer's own files: another user's file, even one named exactly
+    /// as ours, old and unlocked, stays; so does a look-alike of another
+    /// program's and a link.
+    @Test("In a shared sticky folder the sweep deletes only the writer's own abandoned files")
+    func sweepInASharedFolder() throws {
+        let folder = try TemporaryFolder()
+        #expect(chmod(folder.path, 0o1777) == 0)
+        let others = [".gesturectl-theirs.json.tmp-Ab12Cd", ".thesis.tmp-Ab12Cd"]
+        for name in others + [".gesturectl-mine.json.tmp-Old111"] {
+            try folder.write(name, "x")
+            age(folder.file(name), by: 20 * 60)
+        }
+        #expect(symlink(folder.file(".gesturectl-mine.json.tmp-Old111"), folder.file(".gesturectl-link.json.tmp-Lnk111")) == 0)
+        // Another user's (here: nobody's) files, as the root this suite runs as under CI can make them.
+        let otherUser: UInt32 = 65_534
+        let owner = geteuid()
+        if owner == 0 {
+            for name in others { #expect(chown(folder.file(name), otherUser, otherUser) == 0) }
+        }
+        let deleted = TemporaryFiles.sweep(folder: folder.path, isOurs: FileIO.isTemporaryName, owner: owner == 0 ? owner : otherUser)
+        if owner == 0 {
+            #expect(deleted == [".gesturectl-mine.json.tmp-Old111"])
+            #expect(Set(try FileIO.contentsOfDirectory(folder.path)) == Set(others + [".gesturectl-link.json.tmp-Lnk111"]))
+        } else {
+            // Unprivileged, the files are the test's own: swept as another owner, none goes.
+            #expect(deleted.isEmpty)
+        }
     }
 
     @Test("A signal's way out removes the temporary files being written")
