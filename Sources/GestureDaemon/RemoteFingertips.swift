@@ -95,5 +95,31 @@ public enum RemoteFingertips {
         }
         // Harmless: a cancel refused (they ended meanwhile) or not delivered (the daemon gone) is told by the follower, which sees their end or the broken connection.
         if handle.result == nil { _ = try? client.call(.cancel(job: job)) }
+        // A daemon that never says they ended does not keep this client
+        // (and a person's terminal) waiting (issue 36): after
+        // ``confirmationTimeout`` the client ends, saying so. It lifts
+        // nothing itself: the device is the daemon's, which lifts its
+        // fingertips when this connection closes.
+        let ended = CancellationSignal()
+        handle.onCompletion { _ in ended.cancel() }
+        let deadline = MonotonicClock.nowMicroseconds() + confirmationTimeoutMilliseconds * 1_000
+        while handle.result == nil {
+            let left = deadline - MonotonicClock.nowMicroseconds()
+            // Harmless: a poll that cannot be made (out of descriptors) ends the wait as the deadline would.
+            guard left > 0, let endedDescriptor = try? ended.fileDescriptor,
+                (try? Poll.wait([(endedDescriptor, .readable)], timeoutMilliseconds: Int32((left + 999) / 1_000))) != nil
+            else {
+                handle.finish(.lost(.other(Self.unconfirmed)))
+                return
+            }
+        }
     }
+
+    /// How long a cancel waits for the daemon to say the fingertips ended, in ms.
+    public static let confirmationTimeoutMilliseconds: Int64 = 2_000
+
+    /// What a cancel the daemon never confirmed ends with.
+    static let unconfirmed =
+        "the daemon did not say within 2 s that the fingertips ended; nothing was lifted here (the device is the daemon's, and it ends them when this connection closes)"
+
 }

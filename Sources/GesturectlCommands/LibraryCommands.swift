@@ -133,7 +133,9 @@ enum LibraryCommands {
         for ((_, summary), (name, source)) in zip(rows, zip(names, sources)) {
             let padded = name + String(repeating: " ", count: width - name.count)
             let paddedSource = source + String(repeating: " ", count: sourceWidth - source.count)
-            context.print("\(padded)  \(paddedSource)  \(summary)")
+            // A summary may come from the daemon (list through it): escaped,
+            // as every field that reaches a terminal (issue 36).
+            context.print("\(padded)  \(paddedSource)  \(shown(summary))")
         }
     }
 

@@ -75,7 +75,8 @@ extension RecordCommand {
             if result.saved?.hidesBuiltin == true { context.noteHidesBuiltin(name) }
             return path
         }
-        if path != "-" { context.print(path) }
+        // The path may be the daemon's: escaped, as everything it says.
+        if path != "-" { context.print(shown(path)) }
         context.note("\(describe(gesture)) (stopped: \(stopped))")
         if result.stopCode == .deviceVanished {
             throw CommandFailure.failure("the device vanished while recording (\(stopped)); what was recorded is in \(path)")
@@ -184,7 +185,8 @@ extension FingertipsCommand {
         do {
             started = try RemoteFingertips.start(request, client: client, watcher: watcher) { event in
                 switch event {
-                case .ready(let line): context.print(line)
+                // The daemon's words reach a terminal: escaped (issue 36).
+                case .ready(let line): context.print(shown(line))
                 case .touching(let down): context.print("\(count) fingertips \(down ? "down" : "up").")
                 }
             }
