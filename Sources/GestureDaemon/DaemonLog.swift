@@ -30,6 +30,25 @@ public final class DaemonLog: Sendable {
     private let write: @Sendable (String) -> Void
     private let lock = Mutex(())
 
+    /// What a client's requests may still write: a bucket of lines that
+    /// refills with time, and the lines left out since it ran dry.
+    private struct ClientBudget {
+        var lines: Double
+        var refilled: Int64
+        var suppressed: Int
+    }
+    private let clients = Mutex<[Int: ClientBudget]>([:])
+
+    /// The most characters of a message written on one line (issue 36: a
+    /// flood of binds naming 4 KiB devices wrote 30.5 MB of log in 10 s);
+    /// what is cut is counted on the line.
+    public static let maximumMessageBytes = 512
+    /// How many lines one client's requests may write at once, and how many
+    /// more each second (repeated errors, binds, saves: a client that
+    /// floods the daemon does not flood its log).
+    public static let clientBurstLines = 20
+    public static let clientLinesPerSecond = 5.0
+
     /// Creates a log writing to `write` (standard error by default).
     public init(
         journal: Bool, minimum: Level = .info,
@@ -44,9 +63,41 @@ public final class DaemonLog: Sendable {
     /// escaped, so one event is always one line).
     public func log(_ level: Level, _ message: String) {
         guard level <= minimum else { return }
-        let text = Self.oneLine(message)
+        let text = Self.bounded(Self.oneLine(message))
         let line = journal ? "<\(level.rawValue)>\(text)\n" : "gesturectl daemon: \(level.word): \(text)\n"
         lock.withLock { _ in write(line) }
+    }
+
+    /// Writes a line that a client's request caused, within that client's
+    /// budget (``clientBurstLines``, then ``clientLinesPerSecond``): lines
+    /// over it are left out and counted, and the next line written for the
+    /// client says how many were.
+    public func client(_ id: Int, _ level: Level, _ message: String) {
+        guard level <= minimum else { return }
+        let now = MonotonicClock.nowMicroseconds()
+        let suppressedBefore: Int? = clients.withLock { budgets in
+            var budget = budgets[id] ?? ClientBudget(lines: Double(Self.clientBurstLines), refilled: now, suppressed: 0)
+            let seconds = Double(now - budget.refilled) / 1_000_000
+            budget.lines = min(Double(Self.clientBurstLines), budget.lines + seconds * Self.clientLinesPerSecond)
+            budget.refilled = now
+            defer { budgets[id] = budget }
+            guard budget.lines >= 1 else {
+                budget.suppressed += 1
+                return nil
+            }
+            budget.lines -= 1
+            defer { budget.suppressed = 0 }
+            return budget.suppressed
+        }
+        guard let suppressedBefore else { return }
+        log(level, suppressedBefore == 0 ? message : "\(message) (and \(suppressedBefore) earlier lines of client \(id) left out)")
+    }
+
+    /// Forgets a client's budget (it disconnected), saying how many of its
+    /// lines were left out since the last one written.
+    public func forgetClient(_ id: Int) {
+        let suppressed = clients.withLock { $0.removeValue(forKey: id)?.suppressed ?? 0 }
+        if suppressed > 0 { log(.notice, "client \(id): \(suppressed) lines left out of the log (over its budget)") }
     }
 
     public func error(_ message: String) { log(.error, message) }
@@ -60,6 +111,21 @@ public final class DaemonLog: Sendable {
     /// (GestureModel's `DisplayText`: `\n`, `\t`, `<U+001B>`, `<U+FEFF>`).
     static func oneLine(_ message: String) -> String {
         DisplayText.escaped(message)
+    }
+
+    /// `text` cut to ``maximumMessageBytes`` (at a character), with the
+    /// count of bytes cut.
+    static func bounded(_ text: String) -> String {
+        guard text.utf8.count > maximumMessageBytes else { return text }
+        var kept = ""
+        var bytes = 0
+        for character in text {
+            let size = character.utf8.count
+            if bytes + size > maximumMessageBytes { break }
+            kept.append(character)
+            bytes += size
+        }
+        return kept + "…(\(text.utf8.count - bytes) bytes cut)"
     }
 
     /// A name from a request for a message, on one line and cut to about

@@ -86,7 +86,7 @@ extension Dispatcher {
         } catch let error as DaemonError {
             reply(id, DaemonReply.failure(id: request.id, error: error))
         } catch {
-            log.error("client \(id), \(request.op): \(error)")
+            log.client(id, .error, "client \(id), \(request.op): \(error)")
             reply(id, DaemonReply.failure(id: request.id, error: DaemonError(.internal, "\(error)")))
         }
     }
@@ -177,14 +177,14 @@ extension Dispatcher {
             let force = try arguments.bool(.force, default: false)
             let library = state.withLock { $0.library }
             let entry = try libraryCall { () throws(LibraryError) in try library.save(gesture, as: name, overwrite: force) }
-            log.info("client \(client) saved \(name)")
+            log.client(client, .info, "client \(client) saved \(name)")
             return SavedEntry(name: entry.name, hidesBuiltin: entry.hidesBuiltin).json
         case .rm:
             let name = try arguments.requiredString(.name)
             let library = state.withLock { $0.library }
             _ = try arguments.bool(.force, default: false)
             try libraryCall { () throws(LibraryError) in try library.remove(name) }
-            log.info("client \(client) removed \(name)")
+            log.client(client, .info, "client \(client) removed \(name)")
             return .object([("name", .string(name))])
         case .subscribe:
             guard case .array(let items)? = arguments.value(.events) else {
@@ -237,7 +237,7 @@ extension Dispatcher {
             do {
                 let placed = try PlayRequest(gesture: gesture, placement: placement).resolvingPlacement()
                 gesture = placed.request.gesture
-                for warning in placed.warnings { log.warning("client \(client), play: \(warning)") }
+                for warning in placed.warnings { log.client(client, .warning, "client \(client), play: \(warning)") }
             } catch {
                 throw DaemonError(.badArgument, "play: \"\(error.part.rawValue)\": \(error.message)")
             }

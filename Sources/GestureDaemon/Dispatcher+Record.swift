@@ -90,7 +90,7 @@ extension Dispatcher {
             throw DaemonError(.cancelled, "the client went away before its recording started")
         }
         recording.handle.onCompletion { [self] outcome in recordingStopped(job, outcome) }
-        log.info("client \(client) records from \(recording.device.node) (\(DaemonLog.oneLine(recording.device.name))), job \(job)")
+        log.client(client, .info, "client \(client) records from \(recording.device.node) (\(DaemonLog.oneLine(recording.device.name))), job \(job)")
         return RecordStartResult(job: job, device: recording.device.node, name: recording.device.name).json
     }
 

@@ -419,6 +419,7 @@ final class SocketServer: Sendable {
         client.socket.close()
         let cancelled = handlers.disconnected(id)
         log.info("client \(id) disconnected (\(reason))" + (cancelled == 0 ? "" : "; \(cancelled) job(s) cancelled"))
+        log.forgetClient(id)
     }
 }
 

@@ -150,7 +150,7 @@ final class TriggerBindings: Sendable {
             },
             saved: { [log] failure in
                 if let failure { return answer(.failure(failure)) }
-                log.info("client \(client) bound \(Self.describeTrigger(binding.trigger)) to \(binding.action.json.jsonText)")
+                log.client(client, .info, "client \(client) bound \(Self.describeTrigger(binding.trigger)) to \(binding.action.json.jsonText)")
                 answer(.success(.object([("trigger", binding.trigger.json), ("action", binding.action.json), ("replaced", .bool(replaced.withLock { $0 }))])))
             })
     }
@@ -168,7 +168,7 @@ final class TriggerBindings: Sendable {
             },
             saved: { [log] failure in
                 if let failure { return answer(.failure(failure)) }
-                log.info("client \(client) unbound \(Self.describeTrigger(trigger))")
+                log.client(client, .info, "client \(client) unbound \(Self.describeTrigger(trigger))")
                 answer(.success(.object([("trigger", trigger.json)])))
             })
         guard removed else { throw DaemonError(.notFound, "unbind: \(Self.describeTrigger(trigger)) is not bound") }
@@ -195,7 +195,7 @@ final class TriggerBindings: Sendable {
 
     private func bindingsResetSaved(_ failure: DaemonError?, client: Int, answer: Answer) {
         if let failure { return answer(.failure(failure)) }
-        log.info("client \(client) reset the bindings to the configuration's")
+        log.client(client, .info, "client \(client) reset the bindings to the configuration's")
         answer(.success(bindingsResult()))
     }
 
@@ -346,12 +346,12 @@ final class TriggerBindings: Sendable {
                 let request = try TriggerRequest(device: key.device, key: key.key, timings: timings, grab: grab)
                 handle.observeProgress { [self] event in triggerEvent(event, on: key, from: handle) }
                 _ = try engine.startWatchingTrigger(request, handle: handle)
-                log.info("watching \(key.key) on \(key.device)")
+                log.info("watching \(key.key) on \(DaemonLog.excerpt(key.device))")
             } catch {
                 state.withLock { current in
                     if current.watches[key]?.handle === handle { current.watches[key] = nil }
                 }
-                log.error("cannot watch \(key.key) on \(key.device): \(error)")
+                log.error("cannot watch \(key.key) on \(DaemonLog.excerpt(key.device)): \(error)")
             }
         }
     }
@@ -379,7 +379,7 @@ final class TriggerBindings: Sendable {
                 current.watches[key]?.node = node
                 current.watches[key]?.reason = nil
             }
-            log.info("trigger \(key.key) on \(key.device): \(DaemonLog.oneLine(name)) at \(node)")
+            log.info("trigger \(key.key) on \(DaemonLog.excerpt(key.device)): \(DaemonLog.oneLine(name)) at \(node)")
         case .disconnected(let reason):
             state.withLock { current in
                 guard var watch = current.watches[key] else { return }
@@ -387,7 +387,7 @@ final class TriggerBindings: Sendable {
                 watch.reason = reason
                 current.watches[key] = watch
             }
-            log.warning("trigger \(key.key) on \(key.device): \(DaemonLog.oneLine(reason))")
+            log.warning("trigger \(key.key) on \(DaemonLog.excerpt(key.device)): \(DaemonLog.oneLine(reason))")
         case .press(let press, _):
             let binding = state.withLock { current in
                 watchedBindings(current).first { $0.trigger.watched == key && $0.trigger.press == press }
@@ -409,34 +409,34 @@ final class TriggerBindings: Sendable {
             }
             if forwarded { return }
             guard let binding else {
-                log.debug("trigger \(key.key) on \(key.device): \(press.rawValue) press, not bound")
+                log.debug("trigger \(key.key) on \(DaemonLog.excerpt(key.device)): \(press.rawValue) press, not bound")
                 return
             }
             do {
                 if case .create(let create) = binding.action {
                     try actions.startCreate(create, key)
-                    log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, create flow on \(DaemonLog.oneLine(create.device))")
+                    log.info("trigger \(key.key) on \(DaemonLog.excerpt(key.device)): \(press.rawValue) press, create flow on \(DaemonLog.excerpt(create.device))")
                     return
                 }
                 if case .fingertips(let fingertips) = binding.action {
                     let done = try actions.toggleFingertips(fingertips, Self.describeTrigger(binding.trigger))
-                    log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, \(done)")
+                    log.info("trigger \(key.key) on \(DaemonLog.excerpt(key.device)): \(press.rawValue) press, \(done)")
                     return
                 }
                 if case .menu(let menu) = binding.action {
                     try actions.startMenu(menu, key)
-                    log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, menu")
+                    log.info("trigger \(key.key) on \(DaemonLog.excerpt(key.device)): \(press.rawValue) press, menu")
                     return
                 }
                 let job = try actions.queue(binding.action)
-                log.info("trigger \(key.key) on \(key.device): \(press.rawValue) press, job \(job)")
+                log.info("trigger \(key.key) on \(DaemonLog.excerpt(key.device)): \(press.rawValue) press, job \(job)")
             } catch {
-                log.error("trigger \(key.key) on \(key.device): \(press.rawValue) press: \(error)")
+                log.error("trigger \(key.key) on \(DaemonLog.excerpt(key.device)): \(press.rawValue) press: \(error)")
             }
         }
     }
 
     static func describeTrigger(_ trigger: TriggerBinding.Trigger) -> String {
-        "\(trigger.press.rawValue) \(trigger.key) on \(DaemonLog.oneLine(trigger.device))"
+        "\(trigger.press.rawValue) \(trigger.key) on \(DaemonLog.excerpt(trigger.device))"
     }
 }
