@@ -63,7 +63,7 @@ public enum MenuConfigurationFile {
     public static func load(path: String) throws(MenuConfigurationError) -> MenuConfiguration? {
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path: path, limit: maximumSize)
+            bytes = try FileIO.read(path: path, limit: maximumSize, regularOnly: true)
         } catch {
             if error.kind == .notFound { return nil }
             throw MenuConfigurationError("\(error)")

@@ -585,7 +585,7 @@ enum BindingsFile {
 
     private static func read(_ path: String) throws(DaemonError) -> [UInt8] {
         do {
-            return try FileIO.read(path: path, limit: readLimit)
+            return try FileIO.read(path: path, limit: readLimit, regularOnly: true)
         } catch {
             throw DaemonError(.internal, "\(path): \(error)")
         }

@@ -38,6 +38,8 @@ import OperatingSystem
 ///
 /// The daemon never writes this file.
 public struct DaemonConfiguration: Hashable, Sendable {
+    /// The largest `daemon.json` read: 1 MiB (a configuration is a few KB).
+    public static let maximumFileBytes = 1 << 20
     /// The kinds of virtual device that play gestures (`play`'s `as`).
     public static let playableKinds: [DeviceKind] = [.touchscreen, .touchpad, .mouse, .tablet]
     /// The kinds of virtual device the daemon can keep ready: the playable

@@ -454,7 +454,7 @@ extension Dispatcher {
     /// it, "unreadable" and why for a file that cannot be read.
     private func summary(ofFileAt path: String) -> String {
         do {
-            return describe(try GestureFile.load(path: path))
+            return describe(try GestureFile.load(path: path, regularOnly: true))
         } catch {
             return "unreadable: \(DaemonLog.oneLine("\(error)"))"
         }

@@ -40,7 +40,7 @@ final class GestureCache: Sendable {
     private func gesture(at path: String, status: FileStatus) throws(LibraryError) -> Gesture {
         let key = Key(device: status.device, inode: status.inode, size: status.size, modified: status.modificationSeconds)
         if let entry = entries.withLock({ $0[path] }), entry.key == key { return entry.gesture }
-        let gesture = try GestureFile.load(path: path)
+        let gesture = try GestureFile.load(path: path, regularOnly: true)
         entries.withLock { current in
             if current.count >= Self.capacity { current = [:] }
             current[path] = Entry(key: key, gesture: gesture)

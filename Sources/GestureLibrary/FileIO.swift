@@ -8,9 +8,12 @@ import OperatingSystem
 /// new one, and a crash or full disk loses nothing that was there before.
 /// The calls themselves are OperatingSystem's; this is the policy.
 public enum FileIO {
-    /// Reads a whole file, refusing files larger than `limit` bytes.
-    public static func read(path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
-        let pieces = try Pieces(path: path, limit: limit)
+    /// Reads a whole file, refusing files larger than `limit` bytes. With
+    /// `regularOnly` (what a daemon reads: its configuration, bindings,
+    /// library), only a regular file is read, opened without following a
+    /// link and without blocking (see ``Pieces/init(path:limit:pieceBytes:regularOnly:)``).
+    public static func read(path: String, limit: Int, regularOnly: Bool = false) throws(FileSystemError) -> [UInt8] {
+        let pieces = try Pieces(path: path, limit: limit, regularOnly: regularOnly)
         var bytes: [UInt8] = []
         while true {
             let piece = try pieces.next()
@@ -32,14 +35,23 @@ public enum FileIO {
         private var count = 0
 
         /// Opens `path`; each ``next()`` reads up to `pieceBytes`.
-        public init(path: String, limit: Int, pieceBytes: Int = 1 << 16) throws(FileSystemError) {
+        ///
+        /// With `regularOnly`, `path` is opened with `O_NOFOLLOW |
+        /// O_NONBLOCK | O_NOCTTY` and must be a regular file (issue 36: a
+        /// FIFO at `bindings.json` hung the daemon's start, a link could
+        /// point anywhere): a link, FIFO, device or socket is refused
+        /// before anything is read, and no open waits for a writer.
+        public init(path: String, limit: Int, pieceBytes: Int = 1 << 16, regularOnly: Bool = false) throws(FileSystemError) {
             self.path = path
             self.limit = limit
             self.pieceBytes = pieceBytes
             let operation = "cannot read"
             let opened: FileDescriptor
             do throws(SystemError) {
-                opened = try FileDescriptor.open(path)
+                opened = try FileDescriptor.open(
+                    path, regularOnly ? [.readOnly, .noFollow, .nonBlocking, .noControllingTerminal] : .readOnly)
+            } catch where regularOnly && error.errorNumber == ErrorNumber.tooManyLinks {
+                throw FileSystemError(kind: .other, path: path, operation: operation, reason: "it is a symbolic link, not a file")
             } catch {
                 throw FileSystemError(error, path: path, operation: operation)
             }
@@ -52,6 +64,17 @@ public enum FileIO {
             }
             if status.type == .directory {
                 throw FileSystemError(kind: .other, path: path, operation: operation, reason: "it is a folder")
+            }
+            if regularOnly && status.type != .regular {
+                let what =
+                    switch status.type {
+                    case .fifo: "a FIFO"
+                    case .characterDevice: "a character device"
+                    case .blockDevice: "a block device"
+                    case .socket: "a socket"
+                    default: "something else"
+                    }
+                throw FileSystemError(kind: .other, path: path, operation: operation, reason: "it is not a regular file but \(what)")
             }
             if status.size > Int64(limit) {
                 throw FileSystemError(

@@ -5,10 +5,10 @@ import GestureModel
 /// atomic writing in the canonical format.
 public enum GestureFile {
     /// Reads and validates the gesture file at `path`.
-    public static func load(path: String) throws(LibraryError) -> Gesture {
+    public static func load(path: String, regularOnly: Bool = false) throws(LibraryError) -> Gesture {
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path: path, limit: GestureLimits.maximumFileBytes)
+            bytes = try FileIO.read(path: path, limit: GestureLimits.maximumFileBytes, regularOnly: regularOnly)
         } catch {
             throw GestureLibrary.libraryError(error)
         }

@@ -187,7 +187,7 @@ public struct GestureLibrary: Sendable {
     /// Loads the gesture called `name`.
     public func load(named name: String) throws(LibraryError) -> Gesture {
         let entry = try entry(named: name)
-        return try GestureFile.load(path: entry.path)
+        return try GestureFile.load(path: entry.path, regularOnly: true)
     }
 
     /// Saves `gesture` under `name` (its `name` field is set to `name`).
@@ -217,7 +217,7 @@ public struct GestureLibrary: Sendable {
         guard entry.source == .user else {
             throw LibraryError(.readOnly, "\"\(name)\" is a built-in gesture and cannot be renamed; save a copy instead")
         }
-        var gesture = try GestureFile.load(path: entry.path)
+        var gesture = try GestureFile.load(path: entry.path, regularOnly: true)
         gesture.name = newName
         let target = userPath(for: newName)
         if !overwrite && FileIO.exists(target) {

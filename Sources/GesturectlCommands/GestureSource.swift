@@ -77,7 +77,7 @@ extension CommandContext {
         case .file(let path):
             return try GestureFileFormat.decode(try readFile(path), source: path)
         case .library(let name):
-            return try GestureFile.load(path: libraryEntry(named: name).path)
+            return try GestureFile.load(path: libraryEntry(named: name).path, regularOnly: true)
         }
     }
 

@@ -102,7 +102,7 @@ enum LibraryCommands {
             rows = entries.map { entry in
                 let summary: String
                 do {
-                    summary = GestureRender.describe(try GestureFile.load(path: entry.path))
+                    summary = GestureRender.describe(try GestureFile.load(path: entry.path, regularOnly: true))
                 } catch {
                     summary = "unreadable: \(shown("\(error)"))"
                 }

@@ -28,6 +28,8 @@ public enum ErrorNumber {
     public static let badDescriptor: Int32 = EBADF
     /// ENODEV: no such device (on an open device: it went away).
     public static let noSuchDevice: Int32 = ENODEV
+    /// A link where none may be followed (`O_NOFOLLOW`), or a loop of links.
+    public static let tooManyLinks: Int32 = ELOOP
     /// EBUSY: the resource is in use (a USB device controller bound to another gadget).
     public static let busy: Int32 = EBUSY
     /// ESHUTDOWN: the endpoint is shut down (a USB gadget the host has not configured).

@@ -105,3 +105,22 @@ import TestSupport
         #expect(registry.current.isEmpty)
     }
 }
+
+/// Issue 36: what a daemon reads (its configuration, bindings, library) is
+/// read as a file: a FIFO, a link, a device or a folder is refused at once,
+/// never waited on or read without end.
+@Suite struct RegularOnlyReadTests {
+    @Test("A FIFO, a link, /dev/zero and a folder are refused without blocking; a file is read")
+    func refusals() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("file.json", "{}")
+        #expect(mkfifo(folder.file("fifo.json"), 0o600) == 0)
+        #expect(symlink(folder.file("file.json"), folder.file("link.json")) == 0)
+        #expect(try FileIO.read(path: folder.file("file.json"), limit: 10, regularOnly: true) == Array("{}".utf8))
+        for path in [folder.file("fifo.json"), folder.file("link.json"), "/dev/zero", folder.path] {
+            #expect(throws: FileSystemError.self, "\(path)") { try FileIO.read(path: path, limit: 1 << 20, regularOnly: true) }
+        }
+        // Without the rule, a command line's own file may still be a link.
+        #expect(try FileIO.read(path: folder.file("link.json"), limit: 10) == Array("{}".utf8))
+    }
+}

@@ -120,3 +120,32 @@ struct HostileDaemonTests {
         #expect(!printed.contains(0x1b) && !program.standardError.utf8.contains(0x1b))
     }
 }
+
+/// Issue 36: files that are not what they seem do not hang or swell the daemon.
+@Suite("The daemon's files are opened as files", .serialized)
+struct DaemonFilesTests {
+    @Test("daemon.json as /dev/zero or a FIFO is refused at once; a FIFO at bindings.json does not hold the start")
+    func notFiles() throws {
+        let scratch = try TemporaryFolder()
+        #expect(mkfifo(scratch.file("daemon.json"), 0o600) == 0)
+        #expect(mkfifo(scratch.file("bindings.json"), 0o600) == 0)
+        let environment = ["PATH=/usr/bin:/bin", "HOME=\(scratch.path)", "XDG_DATA_HOME=\(scratch.path)/data"]
+        for configuration in ["/dev/zero", scratch.file("daemon.json")] {
+            let daemon = try RunningProgram(
+                CLI.binary, ["daemon", "--socket", scratch.file("d.sock"), "--config", configuration, "--bindings", scratch.file("b.json")],
+                environment: environment)
+            let termination = try daemon.finish(within: 20)
+            #expect(termination != .exited(0), "\(configuration): \(daemon.standardError)")
+            #expect(daemon.standardError.contains("not a regular file") || daemon.standardError.contains("it is a folder"), "\(daemon.standardError)")
+        }
+        try scratch.write("good.json", #"{"devices": []}"#)
+        let daemon = try RunningProgram(
+            CLI.binary,
+            ["daemon", "--socket", scratch.file("d.sock"), "--config", scratch.file("good.json"), "--bindings", scratch.file("bindings.json")],
+            environment: environment)
+        defer { daemon.send(SIGKILL) }
+        #expect(try daemon.readStandardError(until: "ready: listening", within: 30), "\(daemon.standardError)")
+        daemon.send(SIGTERM)
+        #expect(try daemon.finish(within: 20) == .exited(0), "\(daemon.standardError)")
+    }
+}
