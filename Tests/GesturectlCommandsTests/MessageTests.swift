@@ -104,10 +104,15 @@ struct MessageTests {
     }
 
     @Test func cloningAFileThatIsNoInputDeviceSaysSo() throws {
+        // Only an input device is opened (issue 36): a path that is none is
+        // "not found", said as for a path that does not exist.
         let result = try CLI.run(["play", "tap", "--clone", "/dev/zero"])
-        #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("gesturectl: error: /dev/zero is not an input device"), "\(result.stderr)")
+        #expect(result.status == 3)
+        #expect(result.stderr.hasPrefix("gesturectl: error: no input device matches \"/dev/zero\""), "\(result.stderr)")
         #expect(!result.stderr.contains("errno"))
+        let missing = try CLI.run(["play", "tap", "--clone", "/dev/zero-nothing"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.replacingOccurrences(of: "/dev/zero-nothing", with: "/dev/zero") == result.stderr)
     }
 
     @Test func aLongListOfInputsIsCut() throws {
