@@ -61,6 +61,14 @@ public struct DaemonRequest: Sendable {
     /// inline gesture is 20–30 MB).
     public static let maximumLineBytes = 64 << 20
 
+    /// The operation a request line names in its top-level `"op"`, found
+    /// within its first `limit` bytes by a walk that builds nothing but
+    /// keys; `nil` when not found there or not an operation. It chooses
+    /// a lane only: the line is still read in full before it is served.
+    public static func peekOperation(_ line: [UInt8], within limit: Int) -> DaemonOperation? {
+        JSONValue.topLevelString("op", in: line, scanningAtMost: limit).flatMap(DaemonOperation.init(rawValue:))
+    }
+
     /// Reads a request from one line (without its newline).
     /// - Throws: ``DaemonError`` `malformed-json` (with the id `nil`, as it
     ///   could not be read), or `bad-argument` for an ill-typed id or op.

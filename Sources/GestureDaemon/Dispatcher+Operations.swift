@@ -10,16 +10,20 @@ import OperatingSystem
 
 extension Dispatcher {
     /// A request line from client `id`, on the I/O thread, which never
-    /// waits for one to be served. `cancel`, `version`, `jobs` and
-    /// `subscribe` are answered at once, ahead of anything waiting; `bind`,
-    /// `unbind` and `bindings` go to the bindings' lane, everything else to
-    /// the workers' (``RequestLanes``), where it is read.
-    ///
-    /// Only a short line that names one of the quick operations is read
-    /// here; the others are told apart by a byte search, so that a client's
-    /// burst of thousands of lines costs the I/O thread next to nothing.
+    /// waits for one to be served. Its lane is chosen by its operation,
+    /// read from its top-level `"op"` within its first ``peekBytes`` (a
+    /// bounded walk that builds only keys: issue 36, where a byte search
+    /// for `"bind"` put `{"id": "bind", "op": "list"}` in the bindings' lane
+    /// and a 24.7 KB bind in the workers'). `cancel`, `version`, `jobs` and
+    /// `subscribe` in a line of at most ``readOnArrival`` bytes are read and
+    /// answered at once, ahead of anything waiting; `bind`, `unbind` and
+    /// `bindings` go to the bindings' lane, everything else (and any line
+    /// whose operation is not found so soon) to the workers'
+    /// (``RequestLanes``), where it is read in full.
     func route(_ line: [UInt8], from id: Int) {
-        if line.count <= Self.readOnArrival, Self.quickOperationNames.contains(where: { line.contains(bytes: $0) }) {
+        let operation = DaemonRequest.peekOperation(line, within: Self.peekBytes)
+        switch operation {
+        case .cancel?, .version?, .jobs?, .subscribe? where line.count <= Self.readOnArrival:
             let request: DaemonRequest
             do {
                 request = try DaemonRequest.parse(line)
@@ -27,25 +31,23 @@ extension Dispatcher {
                 reply(id, DaemonReply.failure(id: error.id, error: error.error))
                 return
             }
-            switch DaemonOperation(rawValue: request.op) {
-            case .cancel?, .version?, .jobs?, .subscribe?: handle(request, from: id)
-            case .bind?, .unbind?, .bindings?: lanes.bindings.add(.request(request), bytes: line.count, client: id)
-            default: lanes.work.add(.request(request), bytes: line.count, client: id)
-            }
-        } else if line.count <= Self.readOnArrival && line.contains(bytes: Self.bindingsWord) {
-            // Most likely bind, unbind or bindings (else served there all the same).
+            handle(request, from: id)
+        case .bind?, .unbind?, .bindings?:
             lanes.bindings.add(.line(line), bytes: line.count, client: id)
-        } else {
+        default:
             lanes.work.add(.line(line), bytes: line.count, client: id)
         }
     }
 
-    /// Lines up to this long may be read on the I/O thread; longer ones are
-    /// read by a worker.
-    static let readOnArrival = 16 << 10
-    /// A short line with one of these in it is read on arrival.
-    private static let quickOperationNames: [[UInt8]] = ["\"cancel\"", "\"version\"", "\"jobs\"", "\"subscribe\""].map { Array($0.utf8) }
-    private static let bindingsWord = Array("bind".utf8)
+    /// A quick operation's line up to this long is read on the I/O thread
+    /// (a `cancel` is about 40 bytes, a `subscribe` to every event about
+    /// 150); a longer one is read by a worker, so that no line costs the
+    /// I/O thread, and so another client's `cancel`, more than a short walk.
+    static let readOnArrival = 1 << 10
+    /// How far into a line its `"op"` is looked for (a request whose `op`
+    /// comes after a larger argument goes to the workers' lane, and is
+    /// served there all the same).
+    static let peekBytes = 16 << 10
 
     /// Serves a queued request (on a lane's worker).
     func serve(_ queued: QueuedRequest, from id: Int) {

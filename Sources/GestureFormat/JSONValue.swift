@@ -230,3 +230,35 @@ private struct JSONValueReader {
         return ScanError(error.kind, error.place, "the text ends \(place)")
     }
 }
+
+extension JSONValue {
+    /// The string value of the top-level member `key` of the JSON object
+    /// that `bytes` hold, found by walking at most their first `limit`
+    /// bytes and building nothing but the keys passed on the way; `nil`
+    /// when it is not there within them, is not a string, or the text is
+    /// no object. For choosing where a request goes before it is read in
+    /// full (the daemon's lanes: issue 36), never for what it means: a
+    /// text this accepts may still fail the full parse.
+    public static func topLevelString(_ key: String, in bytes: [UInt8], scanningAtMost limit: Int) -> String? {
+        let count = min(bytes.count, max(0, limit))
+        return bytes.withUnsafeBufferPointer { all -> String? in
+            var scanner = JSONScanner(bytes: UnsafeBufferPointer(rebasing: all[0..<count]))
+            scanner.skipWhitespace()
+            guard !scanner.isAtEnd, scanner.current == UInt8(ascii: "{") else { return nil }
+            scanner.position += 1
+            var first = true
+            do throws(ScanError) {
+                while let (name, _) = try scanner.nextKey(first: &first) {
+                    if name == key {
+                        guard !scanner.isAtEnd, scanner.current == UInt8(ascii: "\"") else { return nil }
+                        return try scanner.readString()
+                    }
+                    try scanner.skipValue(depth: 2)
+                }
+            } catch {
+                return nil
+            }
+            return nil
+        }
+    }
+}
