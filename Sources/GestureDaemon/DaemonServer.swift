@@ -117,7 +117,7 @@ public final class DaemonServer: Sendable {
             try sockets.start(
                 SocketServer.Handlers(
                     refusal: { [dispatcher] peer in dispatcher.refusal(of: peer) },
-                    connected: { [dispatcher] client in dispatcher.clientConnected(client) },
+                    connected: { [dispatcher] client, peer in dispatcher.clientConnected(client, peer: peer) },
                     line: { [dispatcher] line, client in dispatcher.route(line, from: client) },
                     disconnected: { [dispatcher] client in dispatcher.clientLeft(client) },
                     paused: { [dispatcher] client in dispatcher.isBacklogged(client) }),

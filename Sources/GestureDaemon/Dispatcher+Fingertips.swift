@@ -13,6 +13,8 @@ struct FingertipsRecord: Sendable {
     let job: Int
     /// The client that started them; 0 for a binding.
     let clientID: Int
+    /// The user whose client started them; `nil` for a binding's.
+    var owner: UInt32? = nil
     let cancelOnDisconnect: Bool
     /// The source as asked for (`nil`: the only touch or pointer device).
     let requested: String?
@@ -49,8 +51,12 @@ extension Dispatcher {
 
     /// Stops the fingertips of job `job` for a `cancel`; false when no
     /// fingertips have that job.
-    func cancelFingertips(_ job: Int) -> Bool {
-        let running = state.withLock { $0.fingertips[job] }
+    func cancelFingertips(_ job: Int, client: Int) throws(DaemonError) -> Bool {
+        let running = try state.withLock { current throws(DaemonError) -> FingertipsRecord? in
+            guard let record = current.fingertips[job] else { return nil }
+            guard current.mayAct(on: record.owner, client: client) else { throw ServerState.notYours("fingertips job", job) }
+            return record
+        }
         running?.fingertips.cancel()
         return running != nil
     }
@@ -99,8 +105,7 @@ extension Dispatcher {
                     "fingertips job \(same.job) runs on \(same.fingertips.source.node) (\(DaemonLog.oneLine(same.fingertips.source.name))); one session per source: cancel it first")
             }
             current.fingertipsStarts = true
-            current.nextJobID += 1
-            return (current.nextJobID, current.fingertipsStops)
+            return (current.jobIDs.next(), current.fingertipsStops)
         }
         defer { state.withLock { $0.fingertipsStarts = false } }
         let count = action.count
@@ -139,6 +144,8 @@ extension Dispatcher {
             if cancelOnDisconnect && !current.liveClients.contains(client) {
                 return DaemonError(.cancelled, "the client went away before its fingertips started")
             }
+            var record = record
+            record.owner = current.user(of: client)
             current.fingertips[job] = record
             return nil
         }

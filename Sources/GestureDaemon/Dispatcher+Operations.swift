@@ -152,10 +152,24 @@ extension Dispatcher {
             return try fingertipsStart(arguments, client: client)
         case .cancel:
             let job = try arguments.integer(.job, in: 1...Int.max) ?? { throw DaemonError(.badArgument, "cancel: \"job\" is missing") }()
-            try cancel(job)
+            try cancel(job, client: client)
             return .object([("job", .integer(job))])
         case .jobs:
-            let (jobs, fingertips) = state.withLock { ($0.jobs.values.sorted { $0.id < $1.id }, Array($0.fingertips.values)) }
+            let (jobs, fingertips, askerUser, administrator) = state.withLock { current in
+                (
+                    current.jobs.values.sorted { $0.id < $1.id }, Array(current.fingertips.values), current.user(of: client),
+                    current.isAdministrator(client)
+                )
+            }
+            // Who made each (issue 36): `mine` for the asker's own; an
+            // administrator also sees each one's `uid`. Another user's
+            // fingertips do not name their source, unless to an administrator.
+            func ownership(_ owner: UInt32?) -> [(String, JSONValue)] {
+                var members: [(String, JSONValue)] = [("mine", .bool(owner != nil && owner == askerUser))]
+                if administrator, let owner { members.append(("uid", .integer(Int(owner)))) }
+                return members
+            }
+            func mayAct(_ owner: UInt32?) -> Bool { owner == nil || administrator || owner == askerUser }
             // Plays and presses, then live fingertips (`kind` tells them
             // apart; fingertips also name their source): one list sorted by job.
             let entries: [(Int, JSONValue)] =
@@ -163,13 +177,15 @@ extension Dispatcher {
                     (record.id, .object([
                         ("job", .integer(record.id)), ("device", .string(record.kind.rawValue)), ("state", .string(record.state.rawValue)),
                         ("kind", .string(record.press == nil ? "play" : "press")),
-                    ]))
+                    ] + ownership(record.owner)))
                 }
                 + fingertips.map { record in
-                    (record.job, .object([
+                    var members: [(String, JSONValue)] = [
                         ("job", .integer(record.job)), ("device", .string(record.fingertips.profile.kind.rawValue)), ("state", .string("running")),
-                        ("kind", .string("fingertips")), ("source", .string(record.fingertips.source.node)),
-                    ]))
+                        ("kind", .string("fingertips")),
+                    ]
+                    if mayAct(record.owner) { members.append(("source", .string(record.fingertips.source.node))) }
+                    return (record.job, .object(members + ownership(record.owner)))
                 }
             return .object([("jobs", .array(entries.sorted { $0.0 < $1.0 }.map(\.1)))])
         case .save:
@@ -282,13 +298,14 @@ extension Dispatcher {
             if cancelOnDisconnect && !current.liveClients.contains(client) {
                 throw DaemonError(.cancelled, "the client went away before its \(press == nil ? "play" : "press") was queued")
             }
-            current.nextJobID += 1
+            let id = current.jobIDs.next()
             var record = JobRecord(
-                id: current.nextJobID, kind: device.kind, output: device.output, clientID: client, requestID: requestID,
+                id: id, kind: device.kind, output: device.output, clientID: client, requestID: requestID,
                 waits: waits, cancelOnDisconnect: cancelOnDisconnect, handle: handle)
+            record.owner = current.user(of: client)
             record.press = press
-            current.jobs[current.nextJobID] = record
-            return (current.nextJobID, current.configuration.queueLimit)
+            current.jobs[id] = record
+            return (id, current.configuration.queueLimit)
         }
         let started: @Sendable (PlaybackSession, Int) -> Void = { [self] session, _ in
             state.withLock { current in
@@ -369,9 +386,14 @@ extension Dispatcher {
 
     /// Cancels a job: a queued one ends at once, a running one lifts
     /// everything and ends.
-    private func cancel(_ job: Int) throws(DaemonError) {
-        if cancelRecording(job) || cancelFingertips(job) { return }
-        let record = state.withLock { current in current.jobs[job] }
+    private func cancel(_ job: Int, client: Int) throws(DaemonError) {
+        if try cancelRecording(job, client: client) { return }
+        if try cancelFingertips(job, client: client) { return }
+        let record = try state.withLock { current throws(DaemonError) -> JobRecord? in
+            guard let record = current.jobs[job] else { return nil }
+            guard current.mayAct(on: record.owner, client: client) else { throw ServerState.notYours("job", job) }
+            return record
+        }
         guard let record else { throw DaemonError(.notFound, "no job \(job) (finished jobs are forgotten)") }
         record.handle.cancel()
         state.withLock { $0.queues[record.device] }?.remove(record.handle)
@@ -541,13 +563,15 @@ extension Dispatcher {
     /// clients hold keys, and queues a release of every key down on the
     /// keyboard. The daemon keeps running and the bindings stay.
     func emergencyStop(because reason: String) {
-        let (handles, recordingJob, hasKeyboard) = state.withLock { current in
+        let (handles, recording, hasKeyboard) = state.withLock { current in
             current.heldKeys = HeldKeys()
-            return (current.jobs.values.map(\.handle), current.recording?.job, current.queues[.keyboard] != nil)
+            return (current.jobs.values.map(\.handle), current.recording, current.queues[.keyboard] != nil)
         }
+        let recordingJob = recording?.job
         log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
         for handle in handles { handle.cancel() }
-        if let recordingJob { _ = cancelRecording(recordingJob) }
+        // Everyone's: the emergency stop is the rig's, whoever started what.
+        recording?.recording.cancel()
         cancelAllFingertips()
         // Harmless: a keyboard that cannot be had was destroyed, and its destruction released its keys (the kernel sends the ups); a new one has none down.
         guard hasKeyboard, let session = try? engine.readyDevice(DaemonServer.profile(for: .keyboard)) else { return }

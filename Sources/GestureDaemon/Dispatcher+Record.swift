@@ -20,6 +20,8 @@ struct RecordingRecord: Sendable {
 
     let job: Int
     let clientID: Int
+    /// The user whose client started it.
+    var owner: UInt32? = nil
     let recording: RecordJob
     /// Whether record-start named the gesture (else a save names it).
     let named: Bool
@@ -64,10 +66,7 @@ extension Dispatcher {
             device: device, grab: grab, sequential: sequential,
             sessionOptions: RecordingSessionOptions(idleTimeout: idle, maximumDuration: maximum),
             details: RecordingDetails(name: name, recordedAt: WallClock.iso8601(), tool: "gesturectl \(version)"))
-        let job = state.withLock { current -> Int in
-            current.nextJobID += 1
-            return current.nextJobID
-        }
+        let job = state.withLock { $0.jobIDs.next() }
         let recording: RecordJob
         do {
             recording = try engine.startRecording(
@@ -82,7 +81,7 @@ extension Dispatcher {
         // meanwhile (its request waited in a lane) gets no recording.
         let live = state.withLock { current -> Bool in
             guard current.liveClients.contains(client) else { return false }
-            current.recording = RecordingRecord(job: job, clientID: client, recording: recording, named: named)
+            current.recording = RecordingRecord(job: job, clientID: client, owner: current.user(of: client), recording: recording, named: named)
             return true
         }
         guard live else {
@@ -109,6 +108,8 @@ extension Dispatcher {
             guard var recording = current.recording else {
                 throw DaemonError(.notFound, "no recording (start one with record-start)")
             }
+            // Another user's recording is theirs to stop and collect (issue 36).
+            guard current.mayAct(on: recording.owner, client: client) else { throw ServerState.notYours("recording", recording.job) }
             if recording.outcome != nil { return .collect(recording) }
             if let other = recording.waiter {
                 throw DaemonError(.busy, "a record-stop (from client \(other.clientID)) already waits for recording \(recording.job)")
@@ -132,8 +133,12 @@ extension Dispatcher {
 
     /// Stops the recording `job` for a `cancel`; false when `job` is not
     /// the recording. Its result waits for a `record-stop`.
-    func cancelRecording(_ job: Int) -> Bool {
-        let recording = state.withLock { current in current.recording?.job == job ? current.recording?.recording : nil }
+    func cancelRecording(_ job: Int, client: Int) throws(DaemonError) -> Bool {
+        let recording = try state.withLock { current throws(DaemonError) -> RecordJob? in
+            guard let record = current.recording, record.job == job else { return nil }
+            guard current.mayAct(on: record.owner, client: client) else { throw ServerState.notYours("recording", job) }
+            return record.recording
+        }
         recording?.cancel()
         return recording != nil
     }

@@ -64,9 +64,12 @@ final class Dispatcher: Sendable {
         }
     }
 
-    /// A client was let in.
-    func clientConnected(_ client: Int) {
-        state.withLock { _ = $0.liveClients.insert(client) }
+    /// A client was let in, as the user the kernel says it is.
+    func clientConnected(_ client: Int, peer: PeerCredentials) {
+        state.withLock { current in
+            current.liveClients.insert(client)
+            current.clientUsers[client] = peer.userID
+        }
     }
 
     /// Starts the lanes' workers.
@@ -99,6 +102,7 @@ final class Dispatcher: Sendable {
     func clientLeft(_ client: Int) -> Int {
         let cancelled = state.withLock { current in
             current.liveClients.remove(client)
+            current.clientUsers[client] = nil
             return current.jobs.values.filter { $0.clientID == client && $0.cancelOnDisconnect }.map(\.handle)
         }
         for handle in cancelled { handle.cancel() }
@@ -273,6 +277,8 @@ struct JobRecord: Sendable {
     /// How its device is made.
     var output: PlayOutput = .uinput
     let clientID: Int
+    /// The user whose client made it; `nil` for a binding's (see ``ServerState/mayAct(on:client:)``).
+    var owner: UInt32? = nil
     let requestID: JSONValue
     let waits: Bool
     let cancelOnDisconnect: Bool
@@ -297,7 +303,10 @@ struct ServerState: Sendable {
     var jobs: [Int: JobRecord] = [:]
     /// The engine's queue of each ready device.
     var queues: [ReadyDevice: PlayQueue] = [:]
-    var nextJobID = 0
+    /// The user each live client is (its peer credentials' uid).
+    var clientUsers: [Int: UInt32] = [:]
+    /// Job ids handed out, so that a new one is never an old one.
+    var jobIDs = JobIDs()
     var stopping = false
     /// The keys each client holds down with `press` `down`.
     var heldKeys = HeldKeys()
@@ -312,4 +321,43 @@ struct ServerState: Sendable {
     /// How many times all fingertips were stopped (the emergency stop):
     /// fingertips starting meanwhile are stopped as they are registered.
     var fingertipsStops = 0
+}
+
+/// Job ids no other user can guess (issue 36: sequential ids let a member
+/// aim at the next job of anyone): each is a serial number in its high
+/// bits, so ids still grow in the order jobs start (`jobs` lists them so),
+/// and 20 random bits below it; at most 2^53 − 1, exact in every JSON
+/// reader. Never one handed out before by this daemon.
+struct JobIDs: Sendable {
+    private var serial = 0
+
+    /// A new id.
+    mutating func next() -> Int {
+        serial += 1
+        var generator = SystemRandomNumberGenerator()
+        return (serial << 20) | Int.random(in: 0..<(1 << 20), using: &generator)
+    }
+}
+
+extension ServerState {
+    /// The user client `client` is; `nil` for a binding's work (client 0)
+    /// or a client gone.
+    func user(of client: Int) -> UInt32? { clientUsers[client] }
+
+    /// Whether client `client` acts as an administrator: root (who may act
+    /// on every user's jobs, recordings and fingertips).
+    func isAdministrator(_ client: Int) -> Bool { clientUsers[client] == 0 }
+
+    /// Whether client `client` may see the details of, or stop, work that
+    /// `owner` made: its own user's, an administrator, or work no client
+    /// made (a binding's, which any member at the rig may stop).
+    func mayAct(on owner: UInt32?, client: Int) -> Bool {
+        guard let owner else { return true }
+        return isAdministrator(client) || clientUsers[client] == owner
+    }
+
+    /// The refusal of client `client` acting on `what` (job `job`) that another user made.
+    static func notYours(_ what: String, _ job: Int) -> DaemonError {
+        DaemonError(.permissionDenied, "\(what) \(job) is another user's: only its own user or root may stop it")
+    }
 }

@@ -61,7 +61,7 @@ final class SocketServer: Sendable {
         /// Why a peer may not use the daemon; `nil`: it may.
         var refusal: @Sendable (PeerCredentials) -> DaemonError?
         /// A client was let in (before any of its lines is handled).
-        var connected: @Sendable (_ client: Int) -> Void
+        var connected: @Sendable (_ client: Int, _ peer: PeerCredentials) -> Void
         /// A complete, non-blank request line from a client.
         var line: @Sendable (_ line: [UInt8], _ client: Int) -> Void
         /// A client went away; how many of its jobs that ended (for the log).
@@ -306,7 +306,7 @@ final class SocketServer: Sendable {
                 return client.id
             }
             if refusal == nil {
-                handlers.connected(id)
+                handlers.connected(id, peer)
                 log.info("client \(id) connected (pid \(peer.processID), uid \(peer.userID))")
             } else {
                 log.warning("client \(id) refused: uid \(peer.userID) (pid \(peer.processID)) is neither root nor in the group")

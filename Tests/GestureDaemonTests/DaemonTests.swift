@@ -147,7 +147,15 @@ struct DaemonProtocolTests {
         clock.advance(by: Microseconds(1))  // lets the first frame (three fingers down) out
         #expect(clock.nextWaitingDeadline() != nil)
         let jobs = try client.call("jobs")
-        #expect(jobs["jobs"] == .array([.object([("job", .integer(job)), ("device", .string("touchscreen")), ("state", .string("running")), ("kind", .string("play"))])]))
+        // The asker's own (`mine`), and its user, shown to root.
+        #expect(
+            jobs["jobs"]
+                == .array([
+                    .object([
+                        ("job", .integer(job)), ("device", .string("touchscreen")), ("state", .string("running")), ("kind", .string("play")),
+                        ("mine", .bool(true)), ("uid", .integer(0)),
+                    ])
+                ]))
         _ = try client.call("cancel", [("job", .integer(job))])
         #expect(errorCode { try client.call("cancel", [("job", .integer(9_999))]) } == .notFound)
         await daemon.stop()

@@ -91,11 +91,12 @@ struct FingertipsDaemonTests {
             listed == .array([
                 .object([
                     ("job", job), ("device", .string("touchscreen")), ("state", .string("running")), ("kind", .string("fingertips")),
-                    ("source", .string("/dev/input/test-pad")),
+                    ("source", .string("/dev/input/test-pad")), ("mine", .bool(true)), ("uid", .integer(0)),
                 ]),
                 .object([
                     ("job", try #require(other["job"])), ("device", .string("touchscreen")), ("state", .string("running")),
-                    ("kind", .string("fingertips")), ("source", .string("/dev/input/test-stick")),
+                    ("kind", .string("fingertips")), ("source", .string("/dev/input/test-stick")), ("mine", .bool(true)),
+                    ("uid", .integer(0)),
                 ]),
             ]), "\(listed?.jsonText ?? "nil")")
         _ = try client.call(.cancel(job: try #require(other["job"])))

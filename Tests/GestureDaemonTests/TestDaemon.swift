@@ -121,7 +121,7 @@ final class TestDaemon: Sendable {
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .touchpad]),
         clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false,
         inputs: InputFactory = .system, limits: DaemonServer.Limits = DaemonServer.Limits(),
-        unavailableOutputs: Set<String> = [], folder existing: String? = nil
+        unavailableOutputs: Set<String> = [], folder existing: String? = nil, allowedGroup: UInt32? = nil
     ) throws {
         collected.unavailableOutputs.withLock { $0 = unavailableOutputs }
         let number = Self.counter.add(1, ordering: .relaxed).newValue
@@ -138,7 +138,7 @@ final class TestDaemon: Sendable {
         server = try DaemonServer(
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
-                allowedGroup: nil, bindingsPath: bindingsPath, limits: limits),
+                allowedGroup: allowedGroup, bindingsPath: bindingsPath, limits: limits),
             engine: Engine(devices: collected.factory(clockMode: clockMode), inputs: switches.inputs(recordings: inputs)),
             log: collected.log,
             version: "test")
