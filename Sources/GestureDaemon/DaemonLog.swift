@@ -117,14 +117,7 @@ public final class DaemonLog: Sendable {
     /// count of bytes cut.
     static func bounded(_ text: String) -> String {
         guard text.utf8.count > maximumMessageBytes else { return text }
-        var kept = ""
-        var bytes = 0
-        for character in text {
-            let size = character.utf8.count
-            if bytes + size > maximumMessageBytes { break }
-            kept.append(character)
-            bytes += size
-        }
+        let (kept, bytes) = DisplayText.prefix(text, utf8Bytes: maximumMessageBytes)
         return kept + "…(\(text.utf8.count - bytes) bytes cut)"
     }
 

@@ -1,3 +1,4 @@
+import GestureModel
 import OperatingSystem
 
 /// Reading whole files and writing them atomically.
@@ -236,12 +237,7 @@ public enum FileIO {
     /// fits in 255 bytes.
     static func temporaryPrefix(for name: String) -> String {
         let room = maximumNameBytes - temporaryMark.utf8.count - ".tmp-".utf8.count - 6
-        var kept = ""
-        for character in name {
-            if kept.utf8.count + String(character).utf8.count > room { break }
-            kept.append(character)
-        }
-        return temporaryMark + kept + ".tmp-"
+        return temporaryMark + DisplayText.prefix(name, utf8Bytes: room).text + ".tmp-"
     }
 
     /// Whether `name` is one of our temporary files: `.gesturectl-` NAME

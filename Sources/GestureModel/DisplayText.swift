@@ -85,6 +85,23 @@ public enum DisplayText {
     }
 }
 
+extension DisplayText {
+    /// The longest start of `text` that fits in `limit` UTF-8 bytes, cut
+    /// at a character boundary (a name for a kernel's 80-byte field, a
+    /// file name's 255 bytes, a log line's bound), and its size in bytes.
+    public static func prefix(_ text: String, utf8Bytes limit: Int) -> (text: String, bytes: Int) {
+        var kept = ""
+        var bytes = 0
+        for character in text {
+            let size = character.utf8.count
+            if bytes + size > limit { break }
+            kept.append(character)
+            bytes += size
+        }
+        return (kept, bytes)
+    }
+}
+
 /// Counts in messages with the noun agreeing: "1 stroke", "2 strokes".
 public enum Plural {
     /// `count` and `singular`, or `plural` (default: `singular` + "s")

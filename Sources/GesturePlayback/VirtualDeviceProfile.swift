@@ -259,14 +259,6 @@ public struct VirtualDeviceProfile: Hashable, Sendable {
     /// `name` cut to at most `limit` UTF-8 bytes (by default 79, uinput's
     /// limit without the NUL), at a character boundary.
     static func truncatedName(_ name: String, limit: Int = 79) -> String {
-        var result = ""
-        var bytes = 0
-        for character in name {
-            let length = character.utf8.count
-            if bytes + length > limit { break }
-            result.append(character)
-            bytes += length
-        }
-        return result
+        DisplayText.prefix(name, utf8Bytes: limit).text
     }
 }
