@@ -198,6 +198,10 @@ extension FingertipsCommand {
         let handle = started.handle
         let source = started.result["source"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "?"
         let stop = idle == 0 ? "Ctrl-C" : "Ctrl-C or \(DurationText.format(microseconds: idle)) without input"
+        // Ctrl-C cancels from before the note that invites it: a signal
+        // right after the note found no subscriber and ended the command
+        // without the cancel or its words (a unit test beside a CPU hog).
+        context.cancelledBySignals(handle)
         context.note("fingertips through the daemon at \(socketPath), reading \(source); stop with \(stop)")
         switch await context.untilFinished(handle) {
         case .ended(.idle?, _):
