@@ -29,13 +29,21 @@ public struct ClientLimits: Sendable, Hashable {
     /// All clients' unread replies and events together: beyond it, every
     /// request but `cancel` is answered `busy` until clients read.
     public var totalReplyBytes: Int
+    /// The most connections one user may hold at once (issue 36: 400
+    /// clients of one member, each holding 1 MiB of an unfinished line,
+    /// took 437 MiB): another is refused `busy` and closed.
+    public var connectionsPerUser: Int
+    /// The most connections of all users together.
+    public var connections: Int
 
     /// Creates limits; the defaults are the daemon's.
     public init(
         lineBytes: Int = DaemonRequest.maximumLineBytes, eventBufferBytes: Int = 1 << 20,
         replyBufferBytes: Int = 256 << 20, freeInputBytes: Int = 1 << 20, inputBudgetBytes: Int = 128 << 20,
-        totalReplyBytes: Int = 512 << 20
+        totalReplyBytes: Int = 512 << 20, connectionsPerUser: Int = 128, connections: Int = 1_024
     ) {
+        self.connectionsPerUser = connectionsPerUser
+        self.connections = connections
         self.totalReplyBytes = totalReplyBytes
         self.lineBytes = lineBytes
         self.eventBufferBytes = eventBufferBytes
@@ -294,9 +302,18 @@ final class SocketServer: Sendable {
                 socket.close()
                 continue
             }
-            let refusal = handlers.refusal(peer)
+            var refusal = handlers.refusal(peer)
             let id = clients.withLock { current -> Int in
                 current.nextID += 1
+                if refusal == nil {
+                    let open = current.byID.values.filter { !$0.closing }
+                    if open.count >= limits.connections {
+                        refusal = DaemonError(.busy, "the daemon holds \(limits.connections) connections, the most it takes; try again later")
+                    } else if open.lazy.filter({ $0.peer.userID == peer.userID }).count >= limits.connectionsPerUser {
+                        refusal = DaemonError(
+                            .busy, "user \(peer.userID) holds \(limits.connectionsPerUser) connections, the most one user may; close one first")
+                    }
+                }
                 var client = ClientState(id: current.nextID, socket: socket, peer: peer)
                 if let refusal {
                     client.appendOutput(DaemonReply.failure(id: .null, error: refusal).utf8)
@@ -308,6 +325,10 @@ final class SocketServer: Sendable {
             if refusal == nil {
                 handlers.connected(id, peer)
                 log.info("client \(id) connected (pid \(peer.processID), uid \(peer.userID))")
+            } else if refusal?.code == .busy {
+                // Rate-limited by user (a negative key), not by this connection's
+                // id: a flood of refused connections is one user's lines.
+                log.client(-1 - Int(peer.userID), .warning, "client \(id) refused: \(refusal?.message ?? "")")
             } else {
                 log.warning("client \(id) refused: uid \(peer.userID) (pid \(peer.processID)) is neither root nor in the group")
             }

@@ -68,3 +68,21 @@ struct OwnershipTests {
         await daemon.stop()
     }
 }
+
+@Suite("Connections are budgeted per user", .serialized)
+struct ConnectionBudgetTests {
+    @Test("Past a user's connections, another is refused busy and closed; one closed makes room")
+    func perUser() async throws {
+        let daemon = try TestDaemon(limits: DaemonServer.Limits(connectionsPerUser: 3, connections: 100))
+        var held = try (0..<3).map { _ in try daemon.client() }
+        for client in held { _ = try client.call("version") }
+        let refused = try daemon.raw()
+        let reply = try refused.receive()
+        #expect(reply["error"]?["code"] == .string("busy"), "\(reply.jsonText)")
+        #expect(reply["error"]?["message"]?.jsonText.contains("3 connections") == true)
+        held.removeLast()
+        // Room once the daemon has seen that connection close (refused until then).
+        try waitUntil("a connection is let in again") { (try? daemon.client().call("version")) != nil }
+        await daemon.stop()
+    }
+}
