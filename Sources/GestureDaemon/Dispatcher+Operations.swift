@@ -155,10 +155,11 @@ extension Dispatcher {
             try cancel(job, client: client)
             return .object([("job", .integer(job))])
         case .jobs:
-            let (jobs, fingertips, askerUser, administrator) = state.withLock { current in
+            let (jobs, fingertips, askerUser, administrator, shownSources) = state.withLock { current in
                 (
                     current.jobs.values.sorted { $0.id < $1.id }, Array(current.fingertips.values), current.user(of: client),
-                    current.isAdministrator(client)
+                    current.isAdministrator(client),
+                    Set(current.fingertips.values.filter { current.mayAct(on: $0.owner, client: client) }.map(\.job))
                 )
             }
             // Who made each (issue 36): `mine` for the asker's own; an
@@ -169,7 +170,6 @@ extension Dispatcher {
                 if administrator, let owner { members.append(("uid", .integer(Int(owner)))) }
                 return members
             }
-            func mayAct(_ owner: UInt32?) -> Bool { owner == nil || administrator || owner == askerUser }
             // Plays and presses, then live fingertips (`kind` tells them
             // apart; fingertips also name their source): one list sorted by job.
             let entries: [(Int, JSONValue)] =
@@ -184,7 +184,7 @@ extension Dispatcher {
                         ("job", .integer(record.job)), ("device", .string(record.fingertips.profile.kind.rawValue)), ("state", .string("running")),
                         ("kind", .string("fingertips")),
                     ]
-                    if mayAct(record.owner) { members.append(("source", .string(record.fingertips.source.node))) }
+                    if shownSources.contains(record.job) { members.append(("source", .string(record.fingertips.source.node))) }
                     return (record.job, .object(members + ownership(record.owner)))
                 }
             return .object([("jobs", .array(entries.sorted { $0.0 < $1.0 }.map(\.1)))])

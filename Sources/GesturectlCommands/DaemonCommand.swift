@@ -90,14 +90,7 @@ enum DaemonCommand {
                 // A regular file of at most 1 MiB, opened without following a
                 // link or waiting on a FIFO (issue 36: /dev/zero was read to
                 // 552 MB, a FIFO on SIGHUP blocked SIGTERM).
-                readFile: { path in
-                    do {
-                        return try FileIO.read(
-                            path: context.resolve(path), limit: DaemonConfiguration.maximumFileBytes, regularOnly: true)
-                    } catch let error as FileSystemError {
-                        throw FileSystemError(kind: error.kind, path: path, operation: error.operation, reason: error.reason)
-                    }
-                }),
+                readFile: { path in try context.readFile(path, limit: DaemonConfiguration.maximumFileBytes, regularOnly: true) }),
             engine: context.engine)
         do {
             try await service.run(signals: Gesturectl.signals)

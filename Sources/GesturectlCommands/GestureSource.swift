@@ -46,11 +46,13 @@ extension CommandContext {
 
     /// Reads a file named on the command line ('-' for standard input),
     /// refusing more than `limit` bytes (by default a gesture file's);
-    /// errors name it as the user typed it.
-    func readFile(_ path: String, limit: Int = GestureLimits.maximumFileBytes) throws -> [UInt8] {
-        if path == "-" { return try readStandardInput(limit) }
+    /// errors name it as the user typed it. With `regularOnly` (a daemon's
+    /// own file) only a regular file is read, never standard input (see
+    /// ``GestureLibrary/FileIO/read(path:limit:regularOnly:)``).
+    func readFile(_ path: String, limit: Int = GestureLimits.maximumFileBytes, regularOnly: Bool = false) throws -> [UInt8] {
+        if path == "-" && !regularOnly { return try readStandardInput(limit) }
         do {
-            return try FileIO.read(path: resolve(path), limit: limit)
+            return try FileIO.read(path: resolve(path), limit: limit, regularOnly: regularOnly)
         } catch {
             throw FileSystemError(kind: error.kind, path: path, operation: error.operation, reason: error.reason)
         }
