@@ -14,6 +14,7 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <grp.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <sys/fsuid.h>
 #include <sys/socket.h>
@@ -249,3 +250,5 @@ int gesturectl_group_id(const char *name, unsigned *gid) {
 }
 
 int gesturectl_process_groups(unsigned *groups, int capacity) { return getgroups(capacity, (gid_t *)groups); }
+
+int gesturectl_malloc_trim(void) { return malloc_trim(0); }

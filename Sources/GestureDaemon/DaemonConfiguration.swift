@@ -17,8 +17,9 @@ import OperatingSystem
 ///   `/var/lib/gesturectl/gestures`, or the user's library for a user instance).
 /// - `queue_limit`: requests waiting per device before `busy` (default 64).
 /// - `reply_limit_mib`: unread replies per client before it is disconnected
-///   (default 256); `reply_total_mib`: all clients' unread replies and
-///   events before requests are answered `busy` (default 512). Read at start.
+///   (default 256); `reply_user_mib` and `reply_total_mib`: one user's and
+///   all clients' unread replies and events before the clients that do not
+///   read and hold the most are disconnected (defaults 256, 512). Read at start.
 /// - `bindings`: custom actions, a list of ``TriggerBinding``s (default
 ///   none); the bindings saved over the socket (`bindings.json`) override them.
 /// - `double_press_ms`, `long_press_ms`, `emergency_stop_ms`: the press
@@ -56,7 +57,11 @@ public struct DaemonConfiguration: Hashable, Sendable {
     public var queueLimit: Int
     /// Unread replies per client (MiB) before it is disconnected.
     public var replyLimitMiB = 256
-    /// All clients' unread replies and events (MiB) before `busy`.
+    /// One user's clients' unread replies and events (MiB) before the
+    /// largest of those that do not read are disconnected.
+    public var replyUserMiB = 256
+    /// All clients' unread replies and events (MiB) before the largest of
+    /// those that do not read are disconnected.
     public var replyTotalMiB = 512
     /// The custom actions the configuration defines.
     public var bindings: [TriggerBinding]
@@ -157,11 +162,15 @@ public struct DaemonConfiguration: Hashable, Sendable {
                     throw DaemonError(.badArgument, "\(path): \"queue_limit\" must be a whole number from 1 to 10000")
                 }
                 configuration.queueLimit = limit
-            case "reply_limit_mib", "reply_total_mib":
+            case "reply_limit_mib", "reply_user_mib", "reply_total_mib":
                 guard case .number(let text) = member, let mebibytes = Int(text), (1...65_536).contains(mebibytes) else {
                     throw DaemonError(.badArgument, "\(path): \"\(key)\" must be a whole number of MiB from 1 to 65536")
                 }
-                if key == "reply_limit_mib" { configuration.replyLimitMiB = mebibytes } else { configuration.replyTotalMiB = mebibytes }
+                switch key {
+                case "reply_limit_mib": configuration.replyLimitMiB = mebibytes
+                case "reply_user_mib": configuration.replyUserMiB = mebibytes
+                default: configuration.replyTotalMiB = mebibytes
+                }
             case "bindings":
                 configuration.bindings = try TriggerBinding.parseList(member, what: "\(path): \"bindings\"")
             case "double_press_ms", "long_press_ms", "emergency_stop_ms":
@@ -202,7 +211,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
             default:
                 throw DaemonError(
                     .badArgument,
-                    "\(path): unknown key \"\(DaemonLog.oneLine(key))\" (known: group, devices, library, queue_limit, reply_limit_mib, reply_total_mib, bindings, double_press_ms, long_press_ms, emergency_stop_ms, grab, dedicated_keyboards, outputs, gadget)")
+                    "\(path): unknown key \"\(DaemonLog.oneLine(key))\" (known: group, devices, library, queue_limit, reply_limit_mib, reply_user_mib, reply_total_mib, bindings, double_press_ms, long_press_ms, emergency_stop_ms, grab, dedicated_keyboards, outputs, gadget)")
             }
         }
         if let problem = configuration.pressTimings.problem { throw DaemonError(.badArgument, "\(path): \(problem)") }

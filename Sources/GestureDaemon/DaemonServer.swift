@@ -134,7 +134,8 @@ public final class DaemonServer: Sendable {
     public var bufferedInputBytes: Int { sockets.bufferedInputBytes }
 
     /// The replies and events the daemon holds for its clients, unread, in
-    /// bytes: past ``Limits/totalReplyBytes`` requests are answered `busy`.
+    /// bytes: past ``Limits/totalReplyBytes`` the clients that do not read
+    /// and hold the most are disconnected.
     public var pendingOutputBytes: Int { sockets.pendingOutputBytes }
 
     /// Waits until the server has stopped (after ``stop()``).

@@ -104,7 +104,8 @@ public final class DaemonService: Sendable {
                 bindingsPath: options.bindings
                     ?? (systemInstance ? DaemonPaths.systemBindings : DaemonPaths.userBindings(environment: options.environment)),
                 limits: DaemonServer.Limits(
-                    replyBufferBytes: configuration.replyLimitMiB << 20, totalReplyBytes: configuration.replyTotalMiB << 20)),
+                    replyBufferBytes: configuration.replyLimitMiB << 20, totalReplyBytes: configuration.replyTotalMiB << 20,
+                    userReplyBytes: configuration.replyUserMiB << 20)),
             engine: engine, log: log, version: options.version)
         do {
             try server.start()

@@ -72,16 +72,9 @@ extension Dispatcher {
                     "unknown operation \"\(DaemonLog.excerpt(request.op))\"; known: \(DaemonOperation.allCases.map(\.rawValue).sorted().joined(separator: ", "))")
             }
             let arguments = try Arguments(request, of: operation)
-            // Replies nobody reads are bounded in total: only `cancel` is
-            // served past the bound (its reply is a few bytes).
-            if operation != .cancel {
-                let unread = sockets.pendingOutputBytes
-                if unread > sockets.limits.totalReplyBytes {
-                    throw DaemonError(
-                        .busy,
-                        "clients have not read \(SocketServer.describeBytes(unread)) of replies (the most the daemon holds is \(SocketServer.describeBytes(sockets.limits.totalReplyBytes))); try again later")
-                }
-            }
+            // Replies nobody reads are bounded (per client, per user and in
+            // total) where they are queued: the clients that hold the most
+            // are cut off (SocketServer), nobody is refused for them.
             if let result = try perform(operation, request, arguments, client: id) {
                 reply(id, DaemonReply.success(id: request.id, result: result))
             }

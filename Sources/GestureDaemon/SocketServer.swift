@@ -26,9 +26,21 @@ public struct ClientLimits: Sendable, Hashable {
     /// 64 KiB read) per client — 128 + 64 + 100 × 1 MiB ≈ 300 MiB with
     /// the defaults — not 6.4 GB.
     public var inputBudgetBytes: Int
-    /// All clients' unread replies and events together: beyond it, every
-    /// request but `cancel` is answered `busy` until clients read.
+    /// One user's incomplete lines together (all their connections):
+    /// beyond it, that user's clients with more than `freeInputBytes`
+    /// buffered wait, but the one with the longest line, as for
+    /// `inputBudgetBytes`; other users' lines go on.
+    public var userInputBytes: Int
+    /// All clients' unread replies and events together (every reply
+    /// counts: errors and `busy` too): beyond it, the clients that do not
+    /// read (their socket is full) and hold the most are disconnected,
+    /// largest first, until the rest is within it. A client that reads is
+    /// never cut off, and nobody is answered `busy` for it.
     public var totalReplyBytes: Int
+    /// One user's unread replies and events together (all their
+    /// connections): beyond it, that user's clients that do not read are
+    /// disconnected, largest first.
+    public var userReplyBytes: Int
     /// The most connections one user may hold at once (issue 36: 400
     /// clients of one member, each holding 1 MiB of an unfinished line,
     /// took 437 MiB): another is refused `busy` and closed.
@@ -40,8 +52,11 @@ public struct ClientLimits: Sendable, Hashable {
     public init(
         lineBytes: Int = DaemonRequest.maximumLineBytes, eventBufferBytes: Int = 1 << 20,
         replyBufferBytes: Int = 256 << 20, freeInputBytes: Int = 1 << 20, inputBudgetBytes: Int = 128 << 20,
-        totalReplyBytes: Int = 512 << 20, connectionsPerUser: Int = 128, connections: Int = 1_024
+        userInputBytes: Int = 64 << 20, totalReplyBytes: Int = 512 << 20, userReplyBytes: Int = 256 << 20,
+        connectionsPerUser: Int = 128, connections: Int = 1_024
     ) {
+        self.userInputBytes = userInputBytes
+        self.userReplyBytes = userReplyBytes
         self.connectionsPerUser = connectionsPerUser
         self.connections = connections
         self.totalReplyBytes = totalReplyBytes
@@ -85,10 +100,88 @@ final class SocketServer: Sendable {
         var nextID = 0
         /// The unread input of all clients together (their `input`s' sizes).
         var bufferedInput = 0
+        /// The unread output of all clients together.
+        var pendingOutput = 0
+        /// Each user's clients' unread input and output together.
+        var inputByUser: [UInt32: Int] = [:]
+        var outputByUser: [UInt32: Int] = [:]
         /// Stop listening (the daemon stops).
         var stopping = false
         /// Every reply there will be is queued: finish once they are written.
         var drained = false
+
+        /// Changes client `id` in place (a copy would copy its buffers),
+        /// keeping the totals, all users' and its user's, in step with what
+        /// `body` did to its input and output; `nil` when it is gone.
+        @discardableResult
+        mutating func change<Result>(_ id: Int, _ body: (inout ClientState) -> Result) -> Result? {
+            guard let user = byID[id]?.peer.userID, let output = byID[id]?.pendingOutput, let input = byID[id]?.input.count else {
+                return nil
+            }
+            let result = body(&byID[id]!)
+            account(user, output: byID[id]!.pendingOutput - output, input: byID[id]!.input.count - input)
+            return result
+        }
+
+        /// Forgets client `id` and what it held.
+        mutating func remove(_ id: Int) -> ClientState? {
+            guard let client = byID.removeValue(forKey: id) else { return nil }
+            account(client.peer.userID, output: -client.pendingOutput, input: -client.input.count)
+            return client
+        }
+
+        private mutating func account(_ user: UInt32, output: Int, input: Int) {
+            if output != 0 {
+                pendingOutput += output
+                outputByUser[user, default: 0] += output
+                if outputByUser[user] == 0 { outputByUser[user] = nil }
+            }
+            if input != 0 {
+                bufferedInput += input
+                inputByUser[user, default: 0] += input
+                if inputByUser[user] == 0 { inputByUser[user] = nil }
+            }
+        }
+
+        /// Cuts off the clients that do not read while they hold more
+        /// unread output than a bound allows: a client over its own bound,
+        /// then the largest holders of `user` while that user is over theirs,
+        /// then the largest of all while all are over the total. Only a client
+        /// whose socket is full (``ClientState/writeBlocked``) is cut: one that
+        /// reads is writing out what it holds. Returns each one cut off with
+        /// why; the I/O loop disconnects them.
+        mutating func enforceOutputBudgets(after id: Int, limits: ClientLimits) -> [(id: Int, reason: String)] {
+            var cut: [(id: Int, reason: String)] = []
+            if let client = byID[id], client.writeBlocked, !client.overflowed, client.pendingOutput > limits.replyBufferBytes {
+                cut.append((id, "over \(SocketServer.describeBytes(limits.replyBufferBytes)) a client may hold"))
+                cutOff(id)
+            }
+            guard let user = byID[id]?.peer.userID else { return cut }
+            while (outputByUser[user] ?? 0) > limits.userReplyBytes, let largest = largestNonReader(of: user) {
+                cut.append((largest, "user \(user)'s clients hold over \(SocketServer.describeBytes(limits.userReplyBytes)), the most one user may"))
+                cutOff(largest)
+            }
+            while pendingOutput > limits.totalReplyBytes, let largest = largestNonReader(of: nil) {
+                cut.append((largest, "all clients hold over \(SocketServer.describeBytes(limits.totalReplyBytes)), the most the daemon keeps"))
+                cutOff(largest)
+            }
+            return cut
+        }
+
+        /// The client (of `user`, or of anyone) that does not read and holds the most output.
+        private func largestNonReader(of user: UInt32?) -> Int? {
+            byID.values.lazy
+                .filter { $0.writeBlocked && !$0.overflowed && $0.pendingOutput > 0 && (user == nil || $0.peer.userID == user) }
+                .map { (id: $0.id, held: $0.pendingOutput) }
+                .max { ($0.held, -$0.id) < ($1.held, -$1.id) }?.id
+        }
+
+        private mutating func cutOff(_ id: Int) {
+            change(id) {
+                $0.overflowed = true
+                $0.discardOutput()
+            }
+        }
     }
 
     /// The I/O thread: named `gesturectl-io`.
@@ -126,7 +219,7 @@ final class SocketServer: Sendable {
     var bufferedInputBytes: Int { clients.withLock { $0.bufferedInput } }
 
     /// The replies and events all clients have not read yet, in bytes.
-    var pendingOutputBytes: Int { clients.withLock { $0.byID.values.reduce(0) { $0 + $1.pendingOutput } } }
+    var pendingOutputBytes: Int { clients.withLock { $0.pendingOutput } }
 
     /// A paused client may be read again (see ``Handlers/paused``).
     func resume() { wake.signal() }
@@ -150,22 +243,21 @@ final class SocketServer: Sendable {
 
     // MARK: Output to clients
 
-    /// Queues `line` for a client (a reply: never dropped; a client that lets
-    /// replies pile up past the limit is disconnected, its output discarded).
+    /// Queues `line` for a client (a reply: never dropped; clients that let
+    /// replies pile up past a bound are disconnected, their output
+    /// discarded: see ``ClientLimits``).
     func reply(_ clientID: Int, _ line: String) {
-        let cutOff = clients.withLock { current -> Bool in
-            // In place (through the dictionary's subscript): a copy of the
-            // client would copy its whole output for every reply.
-            current.byID[clientID]?.appendOutput(line.utf8)
-            guard let pending = current.byID[clientID]?.pendingOutput, pending > limits.replyBufferBytes,
-                current.byID[clientID]?.writeBlocked == true, current.byID[clientID]?.overflowed == false
-            else { return false }
-            current.byID[clientID]?.overflowed = true
-            current.byID[clientID]?.discardOutput()
-            return true
+        let cut = clients.withLock { current in
+            current.change(clientID) { $0.appendOutput(line.utf8) }
+            return current.enforceOutputBudgets(after: clientID, limits: limits)
         }
-        if cutOff { log.warning("client \(clientID) does not read its replies (over \(limits.replyBufferBytes) bytes unread); disconnecting") }
+        logCutOff(cut)
         wake.signal()
+    }
+
+    /// Says once for each client cut off that it is, and why.
+    private func logCutOff(_ cut: [(id: Int, reason: String)]) {
+        for (id, reason) in cut { log.warning("client \(id) does not read its replies and holds the most: \(reason); disconnecting") }
     }
 
     /// Pushes an event to every client subscribed to it; a client whose
@@ -178,15 +270,18 @@ final class SocketServer: Sendable {
         guard heard else { return }
         let line = Array(DaemonReply.event(event, fields()).utf8)
         let limit = limits.eventBufferBytes
-        let startedDropping = clients.withLock { current -> [Int] in
+        let (startedDropping, cut) = clients.withLock { current -> ([Int], [(id: Int, reason: String)]) in
             var started: [Int] = []
+            var cut: [(id: Int, reason: String)] = []
             // The ids copied first: iterating the dictionary itself while
             // changing its clients would copy it, and every client's output.
             for id in Array(current.byID.keys) where current.byID[id]?.subscriptions.contains(event) == true {
-                if current.byID[id]?.pushEvent(line, limit: limit) == true { started.append(id) }
+                if current.change(id, { $0.pushEvent(line, limit: limit) }) == true { started.append(id) }
+                cut += current.enforceOutputBudgets(after: id, limits: limits)
             }
-            return started
+            return (started, cut)
         }
+        logCutOff(cut)
         for id in startedDropping {
             log.warning("client \(id) does not read: over \(limit) bytes wait for it; its events are dropped (and counted) until it reads")
         }
@@ -222,13 +317,22 @@ final class SocketServer: Sendable {
         while true {
             // A light view of each client: a copy of its state would share
             // its buffers and make every append below copy them whole.
-            let (stopping, drained, views, overBudget) = clients.withLock {
-                ($0.stopping, $0.drained, $0.byID.values.map(ClientView.init), $0.bufferedInput >= limits.inputBudgetBytes)
+            let limits = limits
+            let (stopping, drained, views, overTotal, usersOver) = clients.withLock { current in
+                (
+                    current.stopping, current.drained, current.byID.values.map(ClientView.init),
+                    current.bufferedInput >= limits.inputBudgetBytes,
+                    Set(current.inputByUser.lazy.filter { $0.value >= limits.userInputBytes }.map(\.key))
+                )
             }
-            // A client whose replies went over the limit is cut off now: it
+            // A client whose replies went over a bound is cut off now: it
             // does not read, so "close once written" would never come.
             let readers = views.filter { !$0.overflowed }
-            for client in views where client.overflowed { disconnect(client.id, reason: "did not read its replies", handlers) }
+            let cutOff = views.filter(\.overflowed)
+            for client in cutOff { disconnect(client.id, reason: "did not read its replies", handlers) }
+            // What they held is free: give it back to the system, not only to
+            // the heap (glibc keeps large frees for reuse).
+            if !cutOff.isEmpty { Heap.returnFreeMemory() }
             if stopping {
                 // Stop listening at once; let the replies of the jobs being
                 // cancelled be queued (finish() says when) and written.
@@ -242,15 +346,20 @@ final class SocketServer: Sendable {
             }
             var requests: [(FileDescriptor, Poll.Events)] = [(wake.fileDescriptor, .readable)]
             if listeningOpen { requests.append((listening, .readable)) }
-            // Over the input budget, a client with a long incomplete line
-            // waits (its writes stay in the kernel) until others' complete;
-            // the one with the longest goes on, so that one always completes
-            // (or goes over the line limit) and frees its share.
-            let favoured = overBudget
-                ? readers.filter { $0.inputCount >= limits.freeInputBytes }.max { ($0.inputCount, -$0.id) < ($1.inputCount, -$1.id) }?.id
-                : nil
+            // Over the input budget (all users' or its user's), a client with
+            // a long incomplete line waits (its writes stay in the kernel)
+            // until others' complete; of each user, the one with the longest
+            // goes on, so that one always completes (or goes over the line
+            // limit) and frees its share, and one user who stalls in the
+            // middle of long lines holds up only their own.
+            let long = readers.filter { $0.inputCount >= limits.freeInputBytes && (overTotal || usersOver.contains($0.user)) }
+            let favoured = Set(
+                Dictionary(grouping: long, by: \.user).values.compactMap {
+                    $0.max { ($0.inputCount, -$0.id) < ($1.inputCount, -$1.id) }?.id
+                })
             for client in readers {
-                let waits = overBudget && client.inputCount >= limits.freeInputBytes && client.id != favoured
+                let waits = (overTotal || usersOver.contains(client.user)) && client.inputCount >= limits.freeInputBytes
+                    && !favoured.contains(client.id)
                 let reads: Poll.Events = waits || handlers.paused(client.id) ? [] : .readable
                 requests.append((client.socket, client.pendingOutput == 0 ? reads : reads.union(.writable)))
             }
@@ -277,7 +386,7 @@ final class SocketServer: Sendable {
                 }
                 if events.isEmpty { continue }
                 if events.contains(.readable) || !events.isDisjoint(with: [.hangUp, .error]) {
-                    if !readFrom(client.id, favoured: client.id == favoured, into: &chunk, handlers) { continue }
+                    if !readFrom(client.id, favoured: favoured.contains(client.id), into: &chunk, handlers) { continue }
                 }
                 if events.contains(.writable) { writeTo(client.id, handlers) }
             }
@@ -314,12 +423,16 @@ final class SocketServer: Sendable {
                             .busy, "user \(peer.userID) holds \(limits.connectionsPerUser) connections, the most one user may; close one first")
                     }
                 }
-                var client = ClientState(id: current.nextID, socket: socket, peer: peer)
-                if let refusal {
-                    client.appendOutput(DaemonReply.failure(id: .null, error: refusal).utf8)
-                    client.closing = true
-                }
+                let client = ClientState(id: current.nextID, socket: socket, peer: peer)
                 current.byID[client.id] = client
+                if let refusal {
+                    // Counted as every reply is (a flood of refusals is
+                    // bounded like any other output).
+                    current.change(client.id) {
+                        $0.appendOutput(DaemonReply.failure(id: .null, error: refusal).utf8)
+                        $0.closing = true
+                    }
+                }
                 return client.id
             }
             if refusal == nil {
@@ -360,13 +473,12 @@ final class SocketServer: Sendable {
             // Everything under the lock happens in place: appending to a copy
             // of the client would copy its whole input for every chunk.
             let (closing, lines, tooLarge, waits) = clients.withLock { current -> (Bool, [[UInt8]], Bool, Bool) in
-                guard let closing = current.byID[id]?.closing else { return (true, [], false, false) }
+                guard let closing = current.byID[id]?.closing, let user = current.byID[id]?.peer.userID else { return (true, [], false, false) }
                 if closing { return (true, [], false, false) }  // refused or cut off: ignore what it sends
-                let before = current.byID[id]?.input.count ?? 0
-                let taken = current.byID[id]?.takeLines(chunk[0..<count], limit: lineLimit) ?? (lines: [], tooLarge: false)
+                let taken = current.change(id) { $0.takeLines(chunk[0..<count], limit: lineLimit) } ?? (lines: [], tooLarge: false)
                 let after = current.byID[id]?.input.count ?? 0
-                current.bufferedInput += after - before
-                let waits = !favoured && after >= limits.freeInputBytes && current.bufferedInput >= limits.inputBudgetBytes
+                let waits = !favoured && after >= limits.freeInputBytes
+                    && (current.bufferedInput >= limits.inputBudgetBytes || current.inputByUser[user, default: 0] >= limits.userInputBytes)
                 return (false, taken.lines, taken.tooLarge, waits)
             }
             if closing { continue }
@@ -379,7 +491,7 @@ final class SocketServer: Sendable {
                     DaemonReply.failure(
                         id: .null,
                         error: DaemonError(.tooLarge, "a request line is longer than \(Self.describeBytes(lineLimit)); the connection is closed")))
-                clients.withLock { $0.byID[id]?.closing = true }
+                clients.withLock { $0.change(id) { $0.closing = true } }
                 log.warning("client \(id) sent a line over the limit; closing")
             }
             // Replies go out as they are made, not after the whole read: a
@@ -408,13 +520,17 @@ final class SocketServer: Sendable {
         // never copied, and the workers' replies append to it meanwhile.
         let outcome = clients.withLock { current -> Result<Bool, any Error> in
             guard current.byID[id] != nil else { return .success(false) }
-            do {
-                try current.byID[id]?.sendOutput()
-            } catch {
-                return .failure(error)
+            let sent = current.change(id) { client -> (any Error)? in
+                do {
+                    try client.sendOutput()
+                } catch {
+                    return error
+                }
+                // A client that read again hears how many events it missed.
+                client.flushDropped(limit: limits.eventBufferBytes)
+                return nil
             }
-            // A client that read again hears how many events it missed.
-            current.byID[id]?.flushDropped(limit: limits.eventBufferBytes)
+            if let error = sent ?? nil { return .failure(error) }
             return .success(current.byID[id].map { $0.pendingOutput == 0 && $0.closing } ?? false)
         }
         switch outcome {
@@ -431,13 +547,16 @@ final class SocketServer: Sendable {
 
     /// Forgets a client, and tells the owner.
     private func disconnect(_ id: Int, reason: String, _ handlers: Handlers) {
-        let client = clients.withLock { current -> ClientState? in
-            let client = current.byID.removeValue(forKey: id)
-            current.bufferedInput -= client?.input.count ?? 0
-            return client
+        // Its buffers are freed inside the lock, with the client.
+        let removed = clients.withLock { current -> (socket: FileDescriptor, held: Int)? in
+            guard let client = current.remove(id) else { return nil }
+            return (client.socket, client.input.count + client.pendingOutput)
         }
-        guard let client else { return }
-        client.socket.close()
+        guard let removed else { return }
+        removed.socket.close()
+        // A client that held a megabyte or more (a long line, unread
+        // replies): its memory goes back to the system, not only to the heap.
+        if removed.held >= 1 << 20 { Heap.returnFreeMemory() }
         let cancelled = handlers.disconnected(id)
         log.info("client \(id) disconnected (\(reason))" + (cancelled == 0 ? "" : "; \(cancelled) job(s) cancelled"))
         log.forgetClient(id)
@@ -447,6 +566,7 @@ final class SocketServer: Sendable {
 /// What the I/O loop needs to know of a client for one poll.
 private struct ClientView {
     let id: Int
+    let user: UInt32
     let socket: FileDescriptor
     let pendingOutput: Int
     let inputCount: Int
@@ -454,6 +574,7 @@ private struct ClientView {
 
     init(_ client: ClientState) {
         id = client.id
+        user = client.peer.userID
         socket = client.socket
         pendingOutput = client.pendingOutput
         inputCount = client.input.count

@@ -138,7 +138,7 @@ struct FairServiceTests {
         #expect(try saver.closes(within: 20), "the saver's connection stays open after the stop")
     }
 
-    @Test("Replies nobody reads: a client over its bound is cut off; past the total, requests are busy but cancel is served")
+    @Test("Replies nobody reads: past the total, the clients that do not read are cut off, largest first; a reading client is served, never busy")
     func boundedReplies() async throws {
         let limits = DaemonServer.Limits(replyBufferBytes: 4 << 20, totalReplyBytes: 2 << 20)
         let daemon = try TestDaemon(limits: limits)
@@ -146,19 +146,122 @@ struct FairServiceTests {
         // A gesture of about 200 KB.
         _ = try client.call("save", [("name", .string("big")), ("gesture", try JSONValue.parse(Array(bigGestureJSON(bytes: 200_000).utf8)))])
 
-        // Two clients ask for it many times and never read.
+        // Two clients ask for it many times and never read (8 MB each).
         let show = JSONValue.object([("id", .integer(1)), ("op", .string("show")), ("name", .string("big"))]).jsonText + "\n"
         let first = try TimedConnection(path: daemon.socketPath)
         let second = try TimedConnection(path: daemon.socketPath)
         try first.send(String(repeating: show, count: 40))
         try second.send(String(repeating: show, count: 40))
-        // A third, reading, is answered busy while they hold over the total.
-        try waitUntil(within: 60, "the unread replies are over the total") { daemon.server.pendingOutputBytes > limits.totalReplyBytes }
-        #expect(errorCode { try client.call("show", [("name", .string("big"))]) } == .busy)
-        #expect(errorCode { try client.call("cancel", [("job", .integer(99))]) } == .notFound)  // served, not busy
-        #expect(daemon.server.pendingOutputBytes <= limits.totalReplyBytes + 2 * (1 << 20))
-        #expect(try first.pump())
-        #expect(try second.pump())
+        // A third, reading, is served all along (it was answered busy once
+        // they held over the total: issue 36), and its cancel too.
+        let deadline = Deadline(60)
+        while daemon.logLines.filter({ $0.contains("holds the most") }).count < 2 && deadline.remainingMilliseconds != nil {
+            #expect(try client.call("show", [("name", .string("big"))])["gesture"] != nil)
+            #expect(errorCode { try client.call("cancel", [("job", .integer(99))]) } == .notFound)
+        }
+        let cuts = daemon.logLines.filter { $0.contains("holds the most") }
+        #expect(cuts.count == 2, "\(cuts)")
+        #expect(cuts.allSatisfy { $0.contains("all clients hold over 2 MiB") || $0.contains("over 4 MiB a client may hold") }, "\(cuts)")
+        #expect(try first.closes(within: 20))
+        #expect(try second.closes(within: 20))
+        #expect(daemon.server.pendingOutputBytes <= limits.totalReplyBytes)
+        #expect(try client.call("version")["protocol"] != nil)
         await daemon.stop()
     }
+}
+
+/// Issue 36: one member's greedy clients cannot stop another member's rig.
+@Suite("Budgets per user: greedy clients are cut off, another member is served", .serialized,
+    .enabled(if: geteuid() == 0, "needs root to run clients as other users"))
+struct GreedyClientsTests {
+    /// Sends `count` copies of a line and never reads (until killed).
+    static let greedy = """
+        import socket, sys, time
+        s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+        s.sendall((sys.argv[2] + "\\n").encode() * int(sys.argv[3]))
+        print("sent", file=sys.stderr, flush=True)
+        time.sleep(120)
+        """
+
+    /// Sends each line, reads its reply (events skipped), and prints the
+    /// milliseconds it took and the reply, one JSON array per line.
+    static let timed = """
+        import json, socket, sys, time
+        s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rwb")
+        for line in sys.argv[2:]:
+            start = time.monotonic()
+            f.write(line.encode() + b"\\n"); f.flush()
+            while True:
+                reply = json.loads(f.readline())
+                if "event" not in reply: break
+            print(json.dumps([(time.monotonic() - start) * 1000, reply]), flush=True)
+        """
+
+    @Test("Six greedy clients of one member are cut off by the user's bound; another member's version, play and cancel are answered at once")
+    func sixGreedyClients() async throws {
+        let limits = DaemonServer.Limits(replyBufferBytes: 4 << 20, totalReplyBytes: 64 << 20, userReplyBytes: 8 << 20)
+        let folder = try TemporaryFolder()
+        #expect(chmod(folder.path, 0o755) == 0)
+        let daemon = try TestDaemon(limits: limits, folder: folder.path + "/d", allowedGroup: OwnershipTests.group)
+        #expect(chmod(folder.path + "/d", 0o755) == 0 && chmod(daemon.socketPath, 0o666) == 0)
+        _ = try daemon.client().call(
+            "save", [("name", .string("big")), ("gesture", try JSONValue.parse(Array(bigGestureJSON(bytes: 200_000).utf8)))])
+        // Member A (65533): six clients ask for the 200 KB gesture 60 times
+        // each (72 MB) and never read.
+        let show = #"{"id": 1, "op": "show", "name": "big"}"#
+        var greedy: [RunningProgram] = []
+        defer { for program in greedy { program.send(SIGKILL) } }
+        for _ in 0..<6 {
+            let program = try RunningProgram(
+                "/usr/bin/setpriv",
+                ["--reuid=65533", "--regid=\(OwnershipTests.group)", "--clear-groups", "--", "/usr/bin/python3", "-c", Self.greedy,
+                 daemon.socketPath, show, "60"],
+                environment: ["PATH=/usr/bin:/bin"])
+            greedy.append(program)
+        }
+        for program in greedy { #expect(try program.readStandardError(until: "sent")) }
+        // Member B (65534), meanwhile and after: version, play, cancel.
+        let tap = try inline(try GestureSynthesizer.tap()).jsonText
+        let lines = [
+            #"{"id": 1, "op": "version"}"#, #"{"id": 2, "op": "play", "wait": false, "gesture": \#(tap)}"#,
+            #"{"id": 3, "op": "cancel", "job": 5}"#,
+        ]
+        var slowest: [String: Double] = [:]
+        let names = ["version", "play", "cancel"]
+        for _ in 0..<5 {
+            let outcome = try ProcessRunner.run(
+                "/usr/bin/setpriv",
+                ["--reuid=65534", "--regid=\(OwnershipTests.group)", "--clear-groups", "--", "/usr/bin/python3", "-c", Self.timed,
+                 daemon.socketPath] + lines)
+            #expect(outcome.status == 0, "\(outcome.standardError)")
+            let replies = try outcome.standardOutput.split(separator: "\n").map { try JSONValue.parse(Array($0.utf8)) }
+            try #require(replies.count == 3)
+            for (index, entry) in replies.enumerated() {
+                guard case .array(let pair) = entry, pair.count == 2, case .number(let text) = pair[0], let milliseconds = Double(text) else {
+                    Issue.record("not [ms, reply]: \(entry.jsonText)")
+                    continue
+                }
+                let reply: JSONValue = pair[1]
+                slowest[names[index], default: 0] = max(slowest[names[index], default: 0], milliseconds)
+                if index == 2 {
+                    #expect(reply["error"]?["code"] == JSONValue.string("not-found"), "\(reply.jsonText)")  // served: no such job
+                } else {
+                    #expect(reply["error"] == nil, "\(names[index]): \(reply.jsonText)")
+                }
+            }
+        }
+        // The figure the issue asks for is 100 ms; a loaded test host is
+        // given more, and the numbers are printed for the closing note.
+        print("slowest replies to the other member beside six greedy clients (ms): \(slowest)")
+        for (name, milliseconds) in slowest { #expect(milliseconds < 2_000, "\(name) took \(milliseconds) ms") }
+        // Member A's clients went over their user's 8 MiB and are cut off,
+        // the largest first; what the daemon holds for them is within it.
+        try waitUntil(within: 60, "greedy clients cut off") {
+            daemon.logLines.contains { $0.contains("user 65533's clients hold over 8 MiB") }
+        }
+        #expect(daemon.server.pendingOutputBytes <= limits.userReplyBytes)
+        #expect(!daemon.logLines.contains { $0.contains("holds the most") && $0.contains("all clients") })
+        await daemon.stop()
+    }
+
 }

@@ -118,4 +118,8 @@ int gesturectl_group_id(const char *name, unsigned *gid);
 /// or -1 and errno.
 int gesturectl_process_groups(unsigned *groups, int capacity);
 
+/// Gives the heap's free memory back to the system (malloc_trim(0)): 1 when
+/// some was released.
+int gesturectl_malloc_trim(void);
+
 #endif
