@@ -120,6 +120,7 @@ public final class DaemonServer: Sendable {
                     connected: { [dispatcher] client, peer in dispatcher.clientConnected(client, peer: peer) },
                     line: { [dispatcher] line, client in dispatcher.route(line, from: client) },
                     disconnected: { [dispatcher] client in dispatcher.clientLeft(client) },
+                    cutOff: { [dispatcher] client in dispatcher.clientCutOff(client) },
                     paused: { [dispatcher] client in dispatcher.isBacklogged(client) }),
                 finished: { [finished] in finished.finish(0) })
         } catch {

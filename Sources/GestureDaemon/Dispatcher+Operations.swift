@@ -33,11 +33,14 @@ extension Dispatcher {
             }
             handle(request, from: id)
         case .bind?, .unbind?, .bindings?:
-            lanes.bindings.add(.line(line), bytes: line.count, client: id)
+            lanes.bindings.add(.line(line), bytes: line.count, client: id, user: user(of: id))
         default:
-            lanes.work.add(.line(line), bytes: line.count, client: id)
+            lanes.work.add(.line(line), bytes: line.count, client: id, user: user(of: id))
         }
     }
+
+    /// The uid of client `id` (whose turn in the lanes its requests take).
+    private func user(of id: Int) -> UInt32 { state.withLock { $0.user(of: id) } ?? .max }
 
     /// A quick operation's line up to this long is read on the I/O thread
     /// (a `cancel` is about 40 bytes, a `subscribe` to every event about

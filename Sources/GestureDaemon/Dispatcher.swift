@@ -94,6 +94,14 @@ final class Dispatcher: Sendable {
         }
     }
 
+    /// A client is cut off for not reading its replies (a bound of
+    /// docs/PROTOCOL.md "Limits"): its requests still waiting are dropped,
+    /// not served for nobody while other clients wait their turn.
+    func clientCutOff(_ client: Int) {
+        let dropped = lanes.work.forget(client) + lanes.bindings.forget(client)
+        if dropped > 0 { log.client(client, .info, "client \(client): \(dropped) request(s) it had waiting are not served") }
+    }
+
     /// A client went away: its jobs' `on_disconnect`, its held keys, its
     /// recording. How many jobs were cancelled.
     /// Its requests still waiting are served all the same (a client may

@@ -3,9 +3,10 @@ import Synchronization
 
 /// Requests waiting to be served by a few worker threads, one lane per
 /// client: a client's requests run one after another in the order it sent
-/// them, and the clients with work take turns (round robin), so that one
-/// client's 5,000 pipelined requests or 60 MiB line occupy one worker and
-/// never the others' turns. The I/O thread only queues; it never waits for
+/// them, and the users with work take turns (round robin), and within a
+/// user their clients, so that one client's 5,000 pipelined requests or
+/// 60 MiB line occupy one worker and never the others' turns, and one
+/// user's six greedy clients get one user's share, not six (issue 36). The I/O thread only queues; it never waits for
 /// a request to be served (docs/PROTOCOL.md, "Limits").
 final class RequestLanes<Request: Sendable>: Sendable {
     /// One queued request and the bytes it holds.
@@ -20,12 +21,39 @@ final class RequestLanes<Request: Sendable>: Sendable {
         var waiting: [Int: (items: [Queued], start: Int)] = [:]
         /// The bytes each client's waiting requests hold.
         var bytes: [Int: Int] = [:]
-        /// Clients with requests waiting and none being served, in turn order.
-        var turns: [Int] = []
-        var turnsStart = 0
+        /// Each user's clients with requests waiting, in turn order (a
+        /// client is here once per request it may be served next: one whose
+        /// request is being served, or whose lane is empty, is skipped).
+        var turns: [UInt32: [Int]] = [:]
+        /// The users in `turns`, in turn order.
+        var users: [UInt32] = []
+        /// Whose each client is.
+        var owners: [Int: UInt32] = [:]
         /// Clients one of whose requests a worker is serving.
         var serving: Set<Int> = []
         var stopped = false
+
+        /// Gives `client` a turn, after its user's other clients; its user
+        /// gets one after the other users if it had none.
+        mutating func addTurn(_ client: Int) {
+            let user = owners[client] ?? .max
+            if turns[user] == nil { users.append(user) }
+            turns[user, default: []].append(client)
+        }
+
+        /// The next turn: the first user's first client. The user goes to
+        /// the end of the users while they have more turns.
+        mutating func nextTurn() -> Int? {
+            guard !users.isEmpty else { return nil }
+            let user = users.removeFirst()
+            guard var clients = turns.removeValue(forKey: user), !clients.isEmpty else { return nextTurn() }
+            let client = clients.removeFirst()
+            if !clients.isEmpty {
+                turns[user] = clients
+                users.append(user)
+            }
+            return client
+        }
     }
 
     /// What the workers do with a request, and whom they tell that a
@@ -71,16 +99,17 @@ final class RequestLanes<Request: Sendable>: Sendable {
     /// See ``backlogLimit``.
     static var backlogCount: Int { 256 }
 
-    /// Queues a request of `client` that holds `bytes` of memory.
-    func add(_ request: Request, bytes: Int, client: Int) {
+    /// Queues a request of `client`, of `user`, that holds `bytes` of memory.
+    func add(_ request: Request, bytes: Int, client: Int, user: UInt32) {
         let wake = lanes.withLock { current -> Bool in
             if current.stopped { return false }
             let lane = current.waiting[client]
             let first = lane.map { $0.start == $0.items.count } ?? true
             current.waiting[client, default: ([], 0)].items.append(Queued(request: request, bytes: bytes))
             current.bytes[client, default: 0] += bytes
+            current.owners[client] = user
             guard first, !current.serving.contains(client) else { return false }
-            current.turns.append(client)
+            current.addTurn(client)
             return true
         }
         if wake { ready.signal() }
@@ -91,6 +120,19 @@ final class RequestLanes<Request: Sendable>: Sendable {
         lanes.withLock { current in
             guard let lane = current.waiting[client] else { return false }
             return (current.bytes[client] ?? 0) > Self.backlogLimit || lane.items.count - lane.start > Self.backlogCount
+        }
+    }
+
+    /// Drops what `client` has waiting (a request being served goes on);
+    /// how many were dropped.
+    @discardableResult
+    func forget(_ client: Int) -> Int {
+        lanes.withLock { current in
+            // Its turn stays in the order and is skipped (its lane is empty).
+            guard let lane = current.waiting.removeValue(forKey: client) else { return 0 }
+            current.bytes[client] = nil
+            current.owners[client] = nil
+            return lane.items.count - lane.start
         }
     }
 
@@ -106,8 +148,8 @@ final class RequestLanes<Request: Sendable>: Sendable {
             }
             current.waiting = [:]
             current.bytes = [:]
-            current.turns = []
-            current.turnsStart = 0
+            current.turns = [:]
+            current.users = []
             return left
         }
         for _ in 0..<workers { ready.signal() }
@@ -126,9 +168,10 @@ final class RequestLanes<Request: Sendable>: Sendable {
                     guard !current.stopped, let lane = current.waiting[client], lane.start < lane.items.count else {
                         current.waiting[client] = nil
                         current.bytes[client] = nil
+                        current.owners[client] = nil
                         return (false, true)
                     }
-                    current.turns.append(client)
+                    current.addTurn(client)
                     let count = lane.items.count - lane.start
                     let bytes = current.bytes[client] ?? 0
                     return (true, bytes <= Self.backlogLimit && count <= Self.backlogCount)
@@ -139,13 +182,7 @@ final class RequestLanes<Request: Sendable>: Sendable {
             ready.wait()
             let next = lanes.withLock { current -> (Request, Int)? in
                 if current.stopped { return nil }
-                while current.turnsStart < current.turns.count {
-                    let client = current.turns[current.turnsStart]
-                    current.turnsStart += 1
-                    if current.turnsStart > 64 && current.turnsStart * 2 > current.turns.count {
-                        current.turns.removeFirst(current.turnsStart)
-                        current.turnsStart = 0
-                    }
+                while let client = current.nextTurn() {
                     // A turn of a client whose request is being served, or
                     // whose lane is empty, is skipped: the served one's next
                     // turn comes when it is done.

@@ -89,6 +89,9 @@ final class SocketServer: Sendable {
         var line: @Sendable (_ line: [UInt8], _ client: Int) -> Void
         /// A client went away; how many of its jobs that ended (for the log).
         var disconnected: @Sendable (_ client: Int) -> Int
+        /// A client is cut off for not reading (before it is disconnected):
+        /// what it has waiting to be served is not worth serving.
+        var cutOff: @Sendable (_ client: Int) -> Void = { _ in }
         /// Whether a client is not read for now (its requests waiting to be
         /// served are over their bound); ``resume()`` says when to look again.
         var paused: @Sendable (_ client: Int) -> Bool = { _ in false }
@@ -329,7 +332,10 @@ final class SocketServer: Sendable {
             // does not read, so "close once written" would never come.
             let readers = views.filter { !$0.overflowed }
             let cutOff = views.filter(\.overflowed)
-            for client in cutOff { disconnect(client.id, reason: "did not read its replies", handlers) }
+            for client in cutOff {
+                handlers.cutOff(client.id)
+                disconnect(client.id, reason: "did not read its replies", handlers)
+            }
             // What they held is free: give it back to the system, not only to
             // the heap (glibc keeps large frees for reuse).
             if !cutOff.isEmpty { Heap.returnFreeMemory() }

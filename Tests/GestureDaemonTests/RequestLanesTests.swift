@@ -1,0 +1,65 @@
+@testable import GestureDaemon
+import OperatingSystem
+import Synchronization
+import Testing
+
+/// The lanes' turn order (issue 36): users take turns, then their clients,
+/// so that one user's many clients get one user's share of the workers.
+@Suite("Request lanes: turns by user, then by client")
+struct RequestLanesTests {
+    @Test("Six clients of one user with work waiting: another user's request is served next, not after all six")
+    func usersTakeTurns() throws {
+        let lanes = RequestLanes<String>(workers: 1, name: "lanes-test")
+        let served = Mutex<[String]>([])
+        let gate = Semaphore(value: 0)
+        let done = Semaphore(value: 0)
+        try lanes.start(
+            serve: { request, _ in
+                // The first request holds the only worker until all are queued.
+                if request == "a1-1" { gate.wait() }
+                served.withLock { $0.append(request) }
+                done.signal()
+            },
+            drained: { _ in })
+        lanes.add("a1-1", bytes: 1, client: 1, user: 1_000)
+        for client in 2...6 {
+            for number in 1...2 { lanes.add("a\(client)-\(number)", bytes: 1, client: client, user: 1_000) }
+        }
+        lanes.add("b7-1", bytes: 1, client: 7, user: 2_000)
+        lanes.add("b7-2", bytes: 1, client: 7, user: 2_000)
+        gate.signal()
+        for _ in 0..<13 { done.wait() }
+        let order = served.withLock { $0 }
+        _ = lanes.stop()
+        #expect(order.count == 13)
+        // a1-1 was being served; then the users alternate while both have work.
+        #expect(Array(order.prefix(5)) == ["a1-1", "b7-1", "a2-1", "b7-2", "a3-1"], "\(order)")
+        // Within the user, clients take turns: each one's first before any second.
+        let firsts = order.filter { $0.hasPrefix("a") && $0.hasSuffix("-1") }
+        let seconds = order.filter { $0.hasPrefix("a") && $0.hasSuffix("-2") }
+        #expect(order.lastIndex(of: firsts.last!)! < order.firstIndex(of: seconds.first!)!, "\(order)")
+    }
+
+    @Test("A client cut off: what it had waiting is dropped, others are served")
+    func forget() throws {
+        let lanes = RequestLanes<String>(workers: 1, name: "lanes-test")
+        let served = Mutex<[String]>([])
+        let gate = Semaphore(value: 0)
+        let done = Semaphore(value: 0)
+        try lanes.start(
+            serve: { request, _ in
+                if request == "first" { gate.wait() }
+                served.withLock { $0.append(request) }
+                done.signal()
+            },
+            drained: { _ in })
+        lanes.add("first", bytes: 1, client: 1, user: 1)
+        for number in 0..<5 { lanes.add("greedy \(number)", bytes: 1, client: 2, user: 1) }
+        lanes.add("other", bytes: 1, client: 3, user: 2)
+        #expect(lanes.forget(2) == 5)
+        gate.signal()
+        for _ in 0..<2 { done.wait() }
+        _ = lanes.stop()
+        #expect(served.withLock { $0 } == ["first", "other"])
+    }
+}
