@@ -212,27 +212,43 @@ public struct TriggerBinding: Hashable, Sendable {
     public var trigger: Trigger
     /// The action.
     public var action: Action
+    /// The user who bound it over the socket (issue 36: only they, or an
+    /// administrator, may change or remove it); `nil` for the
+    /// configuration's, which only an administrator may change.
+    public var owner: UInt32?
 
     /// Creates a binding.
-    public init(trigger: Trigger, action: Action) {
+    public init(trigger: Trigger, action: Action, owner: UInt32? = nil) {
         self.trigger = trigger
         self.action = action
+        self.owner = owner
     }
 
-    var json: JSONValue { .object([("trigger", trigger.json), ("action", action.json)]) }
+    /// As `bindings.json` and the configuration hold it (with its `owner`).
+    var json: JSONValue {
+        .object([("trigger", trigger.json), ("action", action.json)] + (owner.map { [("owner", JSONValue.integer(Int($0)))] } ?? []))
+    }
 
     /// Reads `{"trigger": {...}, "action": {...}}`.
     static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> TriggerBinding {
         guard case .object(let members, _) = value else {
             throw DaemonError(.badArgument, "\(what) must be an object {\"trigger\": {...}, \"action\": {...}}")
         }
-        if let unknown = members.map(\.key).first(where: { $0 != "trigger" && $0 != "action" }) {
-            throw DaemonError(.badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(unknown))\" (known: trigger, action)")
+        if let unknown = members.map(\.key).first(where: { $0 != "trigger" && $0 != "action" && $0 != "owner" }) {
+            throw DaemonError(.badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(unknown))\" (known: trigger, action, owner)")
         }
         guard let trigger = value["trigger"] else { throw DaemonError(.badArgument, "\(what): \"trigger\" is missing") }
         guard let action = value["action"] else { throw DaemonError(.badArgument, "\(what): \"action\" is missing") }
+        var owner: UInt32?
+        if let value = value["owner"] {
+            guard case .number(let text) = value, let uid = UInt32(text) else {
+                throw DaemonError(.badArgument, "\(what): \"owner\" must be a user id (a whole number from 0 to 4294967295)")
+            }
+            owner = uid
+        }
         return TriggerBinding(
-            trigger: try Trigger.parse(trigger, what: "\(what): \"trigger\""), action: try Action.parse(action, what: "\(what): \"action\""))
+            trigger: try Trigger.parse(trigger, what: "\(what): \"trigger\""), action: try Action.parse(action, what: "\(what): \"action\""),
+            owner: owner)
     }
 
     /// Reads a list of bindings; a trigger bound twice is an error.
@@ -667,10 +683,13 @@ enum BindingsFile {
         }
     }
 
-    /// Deletes the file and the last good one; a missing file is no error.
+    /// Deletes the file, after keeping it as the last good one (a reset
+    /// can be undone by moving `bindings.json.bak` back; issue 36: it
+    /// deleted the backup too); a missing file is no error.
     static func remove(_ path: String) throws(DaemonError) {
         do {
-            for file in [path, lastGoodPath(path)] where FileIO.exists(file) { try FileIO.remove(file) }
+            try keepPrevious(path)
+            if FileIO.exists(path) { try FileIO.remove(path) }
         } catch {
             throw DaemonError(.internal, "cannot delete the saved bindings: \(error)")
         }

@@ -15,6 +15,9 @@ import OperatingSystem
 ///   touchpad, mouse, tablet, keyboard; the keyboard is for `press`).
 /// - `library`: the folder of named gestures (default: the system service's
 ///   `/var/lib/gesturectl/gestures`, or the user's library for a user instance).
+/// - `admin_group`: the group whose members act as administrators, as root
+///   does: they may stop and change every user's work, bindings and
+///   gestures (default none: root alone).
 /// - `queue_limit`: requests waiting per device before `busy` (default 64).
 /// - `reply_limit_mib`: unread replies per client before it is disconnected
 ///   (default 256); `reply_user_mib` and `reply_total_mib`: one user's and
@@ -49,6 +52,10 @@ public struct DaemonConfiguration: Hashable, Sendable {
 
     /// The group whose members may connect (root always may).
     public var group: String
+    /// The group whose members act as administrators (`admin_group`): they
+    /// may see and stop every user's work, bindings and gestures, as root
+    /// may. `nil`: root alone.
+    public var adminGroup: String?
     /// The devices kept ready, in the order created.
     public var devices: [DeviceKind]
     /// The library folder, when the file names one.
@@ -136,6 +143,11 @@ public struct DaemonConfiguration: Hashable, Sendable {
                     throw DaemonError(.badArgument, "\(path): \"group\" must be a group name")
                 }
                 configuration.group = group
+            case "admin_group":
+                guard case .string(let group) = member, !group.isEmpty else {
+                    throw DaemonError(.badArgument, "\(path): \"admin_group\" must be a group name")
+                }
+                configuration.adminGroup = group
             case "devices":
                 guard case .array(let items) = member else {
                     throw DaemonError(.badArgument, "\(path): \"devices\" must be a list such as [\"touchscreen\", \"touchpad\"]")
@@ -211,7 +223,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
             default:
                 throw DaemonError(
                     .badArgument,
-                    "\(path): unknown key \"\(DaemonLog.oneLine(key))\" (known: group, devices, library, queue_limit, reply_limit_mib, reply_user_mib, reply_total_mib, bindings, double_press_ms, long_press_ms, emergency_stop_ms, grab, dedicated_keyboards, outputs, gadget)")
+                    "\(path): unknown key \"\(DaemonLog.oneLine(key))\" (known: group, admin_group, devices, library, queue_limit, reply_limit_mib, reply_user_mib, reply_total_mib, bindings, double_press_ms, long_press_ms, emergency_stop_ms, grab, dedicated_keyboards, outputs, gadget)")
             }
         }
         if let problem = configuration.pressTimings.problem { throw DaemonError(.badArgument, "\(path): \(problem)") }

@@ -132,13 +132,13 @@ extension Dispatcher {
         case .press:
             return try press(request, arguments, client: client)
         case .bind:
-            try bindings.bind(arguments, client: client, answer: answerLater(request, client: client))
+            try bindings.bind(arguments, client: client, asker: asker(client), answer: answerLater(request, client: client))
             return nil
         case .unbind:
-            try bindings.unbind(arguments, client: client, answer: answerLater(request, client: client))
+            try bindings.unbind(arguments, client: client, asker: asker(client), answer: answerLater(request, client: client))
             return nil
         case .bindings:
-            try bindings.bindingsOperation(arguments, client: client, answer: answerLater(request, client: client))
+            try bindings.bindingsOperation(arguments, client: client, asker: asker(client), answer: answerLater(request, client: client))
             return nil
         case .recordStart:
             return try recordStart(request, arguments, client: client)
@@ -189,14 +189,19 @@ extension Dispatcher {
             guard arguments.has(.gesture) else { throw DaemonError(.badArgument, "save: \"gesture\" is missing") }
             let gesture = try inlineGesture(request, arguments)
             let force = try arguments.bool(.force, default: false)
-            let library = state.withLock { $0.library }
-            let entry = try libraryCall { () throws(LibraryError) in try library.save(gesture, as: name, overwrite: force) }
+            let (library, user) = state.withLock { ($0.library, $0.user(of: client)) }
+            // A gesture is its file owner's: another member may not replace it (issue 36).
+            if force { try checkMayChangeGesture(name, library: library, client: client, doing: "replace") }
+            // As root, the daemon gives a member's gesture to them.
+            let owner = UserGroups.effectiveUserID == 0 ? user : nil
+            let entry = try libraryCall { () throws(LibraryError) in try library.save(gesture, as: name, overwrite: force, owner: owner) }
             log.client(client, .info, "client \(client) saved \(name)")
             return SavedEntry(name: entry.name, hidesBuiltin: entry.hidesBuiltin).json
         case .rm:
             let name = try arguments.requiredString(.name)
             let library = state.withLock { $0.library }
             _ = try arguments.bool(.force, default: false)
+            try checkMayChangeGesture(name, library: library, client: client, doing: "delete")
             try libraryCall { () throws(LibraryError) in try library.remove(name) }
             log.client(client, .info, "client \(client) removed \(name)")
             return .object([("name", .string(name))])
@@ -215,6 +220,25 @@ extension Dispatcher {
             }
             sockets.subscribe(client, to: events)
             return .object([("events", .array(events.map(\.rawValue).sorted().map(JSONValue.string)))])
+        }
+    }
+
+    /// Who client `client` is, to the bindings.
+    private func asker(_ client: Int) -> TriggerBindings.Asker {
+        state.withLock { TriggerBindings.Asker(user: $0.user(of: client), administrator: $0.isAdministrator(client)) }
+    }
+
+    /// Refuses when the user gesture `name` is another user's (its file's
+    /// owner) and client `client` is not an administrator; a gesture that
+    /// is not there, or a built-in, is left to the library to answer.
+    private func checkMayChangeGesture(_ name: String, library: GestureLibrary, client: Int, doing: String) throws {
+        // Harmless: a name the library cannot look up is answered by the library call that follows, with its reason.
+        guard let file = try? library.file(named: name), file.source == .user else { return }
+        let owner = file.status.userID
+        guard state.withLock({ $0.mayChange(owner, client: client) }) else {
+            throw DaemonError(
+                .permissionDenied,
+                "\(doing): the gesture \"\(DaemonLog.excerpt(name))\" is another user's: only its own user or an administrator may \(doing) it")
         }
     }
 

@@ -45,12 +45,27 @@ final class Dispatcher: Sendable {
         self.engine = engine
         self.log = log
         self.version = version
+        var state = state
+        state.administratorGroup = Self.administratorGroup(of: state.configuration, log: log)
         self.state = Mutex(state)
         self.sockets = sockets
         self.bindings = bindings
     }
 
     // MARK: Clients
+
+    /// The configuration's `admin_group` as a group id; `nil` (root alone)
+    /// when it names none, or a group that does not exist (said in the log).
+    static func administratorGroup(of configuration: DaemonConfiguration, log: DaemonLog) -> UInt32? {
+        guard let name = configuration.adminGroup else { return nil }
+        do {
+            if let group = try UserGroups.groupID(named: name) { return group }
+            log.warning("admin_group \"\(DaemonLog.excerpt(name))\" is not a group; only root acts as an administrator")
+        } catch {
+            log.warning("admin_group \"\(DaemonLog.excerpt(name))\" cannot be looked up (\(error)); only root acts as an administrator")
+        }
+        return nil
+    }
 
     /// Why a peer may not use the daemon: it is neither root nor in the
     /// configured group.
@@ -69,6 +84,7 @@ final class Dispatcher: Sendable {
         state.withLock { current in
             current.liveClients.insert(client)
             current.clientUsers[client] = peer.userID
+            current.clientPeers[client] = peer
         }
     }
 
@@ -111,6 +127,7 @@ final class Dispatcher: Sendable {
         let cancelled = state.withLock { current in
             current.liveClients.remove(client)
             current.clientUsers[client] = nil
+            current.clientPeers[client] = nil
             return current.jobs.values.filter { $0.clientID == client && $0.cancelOnDisconnect }.map(\.handle)
         }
         for handle in cancelled { handle.cancel() }
@@ -176,6 +193,7 @@ final class Dispatcher: Sendable {
             let old = current.configuration.readyDevices
             current.configuration = configuration
             current.allowedGroup = allowedGroup
+            current.administratorGroup = Self.administratorGroup(of: configuration, log: log)
             current.library = library
             let new = configuration.readyDevices
             return (new.filter { !old.contains($0) }, old.filter { !new.contains($0) })
@@ -313,6 +331,10 @@ struct ServerState: Sendable {
     var queues: [ReadyDevice: PlayQueue] = [:]
     /// The user each live client is (its peer credentials' uid).
     var clientUsers: [Int: UInt32] = [:]
+    /// Each live client's peer credentials (its groups: administrators).
+    var clientPeers: [Int: PeerCredentials] = [:]
+    /// The configuration's `admin_group`, resolved (`nil`: root alone).
+    var administratorGroup: UInt32?
     /// Job ids handed out, so that a new one is never an old one.
     var jobIDs = JobIDs()
     var stopping = false
@@ -352,9 +374,10 @@ extension ServerState {
     /// or a client gone.
     func user(of client: Int) -> UInt32? { clientUsers[client] }
 
-    /// Whether client `client` acts as an administrator: root (who may act
-    /// on every user's jobs, recordings and fingertips).
-    func isAdministrator(_ client: Int) -> Bool { clientUsers[client] == 0 }
+    /// Whether client `client` acts as an administrator: root, or a member
+    /// of the configuration's `admin_group` (who may act on every user's
+    /// jobs, recordings, fingertips, bindings and saved gestures).
+    func isAdministrator(_ client: Int) -> Bool { clientPeers[client]?.isRootOrMember(of: administratorGroup) ?? false }
 
     /// Whether client `client` may see the details of, or stop, work that
     /// `owner` made: its own user's, an administrator, or work no client
@@ -366,6 +389,14 @@ extension ServerState {
 
     /// The refusal of client `client` acting on `what` (job `job`) that another user made.
     static func notYours(_ what: String, _ job: Int) -> DaemonError {
-        DaemonError(.permissionDenied, "\(what) \(job) is another user's: only its own user or root may stop it")
+        DaemonError(.permissionDenied, "\(what) \(job) is another user's: only its own user or an administrator may stop it")
+    }
+
+    /// Whether client `client` may replace or delete what user `owner`
+    /// made (a binding, a saved gesture): its own user, or an
+    /// administrator. `nil`: what the configuration or an administrator
+    /// made, which only an administrator may change.
+    func mayChange(_ owner: UInt32?, client: Int) -> Bool {
+        isAdministrator(client) || (owner != nil && clientUsers[client] == owner)
     }
 }

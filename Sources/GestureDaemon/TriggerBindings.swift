@@ -101,6 +101,27 @@ final class TriggerBindings: Sendable {
     /// A reply that comes once the bindings are saved.
     typealias Answer = @Sendable (Result<JSONValue, DaemonError>) -> Void
 
+    /// Who asks: the client's user, and whether it acts as an
+    /// administrator (root or `admin_group`: may change every binding).
+    struct Asker: Sendable {
+        var user: UInt32?
+        var administrator: Bool
+
+        /// Whether it may replace or remove `binding`: its own, or any as
+        /// an administrator (the configuration's are an administrator's).
+        func mayChange(_ binding: TriggerBinding) -> Bool {
+            administrator || (binding.owner != nil && binding.owner == user)
+        }
+
+        /// Why it may not change `binding`, for an operation `what`.
+        func refusal(_ what: String, _ binding: TriggerBinding) -> DaemonError {
+            DaemonError(
+                .permissionDenied,
+                "\(what): \(TriggerBindings.describeTrigger(binding.trigger)) is bound by "
+                    + (binding.owner == nil ? "the configuration" : "another user") + ": only its own user or an administrator may change it")
+        }
+    }
+
     /// The bindings in force that the configuration lets be watched
     /// (``TriggerKeys``; a saved binding refused since is kept, not watched).
     private func watchedBindings(_ current: TriggerState) -> [TriggerBinding] {
@@ -114,14 +135,14 @@ final class TriggerBindings: Sendable {
     /// `bind` {trigger, action}: binds (or re-binds) a trigger, saves the
     /// bindings, and starts watching its key; `answer` is told once the
     /// file holds it. A request that is wrong throws at once.
-    func bind(_ arguments: Arguments, client: Int, answer: @escaping Answer) throws {
+    func bind(_ arguments: Arguments, client: Int, asker: Asker, answer: @escaping Answer) throws {
         let gestureProblem: @Sendable (String) -> DaemonError? =
             actions.withLock { $0?.gestureProblem } ?? { @Sendable _ in DaemonError(.notFound, "") }
         guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "bind: \"trigger\" is missing") }
         guard let actionValue = arguments.value(.action) else { throw DaemonError(.badArgument, "bind: \"action\" is missing") }
         let binding = TriggerBinding(
             trigger: try TriggerBinding.Trigger.parse(triggerValue, what: "bind: \"trigger\""),
-            action: try TriggerBinding.Action.parse(actionValue, what: "bind: \"action\""))
+            action: try TriggerBinding.Action.parse(actionValue, what: "bind: \"action\""), owner: asker.user)
         let dedicated = state.withLock { $0.configuration.dedicatedKeyboards }
         if let refusal = TriggerKeys.refusal(of: binding.trigger, dedicatedKeyboards: dedicated) {
             throw DaemonError(.badArgument, "bind: \"trigger\": \(refusal)")
@@ -141,6 +162,7 @@ final class TriggerBindings: Sendable {
         try changeBindings(
             { bindings throws(DaemonError) in
                 let index = bindings.firstIndex { $0.trigger.isSame(as: binding.trigger) }
+                if let index, !asker.mayChange(bindings[index]) { throw asker.refusal("bind", bindings[index]) }
                 if index == nil && bindings.count >= BindingLimits.maximumCount {
                     throw DaemonError(.badArgument, "bind: \(BindingLimits.maximumCount) bindings are the most; unbind one first")
                 }
@@ -157,12 +179,13 @@ final class TriggerBindings: Sendable {
 
     /// `unbind` {trigger}: removes a binding and saves the bindings;
     /// `answer` is told once the file is written.
-    func unbind(_ arguments: Arguments, client: Int, answer: @escaping Answer) throws {
+    func unbind(_ arguments: Arguments, client: Int, asker: Asker, answer: @escaping Answer) throws {
         guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "unbind: \"trigger\" is missing") }
         let trigger = try TriggerBinding.Trigger.parse(triggerValue, what: "unbind: \"trigger\"")
         let removed = try changeBindings(
-            { bindings in
+            { bindings throws(DaemonError) in
                 guard let index = bindings.firstIndex(where: { $0.trigger.isSame(as: trigger) }) else { return false }
+                if !asker.mayChange(bindings[index]) { throw asker.refusal("unbind", bindings[index]) }
                 bindings.remove(at: index)
                 return true
             },
@@ -175,13 +198,32 @@ final class TriggerBindings: Sendable {
     }
 
     /// `bindings` {reset}: the bindings in force and the state of each
-    /// watched trigger; `"reset": true` first deletes the saved bindings,
-    /// so the configuration's apply again (answered once the file is gone).
-    func bindingsOperation(_ arguments: Arguments, client: Int, answer: @escaping Answer) throws {
-        guard try arguments.bool(.reset, default: false) else { return answer(.success(bindingsResult())) }
+    /// watched trigger; `"reset": true` first removes the asker's own
+    /// bindings, or, from an administrator, deletes the saved bindings
+    /// (kept as the last good file), so the configuration's apply again
+    /// (answered once the file is written or gone).
+    func bindingsOperation(_ arguments: Arguments, client: Int, asker: Asker, answer: @escaping Answer) throws {
+        guard try arguments.bool(.reset, default: false) else { return answer(.success(bindingsResult(for: asker))) }
+        guard asker.administrator else {
+            // A member's reset removes only their own bindings (issue 36: it removed everyone's).
+            let user = asker.user
+            let changed = try changeBindings(
+                { bindings in
+                    let before = bindings.count
+                    bindings.removeAll { $0.owner != nil && $0.owner == user }
+                    return bindings.count != before
+                },
+                saved: { [self, log] failure in
+                    if let failure { return answer(.failure(failure)) }
+                    log.client(client, .info, "client \(client) removed its user's bindings")
+                    answer(.success(bindingsResult(for: asker)))
+                })
+            if !changed { answer(.success(bindingsResult(for: asker))) }
+            return
+        }
         let queued = try state.withLock { current throws(DaemonError) -> Bool in
             // The deletion is queued under the lock, in order with the changes' writes.
-            if path != nil, !saver.save(nil, completion: { [self] failure in bindingsResetSaved(failure, client: client, answer: answer) }) {
+            if path != nil, !saver.save(nil, completion: { [self] failure in bindingsResetSaved(failure, client: client, asker: asker, answer: answer) }) {
                 throw DaemonError(.busy, "the daemon is stopping")
             }
             current.saved = nil
@@ -189,21 +231,32 @@ final class TriggerBindings: Sendable {
         }
         if !queued {
             syncTriggerWatches()
-            bindingsResetSaved(nil, client: client, answer: answer)
+            bindingsResetSaved(nil, client: client, asker: asker, answer: answer)
         }
     }
 
-    private func bindingsResetSaved(_ failure: DaemonError?, client: Int, answer: Answer) {
+    private func bindingsResetSaved(_ failure: DaemonError?, client: Int, asker: Asker, answer: Answer) {
         if let failure { return answer(.failure(failure)) }
         log.client(client, .info, "client \(client) reset the bindings to the configuration's")
-        answer(.success(bindingsResult()))
+        answer(.success(bindingsResult(for: asker)))
     }
 
-    /// The `bindings` result: the bindings in force and each watched trigger's state.
-    private func bindingsResult() -> JSONValue {
-        state.withLock { current in
+    /// The `bindings` result: the bindings in force and each watched
+    /// trigger's state. Each binding says whether it is the asker's
+    /// (`mine`); an administrator also sees its owner's `uid` (`null`: the
+    /// configuration's).
+    private func bindingsResult(for asker: Asker) -> JSONValue {
+        func entry(_ binding: TriggerBinding) -> JSONValue {
+            var members: [(String, JSONValue)] = [
+                ("trigger", binding.trigger.json), ("action", binding.action.json),
+                ("mine", .bool(binding.owner != nil && binding.owner == asker.user)),
+            ]
+            if asker.administrator { members.append(("uid", binding.owner.map { .integer(Int($0)) } ?? .null)) }
+            return .object(members)
+        }
+        return state.withLock { current in
             .object([
-                ("bindings", .array(current.current.map(\.json))),
+                ("bindings", .array(current.current.map(entry))),
                 ("source", .string(current.saved == nil ? "configuration" : "saved")),
                 ("file", path.map(JSONValue.string) ?? .null),
                 ("triggers", .array(Set(current.watches.keys).union(current.refused.keys).sorted().map { key in

@@ -162,10 +162,10 @@ public enum FileIO {
     /// folder later deletes ours that it owns, that nobody holds and that
     /// are more than 10 minutes old (left by SIGKILL or a crash).
     public static func writeAtomically(
-        _ bytes: [UInt8], to path: String, overwrite: Bool = true, permissions: UInt32 = 0o644
+        _ bytes: [UInt8], to path: String, overwrite: Bool = true, permissions: UInt32 = 0o644, owner: UInt32? = nil
     ) throws(FileSystemError) {
         do {
-            try writeAtomically(to: path, overwrite: overwrite, permissions: permissions) { write in try write(bytes) }
+            try writeAtomically(to: path, overwrite: overwrite, permissions: permissions, owner: owner) { write in try write(bytes) }
         } catch let error as FileSystemError {
             throw error
         } catch {
@@ -179,8 +179,11 @@ public enum FileIO {
     /// hold in memory. `write` throws ``FileSystemError`` when a piece cannot
     /// be written; whatever `produce` throws (that error or its own) leaves
     /// the target untouched, deletes the temporary file and is rethrown.
+    /// `owner`: the user the file is given to (root only; the daemon
+    /// gives a member's saved gesture to them), set just before it takes
+    /// its name.
     public static func writeAtomically(
-        to path: String, overwrite: Bool = true, permissions: UInt32 = 0o644,
+        to path: String, overwrite: Bool = true, permissions: UInt32 = 0o644, owner: UInt32? = nil,
         _ produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
     ) throws {
         let folder = directoryName(path)
@@ -208,6 +211,7 @@ public enum FileIO {
                 // The temporary file is created 0600; gestures are ordinary documents.
                 try descriptor.setPermissions(permissions, path: temporary)
                 try descriptor.synchronize(path: temporary)
+                if let owner, owner != UserGroups.effectiveUserID { try descriptor.setOwner(owner, path: temporary) }
             }
             if overwrite {
                 try FileSystem.rename(temporary, to: path)

@@ -21,14 +21,15 @@ public enum GestureFile {
 
     /// Validates `gesture` and writes it to `path` atomically in the
     /// canonical format.
-    public static func write(_ gesture: Gesture, to path: String, overwrite: Bool) throws(LibraryError) {
+    /// `owner`: the user the file is given to (see ``FileIO/writeAtomically(_:to:overwrite:permissions:owner:)``).
+    public static func write(_ gesture: Gesture, to path: String, overwrite: Bool, owner: UInt32? = nil) throws(LibraryError) {
         do {
             try gesture.validate()
         } catch {
             throw LibraryError(.invalidFile, "\(path): not written: \(error.description)")
         }
         do {
-            try FileIO.writeAtomically(Array(GestureFileFormat.encode(gesture).utf8), to: path, overwrite: overwrite)
+            try FileIO.writeAtomically(Array(GestureFileFormat.encode(gesture).utf8), to: path, overwrite: overwrite, owner: owner)
         } catch {
             throw GestureLibrary.libraryError(error)
         }

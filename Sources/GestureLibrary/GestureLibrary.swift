@@ -194,15 +194,17 @@ public struct GestureLibrary: Sendable {
     /// Refuses to replace an existing user gesture unless `overwrite` is true.
     /// The entry's ``LibraryEntry/hidesBuiltin`` says when the new gesture
     /// hides a built-in of the same name, so that callers can say so.
+    /// `owner`: the user the file is given to (the daemon, as root, gives
+    /// a member's gesture to them: whose it is, is its file's owner).
     @discardableResult
-    public func save(_ gesture: Gesture, as name: String, overwrite: Bool) throws(LibraryError) -> LibraryEntry {
+    public func save(_ gesture: Gesture, as name: String, overwrite: Bool, owner: UInt32? = nil) throws(LibraryError) -> LibraryEntry {
         if let problem = GestureName.problem(with: name) { throw LibraryError(.invalidName, problem) }
         var named = gesture
         named.name = name
         let path = userPath(for: name)
         do { try FileIO.createDirectories(userDirectory) } catch { throw Self.libraryError(error) }
         do {
-            try GestureFile.write(named, to: path, overwrite: overwrite)
+            try GestureFile.write(named, to: path, overwrite: overwrite, owner: owner)
         } catch where error.kind == .alreadyExists {
             throw LibraryError(
                 .alreadyExists, "a gesture named \"\(name)\" already exists (use --force to replace it)")

@@ -111,4 +111,10 @@ extension FileDescriptor {
     public func setPermissions(_ permissions: UInt32, path: String? = nil) throws(SystemError) {
         try Syscall.minusOne("fchmod", path: path ?? description) { fchmod(rawValue, mode_t(permissions)) }
     }
+
+    /// Gives the open file to user `owner` (`fchown`, its group unchanged):
+    /// only root may give a file away.
+    public func setOwner(_ owner: UInt32, path: String? = nil) throws(SystemError) {
+        try Syscall.minusOne("fchown", path: path ?? description) { fchown(rawValue, owner, gid_t(bitPattern: -1)) }
+    }
 }

@@ -1,5 +1,7 @@
 import GestureDaemon
 import GestureFormat
+import GestureLibrary
+import GestureSynth
 import Glibc
 import OperatingSystem
 import Testing
@@ -65,6 +67,119 @@ struct OwnershipTests {
         let root = try daemon.client()
         let stopped = try root.call("record-stop")
         #expect(stopped["job"] == .integer(job))
+        await daemon.stop()
+    }
+}
+
+/// Issue 36, part 2: bindings and saved gestures are their user's too.
+@Suite("Bindings and saved gestures are their user's", .serialized, .enabled(if: geteuid() == 0, "needs root to run clients as other users"))
+struct OwnedBindingsAndGesturesTests {
+    static let switchKey = #"{"device": "/dev/input/by-id/usb-Switch-event-kbd", "key": "BTN_0", "press": "single"}"#
+    static let otherKey = #"{"device": "/dev/input/by-id/usb-Switch-event-kbd", "key": "BTN_1", "press": "single"}"#
+
+    /// A daemon whose socket members (group 65534) may reach.
+    static func daemon(_ folder: TemporaryFolder, configuration: DaemonConfiguration = .withTriggers) throws -> TestDaemon {
+        #expect(chmod(folder.path, 0o755) == 0)
+        let daemon = try TestDaemon(configuration: configuration, folder: folder.path + "/d", allowedGroup: OwnershipTests.group)
+        #expect(chmod(folder.path + "/d", 0o755) == 0 && chmod(daemon.socketPath, 0o666) == 0)
+        return daemon
+    }
+
+    static func code(_ reply: JSONValue) -> JSONValue? { reply["error"]?["code"] }
+
+    /// The first binding of a `bindings` result or file (`nil`: none).
+    static func first(_ value: JSONValue?) -> JSONValue? {
+        guard case .array(let items)? = value?["bindings"] else { return nil }
+        return items.first
+    }
+
+    @Test("Another member can neither re-bind, unbind nor reset a member's binding; bindings says whose; root may")
+    func bindings() async throws {
+        let folder = try TemporaryFolder()
+        let daemon = try Self.daemon(folder)
+        let volume = #"{"press": "volume-up"}"#
+        // Member A (65533) binds BTN_0.
+        let bound = try OwnershipTests.run(as: 65_533, daemon.socketPath, [#"{"id": 1, "op": "bind", "trigger": \#(Self.switchKey), "action": \#(volume)}"#])
+        #expect(bound.first?["ok"] == .bool(true), "\(bound.first?.jsonText ?? "")")
+        // Member B (65534) may not replace it, remove it, or reset it away;
+        // B's own binding is B's, and B's reset removes only that.
+        let other = try OwnershipTests.run(as: 65_534, daemon.socketPath, [
+            #"{"id": 1, "op": "bind", "trigger": \#(Self.switchKey), "action": {"press": "mute"}}"#,
+            #"{"id": 2, "op": "unbind", "trigger": \#(Self.switchKey)}"#,
+            #"{"id": 3, "op": "bind", "trigger": \#(Self.otherKey), "action": \#(volume)}"#,
+            #"{"id": 4, "op": "bindings"}"#,
+            #"{"id": 5, "op": "bindings", "reset": true}"#,
+        ])
+        try #require(other.count == 5)
+        #expect(Self.code(other[0]) == .string("permission-denied"), "\(other[0].jsonText)")
+        #expect(Self.code(other[1]) == .string("permission-denied"), "\(other[1].jsonText)")
+        #expect(other[2]["ok"] == .bool(true))
+        guard case .array(let seen)? = other[3]["result"]?["bindings"] else {
+            Issue.record("no bindings: \(other[3].jsonText)")
+            return
+        }
+        #expect(seen.map { $0["mine"] } == [.bool(false), .bool(true)])
+        #expect(seen.allSatisfy { $0["uid"] == nil }, "a member sees no owner's uid")
+        guard case .array(let afterReset)? = other[4]["result"]?["bindings"] else {
+            Issue.record("no bindings: \(other[4].jsonText)")
+            return
+        }
+        #expect(afterReset.count == 1 && afterReset.first?["trigger"]?["key"] == .string("BTN_0"), "\(other[4].jsonText)")
+        // The file keeps each binding's owner.
+        let file = try JSONValue.parse(try FileIO.read(path: daemon.bindingsPath, limit: 1 << 20))
+        #expect(Self.first(file)?["owner"] == .integer(65_533), "\(file.jsonText)")
+        // Root, an administrator, sees whose and may remove it.
+        let root = try daemon.client()
+        let listed = try root.call("bindings")
+        #expect(Self.first(listed)?["uid"] == .integer(65_533))
+        _ = try root.call("unbind", [("trigger", try JSONValue.parse(Array(Self.switchKey.utf8)))])
+        await daemon.stop()
+    }
+
+    @Test("A member's saved gesture is their file: another member can neither replace nor delete it; root may")
+    func gestures() async throws {
+        let folder = try TemporaryFolder()
+        let daemon = try Self.daemon(folder)
+        let tap = try inline(try GestureSynthesizer.tap()).jsonText
+        let saved = try OwnershipTests.run(as: 65_533, daemon.socketPath, [#"{"id": 1, "op": "save", "name": "a-tap", "gesture": \#(tap)}"#])
+        #expect(saved.first?["ok"] == .bool(true), "\(saved.first?.jsonText ?? "")")
+        let path = daemon.folder + "/library/a-tap.gesture.json"
+        #expect(try FileIO.status(of: path)?.userID == 65_533)
+        let other = try OwnershipTests.run(as: 65_534, daemon.socketPath, [
+            #"{"id": 1, "op": "save", "name": "a-tap", "gesture": \#(tap), "force": true}"#,
+            #"{"id": 2, "op": "rm", "name": "a-tap"}"#,
+            #"{"id": 3, "op": "save", "name": "b-tap", "gesture": \#(tap)}"#,
+            #"{"id": 4, "op": "rm", "name": "b-tap"}"#,
+        ])
+        try #require(other.count == 4)
+        #expect(Self.code(other[0]) == .string("permission-denied"), "\(other[0].jsonText)")
+        #expect(Self.code(other[1]) == .string("permission-denied"), "\(other[1].jsonText)")
+        #expect(other[2]["ok"] == .bool(true) && other[3]["ok"] == .bool(true), "their own: \(other[2].jsonText) \(other[3].jsonText)")
+        #expect(FileIO.exists(path))
+        // Its owner may replace it; root may delete it.
+        let owner = try OwnershipTests.run(as: 65_533, daemon.socketPath, [#"{"id": 1, "op": "save", "name": "a-tap", "gesture": \#(tap), "force": true}"#])
+        #expect(owner.first?["ok"] == .bool(true), "\(owner.first?.jsonText ?? "")")
+        _ = try daemon.client().call("rm", [("name", .string("a-tap"))])
+        #expect(!FileIO.exists(path))
+        await daemon.stop()
+    }
+
+    @Test("A member of admin_group acts as an administrator: may unbind another member's binding and sees whose it is")
+    func administratorGroup() async throws {
+        let folder = try TemporaryFolder()
+        var configuration = DaemonConfiguration.withTriggers
+        configuration.adminGroup = "users"  // gid 100 on Debian
+        let daemon = try Self.daemon(folder, configuration: configuration)
+        _ = try OwnershipTests.run(as: 65_533, daemon.socketPath, [#"{"id": 1, "op": "bind", "trigger": \#(Self.switchKey), "action": {"press": "mute"}}"#])
+        let outcome = try ProcessRunner.run(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=\(OwnershipTests.group)", "--groups=100", "--", "/usr/bin/python3", "-c", OwnershipTests.client,
+             daemon.socketPath, #"{"id": 1, "op": "bindings"}"#, #"{"id": 2, "op": "unbind", "trigger": \#(Self.switchKey)}"#])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let replies = try outcome.standardOutput.split(separator: "\n").map { try JSONValue.parse(Array($0.utf8)) }
+        try #require(replies.count == 2)
+        #expect(Self.first(replies[0]["result"])?["uid"] == .integer(65_533), "\(replies[0].jsonText)")
+        #expect(replies[1]["ok"] == .bool(true), "\(replies[1].jsonText)")
         await daemon.stop()
     }
 }

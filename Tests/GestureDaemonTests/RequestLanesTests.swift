@@ -12,16 +12,21 @@ struct RequestLanesTests {
         let lanes = RequestLanes<String>(workers: 1, name: "lanes-test")
         let served = Mutex<[String]>([])
         let gate = Semaphore(value: 0)
+        let started = Semaphore(value: 0)
         let done = Semaphore(value: 0)
         try lanes.start(
             serve: { request, _ in
                 // The first request holds the only worker until all are queued.
-                if request == "a1-1" { gate.wait() }
+                if request == "a1-1" {
+                    started.signal()
+                    gate.wait()
+                }
                 served.withLock { $0.append(request) }
                 done.signal()
             },
             drained: { _ in })
         lanes.add("a1-1", bytes: 1, client: 1, user: 1_000)
+        started.wait()
         for client in 2...6 {
             for number in 1...2 { lanes.add("a\(client)-\(number)", bytes: 1, client: client, user: 1_000) }
         }
@@ -32,8 +37,10 @@ struct RequestLanesTests {
         let order = served.withLock { $0 }
         _ = lanes.stop()
         #expect(order.count == 13)
-        // a1-1 was being served; then the users alternate while both have work.
-        #expect(Array(order.prefix(5)) == ["a1-1", "b7-1", "a2-1", "b7-2", "a3-1"], "\(order)")
+        // a1-1 was being served; then the users alternate while both have
+        // work (user 1000's turn came first), where clients in turn would
+        // have served a2 … a6 before b7.
+        #expect(Array(order.prefix(5)) == ["a1-1", "a2-1", "b7-1", "a3-1", "b7-2"], "\(order)")
         // Within the user, clients take turns: each one's first before any second.
         let firsts = order.filter { $0.hasPrefix("a") && $0.hasSuffix("-1") }
         let seconds = order.filter { $0.hasPrefix("a") && $0.hasSuffix("-2") }

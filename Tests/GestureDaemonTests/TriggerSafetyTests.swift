@@ -222,10 +222,14 @@ struct TriggerSafetyTests {
         #expect(second.collected.logLines.withLock { lines in
             lines.contains { $0.contains("the saved bindings cannot be used") && $0.contains("the 2 binding(s) of the last good file") }
         })
-        // A reset deletes the last good file too; a damaged file then leaves the configuration's bindings.
+        // A reset keeps the file it deletes as the last good one (issue 36:
+        // it deleted the backup too), so it can be undone by hand.
         _ = try second.client().call("bindings", [("reset", .bool(true))])
-        #expect(!FileIO.exists(first.bindingsPath + ".bak"))
+        #expect(!FileIO.exists(first.bindingsPath))
+        #expect(try FileIO.read(path: first.bindingsPath + ".bak", limit: 1 << 20) == good)
         await second.stop()
+        // With no last good file, a damaged file leaves the configuration's bindings.
+        try FileIO.remove(first.bindingsPath + ".bak")
         try FileIO.writeAtomically(Array("{\"bindings\": [".utf8), to: first.bindingsPath)
         let third = try TestDaemon(configuration: .withTriggers, folder: first.folder)
         result = try third.client().call("bindings")
