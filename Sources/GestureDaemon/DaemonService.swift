@@ -78,7 +78,7 @@ public final class DaemonService: Sendable {
     /// stopped: jobs cancelled, devices destroyed, the socket it made removed.
     /// - Throws: ``DaemonError`` for a configuration with errors or no
     ///   socket path; ``OperatingSystem/UnsafeSocketFolder`` for a socket
-    ///   folder others could write in; what reading the configuration, making
+    ///   folder, or a folder above it, that others could change; what reading the configuration, making
     ///   the socket or the ready devices throws.
     public func run(signals: SignalRouter) async throws {
         let activated = try ServiceManager.listeningDescriptors()

@@ -163,10 +163,10 @@ public final class SocketFolder: Sendable {
     /// mounted), the folder's path with the whole chain checked again and
     /// found to lead to the same folder (device and inode): a swap between
     /// that check and `bind` needs root or the user, as every folder on the
-    /// way is theirs alone.
-    func address() throws(SystemError) -> String {
+    /// way is theirs alone. `throughProc` false takes that way (for tests).
+    func address(throughProc: Bool = true) throws(SystemError) -> String {
         let folder = try held()
-        if let proc = UnixSocket.procPath(of: folder) {
+        if throughProc, let proc = UnixSocket.procPath(of: folder) {
             let address = proc + "/" + name
             if address.utf8.count < 108 { return address }
         }
@@ -254,7 +254,8 @@ public final class SocketFolder: Sendable {
                 }
                 links += 1
                 guard links <= 40, let target = linkTarget(component, in: parent.descriptor) else {
-                    return .unreachable(SystemError(call: "readlink", path: path, errorNumber: links > 40 ? ELOOP : errno), path: path)
+                    let errorNumber = links > 40 ? ELOOP : (errno == 0 ? ENOENT : errno)
+                    return .unreachable(SystemError(call: "readlink", path: path, errorNumber: errorNumber), path: path)
                 }
                 if target.hasPrefix("/") {
                     while chain.count > 1 { chain.removeLast().descriptor.close() }
@@ -283,7 +284,10 @@ public final class SocketFolder: Sendable {
             guard let base = room.baseAddress else { return -1 }
             return readlinkat(folder.rawValue, name, base, room.count - 1)
         }
-        guard count > 0 else { return nil }
+        guard count > 0 else {
+            if count == 0 { errno = ENOENT }  // An empty link leads nowhere.
+            return nil
+        }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
@@ -347,7 +351,9 @@ extension UnixSocket {
     /// change). A link found there instead is left alone, and the socket
     /// not used.
     /// - Throws: ``SystemError``: why the folder could not be opened (ENOENT
-    ///   naming the first missing folder); as ``listen(at:backlog:)``;
+    ///   naming the first missing folder; without /proc, EPERM when the
+    ///   chain checked again is no longer safe, EAGAIN when it leads to
+    ///   another folder); as ``listen(at:backlog:)``;
     ///   `chown` or `chmod` when the group or mode cannot be set (EPERM for
     ///   a group the user is not in); `bind` (EEXIST) when the file was
     ///   replaced.

@@ -105,6 +105,34 @@ struct SocketFolderTests {
         #expect(throws: SystemError.self) { try UnixSocket.connect(to: elsewhere + "/d.sock").close() }
     }
 
+    @Test("Without /proc the socket's address is the folder's path, checked again, and a folder swapped since is refused")
+    func addressWithoutProc() throws {
+        let (temporary, base) = try Self.temporary()
+        defer { withExtendedLifetime(temporary) {} }
+        let checked = base + "/checked"
+        Self.makeFolder(checked, 0o700)
+        let folder = try UnixSocket.openFolder(of: checked + "/d.sock")
+        #expect(try folder.address().hasPrefix("/proc/self/fd/"))
+        #expect(try folder.address(throughProc: false) == checked + "/d.sock")
+        // The same folder through the user's own link is still it.
+        #expect(rename(checked, base + "/moved") == 0)
+        #expect(symlink("moved", checked) == 0)
+        #expect(try folder.address(throughProc: false) == base + "/moved/d.sock")
+        // Another folder at its name is not.
+        #expect(unlink(checked) == 0)
+        Self.makeFolder(checked, 0o700)
+        #expect(
+            throws: SystemError(
+                call: "bind", path: checked + "/d.sock", errorNumber: EAGAIN, detail: "the folder \(checked) was replaced after it was checked")
+        ) {
+            try folder.address(throughProc: false)
+        }
+        // Nor one that others may now write.
+        #expect(rmdir(checked) == 0)
+        Self.makeFolder(checked, 0o777)
+        #expect(throws: SystemError.self) { try folder.address(throughProc: false) }
+    }
+
     @Test("A folder that is not there passes the check, and listen names it")
     func missingFolder() throws {
         let (temporary, base) = try Self.temporary()
