@@ -173,6 +173,23 @@ int gesturectl_unix_bind_with_access(int fd, const char *path, unsigned mode, lo
 
 int gesturectl_open_path_handle(const char *path) { return open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC); }
 
+int gesturectl_open_folder_at(int folder, const char *name) {
+    return openat(folder, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+int gesturectl_open_path_handle_at(int folder, const char *name) {
+    return openat(folder, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+}
+
+int gesturectl_is_link_at(int folder, const char *name, unsigned *owner) {
+    struct stat status;
+    if (fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) != 0) return -1;
+    *owner = (unsigned)status.st_uid;
+    return S_ISLNK(status.st_mode) ? 1 : 0;
+}
+
+int gesturectl_chmod_at(int folder, const char *name, unsigned mode) { return fchmodat(folder, name, (mode_t)mode, 0); }
+
 int gesturectl_set_handle_group(int fd, unsigned group) { return fchownat(fd, "", (uid_t)-1, (gid_t)group, AT_EMPTY_PATH); }
 
 int gesturectl_unix_connect(int fd, const char *path) {

@@ -78,7 +78,7 @@ public final class DaemonService: Sendable {
     /// stopped: jobs cancelled, devices destroyed, the socket it made removed.
     /// - Throws: ``DaemonError`` for a configuration with errors or no
     ///   socket path; ``OperatingSystem/UnsafeSocketFolder`` for a socket
-    ///   folder others could write in; what reading the configuration, making
+    ///   folder, or a folder above it, that others could change; what reading the configuration, making
     ///   the socket or the ready devices throws.
     public func run(signals: SignalRouter) async throws {
         let activated = try ServiceManager.listeningDescriptors()
@@ -175,18 +175,22 @@ public final class DaemonService: Sendable {
 
     /// The listening socket at `path`: 0660 with the group when it exists;
     /// 0600 and a warning otherwise. Made only in a folder no one but root
-    /// and the daemon's user can change, and born with its mode and group
-    /// (``OperatingSystem/UnixSocket/listen(at:access:backlog:)``): a root
+    /// and the daemon's user can change, nor any folder above it from `/`
+    /// (``OperatingSystem/SocketFolder``), through the checked folder's
+    /// descriptor, and born with its mode and group
+    /// (``OperatingSystem/UnixSocket/listen(in:access:backlog:)``): a root
     /// daemon that set them by path afterwards gave them to whatever a
-    /// local user had put at the path meanwhile.
+    /// local user had put at the path meanwhile, and one that checked only
+    /// the socket's own folder, by name, made the socket in another user's
+    /// folder when that user swapped in a link or owned a parent.
     private func makeSocket(at path: String, group: String) throws -> FileDescriptor {
-        // Harmless: a folder that exists is fine; one that cannot be made is named by checkFolder or listen below.
+        // Harmless: a folder that exists is fine; one that cannot be made is named by openFolder or listen below.
         if path == DaemonPaths.systemSocket { try? FileSystem.makeDirectory("/run/gesturectl", permissions: 0o755) }
-        try UnixSocket.checkFolder(of: path)
+        let folder = try UnixSocket.openFolder(of: path)
         if let groupID = try UserGroups.groupID(named: group) {
-            return try UnixSocket.listen(at: path, access: SocketAccess(permissions: 0o660, group: groupID))
+            return try UnixSocket.listen(in: folder, access: SocketAccess(permissions: 0o660, group: groupID))
         }
-        let listening = try UnixSocket.listen(at: path, access: SocketAccess(permissions: 0o600, group: nil))
+        let listening = try UnixSocket.listen(in: folder, access: SocketAccess(permissions: 0o600, group: nil))
         log.warning("there is no group \"\(group)\": the socket is 0600, for its owner only (create the group: see the README)")
         return listening
     }

@@ -58,15 +58,50 @@ public enum UnixSocket {
     static func removeStaleSocket(
         at path: String, connect: (String) throws(SystemError) -> FileDescriptor = { path throws(SystemError) in try UnixSocket.connect(to: path) }
     ) throws(SystemError) {
+        try removeStaleSocket(
+            status: try? Paths.status(path, followLinks: false), path: path,
+            connect: { () throws(SystemError) in try connect(path) },
+            unlink: { () throws(SystemError) in try FileSystem.unlink(path) })
+    }
+
+    /// As ``removeStaleSocket(at:connect:)`` for the file `name` in the
+    /// open folder `folder`, never by a path that names the folder: the
+    /// file is examined with `fstatat`, tried at `address` (the file in the
+    /// folder's descriptor, `/proc/self/fd/N/name`) and removed with
+    /// `unlinkat`. `path` names it in errors.
+    static func removeStaleSocket(
+        named name: String, in folder: FileDescriptor, address: String, path: String,
+        connect: (String) throws(SystemError) -> FileDescriptor = { address throws(SystemError) in try UnixSocket.connect(to: address) }
+    ) throws(SystemError) {
+        var status = stat()
+        let found = fstatat(folder.rawValue, name, &status, AT_SYMLINK_NOFOLLOW) == 0
+        try removeStaleSocket(
+            status: found ? FileStatus(status) : nil, path: path,
+            connect: { () throws(SystemError) in
+                do throws(SystemError) {
+                    return try connect(address)
+                } catch {
+                    var named = error
+                    named.path = path
+                    throw named
+                }
+            },
+            unlink: { () throws(SystemError) in try Syscall.minusOne("unlink", path: path) { unlinkat(folder.rawValue, name, 0) } })
+    }
+
+    /// The rule both share: nothing there (`status` `nil`) is left to bind.
+    private static func removeStaleSocket(
+        status: FileStatus?, path: String, connect: () throws(SystemError) -> FileDescriptor, unlink: () throws(SystemError) -> Void
+    ) throws(SystemError) {
         // Harmless: nothing there (or a path that cannot be examined) is left to bind, which says why it fails.
-        guard let status = try? Paths.status(path, followLinks: false) else { return }
+        guard let status else { return }
         guard status.type == .socket else {
             throw SystemError(call: "bind", path: path, errorNumber: EEXIST, detail: "it exists and is not a socket")
         }
         do {
-            try connect(path).close()
+            try connect().close()
         } catch where error.errorNumber == ECONNREFUSED {
-            try FileSystem.unlink(path)
+            try unlink()
             return
         } catch where error.errorNumber == ENOENT {
             return  // Removed meanwhile: bind makes a new one.

@@ -5,8 +5,9 @@ import TestSupport
 @testable import OperatingSystem
 
 /// The daemon's socket file: the folders it is refused in, and a mode and
-/// group it is born with, never given to what a link points at.
-@Suite("Socket access")
+/// group it is born with, never given to what a link points at. Serialized:
+/// a bind with an access sets the process's umask for a moment.
+@Suite("Socket access", .serialized)
 struct SocketAccessTests {
     @Test("A folder others can write without the sticky bit, or another user's folder, is refused")
     func folderRules() {
@@ -54,6 +55,8 @@ struct SocketAccessTests {
         let path = temporary.file("d.sock")
         let user = UserGroups.effectiveUserID
         try UnixSocket.checkFolder(of: path, user: user)
+        // A folder that is not there is left for bind to report.
+        try UnixSocket.checkFolder(of: temporary.file("missing/d.sock"), user: user)
         #expect(chmod(temporary.path, 0o777) == 0)
         #expect(throws: UnsafeSocketFolder(folder: temporary.path, problem: .writableByOthers(permissions: 0o777), user: user)) {
             try UnixSocket.checkFolder(of: path, user: user)
@@ -72,8 +75,6 @@ struct SocketAccessTests {
                 try UnixSocket.checkFolder(of: path, user: 0)
             }
         }
-        // A folder that is not there is left for bind to report.
-        try UnixSocket.checkFolder(of: temporary.file("missing/d.sock"), user: user)
     }
 
     @Test("The socket is born with the mode asked for, whatever the umask, and with the group")
@@ -83,7 +84,7 @@ struct SocketAccessTests {
         let group = try Self.otherGroup()
         for (name, access) in [("a.sock", SocketAccess(permissions: 0o660, group: group)), ("b.sock", SocketAccess(permissions: 0o600, group: nil))] {
             let path = temporary.file(name)
-            let listening = try UnixSocket.listen(at: path, access: access)
+            let listening = try UnixSocket.listen(in: try UnixSocket.openFolder(of: path), access: access)
             defer { listening.close() }
             let status = try Paths.status(path, followLinks: false)
             #expect(status.type == .socket)
@@ -108,7 +109,7 @@ struct SocketAccessTests {
         let path = temporary.file("s.sock")
         let plain = try UnixSocket.listen(at: path)
         defer { plain.close() }
-        try UnixSocket.settleAccess(of: path, access: SocketAccess(permissions: 0o660, group: group))
+        try UnixSocket.settleAccess(in: try UnixSocket.openFolder(of: path), access: SocketAccess(permissions: 0o660, group: group))
         let settled = try Paths.status(path, followLinks: false)
         #expect(settled.permissions == 0o660)
         #expect(settled.groupID == group)
@@ -120,14 +121,17 @@ struct SocketAccessTests {
         let before = try Paths.status(target)
         let link = temporary.file("l.sock")
         try FileSystem.makeSymbolicLink(link, to: target)
-        #expect(throws: SystemError.self) { try UnixSocket.settleAccess(of: link, access: SocketAccess(permissions: 0o666, group: group)) }
+        #expect(throws: SystemError.self) {
+            try UnixSocket.settleAccess(in: try UnixSocket.openFolder(of: link), access: SocketAccess(permissions: 0o666, group: group))
+        }
         let after = try Paths.status(target)
         #expect(after.permissions == 0o600)
         #expect(after.groupID == before.groupID)
         #expect(after.userID == before.userID)
         #expect(try temporary.read("secret") == "only root reads this\n")
         // listen at a link refuses it (not a socket) and leaves the target too.
-        #expect(throws: SystemError.self) { _ = try UnixSocket.listen(at: link, access: SocketAccess(permissions: 0o666, group: group)) }
+        let linkFolder = try UnixSocket.openFolder(of: link)
+        #expect(throws: SystemError.self) { _ = try UnixSocket.listen(in: linkFolder, access: SocketAccess(permissions: 0o666, group: group)) }
         #expect(try Paths.status(target).permissions == 0o600)
         #expect(try Paths.status(link, followLinks: false).type == .symbolicLink)
     }
@@ -142,7 +146,8 @@ struct SocketAccessTests {
         defer { plain.close() }
         #expect(chown(path, 61_234, 61_234) == 0)
         #expect(chmod(path, 0o600) == 0)
-        #expect(throws: SystemError.self) { try UnixSocket.settleAccess(of: path, access: SocketAccess(permissions: 0o666, group: 0)) }
+        let folder = try UnixSocket.openFolder(of: path)
+        #expect(throws: SystemError.self) { try UnixSocket.settleAccess(in: folder, access: SocketAccess(permissions: 0o666, group: 0)) }
         let status = try Paths.status(path, followLinks: false)
         #expect(status.permissions == 0o600 && status.groupID == 61_234)
     }

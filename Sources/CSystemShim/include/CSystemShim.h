@@ -86,6 +86,26 @@ int gesturectl_unix_bind_with_access(int fd, const char *path, unsigned mode, lo
 /// (a symbolic link is not followed), for fstat and fchownat; -1 and errno.
 int gesturectl_open_path_handle(const char *path);
 
+/// openat(folder, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC): a
+/// handle on the folder `name` in the folder `folder` (AT_FDCWD: -100; an
+/// absolute `name` ignores it), never through a symbolic link (ENOTDIR or
+/// ELOOP for one); -1 and errno.
+int gesturectl_open_folder_at(int folder, const char *name);
+
+/// openat(folder, name, O_PATH | O_NOFOLLOW | O_CLOEXEC): a handle on the
+/// file `name` itself in the folder `folder` (a symbolic link is not
+/// followed), for fstat and fchownat; -1 and errno.
+int gesturectl_open_path_handle_at(int folder, const char *name);
+
+/// fstatat(folder, name, AT_SYMLINK_NOFOLLOW): 1 when `name` in `folder` is
+/// a symbolic link (its owner in *owner), 0 when it is something else, or
+/// -1 and errno.
+int gesturectl_is_link_at(int folder, const char *name, unsigned *owner);
+
+/// fchmodat(folder, name, mode, 0): the mode of `name` in `folder`, for
+/// where /proc is not mounted; -1 and errno.
+int gesturectl_chmod_at(int folder, const char *name, unsigned mode);
+
 /// fchownat(fd, "", -1, group, AT_EMPTY_PATH): the group of the file an
 /// O_PATH handle names, never of a path; -1 and errno.
 int gesturectl_set_handle_group(int fd, unsigned group);
