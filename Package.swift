@@ -37,7 +37,7 @@ let package = Package(
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureEditing", "GestureSynth",
                 "GestureRender", "GestureLibrary", "CommandKit", "InputSystem", "DeviceDiscovery",
-                "GesturePlayback", "GestureRecording", "GestureInterop", "GestureEngine", "GestureDaemon", "OperatingSystem",
+                "GesturePlayback", "GestureRecording", "GestureInterop", "GestureEngine", "GestureDaemon", "GestureProtocol", "OperatingSystem",
                 "GestureAssist", "HIDOutput",
             ]
         ),
@@ -53,7 +53,7 @@ let package = Package(
             name: "gesturectl-hotpath",
             dependencies: [
                 "GestureModel", "GestureSynth", "GesturePlayback", "GestureRecording", "GestureEngine", "InputSystem",
-                "OperatingSystem", "GestureDaemon", "GestureFormat", "GestureLibrary",
+                "OperatingSystem", "GestureDaemon", "GestureProtocol", "GestureFormat", "GestureLibrary",
             ],
             path: "benchmarks/hotpath"),
 
@@ -95,13 +95,20 @@ let package = Package(
                 "GesturePlayback", "GestureRecording", "GestureInterop", "HIDOutput",
             ]
         ),
+        // The daemon's protocol (docs/PROTOCOL.md): its requests, results,
+        // events and errors as types, and the client side, for every front
+        // end (the CLI, the on-screen button, tests) without the daemon.
+        .target(
+            name: "GestureProtocol",
+            dependencies: ["GestureModel", "GestureFormat", "OperatingSystem"]
+        ),
         // The daemon for test rigs and switch users: a Unix socket server over
         // the engine (docs/PROTOCOL.md).
         .target(
             name: "GestureDaemon",
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureLibrary", "GestureRender", "InputSystem", "OperatingSystem",
-                "DeviceDiscovery", "GesturePlayback", "GestureRecording", "GestureEngine", "GestureAssist",
+                "DeviceDiscovery", "GesturePlayback", "GestureRecording", "GestureEngine", "GestureAssist", "GestureProtocol",
             ]
         ),
         // AssistiveTouch for switch users: the create flow and the menu of
@@ -147,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "GestureDaemonTests",
             dependencies: [
-                "GestureDaemon", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
+                "GestureDaemon", "GestureProtocol", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
                 "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport", "GestureRecording", "GestureAssist",
             ]),
         .testTarget(
@@ -170,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "GesturectlCommandsTests",
             dependencies: [
-                "GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport", "GestureDaemon",
+                "GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport", "GestureDaemon", "GestureProtocol",
                 "GestureEngine", "GestureLibrary", "GestureRecording", "InputSystem", "DeviceDiscovery",
             ]
         ),

@@ -6,6 +6,7 @@ import GesturePlayback
 import GestureRecording
 import OperatingSystem
 import GestureFormat
+import GestureProtocol
 import Synchronization
 
 /// Where the daemon sends the presses of the trigger that operates a run:

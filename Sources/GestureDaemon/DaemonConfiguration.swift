@@ -1,6 +1,7 @@
 import GestureEngine
 import GestureFormat
 import GestureModel
+import GestureProtocol
 import OperatingSystem
 
 /// What the daemon reads from its configuration file (JSON, every key

@@ -1,4 +1,5 @@
 import GestureModel
+import GestureProtocol
 import OperatingSystem
 import Synchronization
 
@@ -109,9 +110,7 @@ public final class DaemonLog: Sendable {
     /// `message` on one line, with control and invisible characters shown
     /// escaped by the rule every human-readable output follows
     /// (GestureModel's `DisplayText`: `\n`, `\t`, `<U+001B>`, `<U+FEFF>`).
-    static func oneLine(_ message: String) -> String {
-        DisplayText.escaped(message)
-    }
+    static func oneLine(_ message: String) -> String { ProtocolText.oneLine(message) }
 
     /// `text` cut to ``maximumMessageBytes`` (at a character), with the
     /// count of bytes cut.
@@ -124,9 +123,5 @@ public final class DaemonLog: Sendable {
     /// A name from a request for a message, on one line and cut to about
     /// `limit` characters (a client may send a key a megabyte long; the
     /// reply and the log need only its start).
-    static func excerpt(_ text: String, limit: Int = 64) -> String {
-        let count = text.count
-        guard count > limit else { return oneLine(text) }
-        return oneLine(String(text.prefix(limit))) + "…(\(text.utf8.count) bytes)"
-    }
+    static func excerpt(_ text: String, limit: Int = 64) -> String { ProtocolText.excerpt(text, limit: limit) }
 }

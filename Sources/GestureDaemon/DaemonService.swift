@@ -1,5 +1,6 @@
 import GestureEngine
 import GestureLibrary
+import GestureProtocol
 import OperatingSystem
 
 /// The daemon as a service: everything between "run the daemon with these

@@ -2,6 +2,7 @@ import DeviceDiscovery
 import GestureEngine
 import GestureFormat
 import GestureModel
+import GestureProtocol
 import InputSystem
 import OperatingSystem
 

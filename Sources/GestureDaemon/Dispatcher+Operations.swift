@@ -4,6 +4,7 @@ import GestureFormat
 import GestureLibrary
 import GestureModel
 import GesturePlayback
+import GestureProtocol
 import GestureRender
 import InputSystem
 import OperatingSystem

@@ -2,6 +2,7 @@ import GestureEngine
 import GestureFormat
 import GestureModel
 import GesturePlayback
+import GestureProtocol
 import InputSystem
 import OperatingSystem
 

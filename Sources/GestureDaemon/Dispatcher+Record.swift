@@ -3,6 +3,7 @@ import GestureEngine
 import GestureFormat
 import GestureLibrary
 import GestureModel
+import GestureProtocol
 import GestureRecording
 import InputSystem
 import OperatingSystem

@@ -1,5 +1,6 @@
 import GestureLibrary
 import GestureModel
+import GestureProtocol
 import OperatingSystem
 import Synchronization
 

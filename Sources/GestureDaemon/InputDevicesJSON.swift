@@ -1,6 +1,7 @@
 import DeviceDiscovery
 import GestureEngine
 import GestureFormat
+import GestureProtocol
 import InputSystem
 import OperatingSystem
 

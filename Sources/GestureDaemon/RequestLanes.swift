@@ -1,3 +1,4 @@
+import GestureProtocol
 import OperatingSystem
 import Synchronization
 

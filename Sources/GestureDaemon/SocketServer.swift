@@ -1,5 +1,6 @@
 import Glibc
 import GestureFormat
+import GestureProtocol
 import OperatingSystem
 import Synchronization
 

@@ -3,6 +3,7 @@ import GestureFormat
 import GestureLibrary
 import GestureModel
 import GesturePlayback
+import GestureProtocol
 import InputSystem
 import OperatingSystem
 import Synchronization

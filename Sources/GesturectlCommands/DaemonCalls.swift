@@ -1,9 +1,9 @@
 import CommandKit
 import DeviceDiscovery
-import GestureDaemon
 import GestureFormat
 import GestureLibrary
 import GestureModel
+import GestureProtocol
 
 extension CommandContext {
     /// A NAME from the daemon's library when `daemon` is given (files and

@@ -1,5 +1,6 @@
 import CommandKit
 import GestureDaemon
+import GestureProtocol
 import GestureEngine
 import GestureLibrary
 import OperatingSystem

@@ -1,10 +1,10 @@
 import CommandKit
-import GestureDaemon
 import GestureEditing
 import GestureEngine
 import GestureFormat
 import GestureLibrary
 import GestureModel
+import GestureProtocol
 import GesturePlayback
 import GestureRender
 import OperatingSystem
@@ -129,6 +129,15 @@ extension PlayCommand {
 }
 
 extension PressCommand {
+    /// The protocol's word for a press's action.
+    private static func word(_ action: KeyPress.Action) -> PressAction {
+        switch action {
+        case .tap: .tap
+        case .down: .down
+        case .up: .up
+        }
+    }
+
     /// `press` through the daemon, on its ready keyboard.
     static func pressThroughDaemon(
         name: String, action: KeyPress.Action, values: ParsedValues, context: CommandContext
@@ -140,7 +149,7 @@ extension PressCommand {
         }
         let hold = values.isGiven("hold") ? values.duration("hold").map { Double($0) / 1_000 } : nil
         context.note("pressing \(name) through the daemon at \(client.path)")
-        _ = try DaemonCalls.call(client, .press(key: name, action: action, holdMilliseconds: hold, force: values.flag("force")))
+        _ = try DaemonCalls.call(client, .press(key: name, action: Self.word(action), holdMilliseconds: hold, force: values.flag("force")))
         guard action == .down else { return }
         // The daemon releases a key when the connection that pressed it
         // closes, so the key stays down while this command runs.

@@ -1,4 +1,5 @@
 @testable import GestureDaemon
+import GestureProtocol
 import GestureFormat
 import OperatingSystem
 import Synchronization

@@ -2,6 +2,7 @@ import GestureFormat
 import Testing
 
 @testable import GestureDaemon
+import GestureProtocol
 
 @Suite("The protocol's typed messages")
 struct DaemonMessagesTests {

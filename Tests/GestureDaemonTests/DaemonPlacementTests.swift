@@ -1,5 +1,6 @@
 import Foundation
 import GestureDaemon
+import GestureProtocol
 import GestureEngine
 import GestureFormat
 import GestureModel

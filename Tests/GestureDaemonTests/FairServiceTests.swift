@@ -1,4 +1,5 @@
 import GestureDaemon
+import GestureProtocol
 import GestureFormat
 import InputSystem
 import Synchronization

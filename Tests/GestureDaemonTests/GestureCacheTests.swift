@@ -6,6 +6,7 @@ import Testing
 import TestSupport
 
 @testable import GestureDaemon
+import GestureProtocol
 
 @Suite("The daemon's cache of library gestures")
 struct GestureCacheTests {

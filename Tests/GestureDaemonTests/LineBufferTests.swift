@@ -1,4 +1,5 @@
 @testable import GestureDaemon
+@testable import GestureProtocol
 import Testing
 
 @Suite("The client's line reading")

@@ -1,4 +1,5 @@
 import GestureDaemon
+import GestureProtocol
 import GestureModel
 import GesturePlayback
 import GestureSynth

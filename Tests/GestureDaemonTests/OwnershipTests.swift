@@ -1,4 +1,5 @@
 import GestureDaemon
+import GestureProtocol
 import GestureFormat
 import GestureLibrary
 import GestureSynth

@@ -1,4 +1,5 @@
 @testable import GestureDaemon
+import GestureProtocol
 import OperatingSystem
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import GestureDaemon
+import GestureProtocol
 import GestureEngine
 import GestureLibrary
 import GestureModel

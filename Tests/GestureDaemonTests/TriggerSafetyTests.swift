@@ -1,4 +1,5 @@
 @testable import GestureDaemon
+import GestureProtocol
 import GestureEngine
 import GestureFormat
 import GestureLibrary

@@ -1,5 +1,6 @@
 import DeviceDiscovery
 import GestureDaemon
+import GestureProtocol
 import GestureEngine
 import GestureLibrary
 import GestureModel

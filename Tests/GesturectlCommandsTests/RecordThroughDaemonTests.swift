@@ -1,6 +1,7 @@
 import DeviceDiscovery
 import Foundation
 import GestureDaemon
+import GestureProtocol
 import GestureEngine
 import GestureFormat
 import GestureLibrary

@@ -25,6 +25,7 @@
 
 import Glibc
 import GestureDaemon
+import GestureProtocol
 import GestureEngine
 import GestureFormat
 import GestureLibrary

@@ -14,9 +14,9 @@ public final class DaemonClient {
     /// Bytes searched for a newline so far (each byte once: a reply of
     /// megabytes arrives in many reads, and searching the whole of it again
     /// after each made reading it quadratic).
-    var scannedBytes: Int { lines.scannedBytes }
+    package var scannedBytes: Int { lines.scannedBytes }
     /// Bytes read from the daemon so far.
-    var receivedBytes: Int { lines.receivedBytes }
+    package var receivedBytes: Int { lines.receivedBytes }
 
     /// Connects to the daemon at `path`.
     /// - Throws: ``DaemonUnreachable`` naming the path and why.

@@ -132,7 +132,7 @@ public struct Arguments: Sendable {
                 let known = allowed.sorted().joined(separator: ", ")
                 throw DaemonError(
                     .badArgument,
-                    "\(request.op): unknown argument \"\(DaemonLog.excerpt(key))\"" + (known.isEmpty ? " (it takes none)" : " (it takes: \(known))"))
+                    "\(request.op): unknown argument \"\(ProtocolText.excerpt(key))\"" + (known.isEmpty ? " (it takes none)" : " (it takes: \(known))"))
             }
             members[key] = value
         }
@@ -141,14 +141,14 @@ public struct Arguments: Sendable {
 
     /// The members of an object that a binding's action holds, read as a
     /// request's arguments (`what` names it in messages): only `allowed` ones.
-    init(object members: [(key: String, value: JSONValue)], what: String, allowed: Set<DaemonField>) throws(DaemonError) {
+    package init(object members: [(key: String, value: JSONValue)], what: String, allowed: Set<DaemonField>) throws(DaemonError) {
         op = what
         let names = Set(allowed.map(\.rawValue))
         var read: [String: JSONValue] = [:]
         for (key, value) in members {
             guard names.contains(key) else {
                 throw DaemonError(
-                    .badArgument, "\(what): unknown key \"\(DaemonLog.excerpt(key))\" (known: \(names.sorted().joined(separator: ", ")))")
+                    .badArgument, "\(what): unknown key \"\(ProtocolText.excerpt(key))\" (known: \(names.sorted().joined(separator: ", ")))")
             }
             read[key] = value
         }

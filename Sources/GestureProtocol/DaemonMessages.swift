@@ -1,8 +1,5 @@
-import GestureEngine
 import GestureFormat
 import GestureModel
-import GesturePlayback
-import GestureRecording
 
 // The protocol's names (docs/PROTOCOL.md), typed: the operations, the
 // arguments of requests, the events, and the words results carry. Both the
@@ -109,16 +106,6 @@ public enum FingertipsEndCode: String, Hashable, Sendable {
     case sourceVanished = "source-vanished"
     /// Reading the source or writing the device failed.
     case failed
-
-    /// The code of a stop reason.
-    public init(_ reason: FingertipsStopReason) {
-        switch reason {
-        case .idle: self = .idle
-        case .cancelled: self = .cancelled
-        case .sourceVanished: self = .sourceVanished
-        case .failed: self = .failed
-        }
-    }
 }
 
 /// A `device` event's `state`.
@@ -136,6 +123,16 @@ public enum TriggerWatchState: String, Hashable, Sendable {
 }
 
 /// Why a recording stopped, for programs (`record-stop`'s `stop_reason`).
+/// What `press` does with its key (`action`).
+public enum PressAction: String, Hashable, Sendable, CaseIterable {
+    /// Down, then up after the hold.
+    case tap
+    /// Down, and kept down.
+    case down
+    /// Up (of a key a `down` pressed).
+    case up
+}
+
 public enum RecordingStopCode: String, Hashable, Sendable {
     case stopped, enter
     case idleTimeout = "idle-timeout"
@@ -144,20 +141,6 @@ public enum RecordingStopCode: String, Hashable, Sendable {
     case limit
     case deviceVanished = "device-vanished"
     case readFailed = "read-failed"
-
-    /// The code of a stop reason.
-    public init(_ reason: RecordingStopReason) {
-        switch reason {
-        case .cancelled: self = .stopped
-        case .enterPressed: self = .enter
-        case .idleTimeout: self = .idleTimeout
-        case .maximumDuration: self = .maximumDuration
-        case .noContactTimeout: self = .noContactTimeout
-        case .limitReached: self = .limit
-        case .deviceVanished: self = .deviceVanished
-        case .readFailed: self = .readFailed
-        }
-    }
 
     /// Whether the recording stopped because reading failed (not by a rule or a request).
     public var isFailure: Bool { self == .deviceVanished || self == .readFailed }
@@ -253,7 +236,7 @@ public struct DaemonCall: Sendable {
     }
 
     /// `press` {key, action, hold_ms, force}; `hold_ms` when given, `force` when true.
-    public static func press(key: String, action: KeyPress.Action, holdMilliseconds: Double? = nil, force: Bool = false) -> DaemonCall {
+    public static func press(key: String, action: PressAction, holdMilliseconds: Double? = nil, force: Bool = false) -> DaemonCall {
         var arguments: [(DaemonField, JSONValue)] = [(.key, .string(key)), (.action, .string(action.rawValue))]
         if let holdMilliseconds { arguments.append((.holdMilliseconds, .decimal(holdMilliseconds))) }
         if force { arguments.append((.force, .bool(true))) }
