@@ -159,8 +159,15 @@ struct TriggerWatchTests {
             first.withLock { if $0 == nil { $0 = event } }
             reported.cancel()
         }
-        // Without udev (some containers) there is nothing to watch with.
-        guard (try? Engine().startWatchingTrigger(request, handle: handle)) != nil else { return }
+        // Without udev (some containers) there is nothing to watch with: a
+        // loud skip, and a failure under CI, where udev is part of the set-up.
+        do {
+            try Engine().startWatchingTrigger(request, handle: handle)
+        } catch {
+            if TestEnvironment.isContinuousIntegration { Issue.record("no trigger watch through udev under CI: \(error)") }
+            print("SKIPPED LOUDLY: realDeviceMissing: no udev to watch with (\(error))")
+            return
+        }
         _ = try Poll.wait([(try reported.fileDescriptor, .readable)], timeoutMilliseconds: 10_000)
         if case .disconnected = first.withLock({ $0 }) {} else { Issue.record("first report: \(String(describing: first.withLock { $0 }))") }
         handle.cancel()

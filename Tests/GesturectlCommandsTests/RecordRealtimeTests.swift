@@ -5,7 +5,8 @@ import TestSupport
 /// (naming CAP_SYS_NICE and RLIMIT_RTPRIO) before any device is opened when
 /// the process may not have it; not offered through the daemon.
 @Suite struct RecordRealtimeTests {
-    @Test(.enabled(if: PlayRealtimeTests.toolsExist)) func realtimeWithoutTheCapabilityIsRefusedBeforeTheDeviceIsOpened() throws {
+    @Test(.requiring(PlayRealtimeTests.toolsExist, "SKIPPED LOUDLY: setpriv or prlimit is missing (util-linux)"))
+    func realtimeWithoutTheCapabilityIsRefusedBeforeTheDeviceIsOpened() throws {
         // A device that does not exist: the refusal must come first.
         let result = try PlayRealtimeTests.runUnprivileged(["record", "--realtime", "--device", "/dev/input/event-none", "-o", "x.gesture.json"])
         PlayRealtimeTests.expectRefused(result, doing: "recording", done: "recorded", device: "event-none")
