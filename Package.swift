@@ -156,7 +156,9 @@ let package = Package(
             dependencies: [
                 "GestureDaemon", "GestureProtocol", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
                 "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport", "GestureRecording", "GestureAssist",
-            ]),
+            ],
+            // The wire's golden transcript, read by WireGoldenTests from the source tree.
+            exclude: ["Golden"]),
         .testTarget(
             name: "GestureAssistTests",
             dependencies: [

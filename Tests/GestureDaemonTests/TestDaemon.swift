@@ -292,6 +292,21 @@ final class RawConnection {
 
     func send(_ text: String) throws { try socket.writeAll(Array(text.utf8)) }
 
+    /// The next line, as the daemon wrote it (without its newline).
+    func receiveText() throws -> String {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return String(decoding: line, as: UTF8.self)
+            }
+            guard let chunk = try socket.read(upTo: 65_536), !chunk.isEmpty else {
+                throw DaemonError(.internal, "the daemon closed the connection")
+            }
+            buffer.append(contentsOf: chunk)
+        }
+    }
+
     /// The next line, parsed.
     func receive() throws -> JSONValue {
         while true {
