@@ -96,14 +96,14 @@ final class AssistRuns: Sendable {
     private let version: String
     private let log: DaemonLog
     private let context: @Sendable () -> Context
-    private let publish: @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
+    private let publish: @Sendable (AssistLineEvent) -> Void
     private let slot = Mutex(Slot())
 
     /// Runs on `engine`; `context` is asked when a run starts, `publish`
     /// pushes its lines.
     init(
         engine: Engine, version: String, log: DaemonLog, context: @escaping @Sendable () -> Context,
-        publish: @escaping @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
+        publish: @escaping @Sendable (AssistLineEvent) -> Void
     ) {
         self.engine = engine
         self.version = version
@@ -255,7 +255,7 @@ final class AssistRuns: Sendable {
         let publish = self.publish
         return DaemonAssistDisplay { line in
             log.info("\(event.rawValue): \(DaemonLog.oneLine(line.text))")
-            publish(event, [("line", .string(line.text)), ("spoken", .string(line.spoken))])
+            publish(AssistLineEvent(event: event, line: line.text, spoken: line.spoken))
         }
     }
 

@@ -93,7 +93,7 @@ public final class DaemonServer: Sendable {
         self.dispatcher = dispatcher
         assists = AssistRuns(
             engine: engine, version: version, log: log, context: { [dispatcher] in dispatcher.assistContext() },
-            publish: { [sockets] event, fields in sockets.broadcast(event, fields) })
+            publish: { [sockets] line in sockets.broadcast(line.event, line.fields) })
     }
 
     /// Creates the ready devices, starts watching the bound triggers and
@@ -106,7 +106,7 @@ public final class DaemonServer: Sendable {
         try bindings.start(
             TriggerBindings.Actions(
                 gestureProblem: { [dispatcher] name in dispatcher.gestureProblem(name) },
-                publish: { [sockets] event, fields in sockets.broadcast(event, fields) },
+                publish: { [sockets] event in sockets.broadcast(event) },
                 forward: { [assists] press, key in assists.forward(press, on: key) },
                 operates: { [assists] key in assists.isOperated(by: key) },
                 emergencyStop: { [self] reason in emergencyStop(because: reason) },

@@ -117,9 +117,9 @@ extension Dispatcher {
                 events: { [self] event in
                     switch event {
                     case .ready(let line):
-                        broadcast(.fingertips, Self.fingertipsEvent(job, .ready) + [("count", .integer(count)), ("line", .string(line))])
+                        broadcast(FingertipsEventMessage(job: job, state: .ready, count: count, line: line))
                     case .touching(let down):
-                        broadcast(.fingertips, Self.fingertipsEvent(job, down ? .down : .up))
+                        broadcast(FingertipsEventMessage(job: job, state: down ? .down : .up))
                     case .notice(let notice):
                         log.info("fingertips job \(job): \(notice)")
                     }
@@ -170,9 +170,9 @@ extension Dispatcher {
     private func fingertipsEnded(_ job: Int, _ outcome: FingertipsOutcome) {
         let record = state.withLock { $0.fingertips.removeValue(forKey: job) }
         guard record != nil else { return }
-        var fields = Self.fingertipsEvent(job, .ended) + [("reason", .string(FingertipsEndCode(outcome.reason).rawValue))]
-        fields.append(("message", .string(DaemonLog.oneLine(outcome.reason.description))))
-        broadcast(.fingertips, fields)
+        broadcast(
+            FingertipsEventMessage(
+                job: job, state: .ended, reason: FingertipsEndCode(outcome.reason), message: DaemonLog.oneLine(outcome.reason.description)))
         if outcome.reason.isFailure {
             log.warning("fingertips job \(job) ended: \(outcome.reason)")
         } else {
@@ -180,16 +180,11 @@ extension Dispatcher {
         }
     }
 
-    private static func fingertipsEvent(_ job: Int, _ state: FingertipsEventState) -> [(String, JSONValue)] {
-        [("job", .integer(job)), ("state", .string(state.rawValue))]
-    }
-
     private static func fingertipsResult(_ record: FingertipsRecord) -> JSONValue {
-        .object([
-            ("job", .integer(record.job)), ("source", .string(record.fingertips.source.node)),
-            ("name", .string(record.fingertips.source.name)), ("device", record.fingertips.devnode.map(JSONValue.string) ?? .null),
-            ("kind", .string(record.fingertips.sourceKind.rawValue)),
-        ])
+        FingertipsStartResult(
+            job: record.job, source: record.fingertips.source.node, name: record.fingertips.source.name, device: record.fingertips.devnode,
+            kind: record.fingertips.sourceKind.rawValue
+        ).json
     }
 
     private func fingertipsError(_ error: any Error, what: String) -> DaemonError {

@@ -104,7 +104,7 @@ extension Dispatcher {
     private func perform(_ operation: DaemonOperation, _ request: DaemonRequest, _ arguments: Arguments, client: Int) throws -> JSONValue? {
         switch operation {
         case .version:
-            return .object([("protocol", .integer(DaemonServer.protocolVersion)), ("version", .string(version))])
+            return VersionResult(protocolVersion: DaemonServer.protocolVersion, version: version).json
         case .devices:
             return devicesResult()
         case .list:
@@ -150,7 +150,7 @@ extension Dispatcher {
         case .cancel:
             let job = try arguments.integer(.job, in: 1...Int.max) ?? { throw DaemonError(.badArgument, "cancel: \"job\" is missing") }()
             try cancel(job, client: client)
-            return .object([("job", .integer(job))])
+            return CancelResult(job: job).json
         case .jobs:
             let (jobs, fingertips, askerUser, administrator, shownSources) = state.withLock { current in
                 (
@@ -162,29 +162,24 @@ extension Dispatcher {
             // Who made each (issue 36): `mine` for the asker's own; an
             // administrator also sees each one's `uid`. Another user's
             // fingertips do not name their source, unless to an administrator.
-            func ownership(_ owner: UInt32?) -> [(String, JSONValue)] {
-                var members: [(String, JSONValue)] = [("mine", .bool(owner != nil && owner == askerUser))]
-                if administrator, let owner { members.append(("uid", .integer(Int(owner)))) }
-                return members
-            }
+            func mine(_ owner: UInt32?) -> Bool { owner != nil && owner == askerUser }
+            func uid(_ owner: UInt32?) -> Int? { administrator ? owner.map { Int($0) } : nil }
             // Plays and presses, then live fingertips (`kind` tells them
             // apart; fingertips also name their source): one list sorted by job.
-            let entries: [(Int, JSONValue)] =
+            let entries: [JobsResult.Entry] =
                 jobs.map { record in
-                    (record.id, .object([
-                        ("job", .integer(record.id)), ("device", .string(record.kind.rawValue)), ("state", .string(record.state.rawValue)),
-                        ("kind", .string(record.press == nil ? "play" : "press")),
-                    ] + ownership(record.owner)))
+                    JobsResult.Entry(
+                        job: record.id, device: record.kind.rawValue, state: record.state.rawValue,
+                        kind: (record.press == nil ? JobKind.play : JobKind.press).rawValue, mine: mine(record.owner), uid: uid(record.owner))
                 }
                 + fingertips.map { record in
-                    var members: [(String, JSONValue)] = [
-                        ("job", .integer(record.job)), ("device", .string(record.fingertips.profile.kind.rawValue)), ("state", .string("running")),
-                        ("kind", .string("fingertips")),
-                    ]
-                    if shownSources.contains(record.job) { members.append(("source", .string(record.fingertips.source.node))) }
-                    return (record.job, .object(members + ownership(record.owner)))
+                    JobsResult.Entry(
+                        job: record.job, device: record.fingertips.profile.kind.rawValue, state: JobState.running.rawValue,
+                        kind: JobKind.fingertips.rawValue,
+                        source: shownSources.contains(record.job) ? record.fingertips.source.node : nil, mine: mine(record.owner),
+                        uid: uid(record.owner))
                 }
-            return .object([("jobs", .array(entries.sorted { $0.0 < $1.0 }.map(\.1)))])
+            return JobsResult(jobs: entries.sorted { $0.job < $1.job }).json
         case .save:
             let name = try arguments.requiredString(.name)
             guard arguments.has(.gesture) else { throw DaemonError(.badArgument, "save: \"gesture\" is missing") }
@@ -205,7 +200,7 @@ extension Dispatcher {
             try checkMayChangeGesture(name, library: library, client: client, doing: "delete")
             try libraryCall { () throws(LibraryError) in try library.remove(name) }
             log.client(client, .info, "client \(client) removed \(name)")
-            return .object([("name", .string(name))])
+            return RemoveResult(name: name).json
         case .subscribe:
             guard case .array(let items)? = arguments.value(.events) else {
                 throw DaemonError(.badArgument, "subscribe: \"events\" must be a list such as [\"job\", \"device\"]")
@@ -220,7 +215,7 @@ extension Dispatcher {
                 events.insert(event)
             }
             sockets.subscribe(client, to: events)
-            return .object([("events", .array(events.map(\.rawValue).sorted().map(JSONValue.string)))])
+            return SubscribeResult(events: events.map(\.rawValue).sorted()).json
         }
     }
 
@@ -286,7 +281,7 @@ extension Dispatcher {
         let job = try queuePlay(
             gesture, options: options, on: device, client: client, requestID: request.id, waits: waits,
             cancelOnDisconnect: disconnectPolicy == .cancel)
-        return waits ? nil : .object([("job", .integer(job)), ("state", .string("queued"))])
+        return waits ? nil : QueuedResult(job: job).json
     }
 
     /// Queues a play on the ready device of `kind` as a job (`busy` when its
@@ -333,11 +328,11 @@ extension Dispatcher {
                 current.jobs[job]?.state = .running
                 current.jobs[job]?.devnode = session.devnode
             }
-            broadcast(.job, [("job", .integer(job)), ("state", .string("running")), ("progress", .integer(0))])
+            broadcast(JobEvent(job: job, state: .running, progress: 0))
         }
         do {
             try queue.enqueue(QueuedPlay(work, handle: handle, started: started), limit: limited ? limit : nil) { [self] in
-                broadcast(.job, [("job", .integer(job)), ("state", .string("queued")), ("progress", .integer(0))])
+                broadcast(JobEvent(job: job, state: .queued, progress: 0))
             }
         } catch {
             state.withLock { _ = $0.jobs.removeValue(forKey: job) }
@@ -412,7 +407,7 @@ extension Dispatcher {
         if try cancelFingertips(job, client: client) { return }
         let record = try state.withLock { current throws(DaemonError) -> JobRecord? in
             guard let record = current.jobs[job] else { return nil }
-            guard current.mayAct(on: record.owner, client: client) else { throw ServerState.notYours("job", job) }
+            guard current.mayAct(on: record.owner, client: client) else { throw ServerState.notYours("play or press", job) }
             return record
         }
         guard let record else { throw DaemonError(.notFound, "no job \(job) (finished jobs are forgotten)") }
@@ -443,7 +438,7 @@ extension Dispatcher {
             written = frames
             error = (failure as? DaemonError) ?? DaemonError(.internal, "playing failed after \(frames) frames: \(failure); \(released)")
         }
-        broadcast(.job, [("job", .integer(job)), ("state", .string(state.rawValue)), ("progress", .integer(written))])
+        broadcast(JobEvent(job: job, state: state, progress: written))
         guard record.waits else { return }
         if let error {
             reply(record.clientID, DaemonReply.failure(id: record.requestID, error: error))
@@ -452,9 +447,7 @@ extension Dispatcher {
                 record.clientID,
                 DaemonReply.success(
                     id: record.requestID,
-                    result: .object(
-                        [("job", .integer(job)), ("state", .string(state.rawValue)), ("device", record.devnode.map(JSONValue.string) ?? .null),
-                         ("frames", .integer(written))] + Self.pressFields(press, result))))
+                    result: Self.pressResult(press, result, job: job, state: state, device: record.devnode, frames: written).json))
         } else {
             let played = PlayResult(
                 job: job, state: state.rawValue, device: record.devnode, frames: written,

@@ -138,12 +138,13 @@ extension Dispatcher {
 
     /// The result of a press as the reply carries it: the key, the action,
     /// and every key now held down on the keyboard.
-    static func pressFields(_ press: KeyPress, _ result: PlaybackResult) -> [(String, JSONValue)] {
+    static func pressResult(
+        _ press: KeyPress, _ result: PlaybackResult, job: Int, state: JobState, device: String?, frames: Int
+    ) -> PressResult {
         let held = result.finalState.pressedKeys.sorted { $0.rawValue < $1.rawValue }
-        return [
-            ("key", .string(VirtualKeyboard.key(code: press.key)?.kernelName ?? "\(press.key.rawValue)")),
-            ("action", .string(press.action.rawValue)),
-            ("held", .array(held.map { .string(VirtualKeyboard.key(code: $0)?.kernelName ?? "\($0.rawValue)") })),
-        ]
+        return PressResult(
+            job: job, state: state, device: device, frames: frames,
+            key: VirtualKeyboard.key(code: press.key)?.kernelName ?? "\(press.key.rawValue)", action: PressAction(press.action),
+            held: held.map { VirtualKeyboard.key(code: $0)?.kernelName ?? "\($0.rawValue)" })
     }
 }

@@ -73,7 +73,7 @@ extension Dispatcher {
             recording = try engine.startRecording(
                 recordRequest,
                 strokes: { [self] stroke in
-                    broadcast(.record, [("job", .integer(job)), ("stroke", Self.strokeJSON(stroke))])
+                    broadcast(RecordEvent(job: job, stroke: Self.strokeJSON(stroke)))
                 })
         } catch {
             throw Self.recordStartError(error)

@@ -264,19 +264,16 @@ final class Dispatcher: Sendable {
         let queue = engine.queue(for: profile, output: device.output)
         queue.observeRemade { [self] session, error in
             log.warning("the \(device) vanished (\(error)); making it again")
-            broadcast(.device, Self.deviceFields(device, node: session?.devnode, state: .recreated))
+            broadcast(Self.deviceEvent(device, node: session?.devnode, state: .recreated))
         }
         state.withLock { $0.queues[device] = queue }
-        broadcast(.device, Self.deviceFields(device, node: session.devnode, state: .added))
+        broadcast(Self.deviceEvent(device, node: session.devnode, state: .added))
     }
 
     /// The fields of a `device` event: kind, node, state, and the output
     /// when it is not uinput.
-    static func deviceFields(_ device: ReadyDevice, node: String?, state: DeviceEventState) -> [(String, JSONValue)] {
-        var fields: [(String, JSONValue)] = [("kind", .string(device.kind.rawValue)), ("node", node.map(JSONValue.string) ?? .null)]
-        if device.output != .uinput { fields.append(("to", .string(device.output.word))) }
-        fields.append(("state", .string(state.rawValue)))
-        return fields
+    static func deviceEvent(_ device: ReadyDevice, node: String?, state: DeviceEventState) -> ReadyDeviceEvent {
+        ReadyDeviceEvent(kind: device.kind.rawValue, node: node, output: device.output == .uinput ? nil : device.output.word, state: state)
     }
 
     // MARK: Output to clients
@@ -285,7 +282,7 @@ final class Dispatcher: Sendable {
     func reply(_ clientID: Int, _ line: String) { sockets.reply(clientID, line) }
 
     /// Pushes an event to its subscribers.
-    func broadcast(_ event: DaemonEvent, _ fields: @autoclosure () -> [(String, JSONValue)]) { sockets.broadcast(event, fields()) }
+    func broadcast<Message: DaemonEventMessage>(_ message: @autoclosure () -> Message) { sockets.broadcast(message()) }
 }
 
 /// A request waiting in a lane: read already, or a long line that the
@@ -297,7 +294,7 @@ enum QueuedRequest: Sendable {
 
 /// A play, from the request to its end.
 struct JobRecord: Sendable {
-    enum State: String, Sendable { case queued, running, done, cancelled, failed }
+    typealias State = JobState
 
     let id: Int
     let kind: DeviceKind

@@ -1,5 +1,6 @@
 import GestureProtocol
 import GestureEngine
+import GesturePlayback
 import GestureRecording
 
 extension RecordingStopCode {
@@ -26,6 +27,17 @@ extension FingertipsEndCode {
         case .cancelled: self = .cancelled
         case .sourceVanished: self = .sourceVanished
         case .failed: self = .failed
+        }
+    }
+}
+
+extension PressAction {
+    /// The protocol's word for a key press's action.
+    init(_ action: KeyPress.Action) {
+        switch action {
+        case .tap: self = .tap
+        case .down: self = .down
+        case .up: self = .up
         }
     }
 }

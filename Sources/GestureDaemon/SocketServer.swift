@@ -269,6 +269,12 @@ final class SocketServer: Sendable {
     /// is subscribed to costs one look under the lock: its fields are not
     /// made and the I/O thread is not woken (a play's `queued` and `running`
     /// come before its first frame).
+    func broadcast<Message: DaemonEventMessage>(_ message: @autoclosure () -> Message) {
+        broadcast(Message.event, message().fields)
+    }
+
+    /// Pushes an event of `event` with `fields` (an assist's line: `create`
+    /// or `menu`); see ``broadcast(_:)-generic``.
     func broadcast(_ event: DaemonEvent, _ fields: @autoclosure () -> [(String, JSONValue)]) {
         let heard = clients.withLock { current in current.byID.values.contains { $0.subscriptions.contains(event) } }
         guard heard else { return }
@@ -735,7 +741,7 @@ struct ClientState: Sendable {
     /// (or the socket took all it was given).
     mutating func flushDropped(limit: Int) {
         guard droppedEvents > 0, pendingOutput <= limit || !writeBlocked else { return }
-        appendOutput(DaemonReply.event(.dropped, [("count", .integer(droppedEvents))]).utf8)
+        appendOutput(DaemonReply.event(DroppedEvent.event, DroppedEvent(count: droppedEvents).fields).utf8)
         droppedEvents = 0
     }
 }

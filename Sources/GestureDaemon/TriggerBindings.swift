@@ -57,7 +57,7 @@ final class TriggerBindings: Sendable {
         /// `nil` when it can.
         var gestureProblem: @Sendable (String) -> DaemonError?
         /// Pushes an event (a press's `trigger` event).
-        var publish: @Sendable (DaemonEvent, [(String, JSONValue)]) -> Void
+        var publish: @Sendable (TriggerPressEvent) -> Void
         /// Hands a press to the create flow or menu it operates; whether it did.
         var forward: @Sendable (TriggerPress, WatchedKey) -> Bool
         /// Whether the key operates the running create flow or menu.
@@ -174,7 +174,7 @@ final class TriggerBindings: Sendable {
             saved: { [log] failure in
                 if let failure { return answer(.failure(failure)) }
                 log.client(client, .info, "client \(client) bound \(Self.describeTrigger(binding.trigger)) to \(binding.action.json.jsonText)")
-                answer(.success(.object([("trigger", binding.trigger.json), ("action", binding.action.json), ("replaced", .bool(replaced.withLock { $0 }))])))
+                answer(.success(BindResult(trigger: binding.trigger.json, action: binding.action.json, replaced: replaced.withLock { $0 }).json))
             })
     }
 
@@ -193,7 +193,7 @@ final class TriggerBindings: Sendable {
             saved: { [log] failure in
                 if let failure { return answer(.failure(failure)) }
                 log.client(client, .info, "client \(client) unbound \(Self.describeTrigger(trigger))")
-                answer(.success(.object([("trigger", trigger.json)])))
+                answer(.success(UnbindResult(trigger: trigger.json).json))
             })
         guard removed else { throw DaemonError(.notFound, "unbind: \(Self.describeTrigger(trigger)) is not bound") }
     }
@@ -247,30 +247,25 @@ final class TriggerBindings: Sendable {
     /// (`mine`); an administrator also sees its owner's `uid` (`null`: the
     /// configuration's).
     private func bindingsResult(for asker: Asker) -> JSONValue {
-        func entry(_ binding: TriggerBinding) -> JSONValue {
-            var members: [(String, JSONValue)] = [
-                ("trigger", binding.trigger.json), ("action", binding.action.json),
-                ("mine", .bool(binding.owner != nil && binding.owner == asker.user)),
-            ]
-            if asker.administrator { members.append(("uid", binding.owner.map { .integer(Int($0)) } ?? .null)) }
-            return .object(members)
+        func entry(_ binding: TriggerBinding) -> BindingsResult.Entry {
+            BindingsResult.Entry(
+                trigger: binding.trigger.json, action: binding.action.json, mine: binding.owner != nil && binding.owner == asker.user,
+                uid: asker.administrator ? .some(binding.owner.map { Int($0) }) : nil)
         }
         return state.withLock { current in
-            .object([
-                ("bindings", .array(current.current.map(entry))),
-                ("source", .string(current.saved == nil ? "configuration" : "saved")),
-                ("file", path.map(JSONValue.string) ?? .null),
-                ("triggers", .array(Set(current.watches.keys).union(current.refused.keys).sorted().map { key in
+            BindingsResult(
+                bindings: current.current.map(entry),
+                source: current.saved == nil ? BindingsSource.configuration.rawValue : BindingsSource.saved.rawValue,
+                file: path,
+                triggers: Set(current.watches.keys).union(current.refused.keys).sorted().map { key in
                     let watch = current.watches[key]
                     let refused = watch == nil ? current.refused[key] : nil
-                    return .object([
-                        ("device", .string(key.device)), ("key", .string(key.key)),
-                        ("state", .string(refused != nil ? TriggerWatchState.refused.rawValue : (watch?.state ?? .waiting).rawValue)),
-                        ("node", watch?.node.map(JSONValue.string) ?? .null),
-                        ("reason", (refused ?? watch?.reason).map(JSONValue.string) ?? .null),
-                    ])
-                })),
-            ])
+                    return BindingsResult.Trigger(
+                        device: key.device, key: key.key,
+                        state: refused != nil ? TriggerWatchState.refused.rawValue : (watch?.state ?? .waiting).rawValue,
+                        node: watch?.node, reason: refused ?? watch?.reason)
+                }
+            ).json
         }
     }
 
@@ -450,9 +445,7 @@ final class TriggerBindings: Sendable {
             // switch of the flow a binding started, or the emergency stop),
             // never of presses of the key that no binding has.
             if binding != nil || actions.operates(key) || press == .emergencyStop {
-                actions.publish(
-                    .trigger,
-                    [("trigger", .object([("device", .string(key.device)), ("key", .string(key.key))])), ("press", .string(press.rawValue))])
+                actions.publish(TriggerPressEvent(device: key.device, key: key.key, press: press.rawValue))
             }
             // While a create flow or menu runs, its switch operates it, not the
             // bindings (the emergency stop still stops everything else too).

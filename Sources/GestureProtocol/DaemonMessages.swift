@@ -108,6 +108,24 @@ public enum FingertipsEndCode: String, Hashable, Sendable {
     case failed
 }
 
+/// Where the bindings in force come from (`bindings`' `source`).
+public enum BindingsSource: String, Hashable, Sendable {
+    /// Changed over the socket, from the bindings' file.
+    case saved
+    /// The configuration's.
+    case configuration
+}
+
+/// What a job in `jobs` is.
+public enum JobKind: String, Hashable, Sendable {
+    case play, press, fingertips
+}
+
+/// A job's state (a `job` event's, `jobs`' and a play's result's `state`).
+public enum JobState: String, Hashable, Sendable {
+    case queued, running, done, cancelled, failed
+}
+
 /// A `device` event's `state`.
 public enum DeviceEventState: String, Hashable, Sendable {
     case added, recreated

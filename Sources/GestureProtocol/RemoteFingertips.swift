@@ -38,10 +38,11 @@ public enum RemoteFingertips {
     public static func start(
         _ request: DaemonCall, client: sending DaemonClient, watcher: sending DaemonClient,
         events: @escaping @Sendable (RemoteFingertipsEvent) -> Void
-    ) throws -> (result: JSONValue, handle: JobHandle<RemoteFingertipsOutcome, RemoteFingertipsEvent>) {
+    ) throws -> (result: FingertipsStartResult, handle: JobHandle<RemoteFingertipsOutcome, RemoteFingertipsEvent>) {
         _ = try watcher.call(.subscribe([.fingertips]))
-        let result = try client.call(request)
-        guard let job = result["job"] else { throw DaemonError(.internal, "the daemon's fingertips reply has no job") }
+        // A reply without a member it must have is an error naming it.
+        let result = try FingertipsStartResult(try client.call(request))
+        let job = JSONValue.integer(result.job)
         let handle = JobHandle<RemoteFingertipsOutcome, RemoteFingertipsEvent>()
         try DedicatedThread.start(followingThread) { follow(job, watcher: watcher, handle: handle, events: events) }
         try DedicatedThread.start(cancellingThread) { cancelWhenAsked(job, client: client, handle: handle) }
@@ -59,25 +60,25 @@ public enum RemoteFingertips {
             handle.report(event)
         }
         while true {
-            let event: JSONValue
+            let event: FingertipsEventMessage
             do {
-                event = try watcher.nextEvent()
-            } catch {
+                guard let ours = try FingertipsEventMessage(try watcher.nextEvent(), job: job) else { continue }
+                event = ours
+            } catch let error as DaemonUnreachable {
                 handle.finish(.lost(.unreachable(error)))
                 return
+            } catch {
+                // An event of theirs that cannot be read: what it says is unknown.
+                handle.finish(.lost(DaemonCallError(error)))
+                return
             }
-            guard event["event"] == .string(DaemonEvent.fingertips.rawValue), event["job"] == job,
-                case .string(let word)? = event["state"], let state = FingertipsEventState(rawValue: word)
-            else { continue }
-            switch state {
-            case .ready:
-                if case .string(let line)? = event["line"] { tell(.ready(line)) }
+            switch event.state {
+            case .ready: if let line = event.line { tell(.ready(line)) }
             case .down: tell(.touching(true))
             case .up: tell(.touching(false))
             case .ended:
-                let code: FingertipsEndCode? = if case .string(let reason)? = event["reason"] { FingertipsEndCode(rawValue: reason) } else { nil }
-                let message: String = if case .string(let text)? = event["message"] { text } else { "" }
-                handle.finish(.ended(code, message: message))
+                // A reason this client does not know is nil, with the daemon's words.
+                handle.finish(.ended(event.reason, message: event.message ?? ""))
                 return
             }
         }

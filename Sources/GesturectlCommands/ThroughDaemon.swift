@@ -190,7 +190,7 @@ extension FingertipsCommand {
             spacingMillimetres: values.doubleOrDefault("spacing"), speed: values.doubleOrDefault("speed"),
             idleMilliseconds: Double(idle) / 1_000, absolute: values.flag("absolute"), kind: values.string("as"),
             hover: !values.flag("no-hover"))
-        let started: (result: JSONValue, handle: JobHandle<RemoteFingertipsOutcome, RemoteFingertipsEvent>)
+        let started: (result: FingertipsStartResult, handle: JobHandle<RemoteFingertipsOutcome, RemoteFingertipsEvent>)
         do {
             started = try RemoteFingertips.start(request, client: client, watcher: watcher) { event in
                 switch event {
@@ -205,7 +205,7 @@ extension FingertipsCommand {
             throw CommandFailure(status: .daemonUnavailable, message: error.description)
         }
         let handle = started.handle
-        let source = started.result["source"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "?"
+        let source = started.result.source
         let stop = idle == 0 ? "Ctrl-C" : "Ctrl-C or \(DurationText.format(microseconds: idle)) without input"
         // Ctrl-C cancels from before the note that invites it: a signal
         // right after the note found no subscriber and ended the command

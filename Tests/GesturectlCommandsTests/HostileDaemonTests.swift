@@ -88,7 +88,7 @@ struct HostileDaemonTests {
         let daemon = try FakeDaemon { id, op in
             switch op {
             case "fingertips":
-                return [#"{"id": \#(id), "ok": true, "result": {"job": 7, "source": "/dev/input/event3", "device": "/dev/input/event9"}}"#]
+                return [#"{"id": \#(id), "ok": true, "result": {"job": 7, "source": "/dev/input/event3", "name": "Pointer", "device": "/dev/input/event9", "kind": "mouse"}}"#]
             case "subscribe":
                 // The subscriber's connection gets the events (read once they have started).
                 return [
@@ -118,6 +118,21 @@ struct HostileDaemonTests {
         while let chunk = try output.read.read(upTo: 4_096), !chunk.isEmpty { printed += chunk }
         #expect(String(decoding: printed, as: UTF8.self).contains("ready<U+001B>[2J"), "\(String(decoding: printed, as: UTF8.self))")
         #expect(!printed.contains(0x1b) && !program.standardError.utf8.contains(0x1b))
+    }
+
+    @Test("A fingertips reply without its source is an error naming it, never a \"?\" in the note (issue 37)")
+    func replyWithoutSource() throws {
+        let daemon = try FakeDaemon { id, op in
+            op == "fingertips"
+                ? [#"{"id": \#(id), "ok": true, "result": {"job": 7, "name": "Pointer", "device": null, "kind": "mouse"}}"#]
+                : [#"{"id": \#(id), "ok": true, "result": {}}"#]
+        }
+        defer { daemon.stop() }
+        let program = try RunningProgram(CLI.binary, ["--socket", daemon.path, "fingertips", "3"], environment: ["PATH=/usr/bin:/bin"])
+        let termination = try program.finish(within: 10)
+        #expect(termination != .exited(0))
+        #expect(program.standardError.contains("the daemon's fingertips reply has no \"source\""), "\(program.standardError)")
+        #expect(!program.standardError.contains("reading ?"))
     }
 }
 
