@@ -212,7 +212,7 @@ class HostileConnection:
 
     def check_stall(self, now):
         # A line left unanswered (none should be) must not stop the client.
-        if self.unanswered and not self.pending and now - self.progress > 5:
+        if self.unanswered and not self.pending and now - self.progress > 30:
             self.stalls += 1
             self.unanswered = 0
             self.progress = now
@@ -247,6 +247,7 @@ def hostile(socket_path, seconds, kind, connections):
     print(json.dumps({"kind": kind, "connections": connections,
                       "lines_sent": sum(c.sent for c in clients), "replies": sum(c.replies for c in clients),
                       "reconnects": sum(c.reconnects for c in clients), "stalls": sum(c.stalls for c in clients),
+                      "in_flight": sum(c.unanswered for c in clients),
                       "seconds": time.monotonic() - started}), flush=True)
 
 
@@ -322,6 +323,21 @@ def wait_idle(pid, what, timeout_s=300):
     print(f"hostile-probe: the daemon was still busy {timeout_s} s after {what}", flush=True)
 
 
+def cpu_sample(pid):
+    """(the guest's busy and total ticks from /proc/stat, the daemon's ticks)."""
+    with open("/proc/stat", encoding="utf-8") as file:
+        values = [int(value) for value in file.readline().split()[1:]]
+    return sum(values) - values[3] - values[4], sum(values), cpu_ticks(pid)
+
+
+def cpu_share(before, after):
+    """The guest's CPUs busy and the daemon's CPU (% of one CPU) between two samples."""
+    total = (after[1] - before[1]) or 1
+    cpus = os.cpu_count()
+    return {"guest_busy_percent": 100 * (after[0] - before[0]) / total,
+            "daemon_percent_of_one_cpu": 100 * cpus * (after[2] - before[2]) / total}
+
+
 def log_text(folder):
     with open(os.path.join(folder, "daemon.log"), "rb") as file:
         return file.read().decode(errors="replace")
@@ -383,12 +399,13 @@ def wait_lines(processes, word, what):
             del waiting[stream]
 
 
-def run_innocent(socket_path, iterations):
+def run_innocent(daemon, socket_path, iterations):
+    before = cpu_sample(daemon.pid)
     process = member(INNOCENT_UID, "innocent", socket_path, iterations)
     output, _ = process.communicate(timeout=1800)
     if process.returncode != 0:
         sys.exit(f"hostile-probe: the innocent client failed (status {process.returncode})")
-    return json.loads(output)
+    return {**json.loads(output), "cpu": cpu_share(before, cpu_sample(daemon.pid))}
 
 
 class Scenario:
@@ -414,7 +431,7 @@ class Scenario:
                   "version_ms": summary(times["version"]), "play_ms": summary(times["play"]),
                   "cancel_ms": summary(times["cancel"]), "errors": innocent_result["errors"],
                   "cancel_replies": innocent_result["cancel_replies"],
-                  "innocent_seconds": innocent_result["seconds"],
+                  "innocent_seconds": innocent_result["seconds"], "cpu": innocent_result["cpu"],
                   "scenario_seconds": time.monotonic() - self.started,
                   "cut_off": self.log.count("holds the most"),
                   "disconnected": self.log.count(" disconnected ("), "samples_ms": times, **extra}
@@ -429,7 +446,7 @@ class Scenario:
 def measure(arguments):
     os.makedirs(arguments.folder, exist_ok=True)
     daemon, socket_path = start_daemon(arguments.binary, arguments.folder)
-    results = {}
+    results, alone = {}, None
     try:
         root = Connection(socket_path)
         gesture = big_gesture(arguments.big_bytes)
@@ -437,16 +454,21 @@ def measure(arguments):
         shown = root.call({"op": "show", "name": "big"})
         show_bytes = len(json.dumps({"id": 1, "ok": True, "result": shown}, separators=(",", ":")))
         print(f"hostile-probe: saved 'big'; a show's reply is about {show_bytes} bytes", flush=True)
+        # What one request of the greedy and hostile clients costs a worker, alone.
+        alone = {op: summary([root.timed(request)[0] for _ in range(10)])
+                 for op, request in (("show_big", {"op": "show", "name": "big"}), ("list", {"op": "list"}))}
+        print(f"hostile-probe: alone: show big p50 {alone['show_big']['p50']:.1f} ms, "
+              f"list p50 {alone['list']['p50']:.1f} ms", flush=True)
 
         scenario = Scenario(daemon, arguments.folder, "quiet")
-        quiet = run_innocent(socket_path, arguments.iterations)
+        quiet = run_innocent(daemon, socket_path, arguments.iterations)
         scenario.peak()
         results["quiet"] = scenario.finish(quiet)
 
         scenario = Scenario(daemon, arguments.folder, "greedy")
         greedy_clients = [member(GREEDY_UID, "greedy", socket_path, arguments.shows) for _ in range(6)]
         wait_lines(greedy_clients, "sent", "greedy")
-        innocent_result = run_innocent(socket_path, arguments.iterations)
+        innocent_result = run_innocent(daemon, socket_path, arguments.iterations)
         wait_idle(daemon.pid, "the greedy clients' shows")
         busy_seconds = time.monotonic() - scenario.started
         scenario.peak()
@@ -460,7 +482,7 @@ def measure(arguments):
         scenario = Scenario(daemon, arguments.folder, "hostile")
         hostile_clients = [member(GREEDY_UID, "hostile", socket_path, 1800, kind, count) for kind, count in HOSTILE]
         wait_lines(hostile_clients, "ready", "hostile")
-        innocent_result = run_innocent(socket_path, arguments.iterations)
+        innocent_result = run_innocent(daemon, socket_path, arguments.iterations)
         scenario.peak()
         stats = []
         for process in hostile_clients:
@@ -474,7 +496,7 @@ def measure(arguments):
         status = daemon.wait(TIMEOUT_S)
     environment = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "kernel": platform.release(),
                    "cpus": os.cpu_count(), "iterations": arguments.iterations, "daemon_exit": status,
-                   "big_bytes": arguments.big_bytes}
+                   "big_bytes": arguments.big_bytes, "alone_ms": alone}
     with open(arguments.result, "w", encoding="utf-8") as output:
         json.dump({"environment": environment, "scenarios": results}, output, indent=1)
 
@@ -521,9 +543,17 @@ def table(result_file):
                              + (f", {stats['closed']}" if stats["closed"] else ""))
             else:
                 parts.append(f"{stats['kind']} ×{stats['connections']}: {stats['lines_sent']} lines, "
-                             f"{stats['replies']} replies, {stats['reconnects']} reconnects, {stats['stalls']} stalls")
+                             f"{stats['replies']} replies, {stats['reconnects']} reconnects"
+                             + (f", {stats['stalls']} times nothing answered in 30 s" if stats["stalls"] else ""))
         print(f"\nHostile ({hostile['innocent_seconds']:.0f} s): " + "; ".join(parts)
               + f"; {hostile['cut_off']} cut off.")
+    alone = environment.get("alone_ms")
+    if alone:
+        print(f"\nOne request alone (root, before the scenarios): `show` of big p50 {alone['show_big']['p50']:.0f} ms "
+              f"(max {alone['show_big']['max']:.0f}), `list` p50 {alone['list']['p50']:.0f} ms (max {alone['list']['max']:.0f}).")
+    print("While the innocent client ran: " + "; ".join(
+        f"{name} guest CPUs {data['cpu']['guest_busy_percent']:.0f}% busy, daemon "
+        f"{data['cpu']['daemon_percent_of_one_cpu']:.0f}% of a CPU" for name, data in scenarios.items()) + ".")
     print()
     for name, op, goal in (("greedy", "version", 100), ("greedy", "play", 100), ("greedy", "cancel", 100),
                            ("hostile", "cancel", 10)):
