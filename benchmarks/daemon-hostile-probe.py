@@ -327,7 +327,22 @@ def cpu_sample(pid):
     """(the guest's busy and total ticks from /proc/stat, the daemon's ticks, now)."""
     with open("/proc/stat", encoding="utf-8") as file:
         values = [int(value) for value in file.readline().split()[1:]]
-    return sum(values) - values[3] - values[4], sum(values), cpu_ticks(pid), time.monotonic()
+    return sum(values) - values[3] - values[4], sum(values), cpu_ticks(pid), time.monotonic(), thread_ticks(pid)
+
+
+def thread_ticks(pid):
+    """The daemon's CPU ticks by thread name (threads of one name added)."""
+    ticks = {}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat", encoding="utf-8") as file:
+                text = file.read()
+        except FileNotFoundError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text.rsplit(")", 1)[1].split()
+        ticks[name] = ticks.get(name, 0) + int(fields[11]) + int(fields[12])
+    return ticks
 
 
 def cpu_share(before, after):
@@ -337,7 +352,10 @@ def cpu_share(before, after):
     total = (after[1] - before[1]) or 1
     seconds = after[3] - before[3]
     return {"guest_busy_percent": 100 * (after[0] - before[0]) / total,
-            "daemon_percent_of_one_cpu": 100 * (after[2] - before[2]) / os.sysconf("SC_CLK_TCK") / seconds}
+            "daemon_percent_of_one_cpu": 100 * (after[2] - before[2]) / os.sysconf("SC_CLK_TCK") / seconds,
+            "threads_percent_of_one_cpu": {
+                name: 100 * (ticks - before[4].get(name, 0)) / os.sysconf("SC_CLK_TCK") / seconds
+                for name, ticks in after[4].items() if ticks > before[4].get(name, 0)}}
 
 
 def log_text(folder):
@@ -555,7 +573,10 @@ def table(result_file):
               f"(max {alone['show_big']['max']:.0f}), `list` p50 {alone['list']['p50']:.0f} ms (max {alone['list']['max']:.0f}).")
     print("While the innocent client ran: " + "; ".join(
         f"{name} guest CPUs {data['cpu']['guest_busy_percent']:.0f}% busy, daemon "
-        f"{data['cpu']['daemon_percent_of_one_cpu']:.0f}% of a CPU" for name, data in scenarios.items()) + ".")
+        f"{data['cpu']['daemon_percent_of_one_cpu']:.0f}% of a CPU ("
+        + ", ".join(f"{thread} {share:.0f}%" for thread, share in sorted(
+            data["cpu"].get("threads_percent_of_one_cpu", {}).items(), key=lambda item: -item[1])[:4]) + ")"
+        for name, data in scenarios.items()) + ".")
     print()
     for name, op, goal in (("greedy", "version", 100), ("greedy", "play", 100), ("greedy", "cancel", 100),
                            ("hostile", "cancel", 10)):
