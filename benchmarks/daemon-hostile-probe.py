@@ -7,6 +7,7 @@ beside hostile request lines, in one VM boot.
 Usage:
   daemon-hostile-probe.py measure --binary PATH --result FILE --folder DIR
                                   [--iterations N] [--shows N] [--big-bytes N]
+                                  [--hostile-rounds N]
                                                                   (in the VM, as root)
   daemon-hostile-probe.py table FILE                              (on the host)
   daemon-hostile-probe.py greedy SOCKET COUNT                     (member clients,
@@ -499,18 +500,20 @@ def measure(arguments):
         results["greedy"] = scenario.finish(innocent_result, greedy_clients=6, shows_each=arguments.shows,
                                             show_reply_bytes=show_bytes, daemon_busy_seconds=busy_seconds)
 
-        scenario = Scenario(daemon, arguments.folder, "hostile")
-        hostile_clients = [member(GREEDY_UID, "hostile", socket_path, 1800, kind, count) for kind, count in HOSTILE]
-        wait_lines(hostile_clients, "ready", "hostile")
-        innocent_result = run_innocent(daemon, socket_path, arguments.iterations)
-        scenario.peak()
-        stats = []
-        for process in hostile_clients:
-            process.send_signal(signal.SIGTERM)
-        for process in hostile_clients:
-            output, _ = process.communicate(timeout=TIMEOUT_S)
-            stats.append(json.loads(output.decode().strip().splitlines()[-1]))
-        results["hostile"] = scenario.finish(innocent_result, hostile_clients=stats)
+        for round_number in range(1, arguments.hostile_rounds + 1):
+            name = "hostile" if round_number == 1 else f"hostile {round_number}"
+            scenario = Scenario(daemon, arguments.folder, name)
+            hostile_clients = [member(GREEDY_UID, "hostile", socket_path, 1800, kind, count) for kind, count in HOSTILE]
+            wait_lines(hostile_clients, "ready", "hostile")
+            innocent_result = run_innocent(daemon, socket_path, arguments.iterations)
+            scenario.peak()
+            stats = []
+            for process in hostile_clients:
+                process.send_signal(signal.SIGTERM)
+            for process in hostile_clients:
+                output, _ = process.communicate(timeout=TIMEOUT_S)
+                stats.append(json.loads(output.decode().strip().splitlines()[-1]))
+            results[name] = scenario.finish(innocent_result, hostile_clients=stats)
     finally:
         daemon.send_signal(signal.SIGTERM)
         status = daemon.wait(TIMEOUT_S)
@@ -601,6 +604,8 @@ def main():
     parser.add_argument("--folder", help="measure: a writable folder for the daemon's log")
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--shows", type=int, default=100, help="shows each greedy client sends")
+    parser.add_argument("--hostile-rounds", type=int, default=1,
+                        help="hostile scenarios one after another (does RSS after them keep growing?)")
     parser.add_argument("--big-bytes", type=int, default=1_000_000, help="the size of the gesture 'big'")
     arguments = parser.parse_args()
     rest = arguments.rest
