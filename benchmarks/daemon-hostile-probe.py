@@ -62,6 +62,8 @@ import tempfile
 import time
 
 TIMEOUT_S = 60
+# --native (see main): no ready device, no play.
+NATIVE = False
 WARM_UP = 5
 GREEDY_UID = 65533
 INNOCENT_UID = 65534
@@ -107,7 +109,7 @@ class Connection:
         return reply["result"]
 
 
-def innocent(socket_path, iterations):
+def innocent(socket_path, iterations, play=True):
     connection = Connection(socket_path)
     times = {"version": [], "play": [], "cancel": []}
     errors = {"version": 0, "play": 0, "cancel": 0}
@@ -115,16 +117,24 @@ def innocent(socket_path, iterations):
     started = time.monotonic()
     for index in range(iterations + WARM_UP):
         version_ms, version = connection.timed({"op": "version"})
-        play_ms, play = connection.timed({"op": "play", "name": "tap", "wait": False})
-        if not play.get("ok"):
-            raise SystemExit(f"innocent: play: {play}")
-        cancel_ms, cancel = connection.timed({"op": "cancel", "job": play["result"]["job"]})
+        if play:
+            play_ms, played = connection.timed({"op": "play", "name": "tap", "wait": False})
+            if not played.get("ok"):
+                raise SystemExit(f"innocent: play: {played}")
+            job = played["result"]["job"]
+        else:
+            # --native: no device to play on; the cancel of a job that is
+            # not there takes the same path through the I/O thread.
+            play_ms, played, job = None, {"ok": True}, 1
+        cancel_ms, cancel = connection.timed({"op": "cancel", "job": job})
         code = "ok" if cancel.get("ok") else cancel.get("error", {}).get("code", "?")
         if index < WARM_UP:
             continue
         cancel_codes[code] = cancel_codes.get(code, 0) + 1
-        for name, value, reply in (("version", version_ms, version), ("play", play_ms, play),
+        for name, value, reply in (("version", version_ms, version), ("play", play_ms, played),
                                    ("cancel", cancel_ms, cancel)):
+            if value is None:
+                continue
             times[name].append(value)
             errors[name] += 0 if reply.get("ok") else 1
     json.dump({"times_ms": times, "errors": errors, "cancel_replies": cancel_codes,
@@ -290,6 +300,8 @@ def percentile(values, fraction):
 
 
 def summary(values):
+    if not values:
+        return None
     return {"count": len(values), "p50": statistics.median(values), "p99": percentile(values, 0.99),
             "max": max(values)}
 
@@ -364,7 +376,7 @@ def log_text(folder):
         return file.read().decode(errors="replace")
 
 
-def start_daemon(binary, folder):
+def start_daemon(binary, folder, devices=("touchscreen",)):
     # The socket in the guest's own /tmp (sticky 1777), in a 0755 folder of
     # root's: the daemon refuses a folder another user could change.
     local = tempfile.mkdtemp(prefix="gesturectl-hostile-")
@@ -372,7 +384,7 @@ def start_daemon(binary, folder):
     socket_path = os.path.join(local, "d.sock")
     config = os.path.join(local, "daemon.json")
     with open(config, "w", encoding="utf-8") as file:
-        json.dump({"group": "nogroup", "devices": ["touchscreen"], "library": os.path.join(local, "library"),
+        json.dump({"group": "nogroup", "devices": list(devices), "library": os.path.join(local, "library"),
                    "queue_limit": 1000}, file)
     log = open(os.path.join(folder, "daemon.log"), "wb")
     started = time.monotonic()
@@ -422,7 +434,7 @@ def wait_lines(processes, word, what):
 
 def run_innocent(daemon, socket_path, iterations):
     before = cpu_sample(daemon.pid)
-    process = member(INNOCENT_UID, "innocent", socket_path, iterations)
+    process = member(INNOCENT_UID, "innocent", socket_path, iterations, *(["noplay"] if NATIVE else []))
     output, _ = process.communicate(timeout=1800)
     if process.returncode != 0:
         sys.exit(f"hostile-probe: the innocent client failed (status {process.returncode})")
@@ -458,7 +470,7 @@ class Scenario:
                   "disconnected": self.log.count(" disconnected ("), "samples_ms": times, **extra}
         print(f"hostile-probe: {self.name}: " + ", ".join(
             f"{op} p50 {result[op + '_ms']['p50']:.2f} p99 {result[op + '_ms']['p99']:.2f} ms"
-            for op in ("version", "play", "cancel"))
+            for op in ("version", "play", "cancel") if result[op + '_ms'])
             + f"; RSS {self.rss_before / 1024:.1f} / {self.rss_peak / 1024:.1f} / {rss_after / 1024:.1f} MiB"
             + f"; cut off {result['cut_off']}", flush=True)
         return result
@@ -466,7 +478,7 @@ class Scenario:
 
 def measure(arguments):
     os.makedirs(arguments.folder, exist_ok=True)
-    daemon, socket_path = start_daemon(arguments.binary, arguments.folder)
+    daemon, socket_path = start_daemon(arguments.binary, arguments.folder, () if NATIVE else ("touchscreen",))
     results, alone = {}, None
     try:
         root = Connection(socket_path)
@@ -538,7 +550,8 @@ def table(result_file):
     print("| scenario | version p50 / p99 | play p50 / p99 | cancel p50 / p99 | daemon RSS before / peak / after |")
     print("|---|---:|---:|---:|---:|")
     for name, data in scenarios.items():
-        cells = [f"{data[op + '_ms']['p50']:.2f} / {data[op + '_ms']['p99']:.2f}" for op in ("version", "play", "cancel")]
+        cells = [f"{data[op + '_ms']['p50']:.2f} / {data[op + '_ms']['p99']:.2f}" if data[op + '_ms'] else "—"
+                 for op in ("version", "play", "cancel")]
         rss = data["rss_kib"]
         print(f"| {name} | " + " | ".join(cells)
               + f" | {rss['before'] / 1024:.0f} / {rss['peak'] / 1024:.0f} / {rss['after'] / 1024:.0f} |")
@@ -549,7 +562,8 @@ def table(result_file):
         if name == "quiet":
             continue
         cells = [f"{data[op + '_ms']['p50'] / quiet[op + '_ms']['p50']:.1f}× / "
-                 f"{data[op + '_ms']['p99'] / quiet[op + '_ms']['p99']:.1f}×" for op in ("version", "play", "cancel")]
+                 f"{data[op + '_ms']['p99'] / quiet[op + '_ms']['p99']:.1f}×" if data[op + '_ms'] else "—"
+                 for op in ("version", "play", "cancel")]
         print(f"| {name} | " + " | ".join(cells) + " |")
     greedy = scenarios.get("greedy")
     if greedy:
@@ -583,7 +597,7 @@ def table(result_file):
     print()
     for name, op, goal in (("greedy", "version", 100), ("greedy", "play", 100), ("greedy", "cancel", 100),
                            ("hostile", "cancel", 10)):
-        if name in scenarios:
+        if name in scenarios and scenarios[name][op + "_ms"]:
             value = scenarios[name][op + "_ms"]["p99"]
             print(f"Goal {op} p99 ≤ {goal} ms beside the {name} clients: "
                   f"{'met' if value <= goal else 'not met'} ({value:.2f} ms).")
@@ -607,14 +621,19 @@ def main():
     parser.add_argument("--hostile-rounds", type=int, default=1,
                         help="hostile scenarios one after another (does RSS after them keep growing?)")
     parser.add_argument("--big-bytes", type=int, default=1_000_000, help="the size of the gesture 'big'")
+    parser.add_argument("--native", action="store_true",
+                        help="measure on this machine, without uinput: no ready device and no play; the cancel "
+                             "is of a job that is not there (the same path through the I/O thread)")
     arguments = parser.parse_args()
+    global NATIVE
+    NATIVE = arguments.native
     rest = arguments.rest
     if arguments.mode == "table":
         table(rest[0])
     elif arguments.mode == "greedy":
         greedy(rest[0], int(rest[1]))
     elif arguments.mode == "innocent":
-        innocent(rest[0], int(rest[1]))
+        innocent(rest[0], int(rest[1]), play=rest[2:] != ["noplay"])
     elif arguments.mode == "hostile":
         hostile(rest[0], float(rest[1]), rest[2], int(rest[3]))
     else:
