@@ -598,23 +598,3 @@ extension Dispatcher {
     }
 
 }
-
-extension Array where Element == UInt8 {
-    /// Whether `needle` occurs in these bytes (`memchr` and `memcmp`: no
-    /// copy, C speed even in a debug build).
-    fileprivate func contains(bytes needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= count else { return needle.isEmpty }
-        return withUnsafeBytes { haystack in
-            needle.withUnsafeBytes { pattern in
-                guard let base = haystack.baseAddress, let patternBase = pattern.baseAddress else { return false }
-                var offset = 0
-                while offset + pattern.count <= haystack.count {
-                    guard let found = memchr(base + offset, Int32(first), haystack.count - pattern.count - offset + 1) else { return false }
-                    if memcmp(found, patternBase, pattern.count) == 0 { return true }
-                    offset = base.distance(to: UnsafeRawPointer(found)) + 1
-                }
-                return false
-            }
-        }
-    }
-}

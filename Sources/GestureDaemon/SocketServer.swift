@@ -701,7 +701,7 @@ struct ClientState: Sendable {
         let searchFrom = input.count
         input.append(contentsOf: bytes)
         var index = searchFrom
-        while let newline = Self.newline(in: input, from: index) {
+        while let newline = ByteSearch.newline(in: input, from: index) {
             if newline - lineStart > limit {
                 input = []
                 return (lines, true)
@@ -726,16 +726,6 @@ struct ClientState: Sendable {
         return (lines, false)
     }
 
-    /// The index of the first newline in `bytes` at or after `start`:
-    /// `memchr`, so that a 64 MiB line is searched at C speed even in a
-    /// debug build, where a byte loop would hold the I/O thread for seconds.
-    private static func newline(in bytes: [UInt8], from start: Int) -> Int? {
-        guard start < bytes.count else { return nil }
-        return bytes.withUnsafeBytes { buffer -> Int? in
-            guard let base = buffer.baseAddress, let found = memchr(base + start, 0x0A, buffer.count - start) else { return nil }
-            return base.distance(to: UnsafeRawPointer(found))
-        }
-    }
 
     /// Queues the `dropped` event once the output is back under `limit`
     /// (or the socket took all it was given).

@@ -344,7 +344,7 @@ public final class PlayQueue: Sendable {
                 remake(
                     engine,
                     after: SystemError(
-                        call: "write", path: session.devnode, errorNumber: ENODEV, kind: .deviceVanished,
+                        call: "write", path: session.devnode, errorNumber: ErrorNumber.noSuchDevice, kind: .deviceVanished,
                         detail: "the device was closed"))
                 continue
             } catch {

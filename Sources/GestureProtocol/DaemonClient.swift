@@ -134,11 +134,7 @@ struct LineBuffer {
     /// The next complete line (without its newline), or `nil` until one is.
     mutating func next() -> [UInt8]? {
         let end = bytes.count
-        let from = searched
-        let newline = bytes.withUnsafeBufferPointer { buffer -> Int? in
-            guard from < end, let base = buffer.baseAddress, let found = memchr(base + from, 0x0A, end - from) else { return nil }
-            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-        }
+        let newline = ByteSearch.newline(in: bytes, from: searched)
         scannedBytes += (newline.map { $0 + 1 } ?? end) - searched
         guard let newline else {
             searched = end

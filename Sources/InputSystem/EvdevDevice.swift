@@ -68,7 +68,7 @@ public final class EvdevDevice {
         } catch {
             // A link where a node was expected (ELOOP) is no input node either.
             if error.errorNumber == ELOOP {
-                throw SystemError(call: "open", path: path, errorNumber: ENODEV, kind: .notFound, detail: "not an input device")
+                throw SystemError(call: "open", path: path, errorNumber: ErrorNumber.noSuchDevice, kind: .notFound, detail: "not an input device")
                     .about(.inputDevice)
             }
             throw error.about(.inputDevice)
@@ -82,7 +82,7 @@ public final class EvdevDevice {
         }
         guard status.type == .characterDevice, status.representedMajor == inputMajor else {
             descriptor.close()
-            throw SystemError(call: "open", path: path, errorNumber: ENODEV, kind: .notFound, detail: "not an input device")
+            throw SystemError(call: "open", path: path, errorNumber: ErrorNumber.noSuchDevice, kind: .notFound, detail: "not an input device")
                 .about(.inputDevice)
         }
         return descriptor

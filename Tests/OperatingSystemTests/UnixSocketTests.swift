@@ -137,3 +137,18 @@ struct UnixSocketTests {
         }
     }
 }
+
+@Suite("ByteSearch: the one newline search")
+struct ByteSearchTests {
+    @Test("Finds the first byte at or after the start; nil past the end, before the start or when absent")
+    func bounds() {
+        let bytes: [UInt8] = Array("ab\ncd\n".utf8)
+        #expect(ByteSearch.newline(in: bytes, from: 0) == 2)
+        #expect(ByteSearch.newline(in: bytes, from: 3) == 5)
+        #expect(ByteSearch.newline(in: bytes, from: 6) == nil)
+        #expect(ByteSearch.newline(in: bytes, from: -1) == nil)
+        #expect(ByteSearch.newline(in: [], from: 0) == nil)
+        #expect(ByteSearch.firstIndex(of: UInt8(ascii: "d"), in: bytes, from: 0) == 4)
+        #expect(ByteSearch.firstIndex(of: UInt8(ascii: "z"), in: bytes, from: 0) == nil)
+    }
+}
