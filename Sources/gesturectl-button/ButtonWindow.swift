@@ -137,6 +137,7 @@ final class ButtonWindow {
         connect(window, "destroy", unsafeBitCast(onDestroy, to: GCallback.self), me)
         connect(window, "map-event", unsafeBitCast(onMap, to: GCallback.self), me)
         connect(window, "size-allocate", unsafeBitCast(onSizeAllocate, to: GCallback.self), me, after: true)
+        connect(window, "draw", unsafeBitCast(onClearWindow, to: GCallback.self), me)
         connect(button, "draw", unsafeBitCast(onDraw, to: GCallback.self), me)
         connect(button, "button-press-event", unsafeBitCast(onButton, to: GCallback.self), me)
         connect(button, "button-release-event", unsafeBitCast(onButton, to: GCallback.self), me)
@@ -227,7 +228,7 @@ final class ButtonWindow {
         handle(.menuClosed(at: monotonicNow()))
     }
 
-    func handle(_ event: ButtonEvent, gdkEvent: UnsafeMutablePointer<GdkEvent>? = nil) {
+    func handle(_ event: ButtonEvent) {
         apply(machine.handle(event))
         schedule()
     }
@@ -244,6 +245,7 @@ final class ButtonWindow {
         for output in outputs {
             switch output {
             case .opacity(let value):
+                if debugging { say("debug: opacity \(value)") }
                 gtk_widget_set_opacity(button, value)
             case .move(let origin):
                 moveTo(origin, resting: nil)
@@ -420,6 +422,19 @@ private let onAfterPaint: @convention(c) (UnsafeMutableRawPointer?, gpointer?) -
 
 private let onSizeAllocate: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, gpointer?) -> Void = { _, _, data in
     view(data).updateInputShape()
+}
+
+/// Clears the whole window before the button draws: GTK paints no
+/// background for an app-paintable window, and a translucent button must
+/// not be drawn over whatever the buffer held before.
+private let onClearWindow: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, gpointer?) -> gboolean = { _, cr, _ in
+    guard let cr else { return 0 }
+    cairo_save(cr)
+    cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+    cairo_set_source_rgba(cr, 0, 0, 0, 0)
+    cairo_paint(cr)
+    cairo_restore(cr)
+    return 0  // the button draws next
 }
 
 private let onDraw: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, gpointer?) -> gboolean = { _, cr, data in

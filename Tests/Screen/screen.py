@@ -9,8 +9,14 @@
       zwlr_virtual_pointer_v1 protocol (wlroots): ACTIONs are
       "move X Y" (absolute, in output pixels), "down", "up", "sleep SECONDS",
       "drag X0 Y0 X1 Y1 STEPS".
-  screen.py wait-pixel PNG X Y
+  screen.py atspi
+      (on the session bus of the button) prints every accessible of the
+      application gesturectl-button as "role|name|width|height", one a line.
+  screen.py pixel PNG X Y
       prints the pixel's RGB.
+  screen.py contrast BASE.png PNG X0 Y0 X1 Y1
+      prints the mean absolute difference of the box's channels between
+      the two pictures (how much of PNG's overlay shows over BASE).
 """
 import os
 import socket
@@ -204,6 +210,34 @@ if __name__ == "__main__":
         print("none" if box is None else " ".join(map(str, box)))
     elif command == "pointer":
         pointer(sys.argv[2], sys.argv[3:])
+    elif command == "atspi":
+        import pyatspi
+
+        def walk(node, depth=0):
+            if node is None or depth > 12:
+                return
+            try:
+                extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+                size = (extents.width, extents.height)
+            except Exception:
+                size = (-1, -1)
+            print(f"{node.getRoleName()}|{node.name}|{size[0]}|{size[1]}")
+            for index in range(node.childCount):
+                walk(node.getChildAtIndex(index), depth + 1)
+
+        desktop = pyatspi.Registry.getDesktop(0)
+        for index in range(desktop.childCount):
+            application = desktop.getChildAtIndex(index)
+            if application is not None and application.name == "gesturectl-button":
+                walk(application)
+    elif command == "contrast":
+        base, image = read_png(sys.argv[2]), read_png(sys.argv[3])
+        x0, y0, x1, y1 = map(int, sys.argv[4:8])
+        total = 0
+        for y in range(y0, y1):
+            for x in range(x0, x1):
+                total += sum(abs(a - b) for a, b in zip(pixel(base, x, y), pixel(image, x, y)))
+        print(round(total / max(1, (x1 - x0) * (y1 - y0) * 3), 2))
     elif command == "pixel":
         print(*pixel(read_png(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
     else:
