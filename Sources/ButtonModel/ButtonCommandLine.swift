@@ -70,8 +70,8 @@ public enum ButtonCommandLine {
           gesturectl-button --size 96 --idle-opacity 0.7
           gesturectl-button --double-tap menu --single-tap none
 
-        Exit status: 0 when closed from its menu or by a signal, 1 when no display
-        can be opened, 2 for a bad argument.
+        Exit status: 0 when hidden from its menu ("Hide the button"), 1 when no
+        display can be opened, 2 for a bad argument.
         """
 
     /// Parses the arguments after the program's name.
