@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "gesturectl", targets: ["gesturectl"]),
+        .executable(name: "gesturectl-button", targets: ["gesturectl-button"]),
         .library(name: "GestureModel", targets: ["GestureModel"]),
         .library(name: "GestureFormat", targets: ["GestureFormat"]),
         .library(name: "GestureEditing", targets: ["GestureEditing"]),
@@ -120,6 +121,16 @@ let package = Package(
                 "GesturePlayback", "GestureRecording", "GestureEngine",
             ]
         ),
+        // The on-screen button (issue 38). Its state machine, position file
+        // and command line in pure Swift, testable without a display; GTK 3
+        // and gtk-layer-shell only in CGtk, which only the button's executable
+        // imports (gesturectl and the daemon link no GTK).
+        .target(name: "ButtonModel", dependencies: ["GestureModel", "GestureFormat"]),
+        .systemLibrary(
+            name: "CGtk", pkgConfig: "gtk+-3.0 gtk-layer-shell-0",
+            providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
+        .executableTarget(
+            name: "gesturectl-button", dependencies: ["CGtk", "ButtonModel", "OperatingSystem", "GestureModel"]),
         // Test doubles, shared device fixtures and helpers; only test targets use it.
         .target(
             name: "TestSupport",
@@ -129,6 +140,7 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
 
+        .testTarget(name: "ButtonModelTests", dependencies: ["ButtonModel"]),
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel"]),
         .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel", "TestSupport"]),
         .testTarget(name: "GestureEditingTests", dependencies: ["GestureEditing", "GestureModel"]),

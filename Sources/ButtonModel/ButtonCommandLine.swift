@@ -1,0 +1,157 @@
+import GestureModel
+
+/// A bad argument to `gesturectl-button`: the message says which and what
+/// is accepted. The executable prints it and exits with status 2.
+public struct ButtonUsageError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+/// `gesturectl-button`'s command line, parsed without a display.
+public enum ButtonCommandLine {
+    /// The version printed by `--version`; the same as `gesturectl --version`
+    /// (GesturectlCommands' `Gesturectl.version`, which this target may not import).
+    public static let version = "0.1.0"
+
+    /// What the command line asks for.
+    public enum Request: Hashable, Sendable {
+        case run(ButtonSettings)
+        case help
+        case version
+    }
+
+    /// The text `--help` prints.
+    public static let help = """
+        gesturectl-button — AssistiveTouch's floating button, on a Linux desktop or tablet
+
+        Usage: gesturectl-button [OPTIONS]
+
+        A round button stays above every window, on the edge of the screen. Drag it
+        to another place: when you let go it moves to the nearest edge and stays
+        there, also after a restart (the place is kept in
+        $XDG_STATE_HOME/gesturectl/button.json). A tap opens its menu beside it; a
+        click outside the menu or Escape closes it. Untouched for a few seconds it
+        fades, so that it hides less of what is beneath; touch it or move the
+        pointer over it and it is clear again. Only the button takes clicks: a click
+        anywhere else reaches the window beneath.
+
+        It stays above other windows where the compositor offers the layer shell
+        (sway, KDE Plasma, Phosh, labwc, Hyprland) and on X11. Elsewhere (GNOME on
+        Wayland) it says so once and runs as an ordinary small window.
+
+        Options:
+          --size PIXELS              the button's width and height, 48 to 512 (60);
+                                     48 px is the smallest a finger can hit reliably
+          --idle-opacity FRACTION    how visible the idle button is, 0.1 to 1 (0.4)
+          --idle-seconds SECONDS     how long untouched before it fades, 0.5 to 600 (3)
+          --single-tap ACTION        what a tap does: menu or none (menu)
+          --double-tap ACTION        what a double tap does: menu or none (none);
+                                     with an action, a single tap waits for the
+                                     double-tap timeout before it acts
+          --long-press ACTION        what a long press does: menu or none (none)
+          --double-tap-timeout SECONDS
+                                     the longest pause between the two taps of a
+                                     double tap, 0.1 to 2 (0.3)
+          --long-press-duration SECONDS
+                                     how long a press is held to be a long press,
+                                     0.2 to 5 (0.8)
+          -h, --help                 this text
+          --version                  the version
+
+        Keyboard: Tab reaches the button, Return or Space opens its menu, the arrows
+        move in the menu and Escape closes it. Screen readers find it as a push
+        button named "gesturectl menu".
+
+        Examples:
+          gesturectl-button                       # 60 px, fades to 40 % after 3 s
+          gesturectl-button --size 96 --idle-opacity 0.7
+          gesturectl-button --double-tap menu --single-tap none
+
+        Exit status: 0 when hidden from its menu ("Hide the button"), 1 when no
+        display can be opened, 2 for a bad argument.
+        """
+
+    /// Parses the arguments after the program's name.
+    public static func parse(_ arguments: [String]) throws(ButtonUsageError) -> Request {
+        var settings = ButtonSettings()
+        var index = 0
+        func value(for option: String, inline: String?) throws(ButtonUsageError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw ButtonUsageError("\(option) needs a value (try --help)") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            switch name {
+            case "-h", "--help":
+                return .help
+            case "--version":
+                return .version
+            case "--size":
+                let text = try value(for: name, inline: inline)
+                guard let size = Int(text), size >= ButtonSettings.minimumSize, size <= ButtonSettings.maximumSize else {
+                    throw ButtonUsageError(
+                        "--size \(shown(text)): give a whole number of pixels from \(ButtonSettings.minimumSize) "
+                            + "(the smallest target a finger hits reliably) to \(ButtonSettings.maximumSize)")
+                }
+                settings.size = size
+            case "--idle-opacity":
+                let text = try value(for: name, inline: inline)
+                guard let opacity = Double(text), opacity.isFinite, opacity >= 0.1, opacity <= 1 else {
+                    throw ButtonUsageError(
+                        "--idle-opacity \(shown(text)): give a fraction from 0.1 (faint) to 1 (never fades), e.g. 0.4")
+                }
+                settings.idleOpacity = opacity
+            case "--idle-seconds":
+                settings.idleMicroseconds = try seconds(name, try value(for: name, inline: inline), from: 0.5, to: 600)
+            case "--double-tap-timeout":
+                settings.doubleTapMicroseconds = try seconds(name, try value(for: name, inline: inline), from: 0.1, to: 2)
+            case "--long-press-duration":
+                settings.longPressMicroseconds = try seconds(name, try value(for: name, inline: inline), from: 0.2, to: 5)
+            case "--single-tap":
+                settings.singleTapAction = try action(name, try value(for: name, inline: inline))
+            case "--double-tap":
+                settings.doubleTapAction = try action(name, try value(for: name, inline: inline))
+            case "--long-press":
+                settings.longPressAction = try action(name, try value(for: name, inline: inline))
+            default:
+                if argument.hasPrefix("-") {
+                    throw ButtonUsageError("unknown option \(shown(argument)) (try --help)")
+                }
+                throw ButtonUsageError("unexpected argument \(shown(argument)): gesturectl-button takes only options (try --help)")
+            }
+            index += 1
+        }
+        return .run(settings)
+    }
+
+    private static func seconds(_ option: String, _ text: String, from low: Double, to high: Double) throws(ButtonUsageError) -> Int64 {
+        guard let value = Double(text), value.isFinite, value >= low, value <= high else {
+            throw ButtonUsageError("\(option) \(shown(text)): give seconds from \(DecimalText.shortest(low)) to \(DecimalText.shortest(high)), e.g. \(low < 1 ? "0.3" : "3")")
+        }
+        return Int64((value * 1_000_000).rounded())
+    }
+
+    private static func action(_ option: String, _ text: String) throws(ButtonUsageError) -> ButtonAction {
+        guard let action = ButtonAction(rawValue: text) else {
+            let names = ButtonAction.allCases.map(\.rawValue).joined(separator: " or ")
+            throw ButtonUsageError("\(option) \(shown(text)): the actions are \(names)")
+        }
+        return action
+    }
+
+    /// An argument as shown in a message: quoted, control characters escaped.
+    private static func shown(_ text: String) -> String {
+        "'" + DisplayText.escaped(text) + "'"
+    }
+}

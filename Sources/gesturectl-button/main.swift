@@ -1,0 +1,34 @@
+import ButtonModel
+import CGtk
+import Glibc
+import OperatingSystem
+
+// gesturectl-button: AssistiveTouch's floating button (issue 38). The
+// window is GTK 3 on the main thread; what it does is ButtonModel's.
+let request: ButtonCommandLine.Request
+do throws(ButtonUsageError) {
+    request = try ButtonCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    say(error.message)
+    exit(2)
+}
+switch request {
+case .help:
+    try? FileDescriptor.standardOutput.writeAll(Array((ButtonCommandLine.help + "\n").utf8))
+    exit(0)
+case .version:
+    try? FileDescriptor.standardOutput.writeAll(Array("gesturectl-button \(ButtonCommandLine.version)\n".utf8))
+    exit(0)
+case .run(let settings):
+    guard gtk_init_check(nil, nil) != 0 else {
+        say("cannot open a display: set WAYLAND_DISPLAY (or DISPLAY for X11) to the session's, or run it from the desktop")
+        exit(1)
+    }
+    let positionPath = ButtonPositionFile.path(environment: ProcessEnvironment.variables())
+    let position = PositionStore.load(path: positionPath) ?? .initial
+    let buttonWindow = ButtonWindow(settings: settings, position: position, positionPath: positionPath)
+    buttonWindow.start()
+    gtk_main()
+    withExtendedLifetime(buttonWindow) {}
+    exit(0)
+}

@@ -1,0 +1,104 @@
+import ButtonModel
+import Testing
+
+@Suite struct PositionFile {
+    @Test func roundTrip() throws {
+        let position = EdgePosition(edge: .bottom, fraction: 0.3125)
+        let text = ButtonPositionFile.encode(position)
+        #expect(String(decoding: text, as: UTF8.self) == "{\"version\": 1, \"edge\": \"bottom\", \"fraction\": 0.3125}\n")
+        #expect(try ButtonPositionFile.parse(text) == position)
+    }
+
+    @Test(arguments: [
+        ("", "not JSON"),
+        ("{\"version\": 1, \"edge\": \"right\"", "not JSON"),
+        ("[]", "not a JSON object"),
+        ("{\"version\": 2, \"edge\": \"right\", \"fraction\": 0.5}", "version 2"),
+        ("{\"edge\": \"right\", \"fraction\": 0.5}", "\"version\" is missing"),
+        ("{\"version\": 1, \"edge\": \"middle\", \"fraction\": 0.5}", "\"edge\" is \"middle\""),
+        ("{\"version\": 1, \"edge\": 3, \"fraction\": 0.5}", "\"edge\" is missing or not a string"),
+        ("{\"version\": 1, \"edge\": \"left\", \"fraction\": 1.5}", "\"fraction\" is 1.5"),
+        ("{\"version\": 1, \"edge\": \"left\", \"fraction\": \"x\"}", "\"fraction\" is missing or not a number"),
+        ("{\"version\": 1, \"edge\": \"left\", \"fraction\": 0.5, \"colour\": 1}", "unknown key \"colour\""),
+        ("{\"version\": 1, \"edge\": \"left\", \"fraction\": 1e999}", "\"fraction\""),
+    ])
+    func damagedFilesSayWhatIsWrong(text: String, expected: String) {
+        #expect {
+            try ButtonPositionFile.parse(Array(text.utf8))
+        } throws: { error in
+            "\(error)".utf8.count >= expected.utf8.count && contains("\(error)", expected)
+        }
+    }
+
+    @Test func bytesThatAreNotUTF8OrTooManyDoNotTrap() {
+        #expect(throws: ButtonPositionFileError.self) { try ButtonPositionFile.parse([0xFF, 0xFE, 0x00, 0x7B]) }
+        #expect(throws: ButtonPositionFileError.self) { try ButtonPositionFile.parse(Array(repeating: 0x20, count: 5000)) }
+    }
+
+    @Test func pathFollowsXDG() {
+        #expect(ButtonPositionFile.path(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/gesturectl/button.json")
+        #expect(ButtonPositionFile.path(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]) == "/h/.local/state/gesturectl/button.json")
+        #expect(ButtonPositionFile.path(environment: [:]) == nil)
+    }
+}
+
+@Suite struct Arguments {
+    @Test func defaults() throws {
+        #expect(try ButtonCommandLine.parse([]) == .run(ButtonSettings()))
+        let settings = ButtonSettings()
+        #expect(settings.size == 60 && settings.idleOpacity == 0.4 && settings.idleMicroseconds == 3_000_000)
+        #expect(settings.doubleTapMicroseconds == 300_000 && settings.longPressMicroseconds == 800_000)
+        #expect(settings.singleTapAction == .menu)
+    }
+
+    @Test func options() throws {
+        guard case .run(let settings) = try ButtonCommandLine.parse([
+            "--size", "96", "--idle-opacity=0.7", "--idle-seconds", "5", "--double-tap", "menu",
+            "--double-tap-timeout", "0.5", "--long-press-duration", "1", "--single-tap", "none",
+        ]) else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(settings.size == 96)
+        #expect(settings.idleOpacity == 0.7)
+        #expect(settings.idleMicroseconds == 5_000_000)
+        #expect(settings.doubleTapAction == .menu && settings.singleTapAction == .none)
+        #expect(settings.doubleTapMicroseconds == 500_000 && settings.longPressMicroseconds == 1_000_000)
+    }
+
+    @Test func helpAndVersion() throws {
+        #expect(try ButtonCommandLine.parse(["--help"]) == .help)
+        #expect(try ButtonCommandLine.parse(["--version"]) == .version)
+        #expect(contains(ButtonCommandLine.help, "--idle-opacity"))
+    }
+
+    @Test(arguments: [
+        (["--size", "47"], "from 48"),
+        (["--size", "sixty"], "--size 'sixty'"),
+        (["--size"], "needs a value"),
+        (["--idle-opacity", "0"], "from 0.1"),
+        (["--idle-opacity", "nan"], "from 0.1"),
+        (["--double-tap", "dance"], "menu or none"),
+        (["--frobnicate"], "unknown option"),
+        (["extra"], "takes only options"),
+        (["--size", "6\u{1B}0"], "<U+001B>"),
+    ])
+    func badArgumentsSayWhy(arguments: [String], expected: String) {
+        #expect {
+            try ButtonCommandLine.parse(arguments)
+        } throws: { error in
+            contains("\(error)", expected)
+        }
+    }
+}
+
+/// Whether `text` contains `part` (without the string-processing module).
+func contains(_ text: String, _ part: String) -> Bool {
+    let haystack = Array(text.utf8)
+    let needle = Array(part.utf8)
+    guard needle.count <= haystack.count else { return needle.isEmpty }
+    for start in 0...(haystack.count - needle.count) where Array(haystack[start..<start + needle.count]) == needle {
+        return true
+    }
+    return false
+}
