@@ -474,14 +474,10 @@ extension Dispatcher {
         return DevicesResult(
             ready: ready.map { device, profile in
                 let node: String?
-                do {
-                    node = try engine.readyDevice(profile, output: device.output).devnode
-                } catch {
-                    // Its node is null in the reply; the log says why, as
-                    // for a ready device that cannot be made at start.
-                    log.info("devices: the \(device) is not ready (\(error)); it is made when a play asks for it")
-                    node = nil
-                }
+                // A question makes nothing: a device not made yet (a HID
+                // output whose host is not plugged in) has a null node, and
+                // is made when a play asks for it.
+                node = engine.existingReadyDevice(profile, output: device.output)?.devnode
                 return DevicesResult.Ready(kind: device.kind.rawValue, node: node, output: device.output == .uinput ? nil : device.output.word)
             },
             devices: inputDevices
@@ -577,9 +573,9 @@ extension Dispatcher {
     /// clients hold keys, and queues a release of every key down on the
     /// keyboard. The daemon keeps running and the bindings stay.
     func emergencyStop(because reason: String) {
-        let (handles, recording, hasKeyboard) = state.withLock { current in
+        let (handles, recording, keyboard) = state.withLock { current in
             current.heldKeys = HeldKeys()
-            return (current.jobs.values.map(\.handle), current.recording, current.queues[.keyboard] != nil)
+            return (current.jobs.values.map(\.handle), current.recording, current.queues[.keyboard])
         }
         let recordingJob = recording?.job
         log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
@@ -587,8 +583,9 @@ extension Dispatcher {
         // Everyone's: the emergency stop is the rig's, whoever started what.
         recording?.recording.cancel()
         cancelAllFingertips()
-        // Harmless: a keyboard that cannot be had was destroyed, and its destruction released its keys (the kernel sends the ups); a new one has none down.
-        guard hasKeyboard, let session = try? engine.readyDevice(DaemonServer.profile(for: .keyboard)) else { return }
+        // The keyboard there is, by its queue's own profile: never one made
+        // to release keys (a keyboard not made, or destroyed, has none down).
+        guard let keyboard, let session = engine.existingReadyDevice(keyboard.profile, output: keyboard.output) else { return }
         // Queued behind the cancelled jobs, so each finds the keyboard free;
         // a key that is up by then costs no frame.
         for key in session.state.pressedKeys.sorted(by: { $0.rawValue < $1.rawValue }) {

@@ -119,12 +119,13 @@ extension Dispatcher {
     /// Releases every key down on the ready keyboard (when stopping, after
     /// every job has ended), through the keyboard's session.
     func releaseAllHeldKeys() {
-        let hasKeyboard = state.withLock { current in
+        let keyboard = state.withLock { current in
             current.heldKeys = HeldKeys()
-            return current.queues[.keyboard] != nil
+            return current.queues[.keyboard]
         }
-        // Harmless: a keyboard that cannot be had was destroyed, and its destruction released its keys (the kernel sends the ups); a new one has none down.
-        guard hasKeyboard, let session = try? engine.readyDevice(DaemonServer.profile(for: .keyboard)) else { return }
+        // The keyboard there is, by its queue's own profile; never one made
+        // to release keys (one destroyed released its keys: the kernel sent the ups).
+        guard let keyboard, let session = engine.existingReadyDevice(keyboard.profile, output: keyboard.output) else { return }
         let down = session.state.pressedKeys.sorted { $0.rawValue < $1.rawValue }
         for key in down {
             do {

@@ -287,6 +287,17 @@ public final class Engine: Sendable {
         return session
     }
 
+    /// The kept device of `profile` through `output` if it is made and open;
+    /// `nil` otherwise. Never makes one: for a question (`devices`) or a
+    /// release of held keys, where making a device would be a side effect
+    /// (issue 37: a `devices` query made a device, and the emergency stop
+    /// could make a keyboard to release keys on it).
+    public func existingReadyDevice(_ profile: VirtualDeviceProfile, output: PlayOutput = .uinput) -> PlaybackSession? {
+        let key = KeptKey(profile: profile, output: output)
+        guard let session = kept.withLock({ $0.sessions[key] }), !session.isClosed else { return nil }
+        return session
+    }
+
     /// The profile of the ready device of `kind` through `output`: the
     /// built-in profile of the kind at its default size (the keyboard's for
     /// `.keyboard`), or, on a gadget, the geometry its HID function was made

@@ -231,6 +231,20 @@ struct TriggerBindingTests {
         errorCode { try client.call("bind", [("trigger", trigger), ("action", action)]) }
     }
 
+    @Test("The emergency stop with the keyboard destroyed makes no keyboard to release keys on (issue 37)")
+    func emergencyStopMakesNoKeyboard() async throws {
+        let daemon = try TestDaemon(configuration: .withTriggers)
+        _ = try daemon.client().call("bind", [("trigger", trigger(press: "single")), ("action", .object([("press", .string("mute"))]))])
+        #expect(waitUntil { !daemon.liveWatches.isEmpty })
+        daemon.session(.keyboard)?.close()
+        let made = daemon.collected.made.load(ordering: .relaxed)
+        try daemon.press(.emergencyStop)
+        #expect(waitUntil { daemon.logLines.contains { $0.contains("emergency stop") } })
+        #expect(try daemon.client().call("version")["protocol"] != nil)
+        #expect(daemon.collected.made.load(ordering: .relaxed) == made, "the emergency stop made a device")
+        await daemon.stop()
+    }
+
     @Test("The emergency stop cancels every job, releases held keys, and the daemon keeps serving")
     func emergencyStop() async throws {
         let daemon = try TestDaemon(configuration: .withTriggers, clockMode: .waitsForAdvance)
