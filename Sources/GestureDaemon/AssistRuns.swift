@@ -78,8 +78,9 @@ final class AssistRuns: Sendable {
         var library: GestureLibrary
         /// The daemon's press timings (the switch's long press and emergency stop).
         var timings: PressTimings
-        /// Whether the daemon keeps a touchscreen ready through uinput.
-        var usesReadyTouchscreen: Bool
+        /// The ready touchscreen's profile (its queue's, the one rule of a
+        /// ready device's profile), when the daemon keeps one.
+        var readyTouchscreen: VirtualDeviceProfile?
     }
 
     private struct Slot: Sendable {
@@ -153,11 +154,17 @@ final class AssistRuns: Sendable {
             // queues behind the plays a rig queued on the same device
             // (docs/PROTOCOL.md, "Bindings"), and is never refused as busy.
             // They are the daemon's ready devices: they stay when the menu closes.
+            let readyTouchscreen = context.readyTouchscreen
             let setup = MenuSetup(
                 engine: engine, library: context.library,
                 play: { gesture in
-                    PlayRequest(
-                        gesture: gesture, target: .profile(DaemonServer.profile(for: .touchscreen)), leadIn: .zero, keepDevice: true)
+                    // As the create flow's review: the ready touchscreen when
+                    // the daemon keeps one, else one of its own for the play.
+                    if let readyTouchscreen {
+                        PlayRequest(gesture: gesture, target: .profile(readyTouchscreen), leadIn: .zero, keepDevice: true)
+                    } else {
+                        PlayRequest(gesture: gesture, target: .kind(.touchscreen))
+                    }
                 },
                 pressLeadIn: .zero,
                 create: createSetup(drawingOn: action.drawingDevice, context: context, switchPresses: switchPresses),
@@ -232,7 +239,7 @@ final class AssistRuns: Sendable {
     /// library, no picture, and the switch's presses forwarded from the
     /// binding's watch (a second watch of the same device could not grab it).
     private func createSetup(drawingOn device: String?, context: Context, switchPresses: SwitchRelay) -> CreateSetup {
-        let usesReadyTouchscreen = context.usesReadyTouchscreen
+        let readyTouchscreen = context.readyTouchscreen
         return CreateSetup(
             engine: engine,
             record: RecordRequest(
@@ -241,10 +248,11 @@ final class AssistRuns: Sendable {
             play: { gesture in
                 // On the ready touchscreen, through its queue, when the daemon
                 // keeps one; else on a touchscreen of its own that goes after the play.
-                usesReadyTouchscreen
-                    ? PlayRequest(
-                        gesture: gesture, target: .profile(DaemonServer.profile(for: .touchscreen)), leadIn: .zero, keepDevice: true)
-                    : PlayRequest(gesture: gesture, target: .kind(.touchscreen))
+                if let readyTouchscreen {
+                    PlayRequest(gesture: gesture, target: .profile(readyTouchscreen), leadIn: .zero, keepDevice: true)
+                } else {
+                    PlayRequest(gesture: gesture, target: .kind(.touchscreen))
+                }
             },
             library: context.library, switchWatch: .forwarded { try switchPresses.watch($0) })
     }

@@ -215,7 +215,7 @@ final class Dispatcher: Sendable {
         state.withLock { current in
             AssistRuns.Context(
                 library: current.library, timings: current.configuration.pressTimings,
-                usesReadyTouchscreen: current.queues[ReadyDevice(kind: .touchscreen)] != nil)
+                readyTouchscreen: current.queues[ReadyDevice(kind: .touchscreen)]?.profile)
         }
     }
 
