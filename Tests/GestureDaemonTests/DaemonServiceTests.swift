@@ -36,13 +36,24 @@ struct DaemonServiceTests {
 
         var log: [String] { collected.logLines.withLock { $0 } }
 
-        /// Waits (at most 10 s) for a log line containing `text`.
+        /// Waits (at most 20 s) for a log line containing `text`, woken by
+        /// each line logged (no sleep in a loop), on a thread of its own: the
+        /// service runs on the cooperative pool, which a blocking wait must
+        /// not hold.
         func waitForLine(_ text: String) async throws {
-            for _ in 0..<1_000 {
-                if log.contains(where: { $0.contains(text) }) { return }
-                try await Task.sleep(nanoseconds: 10_000_000)
+            let event = try TestEvent()
+            collected.logged.withLock { $0 = event }
+            defer { collected.logged.withLock { $0 = nil } }
+            let found = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                do {
+                    try DedicatedThread.start(ThreadOptions(name: "test-log-wait")) { [self] in
+                        continuation.resume(returning: (try? event.wait(until: { log.contains { $0.contains(text) } })) ?? false)
+                    }
+                } catch {
+                    continuation.resume(returning: log.contains { $0.contains(text) })
+                }
             }
-            Issue.record("no log line with \"\(text)\" in \(log)")
+            if !found { Issue.record("no log line with \"\(text)\" in \(log)") }
         }
     }
 

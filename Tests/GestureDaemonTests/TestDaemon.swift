@@ -33,10 +33,16 @@ final class DaemonDoubles: Sendable {
     /// How many devices were made.
     let made = Atomic<Int>(0)
     let logLines = Mutex<[String]>([])
+    /// Told of each line logged (a test waits for one with it, instead of
+    /// sleeping in a loop).
+    let logged = Mutex<TestEvent?>(nil)
 
     /// A log whose lines are collected in ``logLines``.
     var log: DaemonLog {
-        DaemonLog(journal: false, minimum: .debug, write: { [self] line in logLines.withLock { $0.append(line) } })
+        DaemonLog(journal: false, minimum: .debug, write: { [self] line in
+            logLines.withLock { $0.append(line) }
+            logged.withLock { $0 }?.signal()
+        })
     }
 
     /// The engine's factory of them, on clocks of `clockMode`.
