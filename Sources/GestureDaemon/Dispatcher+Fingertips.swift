@@ -106,7 +106,7 @@ extension Dispatcher {
                     "fingertips job \(same.job) runs on \(same.fingertips.source.node) (\(DaemonLog.oneLine(same.fingertips.source.name))); one session per source: cancel it first")
             }
             current.fingertipsStarts = true
-            return (current.jobIDs.next(), current.fingertipsStops)
+            return (engine.jobs.nextID(), current.fingertipsStops)
         }
         defer { state.withLock { $0.fingertipsStarts = false } }
         let count = action.count

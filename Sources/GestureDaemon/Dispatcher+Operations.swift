@@ -179,6 +179,14 @@ extension Dispatcher {
                         source: shownSources.contains(record.job) ? record.fingertips.source.node : nil, mine: mine(record.owner),
                         uid: uid(record.owner))
                 }
+                // What the engine plays for the daemon's own front ends (a
+                // menu's play, a create flow's review: issue 37, they were
+                // invisible): no client's, so any member may stop them.
+                + engine.jobs.list().map { entry in
+                    JobsResult.Entry(
+                        job: entry.id, device: entry.device.rawValue, state: (entry.running ? JobState.running : .queued).rawValue,
+                        kind: (entry.kind == .play ? JobKind.play : .press).rawValue, mine: false)
+                }
             return JobsResult(jobs: entries.sorted { $0.job < $1.job }).json
         case .save:
             let name = try arguments.requiredString(.name)
@@ -314,7 +322,7 @@ extension Dispatcher {
             if cancelOnDisconnect && !current.liveClients.contains(client) {
                 throw DaemonError(.cancelled, "the client went away before its \(press == nil ? "play" : "press") was queued")
             }
-            let id = current.jobIDs.next()
+            let id = engine.jobs.nextID()
             var record = JobRecord(
                 id: id, kind: device.kind, output: device.output, clientID: client, requestID: requestID,
                 waits: waits, cancelOnDisconnect: cancelOnDisconnect, handle: handle)
@@ -410,7 +418,11 @@ extension Dispatcher {
             guard current.mayAct(on: record.owner, client: client) else { throw ServerState.notYours("play or press", job) }
             return record
         }
-        guard let record else { throw DaemonError(.notFound, "no job \(job) (finished jobs are forgotten)") }
+        guard let record else {
+            // One the engine plays for a menu or a create flow: no client's.
+            if engine.jobs.cancel(job) { return }
+            throw DaemonError(.notFound, "no job \(job) (finished jobs are forgotten)")
+        }
         record.handle.cancel()
         state.withLock { $0.queues[record.device] }?.remove(record.handle)
     }
@@ -578,6 +590,8 @@ extension Dispatcher {
             return (current.jobs.values.map(\.handle), current.recording, current.queues[.keyboard])
         }
         let recordingJob = recording?.job
+        // What the engine plays for a menu or a create flow too.
+        engine.jobs.cancelAll()
         log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
         for handle in handles { handle.cancel() }
         // Everyone's: the emergency stop is the rig's, whoever started what.

@@ -67,7 +67,7 @@ extension Dispatcher {
             device: device, grab: grab, sequential: sequential,
             sessionOptions: RecordingSessionOptions(idleTimeout: idle, maximumDuration: maximum),
             details: RecordingDetails(name: name, recordedAt: WallClock.iso8601(), tool: "gesturectl \(version)"))
-        let job = state.withLock { $0.jobIDs.next() }
+        let job = engine.jobs.nextID()
         let recording: RecordJob
         do {
             recording = try engine.startRecording(

@@ -333,8 +333,6 @@ struct ServerState: Sendable {
     var clientPeers: [Int: PeerCredentials] = [:]
     /// The configuration's `admin_group`, resolved (`nil`: root alone).
     var administratorGroup: UInt32?
-    /// Job ids handed out, so that a new one is never an old one.
-    var jobIDs = JobIDs()
     var stopping = false
     /// The keys each client holds down with `press` `down`.
     var heldKeys = HeldKeys()
@@ -349,22 +347,6 @@ struct ServerState: Sendable {
     /// How many times all fingertips were stopped (the emergency stop):
     /// fingertips starting meanwhile are stopped as they are registered.
     var fingertipsStops = 0
-}
-
-/// Job ids no other user can guess (issue 36: sequential ids let a member
-/// aim at the next job of anyone): each is a serial number in its high
-/// bits, so ids still grow in the order jobs start (`jobs` lists them so),
-/// and 20 random bits below it; at most 2^53 − 1, exact in every JSON
-/// reader. Never one handed out before by this daemon.
-struct JobIDs: Sendable {
-    private var serial = 0
-
-    /// A new id.
-    mutating func next() -> Int {
-        serial += 1
-        var generator = SystemRandomNumberGenerator()
-        return (serial << 20) | Int.random(in: 0..<(1 << 20), using: &generator)
-    }
 }
 
 extension ServerState {

@@ -37,6 +37,8 @@ public final class Engine: Sendable {
     private let factory: DeviceFactory?
     /// Where recordings and trigger watches read from.
     let inputs: InputFactory
+    /// The plays and presses started through the engine, by job id.
+    public let jobs = EngineJobs()
 
     /// Creates an engine. `uinputPath`, `udevTimeout` and `gadgetPaths`
     /// (where configfs, the USB device controllers and /dev are) are for
@@ -116,6 +118,13 @@ public final class Engine: Sendable {
     ///   ``GestureEditing/Placement/Failure`` (a bad placement),
     ///   ``PlayQueueError`` (a kept device's queue refused it).
     public func startPlay(_ request: PlayRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
+        let job = try startUnlistedPlay(request, handle: handle)
+        job.id = jobs.register(.play, device: job.session.profile.kind, handle: handle)
+        return job
+    }
+
+    /// ``startPlay(_:handle:)`` before the play is in ``jobs``.
+    private func startUnlistedPlay(_ request: PlayRequest, handle: PlaybackHandle) throws -> PlayJob {
         let request = try request.resolvingPlacement().request
         if let priority = request.realtimePriority { try Player.checkRealtime(priority: priority) }
         let profile = try profile(for: request)

@@ -158,6 +158,14 @@ public final class PlayJob: Sendable {
     /// (``OperatingSystem/MemoryLock``: where permitted); `nil` otherwise.
     public let memoryLocked: Bool?
     private let closesSession: Bool
+    private let jobID = Atomic<Int>(0)
+
+    /// Its id in the engine's ``Engine/jobs`` (0 for a play started on a
+    /// session the caller holds, which is not listed there).
+    public internal(set) var id: Int {
+        get { jobID.load(ordering: .acquiring) }
+        set { jobID.store(newValue, ordering: .releasing) }
+    }
 
     init(handle: PlaybackHandle, session: PlaybackSession, frameCount: Int, closesSession: Bool, memoryLocked: Bool? = nil) {
         self.handle = handle

@@ -54,6 +54,13 @@ extension Engine {
     /// - Throws: ``OperatingSystem/SystemError`` (no uinput, no access),
     ///   ``PlayQueueError`` (the kept keyboard's queue takes no more).
     public func startPress(_ request: PressRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
+        let job = try startUnlistedPress(request, handle: handle)
+        job.id = jobs.register(.press, device: .keyboard, handle: handle)
+        return job
+    }
+
+    /// ``startPress(_:handle:)`` before the press is in ``jobs``.
+    private func startUnlistedPress(_ request: PressRequest, handle: PlaybackHandle) throws -> PlayJob {
         if request.output != .uinput, HIDButtonsLayout.usage(for: request.press.key) == nil {
             // The HID buttons would drop it without a word.
             throw PlayOutputError.unsupportedKey(output: request.output.word, key: request.press.key)

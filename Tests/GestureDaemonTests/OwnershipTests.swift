@@ -1,6 +1,7 @@
 import GestureDaemon
 import GestureProtocol
 import GestureFormat
+import GestureEngine
 import GestureLibrary
 import GestureSynth
 import Glibc
@@ -181,6 +182,34 @@ struct OwnedBindingsAndGesturesTests {
         try #require(replies.count == 2)
         #expect(Self.first(replies[0]["result"])?["uid"] == .integer(65_533), "\(replies[0].jsonText)")
         #expect(replies[1]["ok"] == .bool(true), "\(replies[1].jsonText)")
+        await daemon.stop()
+    }
+}
+
+/// Issue 37: what the engine plays for the daemon's own front ends (a
+/// menu's play, a create flow's review) is in `jobs`, and `cancel` stops it.
+@Suite("The engine's jobs through the daemon", .serialized)
+struct EngineJobsThroughDaemonTests {
+    @Test("A play the engine runs for no client is listed by jobs (not mine) and cancelled by its id")
+    func menuPlayIsAJob() async throws {
+        let daemon = try TestDaemon(clockMode: .waitsForAdvance)
+        let client = try daemon.client()
+        _ = try client.call("devices")
+        let profile = try #require(daemon.session(.touchscreen)?.profile)
+        // As the menu plays a saved gesture: on the ready touchscreen, through its queue.
+        let job = try daemon.engine.startPlay(
+            PlayRequest(gesture: try GestureSynthesizer.tap(), target: .profile(profile), leadIn: .zero, keepDevice: true))
+        guard case .array(let jobs)? = try client.call("jobs")["jobs"] else {
+            Issue.record("no jobs list")
+            return
+        }
+        let listed = try #require(jobs.first { $0["job"] == .integer(job.id) })
+        #expect(listed["kind"] == .string("play") && listed["mine"] == .bool(false) && listed["device"] == .string("touchscreen"))
+        _ = try client.call("cancel", [("job", .integer(job.id))])
+        guard case .cancelled = await job.finished().outcome else {
+            Issue.record("not cancelled")
+            return
+        }
         await daemon.stop()
     }
 }

@@ -104,6 +104,8 @@ final class TestDaemon: Sendable {
     let server: DaemonServer
     let collected = Collected()
     let switches = TestSwitches()
+    /// The daemon's engine (a test starts work on it as a menu would).
+    let engine: Engine
     /// The configuration's press timings (the watches').
     let timings: PressTimings
 
@@ -142,11 +144,12 @@ final class TestDaemon: Sendable {
         // systemd hands over a blocking socket.
         if blockingListener { try listening.setNonBlocking(false) }
         let library = GestureLibrary(userDirectory: folder + "/library", builtinDirectory: nil)
+        engine = Engine(devices: collected.factory(clockMode: clockMode), inputs: switches.inputs(recordings: inputs))
         server = try DaemonServer(
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
                 allowedGroup: allowedGroup, bindingsPath: bindingsPath, limits: limits),
-            engine: Engine(devices: collected.factory(clockMode: clockMode), inputs: switches.inputs(recordings: inputs)),
+            engine: engine,
             log: collected.log,
             version: "test")
         try server.start()
