@@ -38,7 +38,7 @@ let package = Package(
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureEditing", "GestureSynth",
                 "GestureRender", "GestureLibrary", "CommandKit", "InputSystem", "DeviceDiscovery",
-                "GesturePlayback", "GestureRecording", "GestureInterop", "GestureEngine", "GestureDaemon", "GestureProtocol", "OperatingSystem",
+                "GesturePlayback", "GestureRecording", "GestureInterop", "GestureEngine", "GestureDaemon", "GestureProtocol", "GestureBindings", "OperatingSystem",
                 "GestureAssist", "HIDOutput",
             ]
         ),
@@ -54,7 +54,7 @@ let package = Package(
             name: "gesturectl-hotpath",
             dependencies: [
                 "GestureModel", "GestureSynth", "GesturePlayback", "GestureRecording", "GestureEngine", "InputSystem",
-                "OperatingSystem", "GestureDaemon", "GestureProtocol", "GestureFormat", "GestureLibrary",
+                "OperatingSystem", "GestureDaemon", "GestureProtocol", "GestureBindings", "GestureFormat", "GestureLibrary",
             ],
             path: "benchmarks/hotpath"),
 
@@ -103,6 +103,17 @@ let package = Package(
             name: "GestureProtocol",
             dependencies: ["GestureModel", "GestureFormat", "OperatingSystem"]
         ),
+        // The daemon's custom actions over the engine: its configuration
+        // (daemon.json), the bindings (model, bindings.json, trigger watches,
+        // what a press does), the assist runs (menu, create flow) and the log
+        // they write; the daemon maps requests to calls into it.
+        .target(
+            name: "GestureBindings",
+            dependencies: [
+                "GestureModel", "GestureFormat", "GestureLibrary", "InputSystem", "OperatingSystem", "GesturePlayback",
+                "GestureRecording", "GestureEngine", "GestureAssist", "GestureProtocol",
+            ]
+        ),
         // The daemon for test rigs and switch users: a Unix socket server over
         // the engine (docs/PROTOCOL.md).
         .target(
@@ -110,6 +121,7 @@ let package = Package(
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureLibrary", "GestureRender", "InputSystem", "OperatingSystem",
                 "DeviceDiscovery", "GesturePlayback", "GestureRecording", "GestureEngine", "GestureAssist", "GestureProtocol",
+                "GestureBindings",
             ]
         ),
         // AssistiveTouch for switch users: the create flow and the menu of
@@ -166,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "GestureDaemonTests",
             dependencies: [
-                "GestureDaemon", "GestureProtocol", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
+                "GestureDaemon", "GestureProtocol", "GestureBindings", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
                 "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport", "GestureRecording", "GestureAssist",
             ],
             // The wire's golden transcript, read by WireGoldenTests from the source tree.
@@ -191,7 +203,7 @@ let package = Package(
         .testTarget(
             name: "GesturectlCommandsTests",
             dependencies: [
-                "GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport", "GestureDaemon", "GestureProtocol",
+                "GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport", "GestureDaemon", "GestureProtocol", "GestureBindings",
                 "GestureEngine", "GestureLibrary", "GestureRecording", "InputSystem", "DeviceDiscovery",
             ]
         ),

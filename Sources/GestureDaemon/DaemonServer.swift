@@ -1,3 +1,4 @@
+import GestureBindings
 import GestureEngine
 import GestureFormat
 import GestureLibrary

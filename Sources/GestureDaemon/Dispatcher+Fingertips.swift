@@ -1,4 +1,5 @@
 import DeviceDiscovery
+import GestureBindings
 import GestureEngine
 import GestureFormat
 import GestureModel

@@ -1,3 +1,4 @@
+import GestureBindings
 import GestureLibrary
 import GestureModel
 import GestureProtocol

@@ -1,4 +1,5 @@
 import GestureProtocol
+import GestureBindings
 import GestureEngine
 import GesturePlayback
 import GestureRecording

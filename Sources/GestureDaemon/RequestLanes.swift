@@ -1,3 +1,4 @@
+import GestureBindings
 import GestureProtocol
 import OperatingSystem
 import Synchronization

@@ -1,3 +1,4 @@
+import GestureBindings
 import Glibc
 import GestureFormat
 import GestureProtocol

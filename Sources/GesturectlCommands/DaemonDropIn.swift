@@ -1,4 +1,5 @@
 import CommandKit
+import GestureBindings
 import GestureDaemon
 import GestureProtocol
 import GestureEngine

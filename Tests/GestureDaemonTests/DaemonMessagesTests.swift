@@ -1,6 +1,7 @@
 import GestureFormat
 import Testing
 
+import GestureBindings
 @testable import GestureDaemon
 import GestureProtocol
 

@@ -1,4 +1,5 @@
 import Foundation
+import GestureBindings
 import GestureDaemon
 import GestureProtocol
 import GestureEngine

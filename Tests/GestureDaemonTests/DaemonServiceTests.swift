@@ -1,3 +1,4 @@
+import GestureBindings
 import GestureDaemon
 import GestureProtocol
 import GestureLibrary
@@ -36,10 +37,12 @@ struct DaemonServiceTests {
 
         var log: [String] { collected.logLines.withLock { $0 } }
 
-        /// Waits (at most 20 s) for a log line containing `text`, woken by
-        /// each line logged (no sleep in a loop), on a thread of its own: the
-        /// service runs on the cooperative pool, which a blocking wait must
-        /// not hold.
+        /// Waits for a log line containing `text`, woken by each line logged
+        /// (no sleep in a loop), on a thread of its own: the service runs on
+        /// the cooperative pool, which a blocking wait must not hold. The
+        /// bound is 2 minutes of wall time: while other suites' synchronous
+        /// tests hold the pool's threads (the manual pages' renderings), the
+        /// service does not run at all (a 20 s bound failed so in a full run).
         func waitForLine(_ text: String) async throws {
             let event = try TestEvent()
             collected.logged.withLock { $0 = event }
@@ -47,7 +50,7 @@ struct DaemonServiceTests {
             let found = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 do {
                     try DedicatedThread.start(ThreadOptions(name: "test-log-wait")) { [self] in
-                        continuation.resume(returning: (try? event.wait(until: { log.contains { $0.contains(text) } })) ?? false)
+                        continuation.resume(returning: (try? event.wait(within: 120, until: { log.contains { $0.contains(text) } })) ?? false)
                     }
                 } catch {
                     continuation.resume(returning: log.contains { $0.contains(text) })

@@ -1,4 +1,5 @@
 import DeviceDiscovery
+import GestureBindings
 import GestureDaemon
 import GestureProtocol
 import GestureEngine

@@ -1,3 +1,4 @@
+import GestureBindings
 import GestureDaemon
 import GestureProtocol
 import GestureFormat

@@ -5,6 +5,7 @@ import GestureSynth
 import Testing
 import TestSupport
 
+import GestureBindings
 @testable import GestureDaemon
 import GestureProtocol
 

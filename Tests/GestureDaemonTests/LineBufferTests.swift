@@ -1,3 +1,4 @@
+import GestureBindings
 @testable import GestureDaemon
 @testable import GestureProtocol
 import Testing

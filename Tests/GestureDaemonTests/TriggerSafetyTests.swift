@@ -1,3 +1,4 @@
+import GestureBindings
 @testable import GestureDaemon
 import GestureProtocol
 import GestureEngine

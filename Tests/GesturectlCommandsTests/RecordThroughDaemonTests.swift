@@ -1,5 +1,6 @@
 import DeviceDiscovery
 import Foundation
+import GestureBindings
 import GestureDaemon
 import GestureProtocol
 import GestureEngine

@@ -24,6 +24,7 @@
 // system), so the writer thread of the recording cases is not counted.
 
 import Glibc
+import GestureBindings
 import GestureDaemon
 import GestureProtocol
 import GestureEngine

@@ -15,7 +15,7 @@ public final class DaemonLog: Sendable {
 
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
 
-        var word: String {
+        package var word: String {
             switch self {
             case .error: "error"
             case .warning: "warning"
@@ -34,9 +34,9 @@ public final class DaemonLog: Sendable {
     /// What a client's requests may still write: a bucket of lines that
     /// refills with time, and the lines left out since it ran dry.
     private struct ClientBudget {
-        var lines: Double
-        var refilled: Int64
-        var suppressed: Int
+        package var lines: Double
+        package var refilled: Int64
+        package var suppressed: Int
     }
     private let clients = Mutex<[Int: ClientBudget]>([:])
 
@@ -110,11 +110,11 @@ public final class DaemonLog: Sendable {
     /// `message` on one line, with control and invisible characters shown
     /// escaped by the rule every human-readable output follows
     /// (GestureModel's `DisplayText`: `\n`, `\t`, `<U+001B>`, `<U+FEFF>`).
-    static func oneLine(_ message: String) -> String { ProtocolText.oneLine(message) }
+    package static func oneLine(_ message: String) -> String { ProtocolText.oneLine(message) }
 
     /// `text` cut to ``maximumMessageBytes`` (at a character), with the
     /// count of bytes cut.
-    static func bounded(_ text: String) -> String {
+    package static func bounded(_ text: String) -> String {
         guard text.utf8.count > maximumMessageBytes else { return text }
         let (kept, bytes) = DisplayText.prefix(text, utf8Bytes: maximumMessageBytes)
         return kept + "…(\(text.utf8.count - bytes) bytes cut)"
@@ -123,5 +123,5 @@ public final class DaemonLog: Sendable {
     /// A name from a request for a message, on one line and cut to about
     /// `limit` characters (a client may send a key a megabyte long; the
     /// reply and the log need only its start).
-    static func excerpt(_ text: String, limit: Int = 64) -> String { ProtocolText.excerpt(text, limit: limit) }
+    package static func excerpt(_ text: String, limit: Int = 64) -> String { ProtocolText.excerpt(text, limit: limit) }
 }

@@ -42,23 +42,23 @@ public struct TriggerBinding: Hashable, Sendable {
         }
 
         /// The device and key, which one watch serves.
-        var watched: WatchedKey { WatchedKey(device: device, key: key) }
+        package var watched: WatchedKey { WatchedKey(device: device, key: key) }
 
         /// Whether `other` is the same press of the same key (whatever its
         /// `grab`): one binding each, and what `unbind` names.
-        func isSame(as other: Trigger) -> Bool { device == other.device && key == other.key && press == other.press }
+        package func isSame(as other: Trigger) -> Bool { device == other.device && key == other.key && press == other.press }
 
-        var json: JSONValue {
+        package var json: JSONValue {
             .object(
                 [("device", .string(device)), ("key", .string(key)), ("press", .string(press.rawValue))]
                     + (grab ? [("grab", .bool(true))] : []))
         }
 
         /// The presses a binding may name.
-        static let bindable: [TriggerPress] = [.single, .double, .long]
+        package static let bindable: [TriggerPress] = [.single, .double, .long]
 
         /// Reads `{"device": …, "key": …, "press": …}`; `what` names it in errors.
-        static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> Trigger {
+        package static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> Trigger {
             guard case .object(let members, _) = value else {
                 throw DaemonError(.badArgument, "\(what) must be an object such as {\"device\": \"046d:c52b\", \"key\": \"KEY_F13\", \"press\": \"single\"}")
             }
@@ -117,7 +117,7 @@ public struct TriggerBinding: Hashable, Sendable {
         /// trigger stops them (``FingertipsAction``).
         case fingertips(FingertipsAction)
 
-        var json: JSONValue {
+        package var json: JSONValue {
             switch self {
             case .fingertips(let fingertips): .object([(DaemonOperation.fingertips.rawValue, fingertips.json)])
             case .menu(let menu): .object([("menu", menu.json)])
@@ -130,7 +130,7 @@ public struct TriggerBinding: Hashable, Sendable {
 
         /// Reads `{"play": NAME, "as": KIND}`, `{"press": KEY, "force": BOOL}`
         /// or `{"create": {"device": DEVICE}}`.
-        static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> Action {
+        package static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> Action {
             guard case .object(let members, _) = value else {
                 throw DaemonError(.badArgument, "\(what) must be {\"play\": NAME}, {\"press\": KEY} or {\"create\": {\"device\": DEVICE}}")
             }
@@ -226,12 +226,12 @@ public struct TriggerBinding: Hashable, Sendable {
     }
 
     /// As `bindings.json` and the configuration hold it (with its `owner`).
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([("trigger", trigger.json), ("action", action.json)] + (owner.map { [("owner", JSONValue.integer(Int($0)))] } ?? []))
     }
 
     /// Reads `{"trigger": {...}, "action": {...}}`.
-    static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> TriggerBinding {
+    package static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> TriggerBinding {
         guard case .object(let members, _) = value else {
             throw DaemonError(.badArgument, "\(what) must be an object {\"trigger\": {...}, \"action\": {...}}")
         }
@@ -253,7 +253,7 @@ public struct TriggerBinding: Hashable, Sendable {
     }
 
     /// Reads a list of bindings; a trigger bound twice is an error.
-    static func parseList(_ value: JSONValue, what: String) throws(DaemonError) -> [TriggerBinding] {
+    package static func parseList(_ value: JSONValue, what: String) throws(DaemonError) -> [TriggerBinding] {
         guard case .array(let items) = value else { throw DaemonError(.badArgument, "\(what) must be a list of bindings") }
         if items.count > BindingLimits.maximumCount {
             throw DaemonError(.badArgument, "\(what) has \(items.count) bindings; the most allowed is \(BindingLimits.maximumCount)")
@@ -283,7 +283,7 @@ public struct CreateAction: Hashable, Sendable {
     /// How much longer the first item stays highlighted (default 0.7 s).
     public var firstItemHold = Microseconds(700_000)
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var members: [(String, JSONValue)] = [("device", .string(device))]
         if stopsRecording { members.append(("stops_recording", .bool(true))) }
         members.append(("scan_interval_ms", .integer(Int(scanInterval.rawValue / 1_000))))
@@ -292,7 +292,7 @@ public struct CreateAction: Hashable, Sendable {
     }
 
     /// Reads `{"device": DEVICE, "stops_recording": BOOL, "scan_interval_ms": N, "first_item_hold_ms": N}`.
-    static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> CreateAction {
+    package static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> CreateAction {
         guard case .object(let members, _) = value, case .string(let device)? = value["device"] else {
             throw DaemonError(.badArgument, "\(what) must be {\"device\": DEVICE} (the drawing device)")
         }
@@ -319,7 +319,7 @@ public struct CreateAction: Hashable, Sendable {
     }
 
     /// `scan_interval_ms` (300–10000) and `first_item_hold_ms` (0–10000), when given.
-    static func parseScanning(_ value: JSONValue, what: String) throws(DaemonError) -> (interval: Microseconds?, firstItemHold: Microseconds?) {
+    package static func parseScanning(_ value: JSONValue, what: String) throws(DaemonError) -> (interval: Microseconds?, firstItemHold: Microseconds?) {
         func milliseconds(_ key: String, in range: ClosedRange<Int>) throws(DaemonError) -> Microseconds? {
             guard let member = value[key] else { return nil }
             guard case .number(let text) = member, let number = Int(text), range.contains(number) else {
@@ -346,7 +346,7 @@ public struct MenuAction: Hashable, Sendable {
     /// How much longer the first item stays highlighted (default 0.7 s).
     public var firstItemHold = Microseconds(700_000)
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var members: [(String, JSONValue)] = []
         if let configuration { members.append(("config", .string(configuration))) }
         if let drawingDevice { members.append(("device", .string(drawingDevice))) }
@@ -356,7 +356,7 @@ public struct MenuAction: Hashable, Sendable {
     }
 
     /// Reads `{"config": PATH, "device": DEVICE, "scan_interval_ms": N, "first_item_hold_ms": N}`, all optional.
-    static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> MenuAction {
+    package static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> MenuAction {
         guard case .object(let members, _) = value else {
             throw DaemonError(.badArgument, "\(what) must be an object such as {} or {\"config\": \"/etc/gesturectl/menu.json\"}")
         }
@@ -396,7 +396,7 @@ public struct MenuAction: Hashable, Sendable {
 /// `absolute` and `as` (`touchscreen`, `touchpad`).
 public struct FingertipsAction: Hashable, Sendable {
     /// The fields a binding's action takes (the operation's, but `on_disconnect`).
-    static let bindingFields = DaemonOperation.fingertips.fields.subtracting([.onDisconnect])
+    package static let bindingFields = DaemonOperation.fingertips.fields.subtracting([.onDisconnect])
     /// The longest idle time, in milliseconds (a day).
     public static let maximumIdleMilliseconds = 86_400_000
     /// The widest spacing, in millimetres.
@@ -422,7 +422,7 @@ public struct FingertipsAction: Hashable, Sendable {
     public init(count: Int) { self.count = count }
 
     /// Reads one from a request's arguments (or a binding's object), checking each.
-    init(_ arguments: Arguments) throws(DaemonError) {
+    package init(_ arguments: Arguments) throws(DaemonError) {
         let what = arguments.op
         guard let count = try arguments.integer(.count, in: FingertipsOptions.countRange) else {
             throw DaemonError(.badArgument, "\(what): \"\(DaemonField.count.rawValue)\" is missing (how many fingertips, 2 to 10)")
@@ -454,7 +454,7 @@ public struct FingertipsAction: Hashable, Sendable {
     }
 
     /// The engine's request.
-    var request: FingertipsRequest {
+    package var request: FingertipsRequest {
         var options = FingertipsOptions(count: count, absolute: absolute)
         if let layout { _ = options.setLayout(named: layout) }
         if let spacingMillimetres { options.spacingMM = spacingMillimetres }
@@ -464,7 +464,7 @@ public struct FingertipsAction: Hashable, Sendable {
     }
 
     /// {count, then each option given}.
-    var json: JSONValue {
+    package var json: JSONValue {
         var members: [(String, JSONValue)] = [(DaemonField.count.rawValue, .integer(count))]
         if let device { members.append((DaemonField.device.rawValue, .string(device))) }
         if let layout { members.append((DaemonField.layout.rawValue, .string(layout))) }
@@ -480,11 +480,11 @@ public struct FingertipsAction: Hashable, Sendable {
 
 /// One watched key on one device: the presses of every binding of that
 /// key are recognised by one watch.
-struct WatchedKey: Hashable, Sendable, Comparable {
-    var device: String
-    var key: String
+package struct WatchedKey: Hashable, Sendable, Comparable {
+    package var device: String
+    package var key: String
 
-    static func < (lhs: WatchedKey, rhs: WatchedKey) -> Bool { (lhs.device, lhs.key) < (rhs.device, rhs.key) }
+    package static func < (lhs: WatchedKey, rhs: WatchedKey) -> Bool { (lhs.device, lhs.key) < (rhs.device, rhs.key) }
 }
 
 /// The limits on what a binding holds, checked wherever bindings are read
@@ -507,7 +507,7 @@ public enum BindingLimits {
 
     /// Refuses `text` when it is longer than `limit` bytes or has a control
     /// character; `what` names the field.
-    static func check(_ text: String, limit: Int, what: String) throws(DaemonError) {
+    package static func check(_ text: String, limit: Int, what: String) throws(DaemonError) {
         if text.utf8.count > limit {
             throw DaemonError(.badArgument, "\(what) is \(text.utf8.count) bytes long; the most allowed is \(limit)")
         }
@@ -543,7 +543,7 @@ public enum BindingLimits {
 /// else.
 public enum TriggerKeys {
     /// The codes above the keyboard block that are typing keys.
-    static let typingRanges: [ClosedRange<UInt16>] = [
+    package static let typingRanges: [ClosedRange<UInt16>] = [
         179...180,  // KEY_KPLEFTPAREN, KEY_KPRIGHTPAREN
         222...222,  // KEY_ALTERASE
         0x1b2...0x1b3,  // KEY_DOLLAR, KEY_EURO
@@ -583,19 +583,19 @@ public enum TriggerKeys {
 /// it cannot read is never overwritten, but moved to
 /// `bindings.json.damaged`, and at the start the last good file takes its
 /// place (``recover(_:)``).
-enum BindingsFile {
+package enum BindingsFile {
     /// The largest file read; the largest set of bindings allowed
     /// (``BindingLimits``) takes well under half of it.
-    static let readLimit = 16 << 20
+    package static let readLimit = 16 << 20
 
     /// Where the last good file is kept.
-    static func lastGoodPath(_ path: String) -> String { path + ".bak" }
+    package static func lastGoodPath(_ path: String) -> String { path + ".bak" }
     /// Where a file that cannot be read is moved.
-    static func damagedPath(_ path: String) -> String { path + ".damaged" }
+    package static func damagedPath(_ path: String) -> String { path + ".damaged" }
 
     /// The bindings saved at `path`, or `nil` when there is no file.
     /// - Throws: ``DaemonError`` naming the file when it cannot be read or has errors.
-    static func load(_ path: String) throws(DaemonError) -> [TriggerBinding]? {
+    package static func load(_ path: String) throws(DaemonError) -> [TriggerBinding]? {
         guard FileIO.exists(path) else { return nil }
         return try parse(read(path), path: path)
     }
@@ -622,14 +622,14 @@ enum BindingsFile {
     }
 
     /// The file's bytes for `bindings`.
-    static func encode(_ bindings: [TriggerBinding]) -> [UInt8] {
+    package static func encode(_ bindings: [TriggerBinding]) -> [UInt8] {
         Array((JSONValue.object([("bindings", .array(bindings.map(\.json)))]).jsonText + "\n").utf8)
     }
 
     /// Writes `bindings` to `path` atomically (making its folder if
     /// needed), after keeping the file there as the last good one (or
     /// moving it aside when it cannot be read).
-    static func save(_ bindings: [TriggerBinding], to path: String) throws(DaemonError) {
+    package static func save(_ bindings: [TriggerBinding], to path: String) throws(DaemonError) {
         let bytes = encode(bindings)
         // Cannot happen within BindingLimits; a file too large to read back is never written.
         guard bytes.count <= readLimit else {
@@ -663,7 +663,7 @@ enum BindingsFile {
     /// it is moved to ``damagedPath(_:)``, and the last good file, if it can
     /// be read, takes its place. Returns its bindings (`nil`: there is no
     /// good one, the configuration's apply) and what was done, for the log.
-    static func recover(_ path: String) -> (bindings: [TriggerBinding]?, report: String) {
+    package static func recover(_ path: String) -> (bindings: [TriggerBinding]?, report: String) {
         let damaged = damagedPath(path)
         do {
             try FileSystem.rename(path, to: damaged)
@@ -687,7 +687,7 @@ enum BindingsFile {
     /// Deletes the file, after keeping it as the last good one (a reset
     /// can be undone by moving `bindings.json.bak` back; issue 36: it
     /// deleted the backup too); a missing file is no error.
-    static func remove(_ path: String) throws(DaemonError) {
+    package static func remove(_ path: String) throws(DaemonError) {
         do {
             try keepPrevious(path)
             if FileIO.exists(path) { try FileIO.remove(path) }

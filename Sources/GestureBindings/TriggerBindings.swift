@@ -9,38 +9,38 @@ import OperatingSystem
 import Synchronization
 
 /// The custom actions' state, behind ``TriggerBindings``' lock.
-struct TriggerState: Sendable {
+package struct TriggerState: Sendable {
     /// One running watch.
-    struct Watch: Sendable {
-        let handle: TriggerHandle
+    package struct Watch: Sendable {
+        package let handle: TriggerHandle
         /// Whether it grabs its device.
-        var grab = false
+        package var grab = false
         /// Waiting until the device is found, then connected or disconnected.
-        var state = TriggerWatchState.waiting
-        var node: String?
-        var reason: String?
+        package var state = TriggerWatchState.waiting
+        package var node: String?
+        package var reason: String?
     }
 
     /// The bindings changed over the socket (from `bindings.json`); `nil`:
     /// the configuration's apply.
-    var saved: [TriggerBinding]?
+    package var saved: [TriggerBinding]?
     /// The watches, one per device and key bound.
-    var watches: [WatchedKey: Watch] = [:]
+    package var watches: [WatchedKey: Watch] = [:]
     /// The timings the watches were started with.
-    var timings = PressTimings()
+    package var timings = PressTimings()
     /// The configuration's bindings, timings and grab (the configuration
     /// in force: a reload changes them).
-    var configuration: DaemonConfiguration
+    package var configuration: DaemonConfiguration
     /// The daemon stops: no watch starts any more.
-    var stopped = false
+    package var stopped = false
     /// Why bindings in force are not watched (``TriggerKeys``), by key.
-    var refused: [WatchedKey: String] = [:]
+    package var refused: [WatchedKey: String] = [:]
     /// What `bindings.json` holds (`nil`: no file), as last read or written:
     /// the bindings go back to it when a write fails.
-    var onDisk: [TriggerBinding]?
+    package var onDisk: [TriggerBinding]?
 
     /// The bindings in force: the saved ones, else the configuration's.
-    var current: [TriggerBinding] { saved ?? configuration.bindings }
+    package var current: [TriggerBinding] { saved ?? configuration.bindings }
 }
 
 /// The daemon's custom actions: the bindings (the configuration's, or
@@ -48,34 +48,53 @@ struct TriggerState: Sendable {
 /// every key they bind, and what a press of one does: a `trigger` event,
 /// then its binding's action, through ``Actions`` (the daemon's jobs and
 /// assist runs). Its state is behind its own lock.
-final class TriggerBindings: Sendable {
+package final class TriggerBindings: Sendable {
     /// What a press sets going, in the rest of the daemon. Each is called
     /// on the watch's thread, outside the bindings' lock.
-    struct Actions: Sendable {
+    package struct Actions: Sendable {
         /// Why the library's gesture of a name cannot be played now (`bind`
         /// refuses a play of one that does not exist or cannot be read);
         /// `nil` when it can.
-        var gestureProblem: @Sendable (String) -> DaemonError?
+        package var gestureProblem: @Sendable (String) -> DaemonError?
         /// Pushes an event (a press's `trigger` event).
-        var publish: @Sendable (TriggerPressEvent) -> Void
+        package var publish: @Sendable (TriggerPressEvent) -> Void
         /// Hands a press to the create flow or menu it operates; whether it did.
-        var forward: @Sendable (TriggerPress, WatchedKey) -> Bool
+        package var forward: @Sendable (TriggerPress, WatchedKey) -> Bool
         /// Whether the key operates the running create flow or menu.
-        var operates: @Sendable (WatchedKey) -> Bool
+        package var operates: @Sendable (WatchedKey) -> Bool
         /// Stops every job, the daemon going on.
-        var emergencyStop: @Sendable (_ reason: String) -> Void
+        package var emergencyStop: @Sendable (_ reason: String) -> Void
         /// Queues a bound play or press as a job nobody waits for; the job.
-        var queue: @Sendable (TriggerBinding.Action) throws -> Int
+        package var queue: @Sendable (TriggerBinding.Action) throws -> Int
         /// Starts a bound create flow, operated by the key.
-        var startCreate: @Sendable (CreateAction, WatchedKey) throws -> Void
+        package var startCreate: @Sendable (CreateAction, WatchedKey) throws -> Void
         /// Starts a bound menu, operated by the key.
-        var startMenu: @Sendable (MenuAction, WatchedKey) throws -> Void
+        package var startMenu: @Sendable (MenuAction, WatchedKey) throws -> Void
         /// Starts bound fingertips, or stops those the trigger (described) started; what it did.
-        var toggleFingertips: @Sendable (FingertipsAction, String) throws -> String
+        package var toggleFingertips: @Sendable (FingertipsAction, String) throws -> String
+
+        package init(
+            gestureProblem: @escaping @Sendable (String) -> DaemonError?, publish: @escaping @Sendable (TriggerPressEvent) -> Void,
+            forward: @escaping @Sendable (TriggerPress, WatchedKey) -> Bool, operates: @escaping @Sendable (WatchedKey) -> Bool,
+            emergencyStop: @escaping @Sendable (_ reason: String) -> Void, queue: @escaping @Sendable (TriggerBinding.Action) throws -> Int,
+            startCreate: @escaping @Sendable (CreateAction, WatchedKey) throws -> Void,
+            startMenu: @escaping @Sendable (MenuAction, WatchedKey) throws -> Void,
+            toggleFingertips: @escaping @Sendable (FingertipsAction, String) throws -> String
+        ) {
+            self.gestureProblem = gestureProblem
+            self.publish = publish
+            self.forward = forward
+            self.operates = operates
+            self.emergencyStop = emergencyStop
+            self.queue = queue
+            self.startCreate = startCreate
+            self.startMenu = startMenu
+            self.toggleFingertips = toggleFingertips
+        }
     }
 
     /// Where bindings changed over the socket are saved; `nil`: nowhere.
-    let path: String?
+    package let path: String?
     /// Whose trigger watches (on its inputs: the system's devices, or a test's doubles).
     private let engine: Engine
     private let log: DaemonLog
@@ -86,7 +105,7 @@ final class TriggerBindings: Sendable {
 
     /// Bindings under `configuration`, saved at `path`, watched by
     /// `engine`; nothing is watched until ``start(_:)``.
-    init(configuration: DaemonConfiguration, path: String?, engine: Engine, log: DaemonLog) {
+    package init(configuration: DaemonConfiguration, path: String?, engine: Engine, log: DaemonLog) {
         self.path = path
         self.engine = engine
         self.log = log
@@ -100,22 +119,27 @@ final class TriggerBindings: Sendable {
     }
 
     /// A reply that comes once the bindings are saved.
-    typealias Answer = @Sendable (Result<JSONValue, DaemonError>) -> Void
+    package typealias Answer = @Sendable (Result<JSONValue, DaemonError>) -> Void
 
     /// Who asks: the client's user, and whether it acts as an
     /// administrator (root or `admin_group`: may change every binding).
-    struct Asker: Sendable {
-        var user: UInt32?
-        var administrator: Bool
+    package struct Asker: Sendable {
+        package var user: UInt32?
+        package var administrator: Bool
+
+        package init(user: UInt32?, administrator: Bool) {
+            self.user = user
+            self.administrator = administrator
+        }
 
         /// Whether it may replace or remove `binding`: its own, or any as
         /// an administrator (the configuration's are an administrator's).
-        func mayChange(_ binding: TriggerBinding) -> Bool {
+        package func mayChange(_ binding: TriggerBinding) -> Bool {
             administrator || (binding.owner != nil && binding.owner == user)
         }
 
         /// Why it may not change `binding`, for an operation `what`.
-        func refusal(_ what: String, _ binding: TriggerBinding) -> DaemonError {
+        package func refusal(_ what: String, _ binding: TriggerBinding) -> DaemonError {
             DaemonError(
                 .permissionDenied,
                 "\(what): \(TriggerBindings.describeTrigger(binding.trigger)) is bound by "
@@ -136,7 +160,7 @@ final class TriggerBindings: Sendable {
     /// `bind` {trigger, action}: binds (or re-binds) a trigger, saves the
     /// bindings, and starts watching its key; `answer` is told once the
     /// file holds it. A request that is wrong throws at once.
-    func bind(_ arguments: Arguments, client: Int, asker: Asker, answer: @escaping Answer) throws {
+    package func bind(_ arguments: Arguments, client: Int, asker: Asker, answer: @escaping Answer) throws {
         let gestureProblem: @Sendable (String) -> DaemonError? =
             actions.withLock { $0?.gestureProblem } ?? { @Sendable _ in DaemonError(.notFound, "") }
         guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "bind: \"trigger\" is missing") }
@@ -180,7 +204,7 @@ final class TriggerBindings: Sendable {
 
     /// `unbind` {trigger}: removes a binding and saves the bindings;
     /// `answer` is told once the file is written.
-    func unbind(_ arguments: Arguments, client: Int, asker: Asker, answer: @escaping Answer) throws {
+    package func unbind(_ arguments: Arguments, client: Int, asker: Asker, answer: @escaping Answer) throws {
         guard let triggerValue = arguments.value(.trigger) else { throw DaemonError(.badArgument, "unbind: \"trigger\" is missing") }
         let trigger = try TriggerBinding.Trigger.parse(triggerValue, what: "unbind: \"trigger\"")
         let removed = try changeBindings(
@@ -203,7 +227,7 @@ final class TriggerBindings: Sendable {
     /// bindings, or, from an administrator, deletes the saved bindings
     /// (kept as the last good file), so the configuration's apply again
     /// (answered once the file is written or gone).
-    func bindingsOperation(_ arguments: Arguments, client: Int, asker: Asker, answer: @escaping Answer) throws {
+    package func bindingsOperation(_ arguments: Arguments, client: Int, asker: Asker, answer: @escaping Answer) throws {
         guard try arguments.bool(.reset, default: false) else { return answer(.success(bindingsResult(for: asker))) }
         guard asker.administrator else {
             // A member's reset removes only their own bindings (issue 36: it removed everyone's).
@@ -321,7 +345,7 @@ final class TriggerBindings: Sendable {
     /// configuration's apply), then a watch per bound key, whose presses
     /// set `actions` going.
     /// - Throws: when the saver's thread cannot be started.
-    func start(_ actions: Actions) throws(SystemError) {
+    package func start(_ actions: Actions) throws(SystemError) {
         self.actions.withLock { $0 = actions }
         if let path {
             do {
@@ -346,7 +370,7 @@ final class TriggerBindings: Sendable {
 
     /// A new configuration (a reload): its bindings apply unless some are
     /// saved, and the watches follow.
-    func reconfigure(_ configuration: DaemonConfiguration) {
+    package func reconfigure(_ configuration: DaemonConfiguration) {
         state.withLock { $0.configuration = configuration }
         syncTriggerWatches()
     }
@@ -407,7 +431,7 @@ final class TriggerBindings: Sendable {
 
     /// Writes the changes not yet written, cancels every watch, and starts
     /// none any more (the daemon stops).
-    func stop() {
+    package func stop() {
         saver.stop()
         let handles = state.withLock { current in
             current.stopped = true
@@ -483,7 +507,7 @@ final class TriggerBindings: Sendable {
         }
     }
 
-    static func describeTrigger(_ trigger: TriggerBinding.Trigger) -> String {
+    package static func describeTrigger(_ trigger: TriggerBinding.Trigger) -> String {
         "\(trigger.press.rawValue) \(trigger.key) on \(DaemonLog.excerpt(trigger.device))"
     }
 }

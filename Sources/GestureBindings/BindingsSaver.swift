@@ -8,30 +8,30 @@ import Synchronization
 /// together (a group commit). Each change's reply waits for the write that
 /// holds it, so a `bind` answered `ok` is on disk, and 5,000 pipelined
 /// `bind`s cost a few writes, not 5,000 (docs/PROTOCOL.md, "bind").
-final class BindingsSaver: Sendable {
+package final class BindingsSaver: Sendable {
     /// What the next write holds: the bindings, or `nil` to delete the
     /// file (the configuration's apply again).
-    typealias Contents = [TriggerBinding]?
+    package typealias Contents = [TriggerBinding]?
     /// Told how the write holding a change went: `nil` when it is on disk.
-    typealias Completion = @Sendable (DaemonError?) -> Void
+    package typealias Completion = @Sendable (DaemonError?) -> Void
 
     private struct State: Sendable {
         /// The contents to write next, when something changed since the last write.
-        var next: Contents? = nil
+        package var next: Contents? = nil
         /// The completions waiting for the next write.
-        var waiting: [Completion] = []
-        var stopping = false
+        package var waiting: [Completion] = []
+        package var stopping = false
         /// CLOCK_MONOTONIC microseconds of the last write's end.
-        var lastWrite = Int64.min / 2
+        package var lastWrite = Int64.min / 2
     }
 
     /// How the file is written, and deleted: ``BindingsFile`` in the daemon.
-    struct Storage: Sendable {
-        var write: @Sendable (Contents) throws(DaemonError) -> Void
+    package struct Storage: Sendable {
+        package var write: @Sendable (Contents) throws(DaemonError) -> Void
     }
 
     /// The file is written at most once in this many microseconds.
-    static let minimumInterval: Int64 = 200_000
+    package static let minimumInterval: Int64 = 200_000
 
     private let storage: Storage
     /// Told on the saver's thread after each write: what was written, and
@@ -42,12 +42,12 @@ final class BindingsSaver: Sendable {
     private let ended = Semaphore(value: 0)
     private let running = Mutex(false)
 
-    init(storage: Storage) { self.storage = storage }
+    package init(storage: Storage) { self.storage = storage }
 
     /// Starts the saver's thread; `written` is told on it after each write
     /// what was written, whether it failed and how many changes it held,
     /// before their completions.
-    func start(written: @escaping @Sendable (_ contents: Contents, _ failure: DaemonError?, _ changes: Int) -> Void) throws(SystemError) {
+    package func start(written: @escaping @Sendable (_ contents: Contents, _ failure: DaemonError?, _ changes: Int) -> Void) throws(SystemError) {
         self.written.withLock { $0 = written }
         try DedicatedThread.start(ThreadOptions(name: "gesturectl-save", niceness: 10)) { [self] in run() }
         running.withLock { $0 = true }
@@ -55,7 +55,7 @@ final class BindingsSaver: Sendable {
 
     /// Writes `contents` soon (with any later change); `completion` is told
     /// how that write went. False, and nothing queued, once stopping.
-    func save(_ contents: Contents, completion: @escaping Completion) -> Bool {
+    package func save(_ contents: Contents, completion: @escaping Completion) -> Bool {
         let accepted = state.withLock { current -> Bool in
             if current.stopping { return false }
             current.next = .some(contents)
@@ -68,7 +68,7 @@ final class BindingsSaver: Sendable {
 
     /// Writes what is pending at once, then ends the thread; returns when
     /// that is done.
-    func stop() {
+    package func stop() {
         state.withLock { $0.stopping = true }
         guard running.withLock({ $0 }) else { return }
         wake.signal()
@@ -78,7 +78,7 @@ final class BindingsSaver: Sendable {
     /// The changes waiting for the next write, taken away: a write failed,
     /// and they were made on top of what it would have written (the caller
     /// undoes them, and tells their completions).
-    func takePending() -> [Completion] {
+    package func takePending() -> [Completion] {
         state.withLock { current in
             defer {
                 current.next = nil

@@ -13,11 +13,11 @@ import Synchronization
 /// to the watch the run holds now. A run may stop its watch and start a new
 /// one (the menu hands the switch to Create New Gesture and takes it back),
 /// so each ``watch(_:)`` is on a new handle, and presses go to the latest.
-final class SwitchRelay: Sendable {
+package final class SwitchRelay: Sendable {
     private let current = Mutex<TriggerHandle?>(nil)
 
     /// A new "watch" on `handle`: it gets the presses from now on and ends when cancelled.
-    func watch(_ handle: TriggerHandle) throws {
+    package func watch(_ handle: TriggerHandle) throws {
         let cancelled = try handle.cancellation.fileDescriptor
         // Nothing reads a device for this watch: a thread ends it once cancelled.
         try DedicatedThread.start(ThreadOptions(name: "gesturectl-cfwd")) {
@@ -30,7 +30,7 @@ final class SwitchRelay: Sendable {
     }
 
     /// Reports a press to the current watch, unless it was cancelled.
-    func report(_ press: TriggerPress) {
+    package func report(_ press: TriggerPress) {
         guard let handle = current.withLock({ $0 }), !handle.isCancelled else { return }
         handle.report(.press(press, time: Microseconds(MonotonicClock.nowMicroseconds())))
     }
@@ -38,60 +38,66 @@ final class SwitchRelay: Sendable {
 
 /// A create flow or a menu started by a binding, while it runs: the
 /// trigger that operates it, whose presses go to it instead of the bindings.
-struct AssistRun: Sendable {
+package struct AssistRun: Sendable {
     /// Tells runs apart (a finished run clears only itself).
-    let id: Int
+    package let id: Int
     /// What it is, for the log: "create flow" or "menu".
-    let what: String
-    let switchKey: WatchedKey
+    package let what: String
+    package let switchKey: WatchedKey
     /// The run's switch: the daemon reports the trigger's presses through it.
-    let switchPresses: SwitchRelay
+    package let switchPresses: SwitchRelay
     /// The emergency stop of the run (it lifts and releases what it started).
-    let cancel: @Sendable () -> Void
+    package let cancel: @Sendable () -> Void
     /// Blocks until the run has ended.
-    let wait: @Sendable () -> Void
+    package let wait: @Sendable () -> Void
 }
 
 /// A create flow's or a menu's lines as the daemon's `create` or `menu` events (and its log).
-final class DaemonAssistDisplay: AssistDisplay {
+package final class DaemonAssistDisplay: AssistDisplay {
     private let publish: @Sendable (Announcement) -> Void
 
-    init(publish: @escaping @Sendable (Announcement) -> Void) { self.publish = publish }
+    package init(publish: @escaping @Sendable (Announcement) -> Void) { self.publish = publish }
 
-    func say(_ line: Announcement) { publish(line) }
-    func menu(_ presenter: MenuPresenter, isNew: Bool) { for line in presenter.plainLines(isNew: isNew) { publish(line) } }
-    func namePrompt(suggestion: String, typed: String) {
+    package func say(_ line: Announcement) { publish(line) }
+    package func menu(_ presenter: MenuPresenter, isNew: Bool) { for line in presenter.plainLines(isNew: isNew) { publish(line) } }
+    package func namePrompt(suggestion: String, typed: String) {
         if typed.isEmpty { publish(Announcement("Name to save as: \(suggestion)")) }
     }
-    func reviewFrame(_ gesture: Gesture, fraction: Double) {}
-    func finish() {}
+    package func reviewFrame(_ gesture: Gesture, fraction: Double) {}
+    package func finish() {}
 }
 
 /// The create flows and menus bindings start: one at a time, operated by
 /// the trigger that started it (its presses are forwarded here), its lines
 /// published as `create` or `menu` events. Its one slot is behind its own
 /// lock.
-final class AssistRuns: Sendable {
+package final class AssistRuns: Sendable {
     /// What a run needs of the rest of the daemon when it starts.
-    struct Context: Sendable {
+    package struct Context: Sendable {
         /// The library it saves in and plays from.
-        var library: GestureLibrary
+        package var library: GestureLibrary
         /// The daemon's press timings (the switch's long press and emergency stop).
-        var timings: PressTimings
+        package var timings: PressTimings
         /// The ready touchscreen's profile (its queue's, the one rule of a
         /// ready device's profile), when the daemon keeps one.
-        var readyTouchscreen: VirtualDeviceProfile?
+        package var readyTouchscreen: VirtualDeviceProfile?
+
+        package init(library: GestureLibrary, timings: PressTimings, readyTouchscreen: VirtualDeviceProfile?) {
+            self.library = library
+            self.timings = timings
+            self.readyTouchscreen = readyTouchscreen
+        }
     }
 
     private struct Slot: Sendable {
-        var running: AssistRun?
-        var nextID = 0
-        var stopped = false
+        package var running: AssistRun?
+        package var nextID = 0
+        package var stopped = false
     }
 
     /// How long a create flow started by a binding waits after the last
     /// lift before its recording ends (as `record --sequential`).
-    static let createIdleTimeout = Microseconds(3_000_000)
+    package static let createIdleTimeout = Microseconds(3_000_000)
 
     private let engine: Engine
     private let version: String
@@ -102,7 +108,7 @@ final class AssistRuns: Sendable {
 
     /// Runs on `engine`; `context` is asked when a run starts, `publish`
     /// pushes its lines.
-    init(
+    package init(
         engine: Engine, version: String, log: DaemonLog, context: @escaping @Sendable () -> Context,
         publish: @escaping @Sendable (AssistLineEvent) -> Void
     ) {
@@ -115,7 +121,7 @@ final class AssistRuns: Sendable {
 
     /// Starts the guided create flow drawing on `device`, operated by the
     /// trigger `key` (its presses go to the flow until it ends); one at a time.
-    func startCreate(_ action: CreateAction, operatedBy key: WatchedKey) throws {
+    package func startCreate(_ action: CreateAction, operatedBy key: WatchedKey) throws {
         try startAssistRun(
             what: "create flow", key: key, scanInterval: action.scanInterval, firstItemHold: action.firstItemHold,
             stopsRecording: action.stopsRecording
@@ -130,7 +136,7 @@ final class AssistRuns: Sendable {
     /// Starts the menu of actions (`gesturectl menu`'s), operated by the
     /// trigger `key`; its lines go to `menu` subscribers. One run (a menu or
     /// a create flow) at a time.
-    func startMenu(_ action: MenuAction, operatedBy key: WatchedKey) throws {
+    package func startMenu(_ action: MenuAction, operatedBy key: WatchedKey) throws {
         let configuration: MenuConfiguration
         if let path = action.configuration {
             do {
@@ -269,24 +275,24 @@ final class AssistRuns: Sendable {
 
     /// Hands a press of `key` to the running create flow or menu when that
     /// key operates it; whether it did.
-    func forward(_ press: TriggerPress, on key: WatchedKey) -> Bool {
+    package func forward(_ press: TriggerPress, on key: WatchedKey) -> Bool {
         guard let run = slot.withLock({ $0.running }), run.switchKey == key else { return false }
         run.switchPresses.report(press)
         return true
     }
 
     /// Whether `key` is the switch of the running create flow or menu.
-    func isOperated(by key: WatchedKey) -> Bool { slot.withLock { $0.running?.switchKey == key } }
+    package func isOperated(by key: WatchedKey) -> Bool { slot.withLock { $0.running?.switchKey == key } }
 
     /// The emergency stop of a running create flow or menu: it lifts what
     /// it played and ends its recording itself.
-    func cancelRunning() {
+    package func cancelRunning() {
         slot.withLock { $0.running }?.cancel()
     }
 
     /// Starts no run any more, cancels a running one and waits for it
     /// (everything it recorded, played or pressed is released): the daemon stops.
-    func stop() {
+    package func stop() {
         guard let run = slot.withLock({ current -> AssistRun? in
             current.stopped = true
             return current.running
