@@ -31,8 +31,12 @@ public final class DaemonServer: Sendable {
         public var library: GestureLibrary
         /// The configuration.
         public var configuration: DaemonConfiguration
-        /// The group id allowed to connect (`nil`: root only).
+        /// The group id allowed to connect (`nil`: root and the daemon's own user only).
         public var allowedGroup: UInt32?
+        /// The user the daemon runs as: always let in, and an administrator
+        /// of its own daemon (a user instance serves its user whatever the
+        /// groups). Tests give another.
+        public var daemonUser: UInt32
         /// How much the daemon buffers for its clients.
         public var limits: Limits
         /// Where bindings changed over the socket are saved
@@ -43,8 +47,10 @@ public final class DaemonServer: Sendable {
         /// Creates a set-up.
         public init(
             listening: FileDescriptor, createdSocketPath: String?, library: GestureLibrary,
-            configuration: DaemonConfiguration, allowedGroup: UInt32?, bindingsPath: String? = nil, limits: Limits = Limits()
+            configuration: DaemonConfiguration, allowedGroup: UInt32?, bindingsPath: String? = nil, limits: Limits = Limits(),
+            daemonUser: UInt32 = UserGroups.effectiveUserID
         ) {
+            self.daemonUser = daemonUser
             self.listening = listening
             self.createdSocketPath = createdSocketPath
             self.library = library
@@ -85,7 +91,8 @@ public final class DaemonServer: Sendable {
             configuration: setup.configuration, path: setup.bindingsPath, engine: engine, log: log)
         let dispatcher = Dispatcher(
             engine: engine, log: log, version: version,
-            state: ServerState(library: setup.library, configuration: setup.configuration, allowedGroup: setup.allowedGroup),
+            state: ServerState(
+                library: setup.library, configuration: setup.configuration, allowedGroup: setup.allowedGroup, daemonUser: setup.daemonUser),
             sockets: sockets, bindings: bindings)
         self.engine = engine
         self.log = log

@@ -69,15 +69,16 @@ final class Dispatcher: Sendable {
         return nil
     }
 
-    /// Why a peer may not use the daemon: it is neither root nor in the
-    /// configured group.
+    /// Why a peer may not use the daemon: it is neither root, nor the
+    /// daemon's own user, nor in the configured group. (A user instance
+    /// refused its own user without the group: issue 38's screen test.)
     func refusal(of peer: PeerCredentials) -> DaemonError? {
         state.withLock { current in
-            peer.isRootOrMember(of: current.allowedGroup)
+            peer.userID == current.daemonUser || peer.isRootOrMember(of: current.allowedGroup)
                 ? nil
                 : DaemonError(
                     .permissionDenied,
-                    "user \(peer.userID) may not use this daemon: only root and members of group \"\(current.configuration.group)\" may")
+                    "user \(peer.userID) may not use this daemon: only root, its own user and members of group \"\(current.configuration.group)\" may")
         }
     }
 
@@ -323,6 +324,8 @@ struct ServerState: Sendable {
     var library: GestureLibrary
     var configuration: DaemonConfiguration
     var allowedGroup: UInt32?
+    /// The user the daemon runs as (always let in, an administrator).
+    var daemonUser: UInt32 = 0
     /// The clients connected (let in, not yet gone).
     var liveClients: Set<Int> = []
     var jobs: [Int: JobRecord] = [:]
@@ -358,7 +361,10 @@ extension ServerState {
     /// Whether client `client` acts as an administrator: root, or a member
     /// of the configuration's `admin_group` (who may act on every user's
     /// jobs, recordings, fingertips, bindings and saved gestures).
-    func isAdministrator(_ client: Int) -> Bool { clientPeers[client]?.isRootOrMember(of: administratorGroup) ?? false }
+    func isAdministrator(_ client: Int) -> Bool {
+        guard let peer = clientPeers[client] else { return false }
+        return peer.userID == daemonUser || peer.isRootOrMember(of: administratorGroup)
+    }
 
     /// Whether client `client` may see the details of, or stop, work that
     /// `owner` made: its own user's, an administrator, or work no client

@@ -187,6 +187,35 @@ struct OwnedBindingsAndGesturesTests {
     }
 }
 
+/// A user instance of the daemon serves its own user, whatever the groups
+/// (issue 38's screen test found a user's daemon refusing that user when
+/// there was no group `gesturectl`).
+@Suite("A daemon serves its own user", .serialized, .enabled(if: geteuid() == 0, "needs root to run clients as other users"))
+struct OwnUserTests {
+    @Test("The daemon's own user is let in without the group, and acts as its administrator; another user is refused")
+    func ownUser() async throws {
+        let folder = try TemporaryFolder()
+        #expect(chmod(folder.path, 0o755) == 0)
+        // As a daemon run by uid 65533 with no group configured.
+        let daemon = try TestDaemon(folder: folder.path + "/d", allowedGroup: nil, daemonUser: 65_533)
+        #expect(chmod(folder.path + "/d", 0o755) == 0 && chmod(daemon.socketPath, 0o666) == 0)
+        let own = try OwnershipTests.run(as: 65_533, daemon.socketPath, [#"{"id": 1, "op": "version"}"#, #"{"id": 2, "op": "jobs"}"#])
+        #expect(own.first?["ok"] == .bool(true), "\(own.first?.jsonText ?? "")")
+        // Refused at the door: the reply has no id, and the connection closes.
+        let outcome = try ProcessRunner.run(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", "--", "/usr/bin/python3", "-c", """
+                import socket, sys
+                # Only reads: the refusal comes on its own, and a write after the
+                # daemon closed would fail (EPIPE) before the reply is read.
+                s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+                print(s.makefile("rb").readline().decode().strip())
+                """, daemon.socketPath])
+        #expect(outcome.standardOutput.contains("permission-denied"), "\(outcome.standardOutput) \(outcome.standardError)")
+        await daemon.stop()
+    }
+}
+
 /// Issue 37: what the engine plays for the daemon's own front ends (a
 /// menu's play, a create flow's review) is in `jobs`, and `cancel` stops it.
 @Suite("The engine's jobs through the daemon", .serialized)

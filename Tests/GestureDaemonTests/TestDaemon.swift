@@ -131,7 +131,8 @@ final class TestDaemon: Sendable {
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .touchpad]),
         clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false,
         inputs: InputFactory = .system, limits: DaemonServer.Limits = DaemonServer.Limits(),
-        unavailableOutputs: Set<String> = [], folder existing: String? = nil, allowedGroup: UInt32? = nil
+        unavailableOutputs: Set<String> = [], folder existing: String? = nil, allowedGroup: UInt32? = nil,
+        daemonUser: UInt32 = 0
     ) throws {
         collected.unavailableOutputs.withLock { $0 = unavailableOutputs }
         let number = Self.counter.add(1, ordering: .relaxed).newValue
@@ -149,7 +150,7 @@ final class TestDaemon: Sendable {
         server = try DaemonServer(
             setup: DaemonServer.Setup(
                 listening: listening, createdSocketPath: socketPath, library: library, configuration: configuration,
-                allowedGroup: allowedGroup, bindingsPath: bindingsPath, limits: limits),
+                allowedGroup: allowedGroup, bindingsPath: bindingsPath, limits: limits, daemonUser: daemonUser),
             engine: engine,
             log: collected.log,
             version: "test")
