@@ -89,6 +89,7 @@ extension ButtonWindow {
             switch reply {
             case .list(let gestures):
                 if daemonMissing != nil { say("the daemon answers at \(link.path)") }
+                say("saved gestures: \(gestures.count) listed")
                 daemonMissing = nil
                 for widget in missingItems { gtk_widget_destroy(widget) }
                 missingItems = []

@@ -22,7 +22,8 @@ extension ButtonWindow {
             let gtkWindow: UnsafeMutablePointer<GtkWindow> = cast(surface)
             gtk_window_set_title(gtkWindow, "gesturectl: place the gesture")
             gtk_window_set_decorated(gtkWindow, 0)
-            gtk_widget_set_app_paintable(surface, 1)
+            // Not app-paintable: GTK paints the style's translucent dim, so
+            // that the screen shows it waits for a click.
             if let visual = gdk_screen_get_rgba_visual(gtk_widget_get_screen(surface)) { gtk_widget_set_visual(surface, visual) }
             gtk_style_context_add_class(gtk_widget_get_style_context(surface), "gesturectl-placing")
             let display = gdk_display_get_default()
