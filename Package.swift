@@ -130,19 +130,24 @@ let package = Package(
             name: "GestureAssist",
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureRender", "GestureLibrary", "InputSystem", "OperatingSystem",
-                "GesturePlayback", "GestureRecording", "GestureEngine",
+                "GesturePlayback", "GestureRecording", "GestureEngine", "GestureMenu",
             ]
         ),
+        // The menu of actions' model and its file, menu.json (pure Swift, no
+        // engine): one model for the terminal menu, the daemon's menu and
+        // the on-screen button.
+        .target(name: "GestureMenu", dependencies: ["GestureModel", "GestureFormat", "GestureLibrary", "GestureEditing"]),
         // The on-screen button (issue 38). Its state machine, position file
         // and command line in pure Swift, testable without a display; GTK 3
         // and gtk-layer-shell only in CGtk, which only the button's executable
         // imports (gesturectl and the daemon link no GTK).
-        .target(name: "ButtonModel", dependencies: ["GestureModel", "GestureFormat"]),
+        .target(name: "ButtonModel", dependencies: ["GestureModel", "GestureFormat", "GestureMenu"]),
         .systemLibrary(
             name: "CGtk", pkgConfig: "gtk+-3.0 gtk-layer-shell-0",
             providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
         .executableTarget(
-            name: "gesturectl-button", dependencies: ["CGtk", "ButtonModel", "OperatingSystem", "GestureModel"]),
+            name: "gesturectl-button",
+            dependencies: ["CGtk", "ButtonModel", "OperatingSystem", "GestureModel", "GestureFormat", "GestureProtocol"]),
         // Test doubles, shared device fixtures and helpers; only test targets use it.
         .target(
             name: "TestSupport",
@@ -152,7 +157,7 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
 
-        .testTarget(name: "ButtonModelTests", dependencies: ["ButtonModel"]),
+        .testTarget(name: "ButtonModelTests", dependencies: ["ButtonModel", "GestureMenu", "GestureModel"]),
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel"]),
         .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel", "TestSupport"]),
         .testTarget(name: "GestureEditingTests", dependencies: ["GestureEditing", "GestureModel"]),

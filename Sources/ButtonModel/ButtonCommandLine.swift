@@ -58,8 +58,19 @@ public enum ButtonCommandLine {
           --long-press-duration SECONDS
                                      how long a press is held to be a long press,
                                      0.2 to 5 (0.8)
+          --socket PATH              the gesturectl daemon's socket (as gesturectl
+                                     --socket; else $GESTURECTL_SOCKET, else
+                                     $XDG_RUNTIME_DIR/gesturectl.sock if it is there,
+                                     else /run/gesturectl/gesturectl.sock)
           -h, --help                 this text
           --version                  the version
+
+        The menu is the one of menu.json, as gesturectl menu shows it. Everything it
+        does goes through the gesturectl daemon: Saved gestures lists its library;
+        choose one, then click where it should play, on the monitor you want
+        (Escape, or a click on the button, cancels). While it plays the button
+        shows a turning ring and a stop square: a tap on it stops the play. Without
+        a daemon the menu says what to start, and tries again each time it opens.
 
         Keyboard: Tab reaches the button, Return or Space opens its menu, the arrows
         move in the menu and Escape closes it. Screen readers find it as a push
@@ -118,6 +129,12 @@ public enum ButtonCommandLine {
                 settings.doubleTapMicroseconds = try seconds(name, try value(for: name, inline: inline), from: 0.1, to: 2)
             case "--long-press-duration":
                 settings.longPressMicroseconds = try seconds(name, try value(for: name, inline: inline), from: 0.2, to: 5)
+            case "--socket":
+                let text = try value(for: name, inline: inline)
+                guard !text.isEmpty, !text.utf8.contains(0) else {
+                    throw ButtonUsageError("--socket needs the path of the daemon's socket, e.g. /run/gesturectl/gesturectl.sock")
+                }
+                settings.socketPath = text
             case "--single-tap":
                 settings.singleTapAction = try action(name, try value(for: name, inline: inline))
             case "--double-tap":

@@ -51,6 +51,10 @@ public struct ButtonSettings: Hashable, Sendable {
     public var longPressAction = ButtonAction.none
 
     /// The defaults.
+    /// The daemon's socket given with `--socket`; `nil`: found as
+    /// `gesturectl` finds it (GestureProtocol's `DaemonPaths.clientSocket`).
+    public var socketPath: String?
+
     public init() {}
 
     /// The action for `gesture`.

@@ -39,45 +39,23 @@ import InputSystem
 public enum VirtualKeyboard {
     /// A key the keyboard can press: the name a person uses (a named button
     /// such as `volume-up`, or the kernel name for the others), the kernel
-    /// name, and the code.
-    public struct Key: Hashable, Sendable {
-        /// `volume-up`, or `KEY_ENTER` for a key without a button name.
-        public var name: String
-        /// The kernel's name, e.g. `KEY_VOLUMEUP`.
-        public var kernelName: String
-        /// The `EV_KEY` code.
-        public var code: EventCode
-
-        init(_ name: String, _ kernelName: String, _ code: UInt16) {
-            self.name = name
-            self.kernelName = kernelName
-            self.code = EventCode(rawValue: code)
-        }
-    }
+    /// name, and the code (GestureModel's table, ``GestureModel/KeyboardKeys``,
+    /// which front ends without devices share).
+    public typealias Key = KeyboardKey
 
     /// The named buttons, in the order the help lists them.
-    public static let buttons: [Key] = [
-        Key("volume-up", "KEY_VOLUMEUP", 115), Key("volume-down", "KEY_VOLUMEDOWN", 114), Key("mute", "KEY_MUTE", 113),
-        Key("lock", "KEY_SCREENLOCK", 152), Key("screenshot", "KEY_SYSRQ", 99), Key("home", "KEY_HOMEPAGE", 172),
-        Key("back", "KEY_BACK", 158), Key("menu", "KEY_MENU", 139), Key("power", "KEY_POWER", 116),
-    ]
+    public static var buttons: [Key] { KeyboardKeys.buttons }
 
     /// The other keys it may press, by kernel name (see the type's notes
     /// for why these and no others).
-    public static let extraKeys: [Key] = [
-        ("KEY_PLAYPAUSE", 164), ("KEY_NEXTSONG", 163), ("KEY_PREVIOUSSONG", 165), ("KEY_STOPCD", 166),
-        ("KEY_MICMUTE", 248), ("KEY_BRIGHTNESSUP", 225), ("KEY_BRIGHTNESSDOWN", 224), ("KEY_SEARCH", 217),
-        ("KEY_ESC", 1), ("KEY_ENTER", 28), ("KEY_TAB", 15), ("KEY_SPACE", 57), ("KEY_UP", 103), ("KEY_DOWN", 108),
-        ("KEY_LEFT", 105), ("KEY_RIGHT", 106), ("KEY_PAGEUP", 104), ("KEY_PAGEDOWN", 109), ("KEY_HOME", 102),
-        ("KEY_END", 107),
-    ].map { Key($0.0, $0.0, $0.1) }
+    public static var extraKeys: [Key] { KeyboardKeys.extraKeys }
 
     /// Every key the keyboard has.
-    public static var keys: [Key] { buttons + extraKeys }
+    public static var keys: [Key] { KeyboardKeys.keys }
 
     /// Keys that need `force`: `KEY_POWER` can switch the machine off
     /// (logind's `HandlePowerKey=poweroff` is the default).
-    public static let needsForce: Set<EventCode> = [EventCode(rawValue: 116)]
+    public static let needsForce: Set<EventCode> = [EventCode(rawValue: KeyboardKeys.powerCode)]
 
     /// The product id of the keyboard: 0x0005.
     public static let product: UInt16 = 0x0005
@@ -103,36 +81,18 @@ public enum VirtualKeyboard {
     /// lower case).
     /// - Throws: ``KeyNameError`` saying why not: an unknown name, or a
     ///   `KEY_*` the keyboard does not have.
-    public static func key(named text: String) throws(KeyNameError) -> Key {
-        if let button = buttons.first(where: { $0.name == text.lowercased() }) { return button }
-        let upper = text.uppercased()
-        if let key = keys.first(where: { $0.kernelName == upper }) { return key }
-        if upper.hasPrefix("KEY_") { throw .notOnKeyboard(text) }
-        throw .unknown(text)
-    }
+    public static func key(named text: String) throws(KeyNameError) -> Key { try KeyboardKeys.key(named: text) }
 
     /// The key of a code, if the keyboard has it.
     public static func key(code: EventCode) -> Key? { keys.first { $0.code == code } }
 }
 
-/// Why a key name was refused.
-public enum KeyNameError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Neither a button name nor a `KEY_*` name.
-    case unknown(String)
-    /// A `KEY_*` name the virtual keyboard does not have.
-    case notOnKeyboard(String)
+/// Why a key name was refused (GestureModel's, where the keys' names are).
+public typealias KeyNameError = KeyboardKeyNameError
 
-    public var description: String {
-        switch self {
-        case .unknown(let name):
-            "unknown button \"\(name)\"; buttons: \(VirtualKeyboard.buttons.map(\.name).joined(separator: ", ")), "
-                + "or one of the keys \(VirtualKeyboard.extraKeys.map(\.kernelName).joined(separator: ", "))"
-        case .notOnKeyboard(let name):
-            "\(name) is not a key gesturectl's virtual keyboard sends (no letters, modifiers or keys that suspend "
-                + "or reboot); it sends the buttons \(VirtualKeyboard.buttons.map(\.name).joined(separator: ", ")) "
-                + "and \(VirtualKeyboard.extraKeys.map(\.kernelName).joined(separator: ", "))"
-        }
-    }
+extension KeyboardKey {
+    /// The `EV_KEY` code.
+    public var code: EventCode { EventCode(rawValue: codeNumber) }
 }
 
 extension VirtualDeviceProfile {

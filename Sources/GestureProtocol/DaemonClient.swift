@@ -10,6 +10,16 @@ public final class DaemonClient {
     private let socket: FileDescriptor
     private var lines = LineBuffer()
     private var nextID = 0
+    /// Events read while a call waited for its reply, kept for ``nextEvent()``
+    /// when ``keepsEvents`` is on.
+    private var keptEvents: [JSONValue] = []
+    private var keptStart = 0
+
+    /// Whether events that arrive while a call waits for its reply are kept
+    /// for ``nextEvent()`` (off: they are skipped). A client that subscribes
+    /// and then starts a job turns it on, so that none of the job's events
+    /// is lost between the request and its reply.
+    public var keepsEvents = false
 
     /// Bytes searched for a newline so far (each byte once: a reply of
     /// megabytes arrives in many reads, and searching the whole of it again
@@ -51,6 +61,15 @@ public final class DaemonClient {
     /// The next pushed event (a subscriber's); replies no call waits for are skipped.
     /// - Throws: ``DaemonUnreachable`` when the connection breaks.
     public func nextEvent() throws(DaemonUnreachable) -> JSONValue {
+        if keptStart < keptEvents.count {
+            let event = keptEvents[keptStart]
+            keptStart += 1
+            if keptStart == keptEvents.count {
+                keptEvents.removeAll()
+                keptStart = 0
+            }
+            return event
+        }
         while true {
             let line = try readLine()
             // Harmless: a line that is not JSON is no event.
@@ -77,7 +96,9 @@ public final class DaemonClient {
                 throw error
             }
             switch try DaemonReplyLine.parse(reply) {
-            case .event: continue
+            case .event(let event):
+                if keepsEvents { keptEvents.append(event) }
+                continue
             case .reply(let replyID, let outcome):
                 guard replyID == JSONValue.integer(id) || replyID == JSONValue.null else { continue }
                 return try outcome.get()

@@ -228,11 +228,12 @@ public struct DaemonCall: Sendable {
         case percent(Double)
     }
 
-    /// `play` {name or gesture, as, to, speed, repeat, at, scale, rotate}; the
-    /// optional arguments only when given.
+    /// `play` {name or gesture, as, to, speed, repeat, at, scale, rotate,
+    /// wait}; the optional arguments only when given, `wait` only when
+    /// false (reply at once with the job, a ``QueuedResult``).
     public static func play(
         _ gesture: GestureArgument, kind: String, output: String? = nil, speed: Double? = nil, repeatCount: Int? = nil,
-        at: (x: Coordinate, y: Coordinate)? = nil, scale: Double? = nil, rotate: Double? = nil
+        at: (x: Coordinate, y: Coordinate)? = nil, scale: Double? = nil, rotate: Double? = nil, wait: Bool = true
     ) -> DaemonCall {
         var arguments = [gesture.member, (DaemonField.kind, JSONValue.string(kind))]
         if let output { arguments.append((.output, .string(output))) }
@@ -241,6 +242,7 @@ public struct DaemonCall: Sendable {
         if let at { arguments.append((.at, .array([coordinate(at.x), coordinate(at.y)]))) }
         if let scale { arguments.append((.scale, .decimal(scale))) }
         if let rotate { arguments.append((.rotate, .decimal(rotate))) }
+        if !wait { arguments.append((.wait, .bool(false))) }
         return DaemonCall(.play, arguments)
     }
 

@@ -135,6 +135,11 @@ public struct QueuedResult: Sendable, Hashable {
     /// Makes one.
     public init(job: Int) { self.job = job }
 
+    /// Reads one (`play` or `press` with `"wait": false`).
+    public init(_ json: JSONValue) throws(DaemonError) {
+        job = try WireReader(json, what: "the queued reply").integer(.job)
+    }
+
     /// {job, state: "queued"}.
     public var json: JSONValue { .object([member(.job, .integer(job)), member(.state, .string(JobState.queued.rawValue))]) }
 }
@@ -435,6 +440,22 @@ public struct JobEvent: DaemonEventMessage, Hashable {
         self.state = state
         self.progress = progress
     }
+
+    /// Reads one (`nil`: another event, or another job's).
+    public init?(_ json: JSONValue, job: JSONValue) throws(DaemonError) {
+        guard json["event"] == .string(Self.event.rawValue), json[WireKey.job.rawValue] == job else { return nil }
+        let reader = try WireReader(json, what: "a job event")
+        self.job = try reader.integer(.job)
+        let word = try reader.string(.state)
+        guard let state = JobState(rawValue: word) else {
+            throw DaemonError(.internal, "a job event's state \"\(ProtocolText.excerpt(word))\" is not one the client knows")
+        }
+        self.state = state
+        progress = try reader.optionalInteger(.progress) ?? 0
+    }
+
+    /// Whether the job is over (done, cancelled or failed).
+    public var isFinal: Bool { state == .done || state == .cancelled || state == .failed }
 
     /// job, state, progress.
     public var fields: [(String, JSONValue)] {

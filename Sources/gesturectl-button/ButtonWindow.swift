@@ -35,8 +35,32 @@ final class ButtonWindow {
     let mode: WindowMode
     let window: UnsafeMutablePointer<GtkWidget>
     let button: UnsafeMutablePointer<GtkWidget>
-    private var menu: UnsafeMutablePointer<GtkWidget>?
-    private var monitorOrigin = (x: Int32(0), y: Int32(0))
+    var menu: UnsafeMutablePointer<GtkWidget>?
+    var monitorOrigin = (x: Int32(0), y: Int32(0))
+    /// Every monitor, in GDK's order, and which one the button is on.
+    var monitors: [MonitorFrame] = []
+    var buttonMonitor = 0
+    /// The daemon, reached through GestureProtocol.
+    let link: DaemonLink
+    /// Why the daemon could not be reached the last time it was asked
+    /// (`nil`: it answered, or has not been asked yet).
+    var daemonMissing: String?
+    /// A saved gesture's way from the menu to the screen.
+    var flow = PlayFlow()
+    /// What the menu's items do, by the index each item carries.
+    var menuActions: [ButtonMenuItem.Action] = []
+    /// The Saved gestures sub-menu of the open menu, filled when the daemon answers.
+    var savedGesturesMenu: UnsafeMutablePointer<GtkWidget>?
+    /// The items at the top of the menu that say the daemon is missing.
+    var missingItems: [UnsafeMutablePointer<GtkWidget>] = []
+    /// The full-screen surfaces that take the click placing a gesture, one per monitor.
+    var placingWindows: [UnsafeMutablePointer<GtkWidget>] = []
+    /// The message beside the button, and the timer that hides it.
+    var noteWindow: UnsafeMutablePointer<GtkWidget>?
+    var noteLabel: UnsafeMutablePointer<GtkWidget>?
+    var noteTimer: guint = 0
+    /// The busy ring's animation timer (only while a play is under way).
+    var spinTimer: guint = 0
     /// Where the compositor has the surface: the origin last asked for,
     /// once a frame has carried it (a layer surface's margins take effect
     /// with its next commit). Pointer positions are this plus the
@@ -59,9 +83,10 @@ final class ButtonWindow {
     /// The GDK event being handled, for the menu's popup (its serial grabs).
     private var currentEvent: UnsafeMutablePointer<GdkEvent>?
 
-    init(settings: ButtonSettings, position: EdgePosition, positionPath: String?) {
+    init(settings: ButtonSettings, position: EdgePosition, positionPath: String?, socketPath: String) {
         self.settings = settings
         self.positionPath = positionPath
+        self.link = DaemonLink(path: socketPath)
         let display = gdk_display_get_default()
         var screen = ScreenSize(width: 1280, height: 720)
         var monitor = gdk_display_get_primary_monitor(display)
@@ -71,6 +96,14 @@ final class ButtonWindow {
             gdk_monitor_get_geometry(monitor, &geometry)
             screen = ScreenSize(width: Int(geometry.width), height: Int(geometry.height))
             monitorOrigin = (geometry.x, geometry.y)
+        }
+        for index in 0..<max(0, gdk_display_get_n_monitors(display)) {
+            guard let each = gdk_display_get_monitor(display, index) else { continue }
+            var geometry = GdkRectangle()
+            gdk_monitor_get_geometry(each, &geometry)
+            if each == monitor { buttonMonitor = monitors.count }
+            monitors.append(
+                MonitorFrame(x: Double(geometry.x), y: Double(geometry.y), width: Double(geometry.width), height: Double(geometry.height)))
         }
         let typeName = display.map { String(cString: g_type_name_from_instance(UnsafeMutablePointer<GTypeInstance>($0))) } ?? ""
         if gtk_layer_is_supported() != 0 {
@@ -149,6 +182,7 @@ final class ButtonWindow {
         apply([.place(machine.position, origin: machine.origin)])
         gtk_widget_show_all(window)
         schedule()
+        checkDaemon()
     }
 
     // MARK: events from GTK
@@ -246,7 +280,8 @@ final class ButtonWindow {
             switch output {
             case .opacity(let value):
                 if debugging { say("debug: opacity \(value)") }
-                gtk_widget_set_opacity(button, value)
+                // Busy, it stays clear: it shows the play and stops it.
+                gtk_widget_set_opacity(button, flow.isBusy ? 1 : value)
             case .move(let origin):
                 moveTo(origin, resting: nil)
             case .place(let position, let origin):
@@ -256,14 +291,14 @@ final class ButtonWindow {
                 say("moved to the \(position)")
             case .perform(let action, let gesture):
                 switch action {
-                case .menu: openMenu(gesture: gesture)
+                case .menu: tapped(gesture: gesture)
                 case .none: break
                 }
             }
         }
     }
 
-    private func moveTo(_ origin: ScreenPoint, resting position: EdgePosition?) {
+    func moveTo(_ origin: ScreenPoint, resting position: EdgePosition?) {
         let gtkWindow: UnsafeMutablePointer<GtkWindow> = cast(window)
         let x = Int32(origin.x.rounded())
         let y = Int32(origin.y.rounded())
@@ -295,7 +330,7 @@ final class ButtonWindow {
 
     /// One timer for the model's next wake, or none: idle and faded, the
     /// button wakes for nothing.
-    private func schedule() {
+    func schedule() {
         if timerSource != 0 {
             g_source_remove(timerSource)
             timerSource = 0
@@ -323,11 +358,12 @@ final class ButtonWindow {
         cairo_region_destroy(region)
     }
 
-    // MARK: the menu (a placeholder until the daemon's menu comes)
+    // MARK: the menu (MenuView.swift builds it)
 
-    private func openMenu(gesture: ButtonGesture) {
-        if menu == nil { menu = makeMenu() }
-        guard let menu else { return }
+    func openMenu(gesture: ButtonGesture) {
+        if let old = menu { gtk_widget_destroy(old) }
+        let menu = makeMenu()
+        self.menu = menu
         let (widgetAnchor, menuAnchor): (GdkGravity, GdkGravity) =
             switch machine.position.edge {
             case .right: (GDK_GRAVITY_NORTH_WEST, GDK_GRAVITY_NORTH_EAST)
@@ -339,21 +375,7 @@ final class ButtonWindow {
         gtk_menu_popup_at_widget(cast(menu), button, widgetAnchor, menuAnchor, currentEvent)
         if currentEvent == nil { gtk_menu_shell_select_first(cast(menu), 0) }
         say("menu open (\(gesture.rawValue))")
-    }
-
-    private func makeMenu() -> UnsafeMutablePointer<GtkWidget> {
-        let menu = gtk_menu_new()!
-        gtk_style_context_add_class(gtk_widget_get_style_context(menu), "gesturectl-menu")
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        let saved = gtk_menu_item_new_with_label("Saved gestures")!
-        connect(saved, "activate", unsafeBitCast(onSavedGestures, to: GCallback.self), me)
-        let close = gtk_menu_item_new_with_label("Close menu")!
-        let quit = gtk_menu_item_new_with_label("Hide the button")!
-        connect(quit, "activate", unsafeBitCast(onQuit, to: GCallback.self), me)
-        for item in [saved, close, quit] { gtk_menu_shell_append(cast(menu), item) }
-        gtk_menu_attach_to_widget(cast(menu), button, nil)
-        connect(menu, "deactivate", unsafeBitCast(onMenuDeactivate, to: GCallback.self), me)
-        return menu
+        refreshSavedGestures()
     }
 
     private func installStyle() {
@@ -362,6 +384,10 @@ final class ButtonWindow {
             window.gesturectl-button { background: transparent; }
             button.gesturectl-button { padding: 0; margin: 0; border-width: 0; min-width: \(size)px; min-height: \(size)px; }
             menu.gesturectl-menu menuitem { min-height: 48px; min-width: 200px; padding: 0 16px; }
+            window.gesturectl-placing { background: rgba(0, 0, 0, 0.18); }
+            label.gesturectl-placing { background: rgba(20, 20, 20, 0.9); color: white; padding: 14px 20px; border-radius: 8px; font-size: 18px; }
+            window.gesturectl-note { background: transparent; }
+            label.gesturectl-note { background: rgba(20, 20, 20, 0.92); color: white; padding: 12px 16px; border-radius: 8px; }
             """
         let provider = gtk_css_provider_new()
         _ = gtk_css_provider_load_from_data(provider, css, -1, nil)
@@ -393,6 +419,10 @@ final class ButtonWindow {
         cairo_set_source_rgba(cr, 1, 1, 1, 0.95)
         cairo_set_line_width(cr, 2)
         cairo_stroke(cr)
+        if flow.isBusy {
+            drawBusy(cr, centre: centre, rim: rim)
+            return
+        }
         for (share, alpha) in [(0.62, 0.35), (0.46, 0.55), (0.3, 0.95)] {
             cairo_arc(cr, centre, centre, rim * share, 0, 2 * Double.pi)
             cairo_set_source_rgba(cr, 1, 1, 1, alpha)
@@ -400,14 +430,28 @@ final class ButtonWindow {
         }
     }
 
-    func savedGesturesChosen() {
-        say("Saved gestures: not yet — the menu's items come with the daemon's client")
+    /// Busy (a play under way): a turning arc inside the rim (an activity
+    /// indicator, as Apple's guidance asks) around a stop square, in place
+    /// of the rings: a change of shape, not of colour alone.
+    func drawBusy(_ cr: OpaquePointer, centre: Double, rim: Double) {
+        let turn = Double(monotonicNow() % 1_000_000) / 1_000_000 * 2 * Double.pi
+        cairo_set_line_width(cr, max(3, rim * 0.14))
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.3)
+        cairo_arc(cr, centre, centre, rim * 0.72, 0, 2 * Double.pi)
+        cairo_stroke(cr)
+        cairo_set_source_rgba(cr, 1, 1, 1, 1)
+        cairo_arc(cr, centre, centre, rim * 0.72, turn, turn + Double.pi * 0.6)
+        cairo_stroke(cr)
+        let half = rim * 0.26
+        cairo_rectangle(cr, centre - half, centre - half, 2 * half, 2 * half)
+        cairo_fill(cr)
     }
+
 }
 
 // MARK: C callbacks (each finds its ButtonWindow in user data)
 
-private func view(_ data: gpointer?) -> ButtonWindow { Unmanaged<ButtonWindow>.fromOpaque(data!).takeUnretainedValue() }
+func view(_ data: gpointer?) -> ButtonWindow { Unmanaged<ButtonWindow>.fromOpaque(data!).takeUnretainedValue() }
 
 private let onDestroy: @convention(c) (UnsafeMutableRawPointer?, gpointer?) -> Void = { _, _ in gtk_main_quit() }
 
@@ -491,16 +535,8 @@ private let onTimer: @convention(c) (gpointer?) -> gboolean = { data in
     return 0  // G_SOURCE_REMOVE: the next timer is set by schedule()
 }
 
-private let onMenuDeactivate: @convention(c) (UnsafeMutableRawPointer?, gpointer?) -> Void = { _, data in
+let onMenuDeactivate: @convention(c) (UnsafeMutableRawPointer?, gpointer?) -> Void = { _, data in
     view(data).menuClosed()
-}
-
-private let onSavedGestures: @convention(c) (UnsafeMutableRawPointer?, gpointer?) -> Void = { _, data in
-    view(data).savedGesturesChosen()
-}
-
-private let onQuit: @convention(c) (UnsafeMutableRawPointer?, gpointer?) -> Void = { _, _ in
-    gtk_main_quit()
 }
 
 /// GESTURECTL_BUTTON_DEBUG=1: every pointer event and frame on standard error.

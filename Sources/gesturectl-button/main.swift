@@ -1,5 +1,6 @@
 import ButtonModel
 import CGtk
+import GestureProtocol
 import Glibc
 import OperatingSystem
 
@@ -26,7 +27,8 @@ case .run(let settings):
     }
     let positionPath = ButtonPositionFile.path(environment: ProcessEnvironment.variables())
     let position = PositionStore.load(path: positionPath) ?? .initial
-    let buttonWindow = ButtonWindow(settings: settings, position: position, positionPath: positionPath)
+    let socketPath = DaemonPaths.clientSocket(option: settings.socketPath, environment: ProcessEnvironment.variables())
+    let buttonWindow = ButtonWindow(settings: settings, position: position, positionPath: positionPath, socketPath: socketPath)
     buttonWindow.start()
     gtk_main()
     withExtendedLifetime(buttonWindow) {}

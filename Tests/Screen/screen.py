@@ -78,16 +78,19 @@ def pixel(image, x, y):
     return tuple(rows[y][x * channels:x * channels + 3])
 
 
-def diff(before_path, after_path):
+def diff(before_path, after_path, region=None):
+    """The box around the pixels that differ (within region: x0 y0 x1 y1, if given)."""
     before, after = read_png(before_path), read_png(after_path)
     width, height, channels, rows_a = before
     _, _, channels_b, rows_b = after
+    left, top, right, bottom = region or (0, 0, width, height)
+    left, top, right, bottom = max(0, left), max(0, top), min(width, right), min(height, bottom)
     x0, y0, x1, y1, count = width, height, -1, -1, 0
-    for y in range(height):
+    for y in range(top, bottom):
         a, b = rows_a[y], rows_b[y]
         if a == b and channels == channels_b:
             continue
-        for x in range(width):
+        for x in range(left, right):
             if a[x * channels:x * channels + 3] != b[x * channels_b:x * channels_b + 3]:
                 count += 1
                 x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
@@ -175,7 +178,22 @@ def pointer(path, actions):
         wayland.send(device, 4)
         wayland.roundtrip()
 
-    words = list(actions)
+    if actions == ["-"]:
+        # One pointer for a whole session: a line of actions at a time from
+        # standard input, "ok" after each. (A pointer made and destroyed per
+        # step changes the seat's capabilities, and sway then dismisses
+        # open menus, as when a mouse is unplugged.)
+        for line in sys.stdin:
+            perform(line.split(), move, button)
+            print("ok", flush=True)
+    else:
+        perform(list(actions), move, button)
+    time.sleep(0.05)
+    wayland.send(device, 8)  # destroy
+    wayland.roundtrip()
+
+
+def perform(words, move, button):
     while words:
         word = words.pop(0)
         if word == "move":
@@ -198,15 +216,12 @@ def pointer(path, actions):
             button(False)
         else:
             raise SystemExit(f"unknown pointer action {word!r}")
-    time.sleep(0.05)
-    wayland.send(device, 8)  # destroy
-    wayland.roundtrip()
 
 
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "diff":
-        box = diff(sys.argv[2], sys.argv[3])
+        box = diff(sys.argv[2], sys.argv[3], tuple(map(int, sys.argv[4:8])) if len(sys.argv) >= 8 else None)
         print("none" if box is None else " ".join(map(str, box)))
     elif command == "pointer":
         pointer(sys.argv[2], sys.argv[3:])

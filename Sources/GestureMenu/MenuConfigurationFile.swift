@@ -1,9 +1,6 @@
-import GestureEngine
 import GestureFormat
 import GestureLibrary
 import GestureModel
-import GesturePlayback
-import OperatingSystem
 
 /// Why the menu's configuration cannot be used: the file, the field, and
 /// what is wrong (`~/.config/gesturectl/menu.json: items[2].press: unknown button "volum-up"; …`).
@@ -160,8 +157,8 @@ public enum MenuConfigurationFile {
         switch actionKey {
         case "press":
             guard case .string(let name) = member else { throw fail(".press: must be a button name such as \"volume-up\"") }
-            do throws(KeyNameError) {
-                return MenuEntry(.press(try VirtualKeyboard.key(named: name)), label: label)
+            do throws(KeyboardKeyNameError) {
+                return MenuEntry(.press(try KeyboardKeys.key(named: name)), label: label)
             } catch {
                 throw fail(".press: \(DisplayText.escaped(error.description))")
             }
@@ -173,7 +170,7 @@ public enum MenuConfigurationFile {
             guard case .object(let options, _) = member, options.isEmpty else { throw fail(".create: must be {}") }
             return MenuEntry(.create, label: label)
         case "fingertips":
-            let range = FingertipsOptions.countRange
+            let range = MenuConfiguration.fingertipsRange
             guard case .number(let text) = member, let count = Int(text), range.contains(count) else {
                 throw fail(".fingertips: must be how many fingertips, \(range.lowerBound) to \(range.upperBound)")
             }

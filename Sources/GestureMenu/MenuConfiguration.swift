@@ -1,4 +1,5 @@
-import GesturePlayback
+import GestureEditing
+import GestureModel
 
 /// One item of the menu of actions as a configuration names it: what it
 /// does, and optionally the label shown and spoken instead of the usual one.
@@ -7,7 +8,7 @@ public struct MenuEntry: Hashable, Sendable {
     public indirect enum Action: Hashable, Sendable {
         /// Press a button (or a key) of the virtual keyboard: `volume-up`,
         /// `KEY_PLAYPAUSE`. Power is always confirmed first.
-        case press(VirtualKeyboard.Key)
+        case press(KeyboardKey)
         /// Play a saved gesture of the library on a virtual device.
         case play(String)
         /// The sub-menu of every named button.
@@ -40,9 +41,9 @@ public struct MenuEntry: Hashable, Sendable {
     }
 
     /// A button press by name, for the defaults (the names are known to exist).
-    static func button(_ name: String) -> MenuEntry {
+    package static func button(_ name: String) -> MenuEntry {
         // The defaults only name buttons the virtual keyboard has.
-        .init(.press(VirtualKeyboard.buttons.first { $0.name == name }!))
+        .init(.press(KeyboardKeys.buttons.first { $0.name == name }!))
     }
 
     /// The label people see and hear.
@@ -64,7 +65,7 @@ public struct MenuEntry: Hashable, Sendable {
     /// reads well (`back` and `menu` say "key" so that they are not taken
     /// for going back or for a sub-menu; `KEY_HOME` is "Home key" beside
     /// the Home button).
-    static let buttonLabels: [String: String] = [
+    package static let buttonLabels: [String: String] = [
         "volume-up": "Volume up", "volume-down": "Volume down", "mute": "Mute", "lock": "Lock screen",
         "screenshot": "Screenshot", "home": "Home", "back": "Back key", "menu": "Menu key", "power": "Power",
         "KEY_PLAYPAUSE": "Play or pause", "KEY_NEXTSONG": "Next track", "KEY_PREVIOUSSONG": "Previous track",
@@ -99,10 +100,13 @@ public struct MenuConfiguration: Hashable, Sendable {
         MenuEntry(.buttons), MenuEntry(.gestures), MenuEntry(.create), MenuEntry(.fingertipsMenu),
     ])
 
+    /// How many live fingertips an item may ask for (as `gesturectl fingertips`).
+    public static let fingertipsRange = GestureEditor.fingerCountRange
+
     /// The Gestures sub-menu: 2, 3, 4 and 5 live fingertips, as
     /// AssistiveTouch's Gestures offers.
     public static let fingertipsItems: [MenuEntry] = (2...5).map { MenuEntry(.fingertips($0)) }
 
     /// The Buttons sub-menu: every named button, power last (always confirmed).
-    public static let buttonItems: [MenuEntry] = VirtualKeyboard.buttons.map { MenuEntry(.press($0)) }
+    public static let buttonItems: [MenuEntry] = KeyboardKeys.buttons.map { MenuEntry(.press($0)) }
 }

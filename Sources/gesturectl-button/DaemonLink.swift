@@ -1,0 +1,220 @@
+import ButtonModel
+import CGtk
+import GestureFormat
+import GestureProtocol
+import OperatingSystem
+
+/// Why a request to the daemon did not do what was asked, as shown.
+struct LinkFailure: Error, Sendable {
+    /// For people: the daemon's own message, or why it cannot be reached.
+    var message: String
+    /// The daemon could not be reached at all (no daemon, no permission).
+    var unreachable: Bool
+}
+
+/// What a request's thread hands back to the main loop.
+enum LinkReply: Sendable {
+    /// `version`: the daemon's version.
+    case version(String)
+    /// `list`: the library.
+    case list([ButtonMenu.SavedGesture])
+    /// A `play` was queued as this job (more replies follow: its end).
+    case queued(job: Int)
+    /// The play's job ended in this state (done, cancelled, failed).
+    case ended(JobState)
+    /// `press` or `cancel` done.
+    case done
+    /// It failed.
+    case failed(LinkFailure)
+}
+
+/// The button's way to the daemon: GestureProtocol's ``DaemonClient``, one
+/// connection per request, each on its own short-lived thread, so that GTK's
+/// main loop never waits for the daemon. A reply comes back to the main
+/// thread through `g_idle_add`, to the handler given with the request. No
+/// connection is kept while nothing happens, so a daemon started later is
+/// found by the next request (and nothing polls).
+final class DaemonLink {
+    /// The socket, found as `gesturectl` finds it.
+    let path: String
+    private var handlers: [Int: (LinkReply) -> Void] = [:]
+    private var nextRequest = 0
+
+    init(path: String) { self.path = path }
+
+    /// `version`.
+    func version(_ handler: @escaping (LinkReply) -> Void) {
+        run(handler) { client throws(LinkFailure) in
+            let result = try Self.call(client, .version)
+            do throws(DaemonError) {
+                return .version(try VersionResult(result).version)
+            } catch {
+                throw LinkFailure(message: error.message, unreachable: false)
+            }
+        }
+    }
+
+    /// `list`: the saved gestures.
+    func list(_ handler: @escaping (LinkReply) -> Void) {
+        run(handler) { client throws(LinkFailure) in
+            let result = ListResult(try Self.call(client, .list))
+            let gestures = (result.gestures ?? []).map { ButtonMenu.SavedGesture(name: $0.name, summary: $0.summary) }
+            return .list(gestures)
+        }
+    }
+
+    /// `press` {key, tap}, with `force` for power.
+    func press(key: String, force: Bool, _ handler: @escaping (LinkReply) -> Void) {
+        run(handler) { client throws(LinkFailure) in
+            _ = try Self.call(client, .press(key: key, action: .tap, force: force))
+            return .done
+        }
+    }
+
+    /// `cancel` {job}.
+    func cancel(job: Int, _ handler: @escaping (LinkReply) -> Void) {
+        run(handler) { client throws(LinkFailure) in
+            _ = try Self.call(client, .cancel(job: .integer(job)))
+            return .done
+        }
+    }
+
+    /// `play` {name, at: [x%, y%], wait: false} on the touchscreen: first
+    /// `.queued(job)`, then `.ended(state)` when the job's event says it
+    /// ended (or `.failed`). The connection stays open until then: the
+    /// daemon cancels a play whose client goes away.
+    func play(_ name: String, at placement: PlayPlacement, _ handler: @escaping (LinkReply) -> Void) {
+        let id = register(handler)
+        let path = self.path
+        let link = MainThreadOnly(self)
+        let call = DaemonCall.play(
+            .name(name), kind: "touchscreen", at: (.percent(placement.xPercent), .percent(placement.yPercent)), wait: false)
+        start {
+            do throws(LinkFailure) {
+                let client = try Self.connect(path)
+                client.keepsEvents = true
+                _ = try Self.call(client, .subscribe([.job]))
+                let queued = try Self.call(client, call)
+                let job: Int
+                do throws(DaemonError) {
+                    job = try QueuedResult(queued).job
+                } catch {
+                    throw LinkFailure(message: error.message, unreachable: false)
+                }
+                post(link, id, .queued(job: job), last: false)
+                while true {
+                    let event: JSONValue
+                    do throws(DaemonUnreachable) {
+                        event = try client.nextEvent()
+                    } catch {
+                        throw LinkFailure(message: "the connection to the daemon broke while it played: \(error.reason)", unreachable: true)
+                    }
+                    do throws(DaemonError) {
+                        if let ended = try JobEvent(event, job: .integer(job)), ended.isFinal {
+                            post(link, id, .ended(ended.state), last: true)
+                            return
+                        }
+                    } catch {
+                        throw LinkFailure(message: error.message, unreachable: false)
+                    }
+                }
+            } catch {
+                post(link, id, .failed(error), last: true)
+            }
+        }
+    }
+
+    // MARK: the threads
+
+    private func register(_ handler: @escaping (LinkReply) -> Void) -> Int {
+        nextRequest += 1
+        handlers[nextRequest] = handler
+        return nextRequest
+    }
+
+    /// One request on its own thread: `body` gets a connected client.
+    private func run(_ handler: @escaping (LinkReply) -> Void, _ body: @escaping @Sendable (DaemonClient) throws(LinkFailure) -> LinkReply) {
+        let id = register(handler)
+        let path = self.path
+        let link = MainThreadOnly(self)
+        start {
+            do throws(LinkFailure) {
+                let client = try Self.connect(path)
+                post(link, id, try body(client), last: true)
+            } catch {
+                post(link, id, .failed(error), last: true)
+            }
+        }
+    }
+
+    private func start(_ body: @escaping @Sendable () -> Void) {
+        do {
+            try DedicatedThread.start(ThreadOptions(name: "button-daemon"), body)
+        } catch {
+            say("cannot start a thread to reach the daemon: \(error)")
+        }
+    }
+
+    /// On the main thread: a reply for request `id`.
+    func deliver(_ id: Int, _ reply: LinkReply, last: Bool) {
+        guard let handler = handlers[id] else { return }
+        if last { handlers[id] = nil }
+        handler(reply)
+    }
+
+    private static func connect(_ path: String) throws(LinkFailure) -> DaemonClient {
+        do {
+            return try DaemonClient(path: path)
+        } catch {
+            throw LinkFailure(message: error.description, unreachable: true)
+        }
+    }
+
+    /// A call whose errors become a ``LinkFailure`` with the daemon's message.
+    private static func call(_ client: DaemonClient, _ request: DaemonCall) throws(LinkFailure) -> JSONValue {
+        do {
+            return try client.call(request)
+        } catch let error as DaemonError {
+            throw LinkFailure(message: error.message, unreachable: false)
+        } catch let error as DaemonUnreachable {
+            throw LinkFailure(message: error.description, unreachable: true)
+        } catch {
+            throw LinkFailure(message: "\(error)", unreachable: false)
+        }
+    }
+}
+
+/// A value that only the main thread touches, carried through another
+/// thread untouched (the link, handed back with a reply).
+struct MainThreadOnly<Value: AnyObject>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A reply on its way to the main loop.
+private final class Posted: @unchecked Sendable {
+    // @unchecked: made on a request's thread, read once on the main thread
+    // after g_idle_add hands it over.
+    let link: MainThreadOnly<DaemonLink>
+    let id: Int
+    let reply: LinkReply
+    let last: Bool
+    init(link: MainThreadOnly<DaemonLink>, id: Int, reply: LinkReply, last: Bool) {
+        self.link = link
+        self.id = id
+        self.reply = reply
+        self.last = last
+    }
+}
+
+/// Hands `reply` to the main loop (g_idle_add is safe from any thread).
+private func post(_ link: MainThreadOnly<DaemonLink>, _ id: Int, _ reply: LinkReply, last: Bool) {
+    let posted = Unmanaged.passRetained(Posted(link: link, id: id, reply: reply, last: last)).toOpaque()
+    _ = g_idle_add(onPosted, posted)
+}
+
+private let onPosted: @convention(c) (gpointer?) -> gboolean = { data in
+    let posted = Unmanaged<Posted>.fromOpaque(data!).takeRetainedValue()
+    posted.link.value.deliver(posted.id, posted.reply, last: posted.last)
+    return 0  // G_SOURCE_REMOVE
+}
