@@ -84,11 +84,7 @@ final class Dispatcher: Sendable {
 
     /// A client was let in, as the user the kernel says it is.
     func clientConnected(_ client: Int, peer: PeerCredentials) {
-        state.withLock { current in
-            current.liveClients.insert(client)
-            current.clientUsers[client] = peer.userID
-            current.clientPeers[client] = peer
-        }
+        state.withLock { $0.connect(client, peer: peer) }
     }
 
     /// Starts the lanes' workers.
@@ -128,9 +124,7 @@ final class Dispatcher: Sendable {
     /// have had cancelled by the disconnect is refused then (``queueJob``).
     func clientLeft(_ client: Int) -> Int {
         let cancelled = state.withLock { current in
-            current.liveClients.remove(client)
-            current.clientUsers[client] = nil
-            current.clientPeers[client] = nil
+            current.leave(client)
             return current.jobs.values.filter { $0.clientID == client && $0.cancelOnDisconnect }.map(\.handle)
         }
         for handle in cancelled { handle.cancel() }
@@ -333,6 +327,9 @@ struct ServerState: Sendable {
     var queues: [ReadyDevice: PlayQueue] = [:]
     /// The user each live client is (its peer credentials' uid).
     var clientUsers: [Int: UInt32] = [:]
+    /// The users of the clients that went away last (see ``leave(_:)``), and their order.
+    var departedUsers: [Int: UInt32] = [:]
+    var departedOrder: [Int] = []
     /// Each live client's peer credentials (its groups: administrators).
     var clientPeers: [Int: PeerCredentials] = [:]
     /// The configuration's `admin_group`, resolved (`nil`: root alone).
@@ -356,7 +353,32 @@ struct ServerState: Sendable {
 extension ServerState {
     /// The user client `client` is; `nil` for a binding's work (client 0)
     /// or a client gone.
-    func user(of client: Int) -> UInt32? { clientUsers[client] }
+    func user(of client: Int) -> UInt32? { clientUsers[client] ?? departedUsers[client] }
+
+    /// Lets client `client` in, as the user `peer` says it is.
+    mutating func connect(_ client: Int, peer: PeerCredentials) {
+        liveClients.insert(client)
+        clientUsers[client] = peer.userID
+        clientPeers[client] = peer
+    }
+
+    /// Client `client` went away. Its user is kept a while (the most recent
+    /// ``departedUsersKept``), so that a request it left waiting in a lane
+    /// (a play with `on_disconnect` `finish`) is still its user's when it is
+    /// queued: such a play had no owner, and any member could cancel it.
+    mutating func leave(_ client: Int) {
+        liveClients.remove(client)
+        clientPeers[client] = nil
+        guard let user = clientUsers.removeValue(forKey: client) else { return }
+        departedUsers[client] = user
+        departedOrder.append(client)
+        if departedOrder.count > Self.departedUsersKept {
+            departedUsers[departedOrder.removeFirst()] = nil
+        }
+    }
+
+    /// How many departed clients' users are kept.
+    static let departedUsersKept = 4_096
 
     /// Whether client `client` acts as an administrator: root, or a member
     /// of the configuration's `admin_group` (who may act on every user's

@@ -1,6 +1,7 @@
 import GestureBindings
 @testable import GestureDaemon
 import GestureProtocol
+import GestureLibrary
 import OperatingSystem
 import Synchronization
 import Testing
@@ -70,5 +71,30 @@ struct RequestLanesTests {
         for _ in 0..<2 { done.wait() }
         _ = lanes.stop()
         #expect(served.withLock { $0 } == ["first", "other"])
+    }
+}
+
+/// A client's user outlives its connection a while (issue 36's follow-up):
+/// a play it left waiting in a lane with `on_disconnect` `finish` is queued
+/// after it went away, and had no owner, so any member could cancel it.
+@Suite("Who a departed client was")
+struct DepartedUserTests {
+    @Test("After a client leaves, its user is still known for its waiting requests, for the last 4,096 clients")
+    func departed() {
+        var state = ServerState(
+            library: GestureLibrary(userDirectory: "/nonexistent", builtinDirectory: nil), configuration: DaemonConfiguration(),
+            allowedGroup: nil)
+        state.connect(7, peer: PeerCredentials(processID: 1, userID: 65_533, groupID: 65_534, supplementaryGroups: []))
+        #expect(state.user(of: 7) == 65_533)
+        state.leave(7)
+        #expect(!state.liveClients.contains(7))
+        #expect(state.user(of: 7) == 65_533, "a request it left waiting is still its user's")
+        #expect(!state.mayAct(on: 65_534, client: 7), "but it may act on nobody else's")
+        for client in 100..<(100 + ServerState.departedUsersKept) {
+            state.connect(client, peer: PeerCredentials(processID: 1, userID: 65_534, groupID: 65_534, supplementaryGroups: []))
+            state.leave(client)
+        }
+        #expect(state.user(of: 7) == nil, "forgotten once 4,096 others have left since")
+        #expect(state.departedUsers.count == ServerState.departedUsersKept)
     }
 }
