@@ -85,10 +85,14 @@ enum CreateCommand {
                 "nothing can operate the flow: standard input is no terminal, pipe or file of keys, and no --switch was given")
         }
         let flow = CreateFlow(library: LibraryNames(library), playLabel: AssistOptions.playLabel(kind))
-        let handle = try CreateSession.start(
-            flow: flow, setup: setup, display: display, keyboard: keys,
-            switchSetup: switchSetup)
-        let result = await context.untilFinished(handle)
+        // Ctrl-C cancels from before the flow's first prompt, which invites
+        // it: a signal right after the prompt found no subscriber and ended
+        // the command at once (the race fixed in fingertips, issue 36).
+        let handle = JobHandle<Result<CreateOutcome, CreateFailure>, Never>()
+        context.cancelledBySignals(handle)
+        _ = try CreateSession.start(
+            flow: flow, setup: setup, display: display, keyboard: keys, switchSetup: switchSetup, handle: handle)
+        let result = await handle.finished()
         switch result {
         case .success(.saved(_, let path)):
             context.note("saved in \(shown(path))")

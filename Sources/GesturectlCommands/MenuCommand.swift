@@ -126,10 +126,15 @@ enum MenuCommand {
         }
         let terminal = AssistOptions.keyboardMode(context)
         defer { terminal?.restore() }
-        let handle = try MenuSession.start(
+        // Ctrl-C cancels from before the menu's first line, which invites
+        // it: a signal right after that line found no subscriber and ended
+        // the command at once (the race fixed in fingertips, issue 36).
+        let handle = JobHandle<Result<ActionMenuOutcome, CreateFailure>, Never>()
+        context.cancelledBySignals(handle)
+        _ = try MenuSession.start(
             ActionMenu(configuration: configuration, library: library), setup: setup, display: display,
-            keyboard: keys, switchSetup: switchSetup)
-        let result = await context.untilFinished(handle)
+            keyboard: keys, switchSetup: switchSetup, handle: handle)
+        let result = await handle.finished()
         switch result {
         case .success(.closed):
             return

@@ -1,4 +1,5 @@
 import Foundation
+import OperatingSystem
 import Testing
 import TestSupport
 
@@ -67,5 +68,26 @@ import TestSupport
         #expect(session.stdout.contains("Main menu. Choose an action. Home · Back key · Volume up · Volume down · Buttons menu · Saved gestures menu · Create New Gesture · Gestures menu · Close the menu\n"))
         #expect(session.stdout.contains("Buttons. Choose one, or go back. Volume up · "))
         #expect(!session.stdout.contains("\u{1B}"))
+    }
+
+    @Test("Ctrl-C right after the menu's first line ends it with 130, twenty times")
+    func interruptRightAfterTheFirstLine() throws {
+        let folder = try TemporaryFolder()
+        let environment = ["PATH=/usr/bin:/bin", "HOME=\(folder.path)", "XDG_CONFIG_HOME=\(folder.path)", "XDG_DATA_HOME=\(folder.path)/data"]
+        for _ in 0..<20 {
+            let keys = try FileDescriptor.pipe()
+            let output = try FileDescriptor.pipe()
+            let program = try RunningProgram(
+                CLI.binary, ["menu"], environment: environment, standardInput: keys.read, standardOutput: output.write)
+            keys.read.close()
+            output.write.close()
+            // The first line, then at once the signal.
+            var printed: [UInt8] = []
+            while !printed.contains(0x0A), let chunk = try output.read.read(upTo: 4_096), !chunk.isEmpty { printed += chunk }
+            program.send(SIGINT)
+            #expect(try program.finish(within: 20) == .exited(130), "\(program.standardError)")
+            keys.write.close()
+            output.read.close()
+        }
     }
 }
