@@ -21,6 +21,8 @@ public enum ButtonCommandLine {
         case run(ButtonSettings)
         case help
         case version
+        /// `--autostart on|off`: start it with the session, or no longer.
+        case autostart(Bool)
     }
 
     /// The text `--help` prints.
@@ -62,6 +64,10 @@ public enum ButtonCommandLine {
                                      --socket; else $GESTURECTL_SOCKET, else
                                      $XDG_RUNTIME_DIR/gesturectl.sock if it is there,
                                      else /run/gesturectl/gesturectl.sock)
+          --autostart on|off         start the button with each desktop session
+                                     (an XDG autostart entry in
+                                     ~/.config/autostart), or no longer; off
+                                     until you turn it on
           -h, --help                 this text
           --version                  the version
 
@@ -108,6 +114,12 @@ public enum ButtonCommandLine {
                 return .help
             case "--version":
                 return .version
+            case "--autostart":
+                switch try value(for: name, inline: inline) {
+                case "on": return .autostart(true)
+                case "off": return .autostart(false)
+                case let other: throw ButtonUsageError("--autostart \(shown(other)): give on or off")
+                }
             case "--size":
                 let text = try value(for: name, inline: inline)
                 guard let size = Int(text), size >= ButtonSettings.minimumSize, size <= ButtonSettings.maximumSize else {

@@ -66,8 +66,9 @@ enum PositionStore {
     }
 
     /// `mkdir -p`, new folders private to their user (0700, as the XDG
-    /// specification asks of the state folder).
-    private static func makeFolders(_ folder: String) throws(SystemError) {
+    /// specification asks of the state and config folders); the autostart
+    /// entry's folder too.
+    static func makeFolders(_ folder: String) throws(SystemError) {
         guard !folder.isEmpty, !Paths.exists(folder) else { return }
         let parent = String(folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)])
         try makeFolders(parent)

@@ -20,6 +20,9 @@ case .help:
 case .version:
     try? FileDescriptor.standardOutput.writeAll(Array("gesturectl-button \(ButtonCommandLine.version)\n".utf8))
     exit(0)
+case .autostart(let on):
+    // No display needed: the entry is a file.
+    exit(AutostartStore.set(on, path: ButtonAutostart.path(environment: ProcessEnvironment.variables())) ? 0 : 1)
 case .run(let settings):
     guard gtk_init_check(nil, nil) != 0 else {
         say("cannot open a display: set WAYLAND_DISPLAY (or DISPLAY for X11) to the session's, or run it from the desktop")

@@ -66,6 +66,20 @@ import Testing
         #expect(settings.doubleTapMicroseconds == 500_000 && settings.longPressMicroseconds == 1_000_000)
     }
 
+    @Test("--autostart on|off: off until turned on; the entry's place follows XDG; a bad value is refused")
+    func autostart() throws {
+        #expect(try ButtonCommandLine.parse(["--autostart", "on"]) == .autostart(true))
+        #expect(try ButtonCommandLine.parse(["--autostart=off"]) == .autostart(false))
+        #expect(throws: ButtonUsageError.self) { try ButtonCommandLine.parse(["--autostart", "yes"]) }
+        #expect(throws: ButtonUsageError.self) { try ButtonCommandLine.parse(["--autostart"]) }
+        #expect(ButtonAutostart.path(environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]) == "/c/autostart/gesturectl-button.desktop")
+        #expect(ButtonAutostart.path(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/autostart/gesturectl-button.desktop")
+        #expect(ButtonAutostart.path(environment: [:]) == nil)
+        #expect(contains(ButtonAutostart.desktopEntry, "Exec=gesturectl-button\n"))
+        #expect(contains(ButtonAutostart.desktopEntry, "[Desktop Entry]\nType=Application\n"))
+        #expect(contains(ButtonCommandLine.help, "--autostart on|off"))
+    }
+
     @Test func helpAndVersion() throws {
         #expect(try ButtonCommandLine.parse(["--help"]) == .help)
         #expect(try ButtonCommandLine.parse(["--version"]) == .version)
