@@ -303,17 +303,21 @@ final class RawConnection {
 
     func send(_ text: String) throws { try socket.writeAll(Array(text.utf8)) }
 
-    /// The next line, as the daemon wrote it (without its newline).
-    func receiveText() throws -> String {
+    /// The next line, as the daemon wrote it (without its newline), within
+    /// `seconds`: a test waiting for a line that never comes fails, it does
+    /// not hang (a golden test once waited for ever).
+    func receiveText(within seconds: Double = defaultWaitSeconds) throws -> String {
+        let deadline = WaitDeadline(seconds)
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
                 return String(decoding: line, as: UTF8.self)
             }
-            guard let chunk = try socket.read(upTo: 65_536), !chunk.isEmpty else {
-                throw DaemonError(.internal, "the daemon closed the connection")
-            }
+            guard let remaining = deadline.remainingMilliseconds else { throw WaitTimedOut(what: "a line from the daemon") }
+            guard try Poll.waitReadable(socket, timeoutMilliseconds: remaining) else { continue }
+            guard let chunk = try socket.read(upTo: 65_536) else { continue }
+            guard !chunk.isEmpty else { throw DaemonError(.internal, "the daemon closed the connection") }
             buffer.append(contentsOf: chunk)
         }
     }
