@@ -468,10 +468,10 @@ private let onSizeAllocate: @convention(c) (UnsafeMutableRawPointer?, UnsafeMuta
     view(data).updateInputShape()
 }
 
-/// Clears the whole window before the button draws: GTK paints no
-/// background for an app-paintable window, and a translucent button must
-/// not be drawn over whatever the buffer held before.
-private let onClearWindow: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, gpointer?) -> gboolean = { _, cr, _ in
+/// Clears the whole window before its content draws: GTK paints no
+/// background for an app-paintable window, and a translucent button (or
+/// the note beside it) must not be drawn over whatever the buffer held.
+let onClearWindow: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, gpointer?) -> gboolean = { _, cr, _ in
     guard let cr else { return 0 }
     cairo_save(cr)
     cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)

@@ -218,7 +218,7 @@ extension ButtonWindow {
         gtk_label_set_max_width_chars(cast(label), 48)
         gtk_style_context_add_class(gtk_widget_get_style_context(label), "gesturectl-note")
         gtk_container_add(cast(surface), label)
-        connect(surface, "draw", unsafeBitCast(onClearNote, to: GCallback.self), nil)
+        connect(surface, "draw", unsafeBitCast(onClearWindow, to: GCallback.self), nil)
         noteWindow = surface
         noteLabel = label
     }
@@ -315,12 +315,3 @@ private let onNoteTimeout: @convention(c) (gpointer?) -> gboolean = { data in
     return 0
 }
 
-private let onClearNote: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, gpointer?) -> gboolean = { _, cr, _ in
-    guard let cr else { return 0 }
-    cairo_save(cr)
-    cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-    cairo_set_source_rgba(cr, 0, 0, 0, 0)
-    cairo_paint(cr)
-    cairo_restore(cr)
-    return 0
-}
