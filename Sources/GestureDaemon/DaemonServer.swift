@@ -13,9 +13,9 @@ import Synchronization
 ///
 /// The socket (``SocketServer``: the I/O thread `gesturectl-io`, the
 /// clients' buffers and limits) hands each request line over; the daemon
-/// answers the quick operations at once, and queues plays and presses on
-/// the ready devices' queues, which the engine owns
-/// (``GestureEngine/PlayQueue``): one request after another on a device,
+/// answers the quick operations at once, and starts plays and presses as
+/// the engine's jobs on its ready devices (``GestureEngine/Engine/startPlay(_:job:handle:)``,
+/// listed in ``GestureEngine/EngineJobs``): one after another on a device,
 /// so plays on one device never interleave and different devices play in
 /// parallel. Every connection's peer is checked when it connects (root, or
 /// a member of the configured group).
@@ -156,14 +156,14 @@ public final class DaemonServer: Sendable {
     /// removes the socket file it created. Safe from any thread; later calls
     /// do nothing.
     public func stop() {
-        guard let jobs = dispatcher.beginStopping() else { return }
+        guard dispatcher.beginStopping() else { return }
         sockets.stopListening()
         // What waits is answered busy; a request being served is not waited
         // for (its reply, if it comes, goes nowhere once the clients close).
         dispatcher.stopServing()
         bindings.stop()
         assists.stop()
-        dispatcher.endJobs(jobs)
+        dispatcher.endJobs()
         engine.closeKeptDevices()
         // Every reply of the cancelled jobs is queued by now: the I/O thread
         // may finish once they are written.

@@ -153,10 +153,9 @@ extension Dispatcher {
             try cancel(job, client: client)
             return CancelResult(job: job).json
         case .jobs:
-            let (jobs, fingertips, askerUser, administrator, shownSources) = state.withLock { current in
+            let (fingertips, askerUser, administrator, shownSources) = state.withLock { current in
                 (
-                    current.jobs.values.sorted { $0.id < $1.id }, Array(current.fingertips.values), current.user(of: client),
-                    current.isAdministrator(client),
+                    Array(current.fingertips.values), current.user(of: client), current.isAdministrator(client),
                     Set(current.fingertips.values.filter { current.mayAct(on: $0.owner, client: client) }.map(\.job))
                 )
             }
@@ -165,13 +164,16 @@ extension Dispatcher {
             // fingertips do not name their source, unless to an administrator.
             func mine(_ owner: UInt32?) -> Bool { owner != nil && owner == askerUser }
             func uid(_ owner: UInt32?) -> Int? { administrator ? owner.map { Int($0) } : nil }
-            // Plays and presses, then live fingertips (`kind` tells them
-            // apart; fingertips also name their source): one list sorted by job.
+            // The engine's plays and presses (a client's, a binding's, and
+            // what a menu or a create flow plays: no client's, so any
+            // member may stop them), then live fingertips (`kind` tells
+            // them apart; fingertips also name their source): one list
+            // sorted by job.
             let entries: [JobsResult.Entry] =
-                jobs.map { record in
+                engine.jobs.list().map { entry in
                     JobsResult.Entry(
-                        job: record.id, device: record.kind.rawValue, state: record.state.rawValue,
-                        kind: (record.press == nil ? JobKind.play : JobKind.press).rawValue, mine: mine(record.owner), uid: uid(record.owner))
+                        job: entry.id, device: entry.device.rawValue, state: (entry.state == .running ? JobState.running : .queued).rawValue,
+                        kind: (entry.kind == .play ? JobKind.play : .press).rawValue, mine: mine(entry.owner.user), uid: uid(entry.owner.user))
                 }
                 + fingertips.map { record in
                     JobsResult.Entry(
@@ -179,14 +181,6 @@ extension Dispatcher {
                         kind: JobKind.fingertips.rawValue,
                         source: shownSources.contains(record.job) ? record.fingertips.source.node : nil, mine: mine(record.owner),
                         uid: uid(record.owner))
-                }
-                // What the engine plays for the daemon's own front ends (a
-                // menu's play, a create flow's review: issue 37, they were
-                // invisible): no client's, so any member may stop them.
-                + engine.jobs.list().map { entry in
-                    JobsResult.Entry(
-                        job: entry.id, device: entry.device.rawValue, state: (entry.running ? JobState.running : .queued).rawValue,
-                        kind: (entry.kind == .play ? JobKind.play : .press).rawValue, mine: false)
                 }
             return JobsResult(jobs: entries.sorted { $0.job < $1.job }).json
         case .save:
@@ -302,62 +296,69 @@ extension Dispatcher {
         _ gesture: Gesture, options: PlaybackOptions, on device: ReadyDevice, client: Int, requestID: JSONValue, waits: Bool,
         cancelOnDisconnect: Bool
     ) throws(DaemonError) -> Int {
-        let queue = try readyQueue(device)
-        return try queueJob(
-            .gesture(gesture, options: options, leadIn: .zero), on: queue, device: device, press: nil, client: client,
-            requestID: requestID, waits: waits, cancelOnDisconnect: cancelOnDisconnect, limited: true)
+        try queueJob(
+            .play(gesture, options), on: device, client: client, requestID: requestID, waits: waits,
+            cancelOnDisconnect: cancelOnDisconnect, limited: true)
     }
 
-    /// Queues `work` on a ready device's queue as a job: its record, its
-    /// events (`queued`, `running`, then its end), its reply. `limited`:
-    /// refused as `busy` when the queue is full (key releases never are).
+    /// What a daemon job does on its ready device.
+    enum JobWork {
+        case play(Gesture, PlaybackOptions)
+        case press(KeyPress)
+
+        /// The word its errors use.
+        var word: String {
+            if case .press = self { "press" } else { "play" }
+        }
+    }
+
+    /// Starts `work` as the engine's job on a ready device, as client
+    /// `client`'s: its events (`queued`, `running`, then its end) and its
+    /// reply when the client waits. `limited`: refused as `busy` when the
+    /// queue is full (key releases never are).
     func queueJob(
-        _ work: QueuedWork, on queue: PlayQueue, device: ReadyDevice, press: KeyPress?, client: Int, requestID: JSONValue,
-        waits: Bool, cancelOnDisconnect: Bool, limited: Bool
+        _ work: JobWork, on device: ReadyDevice, client: Int, requestID: JSONValue, waits: Bool, cancelOnDisconnect: Bool,
+        limited: Bool
     ) throws(DaemonError) -> Int {
-        let handle = JobHandle<PlaybackResult, PlaybackProgress>()
-        let (job, limit) = try state.withLock { current throws(DaemonError) -> (Int, Int) in
+        let profile = try readyProfile(device)
+        let (owner, limit) = try state.withLock { current throws(DaemonError) -> (JobOwner, Int) in
             if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
             // A request that waited in a lane while its client went away:
             // played anyway only when a disconnect would not have cancelled it.
             if cancelOnDisconnect && !current.liveClients.contains(client) {
-                throw DaemonError(.cancelled, "the client went away before its \(press == nil ? "play" : "press") was queued")
+                throw DaemonError(.cancelled, "the client went away before its \(work.word) was queued")
             }
-            let id = engine.jobs.nextID()
-            var record = JobRecord(
-                id: id, kind: device.kind, output: device.output, clientID: client, requestID: requestID,
-                waits: waits, cancelOnDisconnect: cancelOnDisconnect, handle: handle)
-            record.owner = current.user(of: client)
-            record.press = press
-            current.jobs[id] = record
-            return (id, current.configuration.queueLimit)
+            return (JobOwner(client: client, user: current.user(of: client)), current.configuration.queueLimit)
         }
-        let started: @Sendable (PlaybackSession, Int) -> Void = { [self] session, _ in
-            state.withLock { current in
-                current.jobs[job]?.state = .running
-                current.jobs[job]?.devnode = session.devnode
-            }
-            broadcast(JobEvent(job: job, state: .running, progress: 0))
-        }
+        let options = JobOptions(
+            owner: owner, endsWithClient: cancelOnDisconnect, queueLimit: limited ? limit : nil,
+            queued: { [self] job in broadcast(JobEvent(job: job, state: .queued, progress: 0)) },
+            started: { [self] job, _ in broadcast(JobEvent(job: job, state: .running, progress: 0)) },
+            ended: { [self] entry, result in
+                if case .press(let press) = work { pressEnded(press, client: client, result) }
+                finish(entry, work, result, client: client, requestID: requestID, waits: waits)
+            })
         do {
-            try queue.enqueue(QueuedPlay(work, handle: handle, started: started), limit: limited ? limit : nil) { [self] in
-                broadcast(JobEvent(job: job, state: .queued, progress: 0))
+            switch work {
+            case .play(let gesture, let playOptions):
+                let request = PlayRequest(
+                    gesture: gesture, target: .profile(profile), options: playOptions, leadIn: .zero, keepDevice: true,
+                    output: device.output)
+                return try engine.startPlay(request, job: options).id
+            case .press(let press):
+                return try engine.startPress(PressRequest(press: press, leadIn: .zero, keepDevice: true, output: device.output), job: options).id
             }
-        } catch {
-            state.withLock { _ = $0.jobs.removeValue(forKey: job) }
+        } catch let error as PlayQueueError {
             switch error {
-            case .cannotPlay(let refusal): throw DaemonError(.badArgument, "\(press == nil ? "play" : "press"): \(refusal)")
-            case .full(let waiting):
-                throw DaemonError(.busy, "the \(device) has \(waiting) \(press == nil ? "plays" : "presses") waiting; try again later")
+            case .cannotPlay(let refusal): throw DaemonError(.badArgument, "\(work.word): \(refusal)")
+            case .full(let waiting): throw DaemonError(.busy, "the \(device) has \(waiting) \(work.word)s waiting; try again later")
             case .retired: throw Self.notReady(device)
             }
+        } catch let refusal as PlaybackError {
+            throw DaemonError(.badArgument, "\(work.word): \(refusal)")
+        } catch {
+            throw DaemonError(.notFound, "the \(device) is not ready: \(DaemonLog.oneLine(String(describing: error)))")
         }
-        // A job that ended already (cancelled at once) ends here, on this thread.
-        handle.onCompletion { [self] result in
-            if let press { pressEnded(job, press, result) }
-            finish(job, result)
-        }
-        return job
     }
 
     /// The answer when no device of a kind is kept ready through an output.
@@ -414,30 +415,24 @@ extension Dispatcher {
     private func cancel(_ job: Int, client: Int) throws(DaemonError) {
         if try cancelRecording(job, client: client) { return }
         if try cancelFingertips(job, client: client) { return }
-        let record = try state.withLock { current throws(DaemonError) -> JobRecord? in
-            guard let record = current.jobs[job] else { return nil }
-            guard current.mayAct(on: record.owner, client: client) else { throw ServerState.notYours("play or press", job) }
-            return record
-        }
-        guard let record else {
-            // One the engine plays for a menu or a create flow: no client's.
-            if engine.jobs.cancel(job) { return }
+        guard let entry = engine.jobs.entry(job) else {
             throw DaemonError(.notFound, "no job \(job) (finished jobs are forgotten)")
         }
-        record.handle.cancel()
-        state.withLock { $0.queues[record.device] }?.remove(record.handle)
+        guard state.withLock({ $0.mayAct(on: entry.owner.user, client: client) }) else {
+            throw ServerState.notYours("play or press", job)
+        }
+        engine.jobs.cancel(job)
     }
 
-    /// Ends a job: its reply (if its client waits) and its event.
-    private func finish(_ job: Int, _ result: PlaybackResult) {
-        guard let record = state.withLock({ $0.jobs[job] }) else { return }
-        // The record goes only after its reply is queued: stop() waits for
-        // the last record to go, then lets the I/O thread end.
-        defer { forgetJob(job) }
+    /// Ends a job: its event, and its reply if its client waits.
+    private func finish(
+        _ entry: EngineJobs.Entry, _ work: JobWork, _ result: PlaybackResult, client: Int, requestID: JSONValue, waits: Bool
+    ) {
+        let job = entry.id
         let written: Int
-        let state: JobRecord.State
+        let state: JobState
         var error: DaemonError?
-        let released = record.press == nil ? "every finger lifted" : "every key released"
+        let released = if case .press = work { "every key released" } else { "every finger lifted" }
         switch result.outcome {
         case .completed:
             state = .done
@@ -452,21 +447,21 @@ extension Dispatcher {
             error = (failure as? DaemonError) ?? DaemonError(.internal, "playing failed after \(frames) frames: \(failure); \(released)")
         }
         broadcast(JobEvent(job: job, state: state, progress: written))
-        guard record.waits else { return }
+        guard waits else { return }
         if let error {
-            reply(record.clientID, DaemonReply.failure(id: record.requestID, error: error))
-        } else if let press = record.press {
+            reply(client, DaemonReply.failure(id: requestID, error: error))
+        } else if case .press(let press) = work {
             reply(
-                record.clientID,
+                client,
                 DaemonReply.success(
-                    id: record.requestID,
-                    result: Self.pressResult(press, result, job: job, state: state, device: record.devnode, frames: written).json))
+                    id: requestID,
+                    result: Self.pressResult(press, result, job: job, state: state, device: entry.devnode, frames: written).json))
         } else {
             let played = PlayResult(
-                job: job, state: state.rawValue, device: record.devnode, frames: written,
+                job: job, state: state.rawValue, device: entry.devnode, frames: written,
                 latenessMaximum: result.lateness.maximum.rawValue, latenessMedian: result.lateness.median.rawValue,
                 latenessPercentile99: result.lateness.percentile99.rawValue)
-            reply(record.clientID, DaemonReply.success(id: record.requestID, result: played.json))
+            reply(client, DaemonReply.success(id: requestID, result: played.json))
         }
     }
 
@@ -474,7 +469,7 @@ extension Dispatcher {
 
     private func devicesResult() -> JSONValue {
         let ready = state.withLock { current in
-            current.configuration.readyDevices.compactMap { device in current.queues[device].map { (device, $0.profile) } }
+            current.configuration.readyDevices.compactMap { device in current.ready[device].map { (device, $0) } }
         }
         let inputDevices: [JSONValue]
         do {
@@ -547,15 +542,6 @@ extension Dispatcher {
 }
 
 extension Dispatcher {
-    /// Removes an ended job; the last one to go while stopping wakes `stop()`.
-    func forgetJob(_ job: Int) {
-        let lastWhileStopping = state.withLock { current in
-            guard current.jobs.removeValue(forKey: job) != nil else { return false }
-            return current.stopping && current.jobs.isEmpty
-        }
-        if lastWhileStopping { jobsEnded.signal() }
-    }
-
     // MARK: Bound actions
 
     /// Queues a binding's action as a job nobody waits for, through the
@@ -583,30 +569,18 @@ extension Dispatcher {
     /// The emergency stop: cancels every job (running plays lift every
     /// finger, queued ones never start, a recording stops as on a `cancel`
     /// of its job, its result kept for `record-stop`), forgets which
-    /// clients hold keys, and queues a release of every key down on the
-    /// keyboard. The daemon keeps running and the bindings stay.
+    /// clients hold keys, and releases every key down on the keyboard
+    /// (``GestureEngine/Engine/emergencyStop()``, which makes no device).
+    /// The daemon keeps running and the bindings stay.
     func emergencyStop(because reason: String) {
-        let (handles, recording, keyboard) = state.withLock { current in
+        let recording = state.withLock { current in
             current.heldKeys = HeldKeys()
-            return (current.jobs.values.map(\.handle), current.recording, current.queues[.keyboard])
+            return current.recording
         }
-        let recordingJob = recording?.job
-        // What the engine plays for a menu or a create flow too.
-        engine.jobs.cancelAll()
-        log.warning("emergency stop (\(reason)): cancelling \(handles.count + (recordingJob == nil ? 0 : 1)) job(s), releasing every key")
-        for handle in handles { handle.cancel() }
         // Everyone's: the emergency stop is the rig's, whoever started what.
+        let cancelled = engine.emergencyStop()
+        log.warning("emergency stop (\(reason)): cancelling \(cancelled + (recording == nil ? 0 : 1)) job(s), releasing every key")
         recording?.recording.cancel()
         cancelAllFingertips()
-        // The keyboard there is, by its queue's own profile: never one made
-        // to release keys (a keyboard not made, or destroyed, has none down).
-        guard let keyboard, let session = engine.existingReadyDevice(keyboard.profile, output: keyboard.output) else { return }
-        // Queued behind the cancelled jobs, so each finds the keyboard free;
-        // a key that is up by then costs no frame.
-        for key in session.state.pressedKeys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            // Harmless: not limited, so only a stopping daemon refuses (busy), and stopping releases every key itself (releaseAllHeldKeys, which logs a key it cannot release).
-            _ = try? queuePress(KeyPress(key: key, action: .up), client: 0, requestID: .null, waits: false, limited: false)
-        }
     }
-
 }

@@ -74,30 +74,29 @@ extension Dispatcher {
     @discardableResult
     func queuePress(_ press: KeyPress, client: Int, requestID: JSONValue, waits: Bool, limited: Bool) throws(DaemonError) -> Int {
         let device = ReadyDevice(kind: .keyboard)
-        guard let queue = state.withLock({ $0.queues[device] }), !queue.isRetired else {
+        guard state.withLock({ $0.ready[device] }) != nil else {
             if state.withLock({ $0.stopping }) { throw DaemonError(.busy, "the daemon is stopping") }
             throw DaemonError(.notFound, "no keyboard is kept ready (the configuration's \"devices\" does not name it)")
         }
         return try queueJob(
-            .press(press, leadIn: .zero), on: queue, device: device, press: press, client: client, requestID: requestID,
-            waits: waits, cancelOnDisconnect: waits, limited: limited)
+            .press(press), on: device, client: client, requestID: requestID, waits: waits, cancelOnDisconnect: waits,
+            limited: limited)
     }
 
     /// Keeps the record of held keys once a press has been played: a
     /// completed `down` is held by its client, or released at once when
     /// that client has gone meanwhile.
-    func pressEnded(_ job: Int, _ press: KeyPress, _ result: PlaybackResult) {
-        guard let record = state.withLock({ $0.jobs[job] }) else { return }
+    func pressEnded(_ press: KeyPress, client: Int, _ result: PlaybackResult) {
         var completed = false
         if case .completed = result.outcome { completed = true }
         let orphaned = state.withLock { current -> Bool in
             current.heldKeys.keepOnly(result.finalState.pressedKeys)
             guard completed, press.action == .down, result.finalState.pressedKeys.contains(press.key) else { return false }
-            guard current.liveClients.contains(record.clientID) else { return true }
-            current.heldKeys.hold(press.key, by: record.clientID)
+            guard current.liveClients.contains(client) else { return true }
+            current.heldKeys.hold(press.key, by: client)
             return false
         }
-        if orphaned { release([press.key], reason: "client \(record.clientID) went away while it pressed") }
+        if orphaned { release([press.key], reason: "client \(client) went away while it pressed") }
     }
 
     /// Releases the keys a client held with `down` (it disconnected),
@@ -122,11 +121,11 @@ extension Dispatcher {
     func releaseAllHeldKeys() {
         let keyboard = state.withLock { current in
             current.heldKeys = HeldKeys()
-            return current.queues[.keyboard]
+            return current.ready[.keyboard]
         }
-        // The keyboard there is, by its queue's own profile; never one made
-        // to release keys (one destroyed released its keys: the kernel sent the ups).
-        guard let keyboard, let session = engine.existingReadyDevice(keyboard.profile, output: keyboard.output) else { return }
+        // The keyboard there is, by its own profile; never one made to
+        // release keys (one destroyed released its keys: the kernel sent the ups).
+        guard let keyboard, let session = engine.existingReadyDevice(keyboard) else { return }
         let down = session.state.pressedKeys.sorted { $0.rawValue < $1.rawValue }
         for key in down {
             do {

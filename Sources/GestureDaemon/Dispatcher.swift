@@ -10,8 +10,8 @@ import Synchronization
 
 /// The daemon's requests, from a line to an engine call: the operations
 /// (this file; plays, presses and recordings in Dispatcher+Press.swift and
-/// Dispatcher+Record.swift), the jobs they make on the ready devices'
-/// queues, and the ready devices themselves. It answers through the
+/// Dispatcher+Record.swift), started as the engine's jobs on the ready
+/// devices, and the ready devices themselves. It answers through the
 /// socket server, and hands `bind`, `unbind` and `bindings` to the
 /// bindings.
 final class Dispatcher: Sendable {
@@ -21,12 +21,10 @@ final class Dispatcher: Sendable {
     let state: Mutex<ServerState>
     let sockets: SocketServer
     let bindings: TriggerBindings
-    /// Held while a ready device is made after start (``readyQueue(_:)``).
+    /// Held while a ready device is made after start (``readyProfile(_:)``).
     private let lateStart = Mutex(())
     /// Library gestures already read, while their files are unchanged.
     let gestureCache = GestureCache()
-    /// Signalled when the last job ends while stopping.
-    let jobsEnded = Semaphore(value: 0)
     /// The requests waiting to be served (``route(_:from:)``).
     let lanes = Lanes()
 
@@ -123,14 +121,11 @@ final class Dispatcher: Sendable {
     /// write a request and close at once); a play or recording it would
     /// have had cancelled by the disconnect is refused then (``queueJob``).
     func clientLeft(_ client: Int) -> Int {
-        let cancelled = state.withLock { current in
-            current.leave(client)
-            return current.jobs.values.filter { $0.clientID == client && $0.cancelOnDisconnect }.map(\.handle)
-        }
-        for handle in cancelled { handle.cancel() }
+        state.withLock { $0.leave(client) }
+        let cancelled = engine.jobs.clientLeft(client)
         releaseHeldKeys(of: client)
         recordingClientLeft(client)
-        return cancelled.count + fingertipsClientLeft(client)
+        return cancelled + fingertipsClientLeft(client)
     }
 
     // MARK: Lifecycle
@@ -151,32 +146,24 @@ final class Dispatcher: Sendable {
         }
     }
 
-    /// The jobs and queues there were when stopping began.
-    struct StoppingJobs {
-        let running: [JobHandle<PlaybackResult, PlaybackProgress>]
-        let queues: [PlayQueue]
-    }
-
-    /// Refuses new work from now on; the jobs to end, or `nil` when
-    /// stopping began before.
-    func beginStopping() -> StoppingJobs? {
-        state.withLock { current -> StoppingJobs? in
-            if current.stopping { return nil }
+    /// Refuses new work from now on; false when stopping began before.
+    func beginStopping() -> Bool {
+        state.withLock { current -> Bool in
+            if current.stopping { return false }
             current.stopping = true
-            return StoppingJobs(running: current.jobs.values.map(\.handle), queues: Array(current.queues.values))
+            return true
         }
     }
 
     /// Cancels every job and waits until each has ended and queued its
     /// reply, then stops the recording and releases every held key.
-    func endJobs(_ jobs: StoppingJobs) {
-        log.notice("stopping: cancelling \(jobs.running.count) job(s)")
-        for handle in jobs.running { handle.cancel() }
+    func endJobs() {
         // Queued jobs end at once, cancelled before they started.
-        for queue in jobs.queues { queue.retire() }
-        // Wait until every job has ended and queued its reply (not only
-        // until the players stopped: the replies come after).
-        if state.withLock({ !$0.jobs.isEmpty }) { jobsEnded.wait() }
+        engine.retireQueues()
+        log.notice("stopping: cancelling \(engine.jobs.cancelAll()) job(s)")
+        // Until every job has ended and queued its reply (each job's
+        // `ended` runs before it leaves the engine's list).
+        engine.jobs.waitUntilEmpty()
         stopRecordingForShutdown()
         stopFingertipsForShutdown()
         releaseAllHeldKeys()
@@ -199,10 +186,10 @@ final class Dispatcher: Sendable {
             do { try startDevice(device) } catch { log.error("cannot create the \(device): \(error)") }
         }
         for device in removed {
-            guard let queue = state.withLock({ $0.queues.removeValue(forKey: device) }) else { continue }
+            guard let profile = state.withLock({ $0.ready.removeValue(forKey: device) }) else { continue }
             // Its waiting plays end cancelled; the device goes once the
             // running one has ended.
-            queue.retire { [engine] in engine.forgetDevice(queue.profile, output: queue.output) }
+            engine.retireReady(profile, output: device.output)
         }
     }
 
@@ -211,7 +198,7 @@ final class Dispatcher: Sendable {
         state.withLock { current in
             AssistRuns.Context(
                 library: current.library, timings: current.configuration.pressTimings,
-                readyTouchscreen: current.queues[ReadyDevice(kind: .touchscreen)]?.profile)
+                readyTouchscreen: current.ready[ReadyDevice(kind: .touchscreen)])
         }
     }
 
@@ -230,39 +217,37 @@ final class Dispatcher: Sendable {
 
     // MARK: Ready devices
 
-    /// The queue of a ready device, made now when the configuration names
+    /// The profile of a ready device, made now when the configuration names
     /// it but it could not be made at start (a HID output's device: a
     /// gadget whose host was not plugged in). One at a time: a play that
     /// finds it being made waits for that.
     /// - Throws: `not-found` when the configuration does not name it or it
     ///   still cannot be made (saying why).
-    func readyQueue(_ device: ReadyDevice) throws(DaemonError) -> PlayQueue {
-        if let queue = state.withLock({ $0.queues[device] }), !queue.isRetired { return queue }
+    func readyProfile(_ device: ReadyDevice) throws(DaemonError) -> VirtualDeviceProfile {
+        if let profile = state.withLock({ $0.ready[device] }) { return profile }
         guard state.withLock({ $0.configuration.readyDevices.contains(device) && !$0.stopping }) else {
             throw Self.notReady(device)
         }
-        return try lateStart.withLock { _ throws(DaemonError) -> PlayQueue in
-            if let queue = state.withLock({ $0.queues[device] }), !queue.isRetired { return queue }
+        return try lateStart.withLock { _ throws(DaemonError) -> VirtualDeviceProfile in
+            if let profile = state.withLock({ $0.ready[device] }) { return profile }
             do {
                 try startDevice(device)
             } catch {
                 throw DaemonError(.notFound, "the \(device) is not ready: \(DaemonLog.oneLine(String(describing: error)))")
             }
-            guard let queue = state.withLock({ $0.queues[device] }) else { throw Self.notReady(device) }
-            return queue
+            guard let profile = state.withLock({ $0.ready[device] }) else { throw Self.notReady(device) }
+            return profile
         }
     }
 
     private func startDevice(_ device: ReadyDevice) throws {
         let profile = try engine.readyProfile(kind: device.kind, output: device.output)
-        let session = try engine.readyDevice(profile, output: device.output)
-        log.info("ready: \(device) at \(session.devnode ?? "?")")
-        let queue = engine.queue(for: profile, output: device.output)
-        queue.observeRemade { [self] session, error in
+        let session = try engine.keepReady(profile, output: device.output) { [self] session, error in
             log.warning("the \(device) vanished (\(error)); making it again")
             broadcast(Self.deviceEvent(device, node: session?.devnode, state: .recreated))
         }
-        state.withLock { $0.queues[device] = queue }
+        log.info("ready: \(device) at \(session.devnode ?? "?")")
+        state.withLock { $0.ready[device] = profile }
         broadcast(Self.deviceEvent(device, node: session.devnode, state: .added))
     }
 
@@ -288,32 +273,7 @@ enum QueuedRequest: Sendable {
     case line([UInt8])
 }
 
-/// A play, from the request to its end.
-struct JobRecord: Sendable {
-    typealias State = JobState
-
-    let id: Int
-    let kind: DeviceKind
-    /// How its device is made.
-    var output: PlayOutput = .uinput
-    let clientID: Int
-    /// The user whose client made it; `nil` for a binding's (see ``ServerState/mayAct(on:client:)``).
-    var owner: UInt32? = nil
-    let requestID: JSONValue
-    let waits: Bool
-    let cancelOnDisconnect: Bool
-    let handle: JobHandle<PlaybackResult, PlaybackProgress>
-    /// A press of a key on the keyboard instead of a play: Dispatcher+Press.swift.
-    var press: KeyPress? = nil
-    var state: State = .queued
-    /// The node of the device it played on, once it runs.
-    var devnode: String?
-
-    /// The ready device it plays on.
-    var device: ReadyDevice { ReadyDevice(kind: kind, output: output) }
-}
-
-/// The dispatcher's state (the jobs, the ready devices, the configuration in force), behind one lock.
+/// The dispatcher's state (the clients, the ready devices, the configuration in force), behind one lock.
 struct ServerState: Sendable {
     var library: GestureLibrary
     var configuration: DaemonConfiguration
@@ -322,9 +282,8 @@ struct ServerState: Sendable {
     var daemonUser: UInt32 = 0
     /// The clients connected (let in, not yet gone).
     var liveClients: Set<Int> = []
-    var jobs: [Int: JobRecord] = [:]
-    /// The engine's queue of each ready device.
-    var queues: [ReadyDevice: PlayQueue] = [:]
+    /// The profile of each ready device made (its jobs are the engine's).
+    var ready: [ReadyDevice: VirtualDeviceProfile] = [:]
     /// The user each live client is (its peer credentials' uid).
     var clientUsers: [Int: UInt32] = [:]
     /// The users of the clients that went away last (see ``leave(_:)``), and their order.

@@ -110,48 +110,81 @@ public final class Engine: Sendable {
     /// made and the play starts on it through a queue of its own. Either
     /// way the gesture is checked once and its frames are built once.
     ///
+    /// This (with ``startPress(_:job:handle:)`` and ``startFingertips(_:clock:events:)``)
+    /// is the one way any front end starts work: the play is in ``jobs``
+    /// from now until it ends, as `options` say whose it is, how long its
+    /// queue may be and what the front end is told as it goes.
+    ///
     /// Blocks the calling thread while the device is created and udev
     /// answers (up to the udev timeout): never call it on Swift's
-    /// cooperative pool (``startPlayWithoutBlocking(_:handle:)``).
+    /// cooperative pool (``startPlayWithoutBlocking(_:job:handle:)``).
     /// - Throws: ``GesturePlayback/PlaybackError`` (a gesture that cannot
     ///   play there), ``OperatingSystem/SystemError`` (no uinput, no access),
     ///   ``GestureEditing/Placement/Failure`` (a bad placement),
     ///   ``PlayQueueError`` (a kept device's queue refused it).
-    public func startPlay(_ request: PlayRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
-        let job = try startUnlistedPlay(request, handle: handle)
-        job.id = jobs.register(.play, device: job.session.profile.kind, handle: handle)
-        return job
-    }
-
-    /// ``startPlay(_:handle:)`` before the play is in ``jobs``.
-    private func startUnlistedPlay(_ request: PlayRequest, handle: PlaybackHandle) throws -> PlayJob {
+    public func startPlay(
+        _ request: PlayRequest, job options: JobOptions = JobOptions(), handle: PlaybackHandle = PlaybackHandle()
+    ) throws -> PlayJob {
         let request = try request.resolvingPlacement().request
         if let priority = request.realtimePriority { try Player.checkRealtime(priority: priority) }
         let profile = try profile(for: request)
+        let id = jobs.register(.play, device: profile.kind, output: request.output, options: options, handle: handle)
+        do {
+            let job = try startListedPlay(request, profile: profile, id: id, options: options, handle: handle)
+            jobs.follow(id, handle: handle, options: options)
+            return job
+        } catch {
+            jobs.remove(id)
+            throw error
+        }
+    }
+
+    /// ``startPlay(_:job:handle:)`` once the play is in ``jobs`` as `id`.
+    private func startListedPlay(
+        _ request: PlayRequest, profile: VirtualDeviceProfile, id: Int, options: JobOptions, handle: PlaybackHandle
+    ) throws -> PlayJob {
         if request.keepDevice {
             let session = try readyDevice(profile, output: request.output, linger: request.linger)
             let memoryLocked = request.realtimePriority.map { _ in MemoryLock.lockCurrentPages() }
-            let job = PlayJob(handle: handle, session: session, frameCount: 0, closesSession: false, memoryLocked: memoryLocked)
-            try queue(for: profile, output: request.output).enqueueUnwrapped(
+            let job = PlayJob(id: id, handle: handle, session: session, frameCount: 0, closesSession: false, memoryLocked: memoryLocked)
+            try enqueue(
                 QueuedPlay(
                     .gesture(request.gesture, options: request.options, leadIn: request.leadIn), handle: handle,
                     realtimePriority: request.realtimePriority, startGate: request.startGate,
-                    started: { _, count in job.setFrameCount(count) }))
+                    started: jobs.starting(id, options: options) { count in job.setFrameCount(count) }),
+                on: queue(for: profile, output: request.output), id: id, options: options)
             return job
         }
         var frames = try FrameBuilder(target: profile, options: request.options).frames(for: request.gesture)
         frames.delay(by: request.leadIn)
         let session = try makeSession(request.output, profile: profile, linger: request.linger)
         return try startOneShot(
-            QueuedPlay(.frames(frames), handle: handle, realtimePriority: request.realtimePriority, startGate: request.startGate),
-            frameCount: frames.count, on: session)
+            QueuedPlay(
+                .frames(frames), handle: handle, realtimePriority: request.realtimePriority, startGate: request.startGate,
+                started: jobs.starting(id, options: options)),
+            frameCount: frames.count, on: session, id: id)
     }
 
-    /// ``startPlay(_:handle:)`` for a front end on Swift's cooperative pool,
+    /// Queues job `id` on `queue` (a kept device's), limited and announced
+    /// as its options say; a gesture the device cannot play is refused as
+    /// the ``GesturePlayback/PlaybackError`` itself.
+    func enqueue(_ play: QueuedPlay, on queue: PlayQueue, id: Int, options: JobOptions) throws {
+        jobs.setQueue(id, queue)
+        do {
+            try queue.enqueue(play, limit: options.queueLimit) { options.queued?(id) }
+        } catch {
+            if case .cannotPlay(let refusal) = error { throw refusal }
+            throw error
+        }
+    }
+
+    /// ``startPlay(_:job:handle:)`` for a front end on Swift's cooperative pool,
     /// which must never block: the device is made, and udev waited for, on
     /// a dedicated thread.
-    public func startPlayWithoutBlocking(_ request: PlayRequest, handle: PlaybackHandle = PlaybackHandle()) async throws -> PlayJob {
-        let result = await Background.value(Self.prepareThread) { Result { try self.startPlay(request, handle: handle) } }
+    public func startPlayWithoutBlocking(
+        _ request: PlayRequest, job options: JobOptions = JobOptions(), handle: PlaybackHandle = PlaybackHandle()
+    ) async throws -> PlayJob {
+        let result = await Background.value(Self.prepareThread) { Result { try self.startPlay(request, job: options, handle: handle) } }
         return try result.get()
     }
 
@@ -164,7 +197,7 @@ public final class Engine: Sendable {
     /// the play cannot start.
     /// `closesSession: false` (a test's session) leaves it open either way.
     func startOneShot(
-        _ play: QueuedPlay, frameCount: Int, on session: PlaybackSession, closesSession: Bool = true
+        _ play: QueuedPlay, frameCount: Int, on session: PlaybackSession, id: Int = 0, closesSession: Bool = true
     ) throws -> PlayJob {
         // A real-time play also keeps its memory in place where permitted
         // (issue 9): the frames are built and in memory, and what the play
@@ -183,7 +216,7 @@ public final class Engine: Sendable {
             throw error
         }
         return PlayJob(
-            handle: play.handle, session: session, frameCount: frameCount, closesSession: closesSession,
+            id: id, handle: play.handle, session: session, frameCount: frameCount, closesSession: closesSession,
             memoryLocked: memoryLocked)
     }
 
@@ -191,8 +224,9 @@ public final class Engine: Sendable {
     /// first use (the device itself is made when a job needs it, or by
     /// ``readyDevice(_:output:linger:)``). Every play and press on a kept
     /// device goes through it, whoever asks: the daemon's clients, its
-    /// bindings, a menu.
-    public func queue(for profile: VirtualDeviceProfile, output: PlayOutput = .uinput) -> PlayQueue {
+    /// bindings, a menu. Only the engine queues work
+    /// (``startPlay(_:job:handle:)``, ``startPress(_:job:handle:)``).
+    func queue(for profile: VirtualDeviceProfile, output: PlayOutput = .uinput) -> PlayQueue {
         let key = KeptKey(profile: profile, output: output)
         return kept.withLock { current in
             if let queue = current.queues[key], !queue.isRetired { return queue }
@@ -230,13 +264,13 @@ public final class Engine: Sendable {
     /// gadget, whose HID functions were made with their geometry by
     /// `gadget up` (``gadgetProfile(name:kind:)``).
     public func profile(for request: PlayRequest) throws -> VirtualDeviceProfile {
-        if case .gadget(let name) = request.output {
+        if case .gadget = request.output {
             let kind: DeviceKind = switch request.target {
             case .kind(let kind): kind
             case .clone(_, let kind): kind ?? .touchscreen
             case .profile(let profile): profile.kind
             }
-            return try gadgetProfile(name: name, kind: kind)
+            return try readyProfile(kind: kind, output: request.output)
         }
         if request.output == .uhid, case .clone = request.target {
             // A clone promises the real device's evdev description; through
@@ -294,6 +328,70 @@ public final class Engine: Sendable {
             return replaced
         }
         return session
+    }
+
+    /// Keeps the device of `profile` through `output` ready for plays (a
+    /// daemon's ready device): made now (udev waited for) unless it is
+    /// already; `remade` is told each time it vanished under a play and was
+    /// made again (with the new device, or `nil` when it could not be).
+    /// - Throws: as ``readyDevice(_:output:linger:)``.
+    public func keepReady(
+        _ profile: VirtualDeviceProfile, output: PlayOutput = .uinput,
+        remade: @escaping @Sendable (PlaybackSession?, SystemError) -> Void
+    ) throws -> PlaybackSession {
+        let session = try readyDevice(profile, output: output)
+        queue(for: profile, output: output).observeRemade(remade)
+        return session
+    }
+
+    /// Stops keeping the device of `profile` through `output` ready: its
+    /// waiting jobs end cancelled at once, and the device goes once the
+    /// running one has ended.
+    public func retireReady(_ profile: VirtualDeviceProfile, output: PlayOutput = .uinput) {
+        let key = KeptKey(profile: profile, output: output)
+        guard let queue = kept.withLock({ $0.queues.removeValue(forKey: key) }) else {
+            forgetDevice(profile, output: output)
+            return
+        }
+        queue.retire { [self] in forgetDevice(profile, output: output) }
+    }
+
+    /// Every kept device's queue takes no more jobs, and its waiting ones
+    /// end cancelled (shutting down; ``closeKeptDevices()`` after).
+    public func retireQueues() {
+        for queue in kept.withLock({ Array($0.queues.values) }) { queue.retire() }
+    }
+
+    /// The emergency stop: cancels every job (running plays lift every
+    /// finger, waiting ones never start), then releases every key down on
+    /// each kept keyboard, queued behind the cancelled jobs so that each
+    /// finds the keyboard free. Never makes a device: a keyboard not made,
+    /// or destroyed, has no key down (issue 37). How many jobs it cancelled.
+    @discardableResult
+    public func emergencyStop() -> Int {
+        let cancelled = jobs.cancelAll()
+        let keyboards = kept.withLock { current in
+            current.sessions.filter { key, session in key.profile.kind == .keyboard && !session.isClosed }
+        }
+        for (key, session) in keyboards.sorted(by: { $0.key.output.word < $1.key.output.word }) {
+            for code in session.state.pressedKeys.sorted(by: { $0.rawValue < $1.rawValue }) {
+                let handle = PlaybackHandle()
+                let options = JobOptions()
+                let id = jobs.register(.press, device: .keyboard, output: key.output, options: options, handle: handle)
+                do {
+                    try enqueue(
+                        QueuedPlay(
+                            .press(KeyPress(key: code, action: .up), leadIn: .zero), handle: handle,
+                            started: jobs.starting(id, options: options)),
+                        on: queue(for: key.profile, output: key.output), id: id, options: options)
+                    jobs.follow(id, handle: handle, options: options)
+                } catch {
+                    // Retired (shutting down): closing the keyboard releases its keys.
+                    jobs.remove(id)
+                }
+            }
+        }
+        return cancelled
     }
 
     /// The kept device of `profile` through `output` if it is made and open;

@@ -71,7 +71,7 @@ public enum PlayQueueError: Error, Sendable, CustomStringConvertible {
 /// The one way a gesture or a key press gets played: a serial queue of jobs
 /// on one device, owned by the ``Engine``. Each kept device has one
 /// (``Engine/queue(for:output:)``), and each one-shot play makes one for its
-/// own device (``Engine/startPlay(_:handle:)``).
+/// own device (``Engine/startPlay(_:job:handle:)``).
 ///
 /// A job is checked once when queued (``FrameBuilder/check(_:)``: the
 /// gesture against the device, without building frames), and its frames
@@ -154,7 +154,7 @@ public final class PlayQueue: Sendable {
     /// before anyone can say it runs.
     /// - Throws: ``PlayQueueError``; nothing is queued then, and the
     ///   handle is not finished.
-    public func enqueue(
+    func enqueue(
         _ play: QueuedPlay, limit: Int? = nil, accepted: (() -> Void)? = nil
     ) throws(PlayQueueError) {
         let queued: Work
@@ -222,7 +222,7 @@ public final class PlayQueue: Sendable {
     /// handle as cancelled before it started. False when it is not waiting
     /// (running, ended, or never queued here).
     @discardableResult
-    public func remove(_ handle: PlaybackHandle) -> Bool {
+    func remove(_ handle: PlaybackHandle) -> Bool {
         let removed = state.withLock { current -> Entry? in
             guard let index = current.pending.firstIndex(where: { $0.play.handle === handle }) else { return nil }
             return current.pending.remove(at: index)

@@ -158,16 +158,16 @@ public final class PlayJob: Sendable {
     /// (``OperatingSystem/MemoryLock``: where permitted); `nil` otherwise.
     public let memoryLocked: Bool?
     private let closesSession: Bool
-    private let jobID = Atomic<Int>(0)
 
     /// Its id in the engine's ``Engine/jobs`` (0 for a play started on a
     /// session the caller holds, which is not listed there).
-    public internal(set) var id: Int {
-        get { jobID.load(ordering: .acquiring) }
-        set { jobID.store(newValue, ordering: .releasing) }
-    }
+    public let id: Int
 
-    init(handle: PlaybackHandle, session: PlaybackSession, frameCount: Int, closesSession: Bool, memoryLocked: Bool? = nil) {
+    init(
+        id: Int = 0, handle: PlaybackHandle, session: PlaybackSession, frameCount: Int, closesSession: Bool,
+        memoryLocked: Bool? = nil
+    ) {
+        self.id = id
         self.handle = handle
         self.session = session
         builtFrames = Atomic(frameCount)

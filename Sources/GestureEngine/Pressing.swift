@@ -53,39 +53,53 @@ extension Engine {
     /// answers (up to the udev timeout).
     /// - Throws: ``OperatingSystem/SystemError`` (no uinput, no access),
     ///   ``PlayQueueError`` (the kept keyboard's queue takes no more).
-    public func startPress(_ request: PressRequest, handle: PlaybackHandle = PlaybackHandle()) throws -> PlayJob {
-        let job = try startUnlistedPress(request, handle: handle)
-        job.id = jobs.register(.press, device: .keyboard, handle: handle)
-        return job
-    }
-
-    /// ``startPress(_:handle:)`` before the press is in ``jobs``.
-    private func startUnlistedPress(_ request: PressRequest, handle: PlaybackHandle) throws -> PlayJob {
+    public func startPress(
+        _ request: PressRequest, job options: JobOptions = JobOptions(), handle: PlaybackHandle = PlaybackHandle()
+    ) throws -> PlayJob {
         if request.output != .uinput, HIDButtonsLayout.usage(for: request.press.key) == nil {
             // The HID buttons would drop it without a word.
             throw PlayOutputError.unsupportedKey(output: request.output.word, key: request.press.key)
         }
         let profile = try readyProfile(kind: .keyboard, output: request.output)
-        let play = QueuedPlay(.press(request.press, leadIn: request.leadIn), handle: handle, startGate: request.startGate)
+        let id = jobs.register(.press, device: .keyboard, output: request.output, options: options, handle: handle)
+        do {
+            let job = try startListedPress(request, profile: profile, id: id, options: options, handle: handle)
+            jobs.follow(id, handle: handle, options: options)
+            return job
+        } catch {
+            jobs.remove(id)
+            throw error
+        }
+    }
+
+    /// ``startPress(_:job:handle:)`` once the press is in ``jobs`` as `id`.
+    private func startListedPress(
+        _ request: PressRequest, profile: VirtualDeviceProfile, id: Int, options: JobOptions, handle: PlaybackHandle
+    ) throws -> PlayJob {
+        let work = QueuedWork.press(request.press, leadIn: request.leadIn)
         guard request.keepDevice else {
             let session = try makeSession(request.output, profile: profile, linger: request.linger)
-            return try startOneShot(play, frameCount: request.press.frames(from: session.state, start: .zero).count, on: session)
+            return try startOneShot(
+                QueuedPlay(work, handle: handle, startGate: request.startGate, started: jobs.starting(id, options: options)),
+                frameCount: request.press.frames(from: session.state, start: .zero).count, on: session, id: id)
         }
         // Queued on the kept keyboard behind its other presses and plays.
         let session = try readyDevice(profile, output: request.output, linger: request.linger)
-        let job = PlayJob(handle: handle, session: session, frameCount: 0, closesSession: false)
-        var queued = play
-        queued.started = { _, count in job.setFrameCount(count) }
-        try queue(for: profile, output: request.output).enqueueUnwrapped(queued)
+        let job = PlayJob(id: id, handle: handle, session: session, frameCount: 0, closesSession: false)
+        try enqueue(
+            QueuedPlay(
+                work, handle: handle, startGate: request.startGate,
+                started: jobs.starting(id, options: options) { count in job.setFrameCount(count) }),
+            on: queue(for: profile, output: request.output), id: id, options: options)
         return job
     }
 
-    /// ``startPress(_:handle:)`` for a front end on Swift's cooperative
+    /// ``startPress(_:job:handle:)`` for a front end on Swift's cooperative
     /// pool: the keyboard is made, and udev waited for, on a dedicated thread.
-    public func startPressWithoutBlocking(_ request: PressRequest, handle: PlaybackHandle = PlaybackHandle()) async throws
-        -> PlayJob
-    {
-        let result = await Background.value(Self.prepareThread) { Result { try self.startPress(request, handle: handle) } }
+    public func startPressWithoutBlocking(
+        _ request: PressRequest, job options: JobOptions = JobOptions(), handle: PlaybackHandle = PlaybackHandle()
+    ) async throws -> PlayJob {
+        let result = await Background.value(Self.prepareThread) { Result { try self.startPress(request, job: options, handle: handle) } }
         return try result.get()
     }
 

@@ -25,7 +25,14 @@ struct WireGoldenTests {
     /// (the events before it included, in the order the daemon writes them).
     struct Step {
         let request: String
-        init(request: String, lines: Int = 1) { self.request = request }
+        /// Asked again (up to 20 s) until the reply holds this: a state
+        /// that comes in its own time (a trigger's watch connecting, which
+        /// a loaded machine delays), so that the transcript does not race it.
+        let until: String?
+        init(request: String, lines: Int = 1, until: String? = nil) {
+            self.request = request
+            self.until = until
+        }
     }
 
     static func steps(tap: String) -> [Step] {
@@ -41,7 +48,7 @@ struct WireGoldenTests {
             Step(request: #"{"id": 9, "op": "press", "key": "mute"}"#, lines: 1),
             Step(request: #"{"id": 10, "op": "bindings"}"#, lines: 1),
             Step(request: #"{"id": 11, "op": "bind", "trigger": {"device": "046d:c52b", "key": "KEY_F13", "press": "double"}, "action": {"press": "mute"}}"#, lines: 1),
-            Step(request: #"{"id": 12, "op": "bindings"}"#, lines: 1),
+            Step(request: #"{"id": 12, "op": "bindings"}"#, lines: 1, until: #""state": "connected""#),
             Step(request: #"{"id": 13, "op": "unbind", "trigger": {"device": "046d:c52b", "key": "KEY_F13", "press": "double"}}"#, lines: 1),
             Step(request: #"{"id": 14, "op": "cancel", "job": 99}"#, lines: 1),
             Step(request: #"{"id": 15, "op": "jobs"}"#, lines: 1),
@@ -101,12 +108,20 @@ struct WireGoldenTests {
         var jobs: [String: String] = [:]
         var transcript: [String] = []
         for step in Self.steps(tap: tap) {
-            try connection.send(step.request + "\n")
+            let deadline = MonotonicClock.nowMicroseconds() + 20_000_000
+            var lines: [String] = []
+            repeat {
+                lines = []
+                try connection.send(step.request + "\n")
+                while true {
+                    let line = try connection.receiveText()
+                    lines.append(line)
+                    if !line.hasPrefix("{\"event\"") { break }
+                }
+            } while step.until.map({ wanted in !lines.last!.contains(wanted) && MonotonicClock.nowMicroseconds() < deadline }) == true
             transcript.append("> " + step.request.replacingOccurrences(of: tap, with: "<tap>"))
-            while true {
-                let line = try connection.receiveText()
+            for line in lines {
                 transcript.append("< " + Self.normalized(line.replacingOccurrences(of: tap, with: "<tap>"), folder: daemon.folder, jobs: &jobs))
-                if !line.hasPrefix("{\"event\"") { break }
             }
         }
         await daemon.stop()
