@@ -121,8 +121,15 @@ let package = Package(
             dependencies: [
                 "GestureModel", "GestureFormat", "GestureLibrary", "GestureRender", "InputSystem", "OperatingSystem",
                 "DeviceDiscovery", "GesturePlayback", "GestureRecording", "GestureEngine", "GestureAssist", "GestureProtocol",
-                "GestureBindings",
+                "GestureBindings", "DaemonTransport",
             ]
+        ),
+        // The daemon's socket server: its clients, their buffers and
+        // per-user budgets, and the lanes requests wait in for workers (no
+        // engine: a transport for NDJSON requests and replies).
+        .target(
+            name: "DaemonTransport",
+            dependencies: ["GestureFormat", "GestureProtocol", "GestureBindings", "OperatingSystem"]
         ),
         // AssistiveTouch for switch users: the create flow and the menu of
         // actions, by keys or by one scanning switch (a front end over the engine).
@@ -183,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "GestureDaemonTests",
             dependencies: [
-                "GestureDaemon", "GestureProtocol", "GestureBindings", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
+                "GestureDaemon", "GestureProtocol", "GestureBindings", "DaemonTransport", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
                 "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport", "GestureRecording", "GestureAssist",
             ],
             // The wire's golden transcript, read by WireGoldenTests from the source tree.

@@ -1,3 +1,4 @@
+import DaemonTransport
 import GestureBindings
 import GestureEngine
 import GestureFormat

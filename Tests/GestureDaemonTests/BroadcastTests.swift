@@ -1,3 +1,4 @@
+import DaemonTransport
 import GestureBindings
 @testable import GestureDaemon
 import GestureProtocol

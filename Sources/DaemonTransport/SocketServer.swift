@@ -79,24 +79,41 @@ public struct ClientLimits: Sendable, Hashable {
 /// Replies and pushed events go into each client's bounded output buffer;
 /// a client that does not read loses pushed events (counted, and told in a
 /// `dropped` event), never stalls the daemon.
-final class SocketServer: Sendable {
+package final class SocketServer: Sendable {
     /// What the I/O thread asks of the socket's owner; each is called on
     /// the I/O thread, outside the socket server's lock.
-    struct Handlers: Sendable {
+    package struct Handlers: Sendable {
         /// Why a peer may not use the daemon; `nil`: it may.
-        var refusal: @Sendable (PeerCredentials) -> DaemonError?
+        package var refusal: @Sendable (PeerCredentials) -> DaemonError?
         /// A client was let in (before any of its lines is handled).
-        var connected: @Sendable (_ client: Int, _ peer: PeerCredentials) -> Void
+        package var connected: @Sendable (_ client: Int, _ peer: PeerCredentials) -> Void
         /// A complete, non-blank request line from a client.
-        var line: @Sendable (_ line: [UInt8], _ client: Int) -> Void
+        package var line: @Sendable (_ line: [UInt8], _ client: Int) -> Void
         /// A client went away; how many of its jobs that ended (for the log).
-        var disconnected: @Sendable (_ client: Int) -> Int
+        package var disconnected: @Sendable (_ client: Int) -> Int
         /// A client is cut off for not reading (before it is disconnected):
         /// what it has waiting to be served is not worth serving.
-        var cutOff: @Sendable (_ client: Int) -> Void = { _ in }
+        package var cutOff: @Sendable (_ client: Int) -> Void = { _ in }
         /// Whether a client is not read for now (its requests waiting to be
         /// served are over their bound); ``resume()`` says when to look again.
-        var paused: @Sendable (_ client: Int) -> Bool = { _ in false }
+        package var paused: @Sendable (_ client: Int) -> Bool = { _ in false }
+
+        /// Handlers; see each property.
+        package init(
+            refusal: @escaping @Sendable (PeerCredentials) -> DaemonError?,
+            connected: @escaping @Sendable (_ client: Int, _ peer: PeerCredentials) -> Void,
+            line: @escaping @Sendable (_ line: [UInt8], _ client: Int) -> Void,
+            disconnected: @escaping @Sendable (_ client: Int) -> Int,
+            cutOff: @escaping @Sendable (_ client: Int) -> Void = { _ in },
+            paused: @escaping @Sendable (_ client: Int) -> Bool = { _ in false }
+        ) {
+            self.refusal = refusal
+            self.connected = connected
+            self.line = line
+            self.disconnected = disconnected
+            self.cutOff = cutOff
+            self.paused = paused
+        }
     }
 
     /// The clients and the loop's flags, behind one lock.
@@ -190,18 +207,18 @@ final class SocketServer: Sendable {
     }
 
     /// The I/O thread: named `gesturectl-io`.
-    static let ioThread = ThreadOptions(name: "gesturectl-io")
+    package static let ioThread = ThreadOptions(name: "gesturectl-io")
 
     private let listening: FileDescriptor
     private let createdSocketPath: String?
-    let limits: ClientLimits
+    package let limits: ClientLimits
     private let log: DaemonLog
     private let clients = Mutex(Clients())
     private let wake: EventCounter
 
     /// A server on `listening`; nothing runs until ``start(_:)``.
     /// `createdSocketPath` is removed when it stops.
-    init(listening: FileDescriptor, createdSocketPath: String?, limits: ClientLimits, log: DaemonLog) throws(SystemError) {
+    package init(listening: FileDescriptor, createdSocketPath: String?, limits: ClientLimits, log: DaemonLog) throws(SystemError) {
         self.listening = listening
         self.createdSocketPath = createdSocketPath
         self.limits = limits
@@ -210,7 +227,7 @@ final class SocketServer: Sendable {
     }
 
     /// Starts the I/O thread; `finished` is called on it once it has ended.
-    func start(_ handlers: Handlers, finished: @escaping @Sendable () -> Void) throws {
+    package func start(_ handlers: Handlers, finished: @escaping @Sendable () -> Void) throws {
         // A socket handed over by socket activation is blocking: the I/O
         // thread accepts until "would block", so it must not be.
         try listening.setNonBlocking()
@@ -221,24 +238,24 @@ final class SocketServer: Sendable {
     }
 
     /// The unread input held for all clients (incomplete lines), in bytes.
-    var bufferedInputBytes: Int { clients.withLock { $0.bufferedInput } }
+    package var bufferedInputBytes: Int { clients.withLock { $0.bufferedInput } }
 
     /// The replies and events all clients have not read yet, in bytes.
-    var pendingOutputBytes: Int { clients.withLock { $0.pendingOutput } }
+    package var pendingOutputBytes: Int { clients.withLock { $0.pendingOutput } }
 
     /// A paused client may be read again (see ``Handlers/paused``).
-    func resume() { wake.signal() }
+    package func resume() { wake.signal() }
 
     /// Stops listening at once (the socket file goes); the clients stay
     /// until ``finish()``.
-    func stopListening() {
+    package func stopListening() {
         clients.withLock { $0.stopping = true }
         wake.signal()
     }
 
     /// Every reply is queued: the I/O thread ends once they are written (a
     /// slow reader gets at most a second), closing every client.
-    func finish() {
+    package func finish() {
         clients.withLock {
             $0.stopping = true
             $0.drained = true
@@ -251,7 +268,7 @@ final class SocketServer: Sendable {
     /// Queues `line` for a client (a reply: never dropped; clients that let
     /// replies pile up past a bound are disconnected, their output
     /// discarded: see ``ClientLimits``).
-    func reply(_ clientID: Int, _ line: String) {
+    package func reply(_ clientID: Int, _ line: String) {
         let cut = clients.withLock { current in
             current.change(clientID) { $0.appendOutput(line.utf8) }
             return current.enforceOutputBudgets(after: clientID, limits: limits)
@@ -270,13 +287,13 @@ final class SocketServer: Sendable {
     /// is subscribed to costs one look under the lock: its fields are not
     /// made and the I/O thread is not woken (a play's `queued` and `running`
     /// come before its first frame).
-    func broadcast<Message: DaemonEventMessage>(_ message: @autoclosure () -> Message) {
+    package func broadcast<Message: DaemonEventMessage>(_ message: @autoclosure () -> Message) {
         broadcast(Message.event, message().fields)
     }
 
     /// Pushes an event of `event` with `fields` (an assist's line: `create`
     /// or `menu`); see ``broadcast(_:)-generic``.
-    func broadcast(_ event: DaemonEvent, _ fields: @autoclosure () -> [(String, JSONValue)]) {
+    package func broadcast(_ event: DaemonEvent, _ fields: @autoclosure () -> [(String, JSONValue)]) {
         let heard = clients.withLock { current in current.byID.values.contains { $0.subscriptions.contains(event) } }
         guard heard else { return }
         let line = Array(DaemonReply.event(event, fields()).utf8)
@@ -300,7 +317,7 @@ final class SocketServer: Sendable {
     }
 
     /// Adds `events` to what a client hears.
-    func subscribe(_ clientID: Int, to events: Set<DaemonEvent>) {
+    package func subscribe(_ clientID: Int, to events: Set<DaemonEvent>) {
         clients.withLock { $0.byID[clientID]?.subscriptions.formUnion(events) }
     }
 
@@ -520,7 +537,7 @@ final class SocketServer: Sendable {
     }
 
     /// `64 MiB`, `1 KiB`, `100 bytes`.
-    static func describeBytes(_ count: Int) -> String {
+    package static func describeBytes(_ count: Int) -> String {
         if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
         if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
         return "\(count) bytes"
@@ -599,19 +616,19 @@ private struct ClientView {
 /// One connected client, as the I/O thread and the workers share it.
 /// Mutated in place in ``ServerState/clients`` (never copied out and back:
 /// its buffers can be megabytes).
-struct ClientState: Sendable {
-    let id: Int
-    let socket: FileDescriptor
-    let peer: PeerCredentials
+package struct ClientState: Sendable {
+    package let id: Int
+    package let socket: FileDescriptor
+    package let peer: PeerCredentials
 
-    init(id: Int, socket: FileDescriptor, peer: PeerCredentials) {
+    package init(id: Int, socket: FileDescriptor, peer: PeerCredentials) {
         self.id = id
         self.socket = socket
         self.peer = peer
     }
 
     /// Unread input: an incomplete line, without a newline in it.
-    var input: [UInt8] = []
+    package var input: [UInt8] = []
     /// Output not yet sent, in chunks (a reply each, small ones together):
     /// a large reply is never copied to grow one buffer, and a sent one is
     /// freed whole. The first `sentOfFirst` bytes of the first chunk are sent.
@@ -621,21 +638,21 @@ struct ClientState: Sendable {
     /// Bytes queued and not yet sent.
     private(set) var pendingOutput = 0
     /// Close once the output is written (refused peers, oversize lines).
-    var closing = false
+    package var closing = false
     /// Its replies went over the limit: disconnect it now.
-    var overflowed = false
-    var subscriptions: Set<DaemonEvent> = []
-    var droppedEvents = 0
+    package var overflowed = false
+    package var subscriptions: Set<DaemonEvent> = []
+    package var droppedEvents = 0
     /// The socket refused part of the last write: its buffer is full, the
     /// client is not reading. Only then do the output limits apply, so that
     /// the replies and events queued between two writes (a burst of
     /// pipelined requests) are not taken for a client that does not read.
-    var writeBlocked = false
+    package var writeBlocked = false
 
     /// Small outputs go into one chunk up to this size.
     private static let chunkBytes = 1 << 16
 
-    mutating func appendOutput<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func appendOutput<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         guard !overflowed, !bytes.isEmpty else { return }
         if firstChunk < chunks.count, let last = chunks.indices.last, chunks[last].count + bytes.count <= Self.chunkBytes {
             chunks[last].append(contentsOf: bytes)
@@ -645,7 +662,7 @@ struct ClientState: Sendable {
         pendingOutput += bytes.count
     }
 
-    mutating func discardOutput() {
+    package mutating func discardOutput() {
         chunks = []
         firstChunk = 0
         sentOfFirst = 0
@@ -653,7 +670,7 @@ struct ClientState: Sendable {
     }
 
     /// Sends what the socket takes now (non-blocking).
-    mutating func sendOutput() throws {
+    package mutating func sendOutput() throws {
         writeBlocked = false
         while firstChunk < chunks.count {
             let socket = socket
@@ -682,7 +699,7 @@ struct ClientState: Sendable {
 
     /// Queues a pushed event, or counts it as dropped when more than
     /// `limit` bytes wait; true when this starts a run of drops.
-    mutating func pushEvent(_ line: [UInt8], limit: Int) -> Bool {
+    package mutating func pushEvent(_ line: [UInt8], limit: Int) -> Bool {
         if pendingOutput > limit && writeBlocked {
             droppedEvents += 1
             return droppedEvents == 1
@@ -696,7 +713,7 @@ struct ClientState: Sendable {
     /// their newlines). A line longer than `limit` (complete or not) stops
     /// it: the lines before it are returned, nothing after, and the input is
     /// emptied. Only the new bytes are searched for newlines.
-    mutating func takeLines(_ bytes: ArraySlice<UInt8>, limit: Int) -> (lines: [[UInt8]], tooLarge: Bool) {
+    package mutating func takeLines(_ bytes: ArraySlice<UInt8>, limit: Int) -> (lines: [[UInt8]], tooLarge: Bool) {
         var lines: [[UInt8]] = []
         var lineStart = 0  // in input
         let searchFrom = input.count
@@ -730,7 +747,7 @@ struct ClientState: Sendable {
 
     /// Queues the `dropped` event once the output is back under `limit`
     /// (or the socket took all it was given).
-    mutating func flushDropped(limit: Int) {
+    package mutating func flushDropped(limit: Int) {
         guard droppedEvents > 0, pendingOutput <= limit || !writeBlocked else { return }
         appendOutput(DaemonReply.event(DroppedEvent.event, DroppedEvent(count: droppedEvents).fields).utf8)
         droppedEvents = 0

@@ -10,7 +10,7 @@ import Synchronization
 /// 60 MiB line occupy one worker and never the others' turns, and one
 /// user's six greedy clients get one user's share, not six (issue 36). The I/O thread only queues; it never waits for
 /// a request to be served (docs/PROTOCOL.md, "Limits").
-final class RequestLanes<Request: Sendable>: Sendable {
+package final class RequestLanes<Request: Sendable>: Sendable {
     /// One queued request and the bytes it holds.
     private struct Queued: Sendable {
         let request: Request
@@ -72,7 +72,7 @@ final class RequestLanes<Request: Sendable>: Sendable {
     private let threadName: String
 
     /// Lanes served by `workers` threads named `name` once started.
-    init(workers: Int, name: String) {
+    package init(workers: Int, name: String) {
         self.workers = workers
         threadName = name
     }
@@ -80,7 +80,7 @@ final class RequestLanes<Request: Sendable>: Sendable {
     /// Starts the workers: `serve` handles each request; `drained` is told
     /// (on a worker) when a client's waiting requests are under
     /// ``backlogLimit`` again.
-    func start(
+    package func start(
         serve: @escaping @Sendable (_ request: Request, _ client: Int) -> Void, drained: @escaping @Sendable (_ client: Int) -> Void
     ) throws(SystemError) {
         handlers.withLock { $0 = Handlers(serve: serve, drained: drained) }
@@ -92,17 +92,17 @@ final class RequestLanes<Request: Sendable>: Sendable {
     }
 
     /// The workers' nice value.
-    static var workerNiceness: Int32 { 10 }
+    package static var workerNiceness: Int32 { 10 }
 
     /// A client whose waiting requests hold more than this many bytes (or
     /// number more than ``backlogCount``) is not read until they are served:
     /// its requests wait in the kernel, not in the daemon's memory.
-    static var backlogLimit: Int { 1 << 20 }
+    package static var backlogLimit: Int { 1 << 20 }
     /// See ``backlogLimit``.
-    static var backlogCount: Int { 256 }
+    package static var backlogCount: Int { 256 }
 
     /// Queues a request of `client`, of `user`, that holds `bytes` of memory.
-    func add(_ request: Request, bytes: Int, client: Int, user: UInt32) {
+    package func add(_ request: Request, bytes: Int, client: Int, user: UInt32) {
         let wake = lanes.withLock { current -> Bool in
             if current.stopped { return false }
             let lane = current.waiting[client]
@@ -118,7 +118,7 @@ final class RequestLanes<Request: Sendable>: Sendable {
     }
 
     /// Whether the client has so much waiting that it is not read for now.
-    func isBacklogged(_ client: Int) -> Bool {
+    package func isBacklogged(_ client: Int) -> Bool {
         lanes.withLock { current in
             guard let lane = current.waiting[client] else { return false }
             return (current.bytes[client] ?? 0) > Self.backlogLimit || lane.items.count - lane.start > Self.backlogCount
@@ -128,7 +128,7 @@ final class RequestLanes<Request: Sendable>: Sendable {
     /// Drops what `client` has waiting (a request being served goes on);
     /// how many were dropped.
     @discardableResult
-    func forget(_ client: Int) -> Int {
+    package func forget(_ client: Int) -> Int {
         lanes.withLock { current in
             // Its turn stays in the order and is skipped (its lane is empty).
             guard let lane = current.waiting.removeValue(forKey: client) else { return 0 }
@@ -141,7 +141,7 @@ final class RequestLanes<Request: Sendable>: Sendable {
     /// Stops serving: what waits is returned (for a `busy` reply), and the
     /// workers end once their current request is served. Nothing waits
     /// for those: a stopping daemon does not wait for a slow request.
-    func stop() -> [(request: Request, client: Int)] {
+    package func stop() -> [(request: Request, client: Int)] {
         let left = lanes.withLock { current -> [(Request, Int)] in
             current.stopped = true
             var left: [(Request, Int)] = []
