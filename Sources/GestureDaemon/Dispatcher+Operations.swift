@@ -522,11 +522,6 @@ extension Dispatcher {
         }
     }
 
-    func gestureJSON(_ gesture: Gesture) throws -> JSONValue {
-        let bytes = GestureFileFormat.encodeUTF8(gesture)
-        return try JSONValue.parse(bytes)
-    }
-
     func libraryCall<Result>(_ body: () throws(LibraryError) -> Result) throws(DaemonError) -> Result {
         do {
             return try body()

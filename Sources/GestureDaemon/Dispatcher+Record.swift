@@ -74,7 +74,7 @@ extension Dispatcher {
             recording = try engine.startRecording(
                 recordRequest,
                 strokes: { [self] stroke in
-                    broadcast(RecordEvent(job: job, stroke: Self.strokeJSON(stroke)))
+                    broadcast(RecordEvent(job: job, stroke: GestureFileFormat.json(stroke)))
                 })
         } catch {
             throw Self.recordStartError(error)
@@ -217,7 +217,7 @@ extension Dispatcher {
         case .success(let recorded):
             var gesture = recorded.gesture
             if let save, !recording.named { gesture.name = save }
-            result.gesture = try gestureJSON(gesture)
+            result.gesture = GestureFileFormat.json(gesture)
             result.warnings = recorded.warnings
             if let save {
                 let library = state.withLock { $0.library }
@@ -230,16 +230,6 @@ extension Dispatcher {
             if current.recording?.job == recording.job { current.recording = nil }
         }
         return result.json
-    }
-
-    /// A stroke as the file format writes it (its JSON object).
-    static func strokeJSON(_ stroke: Stroke) -> JSONValue {
-        let bytes = GestureFileFormat.encodeUTF8(Gesture(name: "stroke", device: .synthDefault, strokes: [stroke]))
-        // Harmless: the encoder's own output always parses (GestureFormat's tests read it back); null never goes out.
-        guard let gesture = try? JSONValue.parse(bytes), case .array(let strokes)? = gesture["strokes"], let first = strokes.first else {
-            return .null
-        }
-        return first
     }
 
     private static func microseconds(_ milliseconds: Double) -> Microseconds {

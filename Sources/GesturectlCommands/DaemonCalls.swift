@@ -15,7 +15,7 @@ extension CommandContext {
         let result = ShowResult(try DaemonCalls.call(daemon, .show(name: name)))
         guard let gesture = result.gesture else { throw CommandFailure.failure("the daemon's show reply has no gesture") }
         do {
-            return try GestureFileFormat.decode(Array(gesture.jsonText.utf8), source: "the daemon's \"\(name)\"")
+            return try GestureFileFormat.decode(json: gesture, source: "the daemon's \"\(name)\"")
         } catch {
             throw CommandFailure.failure(error.description)
         }
@@ -107,7 +107,7 @@ enum DaemonCalls {
 
     /// A gesture as the protocol carries it inline: the file format's JSON object.
     static func inline(_ gesture: Gesture) throws -> JSONValue {
-        try JSONValue.parse(GestureFileFormat.encodeUTF8(gesture))
+        GestureFileFormat.json(gesture)
     }
 
     /// The gesture argument as the daemon takes it: a library NAME by name,

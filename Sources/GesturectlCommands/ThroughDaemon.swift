@@ -64,7 +64,7 @@ extension RecordCommand {
         }
         let gesture: Gesture
         do {
-            gesture = try GestureFileFormat.decode(Array(inline.jsonText.utf8), source: "the daemon's recording")
+            gesture = try GestureFileFormat.decode(json: inline, source: "the daemon's recording")
         } catch {
             throw CommandFailure.failure(error.description)
         }
