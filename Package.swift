@@ -163,6 +163,18 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
+        // The daemon under test, shared by the daemon's tests and the
+        // commands' tests through the daemon: a daemon on a real socket over
+        // the real engine with test doubles, its switches and a raw connection.
+        .target(
+            name: "DaemonTestSupport",
+            dependencies: [
+                "GestureDaemon", "GestureProtocol", "GestureBindings", "DeviceDiscovery", "GestureEngine", "GestureFormat",
+                "GestureLibrary", "GestureModel", "GesturePlayback", "GestureRecording", "InputSystem", "OperatingSystem",
+                "TestSupport",
+            ],
+            path: "Tests/DaemonTestSupport"
+        ),
 
         .testTarget(name: "ButtonModelTests", dependencies: ["ButtonModel", "GestureMenu", "GestureModel"]),
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel"]),
@@ -190,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "GestureDaemonTests",
             dependencies: [
-                "GestureDaemon", "GestureProtocol", "GestureBindings", "DaemonTransport", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
+                "GestureDaemon", "GestureProtocol", "GestureBindings", "DaemonTransport", "DaemonTestSupport", "DeviceDiscovery", "GestureEngine", "GestureFormat", "GestureLibrary", "GestureModel", "GesturePlayback",
                 "GestureSynth", "InputSystem", "OperatingSystem", "TestSupport", "GestureRecording", "GestureAssist",
             ],
             // The wire's golden transcript, read by WireGoldenTests from the source tree.
@@ -215,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "GesturectlCommandsTests",
             dependencies: [
-                "GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport", "GestureDaemon", "GestureProtocol", "GestureBindings",
+                "GesturectlCommands", "GestureModel", "GestureFormat", "OperatingSystem", "TestSupport", "DaemonTestSupport", "GestureDaemon", "GestureProtocol", "GestureBindings",
                 "GestureEngine", "GestureLibrary", "GestureRecording", "InputSystem", "DeviceDiscovery",
             ]
         ),

@@ -1,4 +1,5 @@
 @testable import GestureDaemon
+import DaemonTestSupport
 import GestureFormat
 import GestureProtocol
 import GestureSynth

@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import GestureBindings
 import GestureDaemon
 import GestureProtocol

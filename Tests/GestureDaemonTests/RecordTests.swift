@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import DeviceDiscovery
 import GestureBindings
 import GestureDaemon

@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import GestureBindings
 @testable import GestureDaemon
 import GestureProtocol

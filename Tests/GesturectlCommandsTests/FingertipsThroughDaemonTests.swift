@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import DeviceDiscovery
 import GestureBindings
 import GestureDaemon
@@ -19,17 +20,15 @@ import TestSupport
 struct FingertipsThroughDaemonTests {
     final class Rig: Sendable {
         let scratch: TemporaryFolder
-        let socketPath: String
-        let server: DaemonServer
+        /// The daemon, whose fingertips read test sources.
+        let daemon: TestDaemon
+        var socketPath: String { daemon.socketPath }
         /// Whether each source vanishes as soon as it is opened.
         final class Shared: Sendable { let vanishes = Atomic(false) }
         let shared = Shared()
 
         init() throws {
             scratch = try TemporaryFolder()
-            socketPath = scratch.path + "/d.sock"
-            let listening = try UnixSocket.listen(at: socketPath)
-            let library = GestureLibrary(userDirectory: scratch.path + "/daemon-library", builtinDirectory: nil)
             let shared = self.shared
             let inputs = InputFactory(openRecording: { request in
                 let source = try PipeSource()
@@ -39,22 +38,10 @@ struct FingertipsThroughDaemonTests {
                     info: DeviceInfo(node: "/dev/input/test-\(request.device ?? "only")", name: "test source", kind: .touchscreen),
                     stableID: nil)
             })
-            let devices = DeviceFactory(make: { profile, _, _ in
-                PlaybackSession(profile: profile, sink: RecordingSink(), devnode: "/dev/input/test-tips", linger: .zero, clock: ManualClock())
-            })
-            server = try DaemonServer(
-                setup: DaemonServer.Setup(
-                    listening: listening, createdSocketPath: socketPath, library: library,
-                    configuration: DaemonConfiguration(devices: []), allowedGroup: nil),
-                engine: Engine(devices: devices, inputs: inputs),
-                log: DaemonLog(journal: false, minimum: .debug, write: { _ in }), version: "test")
-            try server.start()
+            daemon = try TestDaemon(configuration: DaemonConfiguration(devices: []), inputs: inputs)
         }
 
-        func stop() async {
-            server.stop()
-            _ = await server.stopped()
-        }
+        func stop() async { await daemon.stop() }
 
         func fingertips(_ arguments: [String]) throws -> CLIResult {
             try CLI.run(["--socket", socketPath, "fingertips"] + arguments, in: scratch.path)

@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import DeviceDiscovery
 import Foundation
 import GestureBindings
@@ -23,8 +24,11 @@ struct RecordThroughDaemonTests {
 
     final class Rig: Sendable {
         let scratch: TemporaryFolder
-        let socketPath: String
-        let server: DaemonServer
+        /// The daemon, whose recordings read the script's sources.
+        let daemon: TestDaemon
+        var socketPath: String { daemon.socketPath }
+        /// The daemon's library.
+        var library: String { daemon.folder + "/library" }
         final class Shared: Sendable {
             let script = Mutex<Script>(.stroke)
             let sources = Mutex<[PipeSource]>([])
@@ -33,9 +37,6 @@ struct RecordThroughDaemonTests {
 
         init() throws {
             scratch = try TemporaryFolder()
-            socketPath = scratch.path + "/d.sock"
-            let listening = try UnixSocket.listen(at: socketPath)
-            let library = GestureLibrary(userDirectory: scratch.path + "/daemon-library", builtinDirectory: nil)
             let shared = self.shared
             let inputs = InputFactory(openRecording: { _ in
                 let source = try PipeSource()
@@ -53,19 +54,10 @@ struct RecordThroughDaemonTests {
                     info: DeviceInfo(node: "/dev/input/test-recording", name: "gesturectl test touchscreen", kind: .touchscreen),
                     stableID: "1d6b:0001")
             })
-            server = try DaemonServer(
-                setup: DaemonServer.Setup(
-                    listening: listening, createdSocketPath: socketPath, library: library,
-                    configuration: DaemonConfiguration(devices: []), allowedGroup: nil),
-                engine: Engine(inputs: inputs),
-                log: DaemonLog(journal: false, minimum: .debug, write: { _ in }), version: "test")
-            try server.start()
+            daemon = try TestDaemon(configuration: DaemonConfiguration(devices: []), inputs: inputs)
         }
 
-        func stop() async {
-            server.stop()
-            _ = await server.stopped()
-        }
+        func stop() async { await daemon.stop() }
 
         func record(_ arguments: [String]) throws -> CLIResult {
             try CLI.run(["--socket", socketPath, "record"] + arguments, in: scratch.path)
@@ -90,8 +82,8 @@ struct RecordThroughDaemonTests {
         let rig = try Rig()
         let saved = try rig.record(["--idle-timeout", "0.2", "--save", "mine", "--sequential"])
         #expect(saved.status == 0, "\(saved.stderr)")
-        #expect(saved.stdout == rig.scratch.path + "/daemon-library/mine.gesture.json\n")
-        #expect(FileManager.default.fileExists(atPath: rig.scratch.path + "/daemon-library/mine.gesture.json"))
+        #expect(saved.stdout == rig.library + "/mine.gesture.json\n")
+        #expect(FileManager.default.fileExists(atPath: rig.library + "/mine.gesture.json"))
         let taken = try rig.record(["--idle-timeout", "0.2", "--save", "mine"])
         #expect(taken.status == 0, "\(taken.stderr)")
         #expect(taken.stderr.contains("already exists"))
@@ -180,7 +172,7 @@ extension RecordThroughDaemonTests {
         #expect(termination == .exited(1), "\(standardError)")
         #expect(standardError.contains("no contact was recorded"), "\(standardError)")
         #expect(standardError.contains("nothing was saved as \"empty\""), "\(standardError)")
-        #expect(!FileManager.default.fileExists(atPath: rig.scratch.path + "/daemon-library/empty.gesture.json"))
+        #expect(!FileManager.default.fileExists(atPath: rig.library + "/empty.gesture.json"))
         await rig.stop()
     }
 }

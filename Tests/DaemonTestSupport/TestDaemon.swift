@@ -25,21 +25,24 @@ import TestSupport
 /// doubles (each a session over a recording sink, on a manual clock:
 /// instant plays, or plays that wait until the test advances), collected
 /// by kind and output, and its log lines.
-final class DaemonDoubles: Sendable {
-    let sinks = Mutex<[ReadyDevice: RecordingSink]>([:])
-    let clocks = Mutex<[ReadyDevice: ManualClock]>([:])
-    let sessions = Mutex<[ReadyDevice: PlaybackSession]>([:])
+package final class DaemonDoubles: Sendable {
+    /// Doubles that have made nothing yet.
+    package init() {}
+
+    package let sinks = Mutex<[ReadyDevice: RecordingSink]>([:])
+    package let clocks = Mutex<[ReadyDevice: ManualClock]>([:])
+    package let sessions = Mutex<[ReadyDevice: PlaybackSession]>([:])
     /// Outputs whose devices cannot be made (as a gadget without its host).
-    let unavailableOutputs = Mutex<Set<String>>([])
+    package let unavailableOutputs = Mutex<Set<String>>([])
     /// How many devices were made.
-    let made = Atomic<Int>(0)
-    let logLines = Mutex<[String]>([])
+    package let made = Atomic<Int>(0)
+    package let logLines = Mutex<[String]>([])
     /// Told of each line logged (a test waits for one with it, instead of
     /// sleeping in a loop).
-    let logged = Mutex<TestEvent?>(nil)
+    package let logged = Mutex<TestEvent?>(nil)
 
     /// A log whose lines are collected in ``logLines``.
-    var log: DaemonLog {
+    package var log: DaemonLog {
         DaemonLog(journal: false, minimum: .debug, write: { [self] line in
             logLines.withLock { $0.append(line) }
             logged.withLock { $0 }?.signal()
@@ -47,7 +50,7 @@ final class DaemonDoubles: Sendable {
     }
 
     /// The engine's factory of them, on clocks of `clockMode`.
-    func factory(clockMode: ManualClock.Mode = .advancesOnWait) -> DeviceFactory {
+    package func factory(clockMode: ManualClock.Mode = .advancesOnWait) -> DeviceFactory {
         DeviceFactory(
             make: { [self] profile, output, _ in
                 let key = ReadyDevice(kind: profile.kind, output: output)
@@ -83,7 +86,7 @@ final class DaemonDoubles: Sendable {
 extension DaemonConfiguration {
     /// A configuration for custom actions: a ready touchscreen and keyboard,
     /// and ``TestDaemon/shortPressTimings``.
-    static let withTriggers = DaemonConfiguration(devices: [.touchscreen, .keyboard], pressTimings: TestDaemon.shortPressTimings)
+    package static let withTriggers = DaemonConfiguration(devices: [.touchscreen, .keyboard], pressTimings: TestDaemon.shortPressTimings)
 }
 
 /// A daemon on a real Unix socket in a fresh folder (or a given one, to
@@ -91,24 +94,24 @@ extension DaemonConfiguration {
 /// ``FakeReadyDevices``, its recordings read `inputs`' (the system's unless
 /// given), its trigger watches read ``TestSwitches`` the test presses, its
 /// bindings are saved in the folder, and its log is collected.
-final class TestDaemon: Sendable {
+package final class TestDaemon: Sendable {
     /// What the fake devices and the log collect, shared with the closures.
-    typealias Collected = DaemonDoubles
+    package typealias Collected = DaemonDoubles
 
     /// Press timings short enough for a test to hold a switch through them.
-    static let shortPressTimings = PressTimings(
+    package static let shortPressTimings = PressTimings(
         doubleInterval: Microseconds(80_000), longPress: Microseconds(150_000), emergencyStop: Microseconds(300_000))
 
-    let folder: String
-    let socketPath: String
-    let bindingsPath: String
-    let server: DaemonServer
-    let collected = Collected()
-    let switches = TestSwitches()
+    package let folder: String
+    package let socketPath: String
+    package let bindingsPath: String
+    package let server: DaemonServer
+    package let collected = Collected()
+    package let switches = TestSwitches()
     /// The daemon's engine (a test starts work on it as a menu would).
-    let engine: Engine
+    package let engine: Engine
     /// The configuration's press timings (the watches').
-    let timings: PressTimings
+    package let timings: PressTimings
 
     private static let counter = Atomic<Int>(0)
 
@@ -127,7 +130,7 @@ final class TestDaemon: Sendable {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    init(
+    package init(
         configuration: DaemonConfiguration = DaemonConfiguration(devices: [.touchscreen, .touchpad]),
         clockMode: ManualClock.Mode = .advancesOnWait, blockingListener: Bool = false,
         inputs: InputFactory = .system, limits: DaemonServer.Limits = DaemonServer.Limits(),
@@ -157,31 +160,31 @@ final class TestDaemon: Sendable {
         try server.start()
     }
 
-    func sink(_ kind: DeviceKind, output: PlayOutput = .uinput) -> RecordingSink? {
+    package func sink(_ kind: DeviceKind, output: PlayOutput = .uinput) -> RecordingSink? {
         collected.sinks.withLock { $0[ReadyDevice(kind: kind, output: output)] }
     }
-    func clock(_ kind: DeviceKind, output: PlayOutput = .uinput) -> ManualClock? {
+    package func clock(_ kind: DeviceKind, output: PlayOutput = .uinput) -> ManualClock? {
         collected.clocks.withLock { $0[ReadyDevice(kind: kind, output: output)] }
     }
-    func session(_ kind: DeviceKind, output: PlayOutput = .uinput) -> PlaybackSession? {
+    package func session(_ kind: DeviceKind, output: PlayOutput = .uinput) -> PlaybackSession? {
         collected.sessions.withLock { $0[ReadyDevice(kind: kind, output: output)] }
     }
-    var logLines: [String] { collected.logLines.withLock { $0 } }
+    package var logLines: [String] { collected.logLines.withLock { $0 } }
 
-    func client() throws -> DaemonClient { try DaemonClient(path: socketPath) }
+    package func client() throws -> DaemonClient { try DaemonClient(path: socketPath) }
 
     /// A raw connection, for sending lines the client would never send.
-    func raw() throws -> RawConnection { try RawConnection(path: socketPath) }
+    package func raw() throws -> RawConnection { try RawConnection(path: socketPath) }
 
     /// The requests of the trigger watches running.
-    var liveWatches: [TriggerRequest] { switches.live }
+    package var liveWatches: [TriggerRequest] { switches.live }
 
     /// Presses `key` on `device` with the daemon's timings (see ``TestSwitches/press(_:on:key:timings:)``).
-    func press(_ press: TriggerPress, _ device: String = "/dev/input/by-id/usb-Switch-event-kbd", key: String = "BTN_0") throws {
+    package func press(_ press: TriggerPress, _ device: String = "/dev/input/by-id/usb-Switch-event-kbd", key: String = "BTN_0") throws {
         try switches.press(press, on: device, key: key, timings: timings)
     }
 
-    func stop() async {
+    package func stop() async {
         server.stop()
         _ = await server.stopped()
     }
@@ -192,15 +195,15 @@ final class TestDaemon: Sendable {
 /// on, plugged in unless the test unplugged it. Each watch the engine
 /// starts is noted with its request; it is live until its thread lets its
 /// devices go (cancelled, it ends soon after: wait for it).
-final class TestSwitches: Sendable {
+package final class TestSwitches: Sendable {
     /// One watch's devices (used on its thread): found by name, with a
     /// hotplug pipe that ``plug(_:)`` makes readable.
     private final class Devices: TriggerDevices, @unchecked Sendable {
-        let request: TriggerRequest
-        let switches: TestSwitches
-        let pipe: (read: FileDescriptor, write: FileDescriptor)
+        package let request: TriggerRequest
+        package let switches: TestSwitches
+        package let pipe: (read: FileDescriptor, write: FileDescriptor)
 
-        init(request: TriggerRequest, switches: TestSwitches) throws(SystemError) {
+        package init(request: TriggerRequest, switches: TestSwitches) throws(SystemError) {
             self.request = request
             self.switches = switches
             pipe = try FileDescriptor.pipe()
@@ -213,12 +216,12 @@ final class TestSwitches: Sendable {
             pipe.write.close()
         }
 
-        func open() throws -> (source: any EventSource, node: String, name: String)? {
+        package func open() throws -> (source: any EventSource, node: String, name: String)? {
             guard let device = switches.pluggedDevice(request.device) else { return nil }
             return (try device.open(), "/dev/input/event9", "Switch")
         }
-        var hotplug: FileDescriptor? { pipe.read }
-        func hotplugAdded() -> Bool {
+        package var hotplug: FileDescriptor? { pipe.read }
+        package func hotplugAdded() -> Bool {
             // Harmless: the pipe is the test's; empty, it reads nothing.
             _ = try? pipe.read.read(upTo: 64)
             return true
@@ -226,15 +229,15 @@ final class TestSwitches: Sendable {
     }
 
     private struct State {
-        var devices: [String: ListeningDevice] = [:]
-        var unplugged: Set<String> = []
-        var watches: [(id: ObjectIdentifier, request: TriggerRequest, hotplug: FileDescriptor)] = []
+        package var devices: [String: ListeningDevice] = [:]
+        package var unplugged: Set<String> = []
+        package var watches: [(id: ObjectIdentifier, request: TriggerRequest, hotplug: FileDescriptor)] = []
     }
 
     private let state = Mutex(State())
 
     /// The engine's inputs: recordings from `recordings`, trigger watches on these switches.
-    func inputs(recordings: InputFactory) -> InputFactory {
+    package func inputs(recordings: InputFactory) -> InputFactory {
         InputFactory(openRecording: recordings.openRecording, triggerDevices: { [self] request throws(SystemError) in
             let devices = try Devices(request: request, switches: self)
             state.withLock { $0.watches.append((ObjectIdentifier(devices), request, devices.pipe.write)) }
@@ -243,14 +246,14 @@ final class TestSwitches: Sendable {
     }
 
     /// The requests of the watches whose threads still run.
-    var live: [TriggerRequest] { state.withLock { $0.watches.map(\.request) } }
+    package var live: [TriggerRequest] { state.withLock { $0.watches.map(\.request) } }
 
     private func ended(_ devices: ObjectIdentifier) {
         state.withLock { current in current.watches.removeAll { $0.id == devices } }
     }
 
     /// The device called `name` (made on first use).
-    func device(_ name: String) -> ListeningDevice {
+    package func device(_ name: String) -> ListeningDevice {
         state.withLock { current in
             if let device = current.devices[name] { return device }
             let device = ListeningDevice()
@@ -265,10 +268,10 @@ final class TestSwitches: Sendable {
     }
 
     /// Unplugs the device called `name` for the watches that open it from now on.
-    func unplug(_ name: String) { state.withLock { _ = $0.unplugged.insert(name) } }
+    package func unplug(_ name: String) { state.withLock { _ = $0.unplugged.insert(name) } }
 
     /// Plugs it back in: the watches hear of it (their hotplug pipes) and open it.
-    func plug(_ name: String) {
+    package func plug(_ name: String) {
         state.withLock { current in
             current.unplugged.remove(name)
             for watch in current.watches where watch.request.device == name { watch.hotplug.writeAllIgnoringErrors([1]) }
@@ -280,7 +283,7 @@ final class TestSwitches: Sendable {
     /// interval passes), a double, a long one (released after the long-press
     /// time), or held down for the emergency stop (its watch reports a long
     /// press, then the stop). Waits until a watch reads the device first.
-    func press(_ press: TriggerPress, on name: String, key: String, timings: PressTimings) throws {
+    package func press(_ press: TriggerPress, on name: String, key: String, timings: PressTimings) throws {
         let device = self.device(name)
         try waitUntil("a watch reads \(name)") { device.openReaders > 0 }
         let code = try #require(EventCode.lookUp(codeName: key)?.code)
@@ -294,19 +297,19 @@ final class TestSwitches: Sendable {
 }
 
 /// Lines in and out of the socket, with nothing in between.
-final class RawConnection {
-    let socket: FileDescriptor
+package final class RawConnection {
+    package let socket: FileDescriptor
     private var buffer: [UInt8] = []
 
-    init(path: String) throws { socket = try UnixSocket.connect(to: path) }
+    package init(path: String) throws { socket = try UnixSocket.connect(to: path) }
     deinit { socket.close() }
 
-    func send(_ text: String) throws { try socket.writeAll(Array(text.utf8)) }
+    package func send(_ text: String) throws { try socket.writeAll(Array(text.utf8)) }
 
     /// The next line, as the daemon wrote it (without its newline), within
     /// `seconds`: a test waiting for a line that never comes fails, it does
     /// not hang (a golden test once waited for ever).
-    func receiveText(within seconds: Double = defaultWaitSeconds) throws -> String {
+    package func receiveText(within seconds: Double = defaultWaitSeconds) throws -> String {
         let deadline = WaitDeadline(seconds)
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
@@ -323,7 +326,7 @@ final class RawConnection {
     }
 
     /// The next line, parsed.
-    func receive() throws -> JSONValue {
+    package func receive() throws -> JSONValue {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = Array(buffer[..<newline])
@@ -338,7 +341,7 @@ final class RawConnection {
     }
 
     /// Whether the daemon closed the connection (after reading what is left).
-    func isClosedByDaemon() throws -> Bool {
+    package func isClosedByDaemon() throws -> Bool {
         while true {
             guard let chunk = try socket.read(upTo: 65_536) else { return false }
             if chunk.isEmpty { return true }
