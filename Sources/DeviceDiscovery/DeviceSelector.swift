@@ -1,7 +1,7 @@
 import GestureModel
 
 /// Why no single device matched what was asked for.
-public struct DeviceSelectionError: Error, CustomStringConvertible, Equatable, Sendable {
+public struct DeviceSelectionError: KindedError, Equatable {
     /// No device matched, or several did.
     public enum Kind: Sendable, Equatable { case notFound, ambiguous }
     /// Which.
@@ -14,9 +14,6 @@ public struct DeviceSelectionError: Error, CustomStringConvertible, Equatable, S
         self.kind = kind
         self.message = message
     }
-
-    /// The message.
-    public var description: String { message }
 }
 
 /// Picks the device a `--device` option means.

@@ -8,7 +8,7 @@ import GestureModel
 /// valid (the line is where the offending value starts), and
 /// `SOURCE: message` when no line applies (the file is too large, or it is
 /// not a gesture at all).
-public struct GestureFormatError: Error, CustomStringConvertible, Hashable, Sendable {
+public struct GestureFormatError: KindedError, Hashable {
     /// What went wrong, so that callers can react without parsing messages.
     public enum Kind: Hashable, Sendable {
         /// The text is not well-formed JSON (including invalid UTF-8 and a

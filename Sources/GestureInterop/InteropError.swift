@@ -6,7 +6,7 @@ import GestureModel
 /// ``description`` is what a person sees: `SOURCE:LINE: message` for a
 /// problem on one line, `SOURCE: message` when no line applies (an empty
 /// file, a file in no known format).
-public struct InteropError: Error, CustomStringConvertible, Hashable, Sendable {
+public struct InteropError: KindedError, Hashable {
     /// What went wrong, so that callers can react without parsing messages.
     public enum Kind: Hashable, Sendable {
         /// The text is not in the expected layout: a line that cannot be

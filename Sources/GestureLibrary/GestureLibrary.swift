@@ -33,7 +33,7 @@ public struct LibraryEntry: Sendable, Equatable {
 }
 
 /// Why a library operation failed.
-public struct LibraryError: Error, CustomStringConvertible, Sendable, Equatable {
+public struct LibraryError: KindedError, Equatable {
     /// Categories callers turn into exit statuses.
     public enum Kind: Sendable, Equatable {
         case invalidName, notFound, alreadyExists, readOnly, permissionDenied, invalidFile, other
@@ -48,9 +48,6 @@ public struct LibraryError: Error, CustomStringConvertible, Sendable, Equatable 
         self.kind = kind
         self.message = message
     }
-
-    /// The message.
-    public var description: String { message }
 }
 
 /// The named gestures a user has saved, plus the built-in ones.

@@ -30,7 +30,7 @@ public enum DaemonErrorCode: String, Hashable, Sendable, CaseIterable {
 }
 
 /// A failed request: a code for programs, a message for people.
-public struct DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DaemonError: KindedError, Hashable {
     /// The stable code.
     public var code: DaemonErrorCode
     /// What went wrong, in the user's terms.
@@ -41,6 +41,9 @@ public struct DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
+
+    /// The code, as every ``GestureModel/KindedError``'s kind.
+    public var kind: DaemonErrorCode { code }
 
     /// `CODE: MESSAGE`.
     public var description: String { "\(code.rawValue): \(message)" }

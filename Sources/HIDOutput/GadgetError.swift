@@ -1,8 +1,9 @@
+import GestureModel
 import OperatingSystem
 
 /// Why a USB gadget could not be built, removed, read or played through:
 /// what is missing and what to do, with the configfs path concerned.
-public struct GadgetError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct GadgetError: KindedError, Hashable {
     /// What the failure means for the caller (front ends pick exit statuses by it).
     public enum Kind: String, Hashable, Sendable {
         /// This machine has no USB device controller: it cannot be a gadget.
@@ -34,7 +35,6 @@ public struct GadgetError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { message }
 
     /// A failed system call on the gadget, the call's own message (which
     /// names the path) followed by advice for permission errors.
