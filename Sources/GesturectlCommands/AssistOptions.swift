@@ -19,7 +19,7 @@ enum AssistOptions {
         .flag("no-grab", help: "Leave the drawing device live while recording (strokes then also act on the desktop)."),
         .option(
             "idle-timeout", valueName: "seconds", help: "Recording ends this long after the last contact lifted.",
-            type: .duration(in: 500_000...600_000_000), default: OptionDefault.duration(OptionDefault.idleTimeout)),
+            type: ValueType.duration(in: 500_000...600_000_000), default: OptionDefault.duration(OptionDefault.idleTimeout)),
         .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: OptionDefault.screen),
         .option(
             "as", valueName: "kind", help: "The virtual device gestures are played on (\"Play on a virtual device\").",
@@ -38,19 +38,19 @@ enum AssistOptions {
         .flag("grab-switch", help: "Take the switch device for gesturectl alone (for a dedicated switch, never a shared keyboard)."),
         .option(
             "scan-interval", valueName: "time", help: "How long scanning highlights each item (0.3 s to 10 s).",
-            type: .duration(in: ScanSettings.minimumInterval.rawValue...ScanSettings.maximumInterval.rawValue), default: OptionDefault.duration(ScanSettings.defaultInterval)),
+            type: ValueType.duration(in: ScanSettings.minimumInterval.rawValue...ScanSettings.maximumInterval.rawValue), default: OptionDefault.duration(ScanSettings.defaultInterval)),
         .option(
             "first-item-hold", valueName: "time", help: "How much longer the first item stays highlighted.",
-            type: .duration(in: 0...10_000_000), default: OptionDefault.duration(ScanSettings.defaultFirstItemHold)),
+            type: ValueType.duration(in: 0...10_000_000), default: OptionDefault.duration(ScanSettings.defaultFirstItemHold)),
         .option(
             "scan-loops", valueName: "n", help: "Loops through the items before scanning pauses.", type: .integer(in: 1...100),
             default: String(ScanSettings.defaultLoops)),
         .option(
             "debounce", valueName: "time", help: "Ignore a press that starts this soon after the previous release.",
-            type: .duration(in: 0...5_000_000), default: OptionDefault.duration(ScanSettings.defaultDebounce)),
+            type: ValueType.duration(in: 0...5_000_000), default: OptionDefault.duration(ScanSettings.defaultDebounce)),
         .option(
             "long-press", valueName: "time", help: "Holding the switch this long goes back.",
-            type: .duration(in: 100_000...2_900_000), default: OptionDefault.duration(ScanSettings.defaultLongPress)),
+            type: ValueType.duration(in: 100_000...2_900_000), default: OptionDefault.duration(ScanSettings.defaultLongPress)),
         .flag("switch-stops-recording", help: "A press of the switch during recording stops it."),
     ]
 

@@ -119,7 +119,7 @@ enum FingertipsCommand {
             .option("speed", valueName: "factor", help: "How far relative motion moves the fingertips: 2 twice as far, 0.5 half.", type: .double(in: FingertipsOptions.speedRange), default: OptionDefault.number(FingertipsOptions.defaultSpeed)),
             .flag("absolute", help: "Map a touchpad's or tablet's surface onto the target instead of moving by its motion."),
             .flag("no-hover", help: "No hover pen showing where the fingertips will land while they are up."),
-            .option("idle", valueName: "seconds", help: "Go away after this long without input while the fingertips are up; 0 means never.", type: .duration(in: 0...86_400_000_000), default: OptionDefault.duration(FingertipsOptions.defaultIdle)),
+            .option("idle", valueName: "seconds", help: "Go away after this long without input while the fingertips are up; 0 means never.", type: ValueType.duration(in: 0...86_400_000_000), default: OptionDefault.duration(FingertipsOptions.defaultIdle)),
             .option("as", valueName: "kind", help: "Show the fingertips on a virtual touchscreen or touchpad (default: a copy of a touchscreen source, else a touchscreen).", type: .choice(kinds)),
             .option("clone", valueName: "device", help: "Show the fingertips on a uinput copy of this real device (node, link, name or vendor:product).", completion: .files),
         ] + PlayCommand.deviceOutputOptions

@@ -73,11 +73,11 @@ enum MenuCommand {
             .flag("reset", help: "Delete the configuration file, so the default menu applies again, and exit."),
             .option(
                 "lead-in", valueName: "time", help: "Wait this long after a new play device is ready before playing (lets readers open it).",
-                type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlayRequest.defaultLeadIn)),
+                type: ValueType.duration(in: 0...60_000_000), default: OptionDefault.duration(PlayRequest.defaultLeadIn)),
             .option(
                 "fingertips-idle", valueName: "time",
                 help: "Live fingertips go away after this long without input (0: only when stopped), for who needs longer to move.",
-                type: .duration(in: 0...86_400_000_000), default: OptionDefault.duration(FingertipsOptions.defaultIdle)),
+                type: ValueType.duration(in: 0...86_400_000_000), default: OptionDefault.duration(FingertipsOptions.defaultIdle)),
         ] + AssistOptions.drawingOptions + AssistOptions.switchOptions + AssistOptions.outputOptions
     ) { values, context in
         guard let path = values.string("config").map(context.resolve) ?? MenuConfigurationFile.userPath(environment: context.environment)

@@ -51,16 +51,16 @@ enum PressCommand {
         options: [
             .option(
                 "hold", valueName: "time", help: "How long a tap holds the key down.",
-                type: .duration(in: KeyPress.minimumHold.rawValue...KeyPress.maximumHold.rawValue), default: OptionDefault.duration(KeyPress.defaultHold)),
+                type: ValueType.duration(in: KeyPress.minimumHold.rawValue...KeyPress.maximumHold.rawValue), default: OptionDefault.duration(KeyPress.defaultHold)),
             .flag("down", help: "Press the key and hold it until Ctrl-C or SIGTERM (through the daemon only)."),
             .flag("up", help: "Release a key held with --down (through the daemon only)."),
             .flag("force", help: "Allow power, which can switch the machine off."),
             .option(
                 "lead-in", valueName: "time", help: "Wait this long after the keyboard is ready before pressing (lets readers open it).",
-                type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlayRequest.defaultLeadIn)),
+                type: ValueType.duration(in: 0...60_000_000), default: OptionDefault.duration(PlayRequest.defaultLeadIn)),
             .option(
                 "linger", valueName: "time", help: "Keep the keyboard this long after the release so readers receive it.",
-                type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlaybackSession.defaultLinger)),
+                type: ValueType.duration(in: 0...60_000_000), default: OptionDefault.duration(PlaybackSession.defaultLinger)),
             .option("start-on-fd", valueName: "n", help: "Make the keyboard, then wait until descriptor N is readable (a byte written, or its writer closing it) before the lead-in and the press.",
                 type: .integer(in: 0...Int(Int32.max))),
             .option("to", valueName: "output", help: "How the keyboard is made: uinput (the default), uhid (HID consumer-control and keyboard buttons the kernel's HID drivers read), gadget (the buttons of the USB gadget 'gesturectl gadget up --buttons' made: the host it is plugged into receives the key).",
