@@ -14,6 +14,9 @@ extension CommandContext {
     /// The engine the commands use.
     var engine: Engine { Gesturectl.engine }
 
+    /// The signals that cancel the commands' jobs.
+    var signals: SignalRouter { Gesturectl.signals }
+
     /// From now until it ends, SIGINT, SIGTERM and SIGHUP cancel the job
     /// (the CLI's mapping of signals): the job then ends as it does when
     /// stopped, and the command reports that. Call it as soon as the job

@@ -20,13 +20,7 @@ public enum Gesturectl {
                 argument that contains '/' or names an existing file is a file;
                 anything else is a name in the library (see 'gesturectl list').
                 """,
-            globalOptions: [
-                .option(
-                    "socket", valueName: "path",
-                    help: "The daemon's socket: 'daemon' listens on it; play, press, record, fingertips, list, show, save, rm and devices go through the daemon listening there (also $GESTURECTL_SOCKET).",
-                    completion: .files),
-                .flag("daemon", help: "Go through the daemon at its default socket ($XDG_RUNTIME_DIR/gesturectl.sock if it exists, else /run/gesturectl/gesturectl.sock)."),
-            ],
+            globalOptions: [GlobalOptions.socket, GlobalOptions.daemon],
             commands: [
                 SynthCommand.command, EditCommands.merge, EditCommands.fingers, EditCommands.transform,
                 InspectCommands.describeCommand, InspectCommands.show, InspectCommands.render, InspectCommands.validate,
@@ -37,6 +31,18 @@ public enum Gesturectl {
             ],
             mapError: { ErrorMapping.failure(for: $0) }
         )
+    }
+
+    /// The options every command takes: the daemon to go through.
+    enum GlobalOptions {
+        /// `--socket PATH`: the daemon's socket (also `$GESTURECTL_SOCKET`).
+        static let socket: TypedOption<String?> = .string(
+            "socket", valueName: "path",
+            help: "The daemon's socket: 'daemon' listens on it; play, press, record, fingertips, list, show, save, rm and devices go through the daemon listening there (also $GESTURECTL_SOCKET).",
+            completion: .files)
+        /// `--daemon`: the daemon at its default socket.
+        static let daemon: TypedOption<Bool> = .flag(
+            "daemon", help: "Go through the daemon at its default socket ($XDG_RUNTIME_DIR/gesturectl.sock if it exists, else /run/gesturectl/gesturectl.sock).")
     }
 
     /// Blocks SIGINT, SIGTERM and SIGHUP and ignores SIGPIPE, and starts
