@@ -12,8 +12,8 @@ enum OptionDefault {
     static let gadgetName = GadgetSpecification.defaultName
 
     /// How long a recording waits after the last contact lifted: `record
-    /// --sequential` and the create flow's `--idle-timeout`, 3 s.
-    static let idleTimeout = Microseconds(3_000_000)
+    /// --sequential` and the create flow's `--idle-timeout` (the daemon's too).
+    static let idleTimeout = RecordingSessionOptions.defaultIdleTimeout
 
     /// The virtual screen of `--screen` for relative pointers: `1920x1080`.
     static let screen = "\(RecorderOptions.defaultVirtualScreenWidth)x\(RecorderOptions.defaultVirtualScreenHeight)"
