@@ -53,14 +53,15 @@ public struct Command: Sendable {
     /// Creates a command.
     public init(
         name: String, abstract: String, discussion: @autoclosure @escaping @Sendable () -> String = "", section: String? = nil,
-        arguments: [Argument] = [], options: [Option] = [], subcommands: [Command] = [], run: Run?
+        arguments: [any ArgumentDeclaration] = [], options: [any OptionDeclaration] = [], subcommands: [Command] = [],
+        run: Run?
     ) {
         self.name = name
         self.abstract = abstract
         self.makeDiscussion = discussion
         self.section = section
-        self.arguments = arguments
-        self.options = options
+        self.arguments = arguments.map(\.declaration)
+        self.options = options.map(\.declaration)
         self.subcommands = subcommands
         self.run = run
     }

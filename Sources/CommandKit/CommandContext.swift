@@ -2,7 +2,8 @@ import GestureModel
 
 /// Everything a command may use from its process, injected so that tests
 /// can run commands in-process: output streams, environment, current
-/// directory, whether the standard streams are terminals, and standard input.
+/// directory, whether the standard streams are terminals, standard input,
+/// and the services the tool's commands run on (``CommandServices``).
 public struct CommandContext: Sendable {
     /// Reads standard input to its end; throws when it holds more than the
     /// given number of bytes.
@@ -26,14 +27,17 @@ public struct CommandContext: Sendable {
     public var readStandardInput: InputReader
     /// The tool's name, for messages; ``Tool/main(arguments:context:)`` sets it.
     public var toolName: String
+    /// What the tool's commands run on (an engine, …), put there by the
+    /// executable or a test.
+    public var services: CommandServices
 
     /// Creates a context. The defaults suit tests: no environment, `/` as
-    /// current directory, no terminals, and empty standard input.
+    /// current directory, no terminals, empty standard input, and no services.
     public init(
         standardOutput: OutputWriter, standardError: OutputWriter, environment: [String: String] = [:],
         currentDirectory: String = "/", isStandardInputTerminal: Bool = false, isStandardOutputTerminal: Bool = false,
         isStandardErrorTerminal: Bool = false, readStandardInput: @escaping InputReader = { _ in [] },
-        toolName: String = ""
+        toolName: String = "", services: CommandServices = CommandServices()
     ) {
         self.standardOutput = standardOutput
         self.standardError = standardError
@@ -44,6 +48,7 @@ public struct CommandContext: Sendable {
         self.isStandardErrorTerminal = isStandardErrorTerminal
         self.readStandardInput = readStandardInput
         self.toolName = toolName
+        self.services = services
     }
 
     /// The context of the running process: file descriptors 0, 1 and 2,

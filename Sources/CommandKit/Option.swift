@@ -49,6 +49,18 @@ public struct Option: Sendable, Hashable {
         self.isHidden = isHidden
     }
 
+    /// Whether this is a flag (takes no value).
+    public var isFlag: Bool { type == nil }
+
+    /// `--name`.
+    public var longName: String { "--" + name }
+
+    /// How the option appears in a usage line: `--output <file>`, or
+    /// `--force` for a flag.
+    public var usage: String { isFlag ? longName : "\(longName) <\(valueName)>" }
+}
+
+extension OptionDeclaration where Self == Option {
     /// An option that takes a value: `--name VALUE`, `--name=VALUE` or
     /// `-s VALUE`.
     public static func option(
@@ -66,14 +78,4 @@ public struct Option: Sendable, Hashable {
     public static func flag(_ name: String, short: Character? = nil, help: String, hidden: Bool = false) -> Option {
         Option(name: name, short: short, help: help, type: nil, isHidden: hidden)
     }
-
-    /// Whether this is a flag (takes no value).
-    public var isFlag: Bool { type == nil }
-
-    /// `--name`.
-    public var longName: String { "--" + name }
-
-    /// How the option appears in a usage line: `--output <file>`, or
-    /// `--force` for a flag.
-    public var usage: String { isFlag ? longName : "\(longName) <\(valueName)>" }
 }

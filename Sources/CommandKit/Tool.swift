@@ -30,14 +30,14 @@ public struct Tool: Sendable {
 
     /// Creates a tool.
     public init(
-        name: String, version: String, abstract: String, discussion: String = "", globalOptions: [Option] = [],
+        name: String, version: String, abstract: String, discussion: String = "", globalOptions: [any OptionDeclaration] = [],
         commands: [Command], mapError: ErrorMapper? = nil
     ) {
         self.name = name
         self.version = version
         self.abstract = abstract
         self.discussion = discussion
-        self.globalOptions = globalOptions
+        self.globalOptions = globalOptions.map(\.declaration)
         self.commands = commands
         self.mapError = mapError
     }

@@ -97,7 +97,7 @@ package final class AssistRuns: Sendable {
 
     /// How long a create flow started by a binding waits after the last
     /// lift before its recording ends (as `record --sequential`).
-    package static let createIdleTimeout = Microseconds(3_000_000)
+    package static let createIdleTimeout = RecordingSessionOptions.defaultIdleTimeout
 
     private let engine: Engine
     private let version: String

@@ -42,7 +42,7 @@ extension Dispatcher {
         let longest = Double(GestureLimits.maximumDuration.rawValue) / 1_000
         // From 1 µs, as the command line's --idle-timeout and --max-duration.
         let idle = try arguments.number(.idleTimeoutMilliseconds, in: 0.001...longest).map(Self.microseconds)
-            ?? (sequential ? Microseconds(3_000_000) : nil)
+            ?? (sequential ? RecordingSessionOptions.defaultIdleTimeout : nil)
         let maximum = try arguments.number(.maximumDurationMilliseconds, in: 0.001...longest).map(Self.microseconds)
         let named = arguments.has(.name)
         let name = try arguments.string(.name) ?? "recording"

@@ -21,6 +21,13 @@ public struct RecordingSessionOptions: Hashable, Sendable {
     /// it. `nil`: none.
     public var enterDescriptor: FileDescriptor?
 
+    /// How long a recording of strokes drawn one after another waits after
+    /// the last lift before it ends, 3 s: `record --sequential`'s default
+    /// (locally and through the daemon) and the create flow's, whether
+    /// `gesturectl create` runs it or a binding of the daemon does. The
+    /// one place it is spelled.
+    public static let defaultIdleTimeout = Microseconds(3_000_000)
+
     /// Creates options; by default the session stops only when cancelled,
     /// the device vanishes, or reading fails.
     public init(

@@ -25,7 +25,7 @@ extension CommandContext {
     /// $GESTURECTL_SOCKET), decided without connecting: options the daemon
     /// does not take are refused before it is reached.
     func goesThroughDaemon(_ values: ParsedValues) -> Bool {
-        values.string("socket") != nil || values.flag("daemon") || !(environment["GESTURECTL_SOCKET"] ?? "").isEmpty
+        values[Gesturectl.GlobalOptions.socket] != nil || values[Gesturectl.GlobalOptions.daemon] || hasValue("GESTURECTL_SOCKET")
     }
 
     /// A connection to the daemon when the command line or the environment
@@ -34,7 +34,7 @@ extension CommandContext {
     /// - Throws: a failure with exit status 5 when the daemon is unreachable.
     func daemonClient(_ values: ParsedValues) throws -> DaemonClient? {
         guard goesThroughDaemon(values) else { return nil }
-        let path = DaemonPaths.clientSocket(option: values.string("socket"), environment: environment)
+        let path = DaemonPaths.clientSocket(option: values[Gesturectl.GlobalOptions.socket], environment: environment)
         do {
             return try DaemonClient(path: path)
         } catch {

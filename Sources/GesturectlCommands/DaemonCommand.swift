@@ -10,6 +10,26 @@ import OperatingSystem
 enum DaemonCommand {
     static let section = "Service"
 
+    /// `daemon`'s options (its socket is the global `--socket`).
+    enum Options {
+        static let config: TypedOption<String?> = .string(
+            "config", valueName: "file",
+            help: "The configuration file (default: /etc/gesturectl/daemon.json as root; it may be missing).", completion: .files)
+        static let library: TypedOption<String?> = .string(
+            "library", valueName: "folder",
+            help: "The folder of named gestures (default: the configuration's, else /var/lib/gesturectl/gestures for the system service, else your library).",
+            completion: .directories)
+        static let bindings: TypedOption<String?> = .string(
+            "bindings", valueName: "file",
+            help: "Where bindings changed over the socket are saved (default: /var/lib/gesturectl/bindings.json for the system service, else ~/.local/share/gesturectl/bindings.json).",
+            completion: .files)
+        static let writeDropIn: TypedOption<Bool> = .flag(
+            "write-dropin", help: "Write the system service's drop-in for the configuration's outputs (the devices they need), then exit.")
+        static let dropInFolder: TypedOption<String> = .string(
+            "dropin-dir", valueName: "folder", help: "Where --write-dropin writes outputs.conf.", default: DaemonDropIn.defaultFolder,
+            completion: .directories)
+    }
+
     static let command = Command(
         name: "daemon", abstract: "Run the service: ready virtual devices and a socket that plays gestures on request.",
         discussion: """
@@ -67,27 +87,20 @@ enum DaemonCommand {
               sudo gesturectl daemon --write-dropin
             """,
         section: section,
-        options: [
-            .option("config", valueName: "file", help: "The configuration file (default: /etc/gesturectl/daemon.json as root; it may be missing).", completion: .files),
-            .option("library", valueName: "folder", help: "The folder of named gestures (default: the configuration's, else /var/lib/gesturectl/gestures for the system service, else your library).", completion: .directories),
-            .option("bindings", valueName: "file", help: "Where bindings changed over the socket are saved (default: /var/lib/gesturectl/bindings.json for the system service, else ~/.local/share/gesturectl/bindings.json).", completion: .files),
-            .flag("write-dropin", help: "Write the system service's drop-in for the configuration's outputs (the devices they need), then exit."),
-            .option(
-                "dropin-dir", valueName: "folder", help: "Where --write-dropin writes outputs.conf.", default: DaemonDropIn.defaultFolder,
-                completion: .directories),
-        ]
+        options: [Options.config, Options.library, Options.bindings, Options.writeDropIn, Options.dropInFolder]
     ) { values, context in
-        if values.flag("write-dropin") {
+        if values[Options.writeDropIn] {
             try DaemonDropIn.write(values, context: context)
             return
         }
-        if values.isGiven("dropin-dir") {
+        if values.isGiven(Options.dropInFolder) {
             throw CommandFailure.usage("--dropin-dir says where --write-dropin writes; add --write-dropin")
         }
         let service = DaemonService(
             options: DaemonService.Options(
-                socket: values.string("socket"), configuration: values.string("config"), library: values.string("library"),
-                bindings: values.string("bindings"), environment: context.environment, userLibrary: context.library,
+                socket: values[Gesturectl.GlobalOptions.socket], configuration: values[Options.config],
+                library: values[Options.library], bindings: values[Options.bindings], environment: context.environment,
+                userLibrary: context.library,
                 version: Gesturectl.version,
                 // A regular file of at most 1 MiB, opened without following a
                 // link or waiting on a FIFO (issue 36: /dev/zero was read to
@@ -95,7 +108,7 @@ enum DaemonCommand {
                 readFile: { path in try context.readFile(path, limit: DaemonConfiguration.maximumFileBytes, regularOnly: true) }),
             engine: context.engine)
         do {
-            try await service.run(signals: Gesturectl.signals)
+            try await service.run(signals: context.signals)
         } catch let error as DaemonError {
             throw DaemonFailure.failure(for: error)
         } catch let error as UnsafeSocketFolder {

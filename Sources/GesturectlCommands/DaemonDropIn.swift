@@ -77,7 +77,7 @@ enum DaemonDropIn {
     /// writes the drop-in atomically into `--dropin-dir`; an up-to-date
     /// drop-in is left alone.
     static func write(_ values: ParsedValues, context: CommandContext) throws {
-        let given = values.string("config")
+        let given = values[DaemonCommand.Options.config]
         let configurationPath = given ?? DaemonPaths.systemConfiguration
         let configuration: DaemonConfiguration
         let source: String
@@ -94,7 +94,7 @@ enum DaemonDropIn {
             source = context.resolve(configurationPath)
         }
         let text = Array(Self.text(outputs: configuration.outputs, source: source).utf8)
-        let folder = context.resolve(values.stringOrDefault("dropin-dir"))
+        let folder = context.resolve(values[DaemonCommand.Options.dropInFolder])
         let path = folder + "/" + fileName
         let outputs = configuration.outputs.map(\.word).joined(separator: ", ")
         for output in configuration.outputs {

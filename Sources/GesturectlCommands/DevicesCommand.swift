@@ -31,6 +31,9 @@ enum DevicesCommand {
         return lines.joined(separator: "\n")
     }
 
+    private static let jsonFlag: TypedOption<Bool> = .flag("json", help: "Print JSON instead of text.")
+    private static let watchFlag: TypedOption<Bool> = .flag("watch", help: "Keep running and report devices as they come and go.")
+
     static let command = Command(
         name: "devices", abstract: "List input devices: kind, slots, axes, resolution and size.",
         discussion: """
@@ -45,21 +48,18 @@ enum DevicesCommand {
             removed (one JSON object per line with --json).
             """,
         section: section,
-        options: [
-            .flag("json", help: "Print JSON instead of text."),
-            .flag("watch", help: "Keep running and report devices as they come and go."),
-        ]
+        options: [jsonFlag, watchFlag]
     ) { values, context in
         let devices: [DeviceFacts]
         if let client = try context.daemonClient(values) {
-            if values.flag("watch") {
+            if values[watchFlag] {
                 throw CommandFailure.usage("--watch is not available through the daemon (it lists the input devices it sees once)")
             }
             devices = try DaemonCalls.devices(client)
         } else {
             devices = try InputDevices.list().map(DeviceFacts.init)
         }
-        let asJSON = values.flag("json")
+        let asJSON = values[jsonFlag]
         if asJSON {
             context.print(JSONText.array(devices.map(json)))
         } else if devices.isEmpty {
@@ -67,7 +67,7 @@ enum DevicesCommand {
         } else {
             for device in devices { context.print(text(device)) }
         }
-        guard values.flag("watch") else { return }
+        guard values[watchFlag] else { return }
         try await watch(asJSON: asJSON, context: context)
     }
 

@@ -7,8 +7,67 @@ import GestureRender
 enum EditCommands {
     static let section = SynthCommand.section
 
-    private static let strictFlag = Option.flag(
+    private static let strictFlag: TypedOption<Bool> = .flag(
         "strict", help: "Refuse instead of clipping points pushed outside the surface to its edge.")
+
+    /// The edges `merge --align` takes.
+    enum AlignEdge: String, CaseIterable, Sendable {
+        /// Groups start together (the default).
+        case start
+        /// Groups end together.
+        case end
+    }
+
+    /// `merge`'s options.
+    enum MergeOptions {
+        static let gestures: TypedArgument<[String]> = .oneOrMore(
+            "gestures", help: "The gestures to merge (NAME|FILE).", completion: .gesture)
+        static let align: TypedOption<AlignEdge> = .choice(
+            "align", valueName: "edge", help: "Start groups together or end them together.", default: .start)
+        static let stagger: TypedOption<[Int64]> = .durations(
+            "stagger", valueName: "times", help: "Start offsets: one step, or a comma-separated list (e.g. 0,100ms,250ms).")
+        static let maximumFingers: TypedOption<Int> = .integer(
+            "max-fingers", valueName: "n", help: "Refuse a result with more fingers down at once.", type: .integer(in: 1...100),
+            default: GestureEditor.defaultMaximumFingers)
+    }
+
+    /// `fingers`' options.
+    enum FingersOptions {
+        static let gesture: TypedArgument<String> = .required(
+            "gesture", help: "The gesture with the stroke to copy (NAME|FILE).", completion: .gesture)
+        static let count: TypedArgument<Int> = .integer("count", help: "How many fingers (2–10).", type: .integer(in: 2...10))
+        static let spacing: TypedOption<Double> = .number(
+            "spacing", valueName: "mm", help: "Distance between neighbouring fingers.", type: .double(above: 0),
+            default: GestureEditor.defaultFingerSpacingMM)
+        static let layout: TypedOption<FingerLayout> = .choice(
+            "layout", valueName: "layout", help: "Fingers in a straight row or on an arc.", default: .row)
+        static let delay: TypedOption<Microseconds> = .duration(
+            "delay", valueName: "time", help: "Each finger starts this long after the previous one.", default: .zero)
+        static let stroke: TypedOption<Int?> = .integer(
+            "stroke", valueName: "n", help: "Which stroke to copy (1 = first) when there are several.", type: .integer(minimum: 1))
+    }
+
+    /// `transform`'s options.
+    enum TransformOptions {
+        static let gesture: TypedArgument<String> = .required(
+            "gesture", help: "The gesture to change (NAME|FILE).", completion: .gesture)
+        static let speed: TypedOption<Double?> = .number(
+            "speed", valueName: "factor", help: "Play faster (2 = twice as fast) or slower (0.5).", type: .double(minimum: 0.001))
+        static let scale: TypedOption<Double?> = .number(
+            "scale", valueName: "factor", help: "Make the gesture larger or smaller.", type: .double(minimum: 0.001))
+        static let rotate: TypedOption<Double?> = .number(
+            "rotate", valueName: "degrees", help: "Turn the gesture (clockwise positive).")
+        static let about: TypedOption<[Double]> = .numbers(
+            "about", valueName: "x,y", help: "The point to scale and rotate about, in mm (default: the gesture's centre).")
+        static let translate: TypedOption<[Double]> = .numbers(
+            "translate", valueName: "dx,dy", help: "Move the gesture by dx,dy mm (y grows downward).")
+        static let fit: TypedOption<String?> = .string(
+            "fit", valueName: "w:h", help: "Re-express the gesture on a surface of this aspect ratio (e.g. 16:9).")
+        static let trim: TypedOption<Bool> = .flag(
+            "trim", help: "Remove idle time before the first contact and stillness longer than --max-still at the ends of moving strokes.")
+        static let maxStill: TypedOption<Microseconds> = .duration(
+            "max-still", valueName: "time", help: "With --trim: longest stillness kept.", default: GestureEditor.defaultMaxStill)
+    }
 
     /// Prints the operation's warnings and writes its gesture, named for
     /// what it now is (see ``ResultNaming``); `--name`/`--description`
@@ -49,22 +108,22 @@ enum EditCommands {
               gesturectl merge a.gesture.json b.gesture.json --align end --save both
             """,
         section: section,
-        arguments: [Argument("gestures", help: "The gestures to merge (NAME|FILE).", arity: .oneOrMore, completion: .gesture)],
-        options: [
-            .option("align", valueName: "edge", help: "Start groups together or end them together.", type: .choice(["start", "end"]), default: "start"),
-            .option("stagger", valueName: "times", help: "Start offsets: one step, or a comma-separated list (e.g. 0,100ms,250ms).", type: .list(of: .duration)),
-            .option("max-fingers", valueName: "n", help: "Refuse a result with more fingers down at once.", type: .integer(in: 1...100), default: String(GestureEditor.defaultMaximumFingers)),
-        ] + GestureOutput.options
+        arguments: [MergeOptions.gestures],
+        options: [MergeOptions.align, MergeOptions.stagger, MergeOptions.maximumFingers] + GestureOutput.options
     ) { values, context in
-        let inputs = values.arguments("gestures")
+        let inputs = values[MergeOptions.gestures]
         let gestures = try inputs.map { try context.loadGesture($0) }
-        var alignment: MergeAlignment = values.string("align") == "end" ? .end : .start
-        if values.isGiven("stagger") {
-            if values.isGiven("align") { throw CommandFailure.usage("--stagger and --align cannot be used together") }
-            alignment = .stagger(values.durations("stagger").map { Microseconds($0) })
+        var alignment: MergeAlignment =
+            switch values[MergeOptions.align] {
+            case .start: .start
+            case .end: .end
+            }
+        if values.isGiven(MergeOptions.stagger) {
+            if values.isGiven(MergeOptions.align) { throw CommandFailure.usage("--stagger and --align cannot be used together") }
+            alignment = .stagger(values[MergeOptions.stagger].map { Microseconds($0) })
         }
         let result = try edit(listed(inputs)) { () throws(EditError) in
-            try GestureEditor.merge(gestures, alignment: alignment, maximumFingers: values.integerOrDefault("max-fingers"))
+            try GestureEditor.merge(gestures, alignment: alignment, maximumFingers: values[MergeOptions.maximumFingers])
         }
         let names = zip(gestures, inputs).map { ResultNaming.name(of: $0, input: $1) }
         try finish(result, origin: ResultNaming.mergeOrigin(names), values: values, context: context)
@@ -83,39 +142,29 @@ enum EditCommands {
               gesturectl synth swipe --direction up | gesturectl fingers - 4 --layout arc --save up4
             """,
         section: section,
-        arguments: [
-            Argument("gesture", help: "The gesture with the stroke to copy (NAME|FILE).", completion: .gesture),
-            Argument("count", help: "How many fingers (2–10).", type: .integer(in: 2...10)),
-        ],
-        options: [
-            .option("spacing", valueName: "mm", help: "Distance between neighbouring fingers.", type: .double(above: 0), default: OptionDefault.number(GestureEditor.defaultFingerSpacingMM)),
-            .option("layout", valueName: "layout", help: "Fingers in a straight row or on an arc.", type: .choice(FingerLayout.allCases.map(\.rawValue)), default: FingerLayout.row.rawValue),
-            .option("delay", valueName: "time", help: "Each finger starts this long after the previous one.", type: .duration, default: OptionDefault.duration(.zero)),
-            .option("stroke", valueName: "n", help: "Which stroke to copy (1 = first) when there are several.", type: .integer(minimum: 1)),
-            strictFlag,
-        ] + GestureOutput.options
+        arguments: [FingersOptions.gesture, FingersOptions.count],
+        options: [FingersOptions.spacing, FingersOptions.layout, FingersOptions.delay, FingersOptions.stroke, strictFlag]
+            + GestureOutput.options
     ) { values, context in
-        let input = values.argument("gesture") ?? ""
+        let input = values[FingersOptions.gesture]
+        let count = values[FingersOptions.count]
         let gesture = try context.loadGesture(input)
         AssumedSize.note(gesture.device, of: shown(input), options: ["spacing"], context: context)
         // --stroke counts from 1, the editor from 0: check here so the
         // message speaks the user's numbers.
-        if let stroke = values.integer("stroke"), stroke > gesture.strokes.count {
+        if let stroke = values[FingersOptions.stroke], stroke > gesture.strokes.count {
             throw CommandFailure.usage(
                 "--stroke \(stroke): \(shown(input)) has \(Plural.count(gesture.strokes.count, "stroke")) (--stroke counts from 1)")
         }
         let result = try edit(shown(input)) { () throws(EditError) in
             try GestureEditor.fingers(
-                gesture, count: values.integer("count") ?? 2, spacingMM: values.doubleOrDefault("spacing"),
-                layout: FingerLayout(rawValue: values.stringOrDefault("layout")) ?? .row,
-                delay: Microseconds(values.durationOrDefault("delay")), strokeIndex: values.integer("stroke").map { $0 - 1 },
-                strict: values.flag("strict"))
+                gesture, count: count, spacingMM: values[FingersOptions.spacing], layout: values[FingersOptions.layout],
+                delay: values[FingersOptions.delay], strokeIndex: values[FingersOptions.stroke].map { $0 - 1 },
+                strict: values[strictFlag])
         }
         let source = ResultNaming.name(of: gesture, input: input)
-        let copied = values.integer("stroke").map { "stroke \($0) of \(source)" } ?? source
-        try finish(
-            result, origin: "Replicated from \(copied) onto \(values.integer("count") ?? 2) fingers.", values: values,
-            context: context)
+        let copied = values[FingersOptions.stroke].map { "stroke \($0) of \(source)" } ?? source
+        try finish(result, origin: "Replicated from \(copied) onto \(count) fingers.", values: values, context: context)
     }
 
     static let transform = Command(
@@ -134,39 +183,33 @@ enum EditCommands {
               gesturectl transform tap --translate 20,-10 --fit 9:16
             """,
         section: section,
-        arguments: [Argument("gesture", help: "The gesture to change (NAME|FILE).", completion: .gesture)],
+        arguments: [TransformOptions.gesture],
         options: [
-            .option("speed", valueName: "factor", help: "Play faster (2 = twice as fast) or slower (0.5).", type: .double(minimum: 0.001)),
-            .option("scale", valueName: "factor", help: "Make the gesture larger or smaller.", type: .double(minimum: 0.001)),
-            .option("rotate", valueName: "degrees", help: "Turn the gesture (clockwise positive).", type: .double),
-            .option("about", valueName: "x,y", help: "The point to scale and rotate about, in mm (default: the gesture's centre).", type: .list(of: .double)),
-            .option("translate", valueName: "dx,dy", help: "Move the gesture by dx,dy mm (y grows downward).", type: .list(of: .double)),
-            .option("fit", valueName: "w:h", help: "Re-express the gesture on a surface of this aspect ratio (e.g. 16:9)."),
-            .flag("trim", help: "Remove idle time before the first contact and stillness longer than --max-still at the ends of moving strokes."),
-            .option("max-still", valueName: "time", help: "With --trim: longest stillness kept.", type: .duration, default: OptionDefault.duration(GestureEditor.defaultMaxStill)),
-            strictFlag,
+            TransformOptions.speed, TransformOptions.scale, TransformOptions.rotate, TransformOptions.about,
+            TransformOptions.translate, TransformOptions.fit, TransformOptions.trim, TransformOptions.maxStill, strictFlag,
         ] + GestureOutput.options
     ) { values, context in
-        let input = values.argument("gesture") ?? ""
+        let input = values[TransformOptions.gesture]
         var result = EditResult(gesture: try context.loadGesture(input))
         AssumedSize.note(
-            result.gesture.device, of: shown(input), options: ["about", "translate"].filter(values.isGiven),
+            result.gesture.device, of: shown(input),
+            options: [TransformOptions.about, TransformOptions.translate].filter { values.isGiven($0) }.map(\.name),
             context: context)
-        let strict = values.flag("strict")
+        let strict = values[strictFlag]
         let anchor: Anchor
-        switch values.doubles("about") {
+        switch values[TransformOptions.about] {
         case []: anchor = .centre
         case let point where point.count == 2: anchor = .point(xMM: point[0], yMM: point[1])
         default: throw CommandFailure.usage("--about takes two numbers, x,y in mm (e.g. --about 108,67.5)")
         }
         var fitRatio: AspectRatio?
-        if let text = values.string("fit") {
+        if let text = values[TransformOptions.fit] {
             guard let ratio = AspectRatio(text) else {
                 throw CommandFailure.usage("--fit: \"\(shown(text))\" is not an aspect ratio like 16:9")
             }
             fitRatio = ratio
         }
-        let translation = values.doubles("translate")
+        let translation = values[TransformOptions.translate]
         if !translation.isEmpty && translation.count != 2 {
             throw CommandFailure.usage("--translate takes two numbers, dx,dy in mm (e.g. --translate 20,-10)")
         }
@@ -178,22 +221,22 @@ enum EditCommands {
         let source = ResultNaming.name(of: result.gesture, input: input)
         // What was done, in the order it was done, for the description.
         var steps: [String] = []
-        if values.flag("trim") {
-            let maxStill = Microseconds(values.durationOrDefault("max-still"))
+        if values[TransformOptions.trim] {
+            let maxStill = values[TransformOptions.maxStill]
             try apply { (gesture) throws(EditError) in try GestureEditor.trim(gesture, maxStill: maxStill) }
             steps.append("trimmed")
         }
-        if let factor = values.double("speed") {
+        if let factor = values[TransformOptions.speed] {
             try apply { (gesture) throws(EditError) in try GestureEditor.speed(gesture, factor: factor) }
             steps.append("speed × \(ResultNaming.number(factor))")
         }
-        if let factor = values.double("scale") {
+        if let factor = values[TransformOptions.scale] {
             try apply { (gesture) throws(EditError) in
                 try GestureEditor.scale(gesture, factor: factor, about: anchor, strict: strict)
             }
             steps.append("scaled × \(ResultNaming.number(factor))")
         }
-        if let degrees = values.double("rotate") {
+        if let degrees = values[TransformOptions.rotate] {
             try apply { (gesture) throws(EditError) in
                 try GestureEditor.rotate(gesture, degrees: degrees, about: anchor, strict: strict)
             }

@@ -3,16 +3,45 @@ import GestureEngine
 import GesturePlayback
 import OperatingSystem
 
-extension Gesturectl {
-    /// The process's engine: every command that touches devices goes through it.
-    static let engine = Engine()
-    /// SIGINT, SIGTERM and SIGHUP as events (started by ``main()``).
-    static let signals = SignalRouter()
+/// What gesturectl's commands run on: the engine every command that
+/// touches devices goes through, and the signals that cancel its jobs.
+/// Injected through the command's context (``CommandKit/CommandServices``):
+/// the executable's are the process's own (``Gesturectl/prepareProcess()``);
+/// a test's make an engine over test devices, and run commands in process.
+public struct GesturectlServices: Sendable {
+    /// The engine: plays, presses, recordings, imports, fingertips, the daemon's.
+    public var engine: Engine
+    /// SIGINT, SIGTERM and SIGHUP as events: the commands' jobs are cancelled by them.
+    public var signals: SignalRouter
+
+    /// Services over `engine` and `signals`.
+    public init(engine: Engine, signals: SignalRouter) {
+        self.engine = engine
+        self.signals = signals
+    }
 }
 
 extension CommandContext {
+    /// The context with `services` for gesturectl's commands.
+    public func with(_ services: GesturectlServices) -> CommandContext {
+        var context = self
+        context.services[GesturectlServices.self] = services
+        return context
+    }
+
+    /// The services the commands run on.
+    private var gesturectl: GesturectlServices {
+        guard let services = services[GesturectlServices.self] else {
+            preconditionFailure("gesturectl: no GesturectlServices in the command's context (Gesturectl.main(services:) puts them there)")
+        }
+        return services
+    }
+
     /// The engine the commands use.
-    var engine: Engine { Gesturectl.engine }
+    var engine: Engine { gesturectl.engine }
+
+    /// The signals that cancel the commands' jobs.
+    var signals: SignalRouter { gesturectl.signals }
 
     /// From now until it ends, SIGINT, SIGTERM and SIGHUP cancel the job
     /// (the CLI's mapping of signals): the job then ends as it does when
@@ -20,7 +49,7 @@ extension CommandContext {
     /// exists, before telling the user that Ctrl-C stops it: a signal that
     /// comes while no job listens ends the process at once.
     func cancelledBySignals<Output, Progress>(_ handle: JobHandle<Output, Progress>) {
-        let subscription = Gesturectl.signals.cancelling(handle)
+        let subscription = signals.cancelling(handle)
         handle.onCompletion { _ in subscription.cancel() }
     }
 
@@ -35,7 +64,7 @@ extension CommandContext {
     func untilFinished(_ job: PlayJob) async -> PlaybackResult {
         // Held through the device's linger too, so a second Ctrl-C then
         // does not cut the linger short.
-        let subscription = Gesturectl.signals.cancelling(job.handle)
+        let subscription = signals.cancelling(job.handle)
         defer { subscription.cancel() }
         return await job.finished()
     }

@@ -15,6 +15,14 @@ import OperatingSystem
 
 /// Maps the libraries' errors to the documented exit statuses.
 enum ErrorMapping {
+    /// Any error as the failure the tool would report for it: a library's
+    /// mapped (``failure(for:)``), a command's own as it is, anything else
+    /// with its description and status 1.
+    static func commandFailure(for error: any Error) -> CommandFailure {
+        if let failure = failure(for: error) { return failure }
+        return error as? CommandFailure ?? .failure("\(error)")
+    }
+
     static func failure(for error: any Error) -> CommandFailure? {
         switch error {
         case let error as FileSystemError:
@@ -85,6 +93,7 @@ enum ErrorMapping {
         guard error.call == "libevdev_new_from_fd", error.errorNumber == ENOTTY else {
             return nil
         }
+        // An error on a descriptor opened elsewhere carries no path.
         let path = DisplayText.escaped(error.path ?? "the device")
         return "\(path) is not an input device (no evdev interface); give an event node such as /dev/input/event5,"
             + " a stable link, a device name or vendor:product (see 'gesturectl devices')"
@@ -95,13 +104,14 @@ enum ErrorMapping {
     static func permissionHint(_ error: SystemError) -> String {
         switch error.subject {
         case .uinput:
+            // uinput's errors name the node they opened; the usual one when not.
             error.description
                 + "; creating virtual devices needs write access to \(error.path ?? "/dev/uinput") (see udev-rules/ and the README)"
         case .inputDevice:
             error.description + "; reading input devices needs membership in the 'input' group"
         case .uhid:
             error.description
-                + "; creating HID devices needs write access to \(error.path ?? "/dev/uhid")"
+                + "; creating HID devices needs write access to \(error.path ?? UhidDevice.defaultPath)"
                 + " (the 'gesturectl' group with the rule in udev-rules/: see the README)"
         case nil:
             error.description

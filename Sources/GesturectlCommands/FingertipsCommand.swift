@@ -7,6 +7,41 @@ import OperatingSystem
 /// `fingertips`: one finger, a mouse, a trackball, a head pointer, a
 /// touchpad or a pen moves 2–10 virtual fingertips live.
 enum FingertipsCommand {
+    /// How many fingertips.
+    static let countArgument: TypedArgument<Int> = .integer(
+        "count", help: "How many fingertips (2–10; AssistiveTouch offers 2 to 5).", type: .integer(in: FingertipsOptions.countRange))
+
+    /// `fingertips`' own options (`--to` and `--gadget` are ``DeviceOutput``'s).
+    enum Options {
+        static let device: TypedOption<String?> = .string(
+            "device", short: "d", valueName: "device",
+            help: "The source: an event node, a /dev/input/by-id or by-path link, a name, or vendor:product (default: the only touch or pointer device).",
+            completion: .files)
+        static let layout: TypedOption<FingerLayout> = .choice(
+            "layout", valueName: "layout", help: "Fingertips in a straight row or on an arc.", default: .row)
+        static let spacing: TypedOption<Double> = .number(
+            "spacing", valueName: "mm", help: "Distance between neighbouring fingertips.", type: .double(above: 0),
+            default: GestureEditor.defaultFingerSpacingMM)
+        static let speed: TypedOption<Double> = .number(
+            "speed", valueName: "factor", help: "How far relative motion moves the fingertips: 2 twice as far, 0.5 half.",
+            type: .double(in: FingertipsOptions.speedRange), default: FingertipsOptions.defaultSpeed)
+        static let absolute: TypedOption<Bool> = .flag(
+            "absolute", help: "Map a touchpad's or tablet's surface onto the target instead of moving by its motion.")
+        static let noHover: TypedOption<Bool> = .flag(
+            "no-hover", help: "No hover pen showing where the fingertips will land while they are up.")
+        static let idle: TypedOption<Microseconds> = .duration(
+            "idle", valueName: "seconds", help: "Go away after this long without input while the fingertips are up; 0 means never.",
+            type: .duration(in: 0...86_400_000_000), default: FingertipsOptions.defaultIdle)
+        /// No default: without it, a copy of a touchscreen source, else a touchscreen.
+        static let kind: TypedOption<DeviceKind?> = .choice(
+            "as", valueName: "kind",
+            help: "Show the fingertips on a virtual touchscreen or touchpad (default: a copy of a touchscreen source, else a touchscreen).",
+            choices: kinds)
+        static let clone: TypedOption<String?> = .string(
+            "clone", valueName: "device",
+            help: "Show the fingertips on a uinput copy of this real device (node, link, name or vendor:product).", completion: .files)
+    }
+
     static let command = Command(
         name: "fingertips", abstract: "Move 2–10 virtual fingertips live with one finger, a mouse or a head pointer.",
         discussion: """
@@ -104,37 +139,22 @@ enum FingertipsCommand {
               gesturectl fingertips 3 --device "Head Mouse" --clone "ELAN Touchscreen" --speed 0.5
             """,
         section: DevicesCommand.section,
-        arguments: [
-            Argument(
-                "count", help: "How many fingertips (2–10; AssistiveTouch offers 2 to 5).",
-                type: .integer(in: FingertipsOptions.countRange))
-        ],
+        arguments: [countArgument],
         options: [
-            .option(
-                "device", short: "d", valueName: "device",
-                help: "The source: an event node, a /dev/input/by-id or by-path link, a name, or vendor:product (default: the only touch or pointer device).",
-                completion: .files),
-            .option("layout", valueName: "layout", help: "Fingertips in a straight row or on an arc.", type: .choice(FingerLayout.allCases.map(\.rawValue)), default: FingerLayout.row.rawValue),
-            .option("spacing", valueName: "mm", help: "Distance between neighbouring fingertips.", type: .double(above: 0), default: OptionDefault.number(GestureEditor.defaultFingerSpacingMM)),
-            .option("speed", valueName: "factor", help: "How far relative motion moves the fingertips: 2 twice as far, 0.5 half.", type: .double(in: FingertipsOptions.speedRange), default: OptionDefault.number(FingertipsOptions.defaultSpeed)),
-            .flag("absolute", help: "Map a touchpad's or tablet's surface onto the target instead of moving by its motion."),
-            .flag("no-hover", help: "No hover pen showing where the fingertips will land while they are up."),
-            .option("idle", valueName: "seconds", help: "Go away after this long without input while the fingertips are up; 0 means never.", type: .duration(in: 0...86_400_000_000), default: OptionDefault.duration(FingertipsOptions.defaultIdle)),
-            .option("as", valueName: "kind", help: "Show the fingertips on a virtual touchscreen or touchpad (default: a copy of a touchscreen source, else a touchscreen).", type: .choice(kinds)),
-            .option("clone", valueName: "device", help: "Show the fingertips on a uinput copy of this real device (node, link, name or vendor:product).", completion: .files),
+            Options.device, Options.layout, Options.spacing, Options.speed, Options.absolute, Options.noHover, Options.idle,
+            Options.kind, Options.clone,
         ] + PlayCommand.deviceOutputOptions
     ) { values, context in
         if context.goesThroughDaemon(values) { return try await fingertipsThroughDaemon(values, context: context) }
-        let count = values.integer("count") ?? FingertipsOptions.countRange.lowerBound
-        let idle = values.durationOrDefault("idle")
+        let count = values[countArgument]
+        let idle = values[Options.idle]
         let options = FingertipsOptions(
-            count: count, layout: FingerLayout(rawValue: values.stringOrDefault("layout")) ?? .row,
-            spacingMM: values.doubleOrDefault("spacing"), speed: values.doubleOrDefault("speed"),
-            absolute: values.flag("absolute"), idle: idle == 0 ? nil : Microseconds(idle))
+            count: count, layout: values[Options.layout], spacingMM: values[Options.spacing], speed: values[Options.speed],
+            absolute: values[Options.absolute], idle: idle == .zero ? nil : idle)
         let output = try PlayCommand.output(values)
-        let kind = values.string("as").flatMap(DeviceKind.init(rawValue:))
+        let kind = values[Options.kind]
         let target: FingertipsTarget =
-            if let clone = values.string("clone") {
+            if let clone = values[Options.clone] {
                 .clone(device: clone, as: kind)
             } else if let kind {
                 .kind(kind)
@@ -143,8 +163,8 @@ enum FingertipsCommand {
             }
         let job = try await context.engine.startFingertipsWithoutBlocking(
             FingertipsRequest(
-                device: values.string("device"), options: options, target: target, output: output,
-                hover: !values.flag("no-hover")),
+                device: values[Options.device], options: options, target: target, output: output,
+                hover: !values[Options.noHover]),
             events: { event in
                 switch event {
                 case .ready(let line): context.print(line)
@@ -154,19 +174,21 @@ enum FingertipsCommand {
             })
         context.cancelledBySignals(job.handle)
         if !job.isInitialisedByUdev {
-            context.warn("udev did not announce \(job.devnode ?? "the device") in time; the desktop may not see it")
+            context.warn("udev did not announce \(Unknown.device(job.devnode)) in time; the desktop may not see it")
         }
         let through = output == .uinput ? "" : ", through \(output.word)"
-        let stop = options.idle.map { "Ctrl-C or \(DurationText.format(microseconds: $0.rawValue)) without input" } ?? "Ctrl-C"
-        let hover = job.hoverDevnode.map { "; hover pen on \($0)" } ?? ""
+        var stop = "Ctrl-C"
+        if let idle = options.idle { stop += " or \(DurationText.format(microseconds: idle.rawValue)) without input" }
+        var hover = ""
+        if let pen = job.hoverDevnode { hover = "; hover pen on \(pen)" }
         context.note(
-            "reading \(job.source.node) (\(job.source.name)), fingertips on \(job.devnode ?? "?") (\(job.profile.description.name)\(through))\(hover); stop with \(stop)")
+            "reading \(job.source.node) (\(job.source.name)), fingertips on \(Unknown.node(job.devnode)) (\(job.profile.description.name)\(through))\(hover); stop with \(stop)")
         let outcome = await context.untilFinished(job.handle)
-        let lift = outcome.liftAllError.map { "the lift could not be written (\($0)); removing the device lifted them" }
-            ?? "every fingertip lifted"
+        var lift = "every fingertip lifted"
+        if let error = outcome.liftAllError { lift = "the lift could not be written (\(error)); removing the device lifted them" }
         switch outcome.reason {
         case .idle:
-            context.print("\(count) fingertips gone: no input for \(DurationText.format(microseconds: idle)).")
+            context.print("\(count) fingertips gone: no input for \(DurationText.format(microseconds: idle.rawValue)).")
         case .cancelled:
             context.print("\(count) fingertips gone: stopped.")
         case .sourceVanished:
@@ -180,5 +202,5 @@ enum FingertipsCommand {
     }
 
     /// The kinds `--as` takes: the fingertips are touches.
-    static let kinds = [DeviceKind.touchscreen.rawValue, DeviceKind.touchpad.rawValue]
+    static let kinds: [DeviceKind] = [.touchscreen, .touchpad]
 }

@@ -36,9 +36,32 @@ enum GadgetCommand {
         subcommands: [up, down, status]
     )
 
-    static let nameOption = Option.option(
+    static let nameOption: TypedOption<String> = .string(
         "name", valueName: "name", help: "The gadget's configfs name (/sys/kernel/config/usb_gadget/NAME).",
         default: OptionDefault.gadgetName)
+
+    /// `gadget up`'s options.
+    enum UpOptions {
+        static let controller: TypedOption<String?> = .string(
+            "udc", valueName: "name", help: "The USB device controller to bind to (a name in /sys/class/udc; default: the first).")
+        static let contacts: TypedOption<Int> = .integer(
+            "contacts", valueName: "n", help: "How many fingers the touchscreen reports.",
+            type: .integer(in: 1...HIDTouchscreenLayout.maximumContacts), default: HIDTouchscreenLayout.maximumContacts)
+        static let size: TypedOption<String> = .string(
+            "size", valueName: "WxH", help: "The touchscreen's surface in millimetres.", default: "216x135")
+        static let mouse: TypedOption<Bool> = .flag(
+            "mouse", help: "Add a mouse (hid.mouse): for iPadOS's AssistiveTouch, and any host.")
+        static let buttons: TypedOption<Bool> = .flag(
+            "buttons", help: "Add consumer-control and keyboard buttons (hid.buttons): volume, home, lock…")
+        /// Without it, the Linux Foundation's (the gadget plan's default).
+        static let vendor: TypedOption<String?> = .string(
+            "vendor", valueName: "id", help: "USB vendor id, hexadecimal (default 1d6b, the Linux Foundation).")
+        /// Without it, the Multifunction Composite Gadget (the gadget plan's default).
+        static let product: TypedOption<String?> = .string(
+            "product", valueName: "id", help: "USB product id, hexadecimal (default 0104, Multifunction Composite Gadget).")
+    }
+
+    private static let jsonFlag: TypedOption<Bool> = .flag("json", help: "Print JSON instead of text.")
 
     static let up = Command(
         name: "up", abstract: "Build the gadget and bind it to a USB device controller.",
@@ -60,27 +83,22 @@ enum GadgetCommand {
             """,
         options: [
             nameOption,
-            .option("udc", valueName: "name", help: "The USB device controller to bind to (a name in /sys/class/udc; default: the first)."),
-            .option("contacts", valueName: "n", help: "How many fingers the touchscreen reports.", type: .integer(in: 1...10), default: "10"),
-            .option("size", valueName: "WxH", help: "The touchscreen's surface in millimetres.", default: "216x135"),
-            .flag("mouse", help: "Add a mouse (hid.mouse): for iPadOS's AssistiveTouch, and any host."),
-            .flag("buttons", help: "Add consumer-control and keyboard buttons (hid.buttons): volume, home, lock…"),
-            .option("vendor", valueName: "id", help: "USB vendor id, hexadecimal (default 1d6b, the Linux Foundation)."),
-            .option("product", valueName: "id", help: "USB product id, hexadecimal (default 0104, Multifunction Composite Gadget)."),
+            UpOptions.controller, UpOptions.contacts, UpOptions.size, UpOptions.mouse, UpOptions.buttons, UpOptions.vendor,
+            UpOptions.product,
         ]
     ) { values, context in
-        let size = try parseSize(values.stringOrDefault("size"))
+        let size = try parseSize(values[UpOptions.size])
         let layout: HIDTouchscreenLayout
         do throws(GadgetPlan.Failure) {
             layout = try GadgetPlan.touchscreen(
-                contacts: values.integerOrDefault("contacts"), widthMM: size.width, heightMM: size.height)
+                contacts: values[UpOptions.contacts], widthMM: size.width, heightMM: size.height)
         } catch {
             throw CommandFailure.usage(error.description)
         }
         let specification = GadgetPlan.specification(
-            name: values.stringOrDefault("name"), touchscreen: layout,
-            mouse: values.flag("mouse"), buttons: values.flag("buttons"), controller: values.string("udc"),
-            vendor: try hexadecimal(values, "vendor"), product: try hexadecimal(values, "product"))
+            name: values[nameOption], touchscreen: layout,
+            mouse: values[UpOptions.mouse], buttons: values[UpOptions.buttons], controller: values[UpOptions.controller],
+            vendor: try hexadecimal(values, UpOptions.vendor), product: try hexadecimal(values, UpOptions.product))
         let status = try USBGadget().up(specification)
         context.print("gadget \(status.name) is up: \(binding(status))")
         for function in status.functions { context.print("  " + describe(function)) }
@@ -100,7 +118,7 @@ enum GadgetCommand {
             """,
         options: [nameOption]
     ) { values, context in
-        let name = values.stringOrDefault("name")
+        let name = values[nameOption]
         if try USBGadget().down(name: name) {
             context.print("gadget \(name) is down")
         } else {
@@ -122,9 +140,9 @@ enum GadgetCommand {
             height_mm, resolution) and, when this machine cannot have a
             gadget now, problem (why: no UDC, configfs or libcomposite missing).
             """,
-        options: [nameOption, .flag("json", help: "Print JSON instead of text.")]
+        options: [nameOption, jsonFlag]
     ) { values, context in
-        let name = values.stringOrDefault("name")
+        let name = values[nameOption]
         let gadget = USBGadget()
         // Harmless: controllers() throws only when there is none, which the problem below says.
         let controllers = (try? gadget.controllers()) ?? []
@@ -140,7 +158,7 @@ enum GadgetCommand {
             problem = [problem, "no USB device controller: this machine cannot be a USB gadget; a Raspberry Pi 4/5 or Zero can"]
                 .compactMap { $0 }.joined(separator: "; ")
         }
-        if values.flag("json") {
+        if values[jsonFlag] {
             context.print(json(name: name, status: status, controllers: controllers, problem: problem))
             return
         }
@@ -158,10 +176,12 @@ enum GadgetCommand {
 
     static func binding(_ status: GadgetStatus) -> String {
         guard let controller = status.controller else { return "not bound to a USB device controller" }
+        // The controller's state file may be unreadable (a controller going away).
         return "bound to \(controller) (\(status.controllerState ?? "state unknown"))"
     }
 
     static func describe(_ function: GadgetFunctionStatus) -> String {
+        // A function the host has not configured, or not ours, has no /dev/hidgN yet.
         var parts = [function.instance + ":", function.devnode ?? "no device node"]
         if let layout = function.touchscreenLayout {
             parts.append(
@@ -189,8 +209,8 @@ enum GadgetCommand {
         if let status {
             members += [
                 ("path", JSONText.string(status.path)),
-                ("udc", status.controller.map(JSONText.string) ?? "null"),
-                ("state", status.controllerState.map(JSONText.string) ?? "null"),
+                ("udc", JSONText.stringOrNull(status.controller)),
+                ("state", JSONText.stringOrNull(status.controllerState)),
                 ("configured", status.isConfigured ? "true" : "false"),
             ]
         }
@@ -205,7 +225,7 @@ enum GadgetCommand {
     static func json(_ function: GadgetFunctionStatus) -> String {
         var members: [(String, String)] = [
             ("name", JSONText.string(function.instance)),
-            ("devnode", function.devnode.map(JSONText.string) ?? "null"),
+            ("devnode", JSONText.stringOrNull(function.devnode)),
             ("linked", function.isLinked ? "true" : "false"),
         ]
         if let layout = function.touchscreenLayout {
@@ -233,8 +253,9 @@ enum GadgetCommand {
     }
 
     /// A 16-bit hexadecimal id (`1d6b` or `0x1d6b`), or `nil` when not given.
-    static func hexadecimal(_ values: ParsedValues, _ name: String) throws -> UInt16? {
-        guard let text = values.string(name) else { return nil }
+    static func hexadecimal(_ values: ParsedValues, _ option: TypedOption<String?>) throws -> UInt16? {
+        guard let text = values[option] else { return nil }
+        let name = option.name
         let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
         guard !digits.isEmpty, digits.count <= 4, let value = UInt16(digits, radix: 16) else {
             throw CommandFailure.usage("--\(name) must be a hexadecimal id from 0000 to ffff; got '\(DisplayText.escaped(text))'")

@@ -6,38 +6,47 @@ import OperatingSystem
 
 /// The options of every command that produces a gesture, and writing it.
 enum GestureOutput {
-    /// `-o/--output`, `--save`, `--name`, `--description`, `--force`.
-    static let options: [Option] = [
-        .option(
-            "output", short: "o", valueName: "file",
-            help: "Write the gesture to FILE ('-' for standard output, the default when --save is not given).",
-            completion: .files),
-        .option("save", valueName: "name", help: "Save the gesture in the library under NAME.", completion: .libraryName),
-        .option("name", valueName: "name", help: "The name stored in the gesture (default: from the input or the shape)."),
-        .option("description", valueName: "text", help: "The description stored in the gesture."),
-        forceFlag,
-    ]
-
+    /// `-o/--output`: where the gesture goes (standard output without it,
+    /// unless `--save` is given).
+    static let output: TypedOption<String?> = .string(
+        "output", short: "o", valueName: "file",
+        help: "Write the gesture to FILE ('-' for standard output, the default when --save is not given).",
+        completion: .files)
+    /// `--save NAME`: into the library.
+    static let save: TypedOption<String?> = .string(
+        "save", valueName: "name", help: "Save the gesture in the library under NAME.", completion: .libraryName)
+    /// `--name`: the name stored in the gesture.
+    static let name: TypedOption<String?> = .string(
+        "name", valueName: "name", help: "The name stored in the gesture (default: from the input or the shape).")
+    /// `--description`: the description stored in the gesture.
+    static let description: TypedOption<String?> = .string(
+        "description", valueName: "text", help: "The description stored in the gesture.")
     /// `-f/--force`: replace without asking.
-    static let forceFlag = Option.flag(
+    static let force: TypedOption<Bool> = .flag(
         "force", short: "f", help: "Replace an existing file or library gesture without asking.")
+
+    /// `-o/--output`, `--save`, `--name`, `--description`, `--force`.
+    static let options: [any OptionDeclaration] = [output, save, name, description, force]
+
+    /// What `-o` means when it is not given and nothing is saved: standard output.
+    static let standardOutput = "-"
 
     /// Applies `--name`/`--description`, then writes `gesture` where the
     /// options say: the library (`--save`), a file, or standard output.
     static func write(_ gesture: Gesture, values: ParsedValues, context: CommandContext) throws {
         var gesture = gesture
-        if let name = values.string("name") { gesture.name = name }
-        if let description = values.string("description") { gesture.description = description }
-        let force = values.flag("force")
-        if let name = values.string("save") {
+        if let name = values[Self.name] { gesture.name = name }
+        if let description = values[Self.description] { gesture.description = description }
+        let force = values[Self.force]
+        if let name = values[save] {
             let library = context.library
             let overwrite = try context.mayReplace(name, in: library, force: force)
             let entry = try library.save(gesture, as: name, overwrite: overwrite)
             context.note("saved \"\(shown(name))\" (\(shown(entry.path)))")
             if entry.hidesBuiltin { context.noteHidesBuiltin(name) }
-            if values.string("output") == nil { return }
+            if values[output] == nil { return }
         }
-        try writeGesture(gesture, to: values.string("output") ?? "-", force: force, context: context)
+        try writeGesture(gesture, to: values[output] ?? standardOutput, force: force, context: context)
     }
 
     /// Writes a gesture to a file atomically, or to standard output for `-`.

@@ -102,7 +102,7 @@ extension CommandContext {
     var libraryFolderProblem: String? {
         let folder = library.userDirectory
         guard FileIO.exists(folder), !FileIO.isDirectory(folder) else { return nil }
-        let origin = (environment["GESTURECTL_LIBRARY"] ?? "").isEmpty ? "" : " (from GESTURECTL_LIBRARY)"
+        let origin = hasValue("GESTURECTL_LIBRARY") ? " (from GESTURECTL_LIBRARY)" : ""
         return "the library folder \(shown(folder))\(origin) is not a folder"
     }
 }
@@ -152,8 +152,10 @@ final class FilePieces {
             whole = []
             return bytes
         }
+        // Bytes given whole were handed out above: nothing follows them.
+        guard let file else { return [] }
         do throws(FileSystemError) {
-            return try file?.next() ?? []
+            return try file.next()
         } catch {
             throw FileSystemError(kind: error.kind, path: shown, operation: error.operation, reason: error.reason)
         }

@@ -6,7 +6,35 @@ import GestureRender
 enum InspectCommands {
     static let section = "Look at gestures"
 
-    private static let jsonFlag = Option.flag("json", help: "Print JSON instead of text.")
+    private static let jsonFlag: TypedOption<Bool> = .flag("json", help: "Print JSON instead of text.")
+    /// The gestures of `describe` and `validate`.
+    private static let gestures: TypedArgument<[String]> = .oneOrMore(
+        "gestures", help: "The gestures (NAME|FILE).", completion: .gesture)
+    /// The gesture of `show` and `render`.
+    private static let gesture: TypedArgument<String> = .required("gesture", help: "The gesture (NAME|FILE).", completion: .gesture)
+
+    private static let spoken: TypedOption<Bool> = .flag(
+        "spoken", help: "Write the summary for speech: units in words, commas for pauses.")
+
+    /// `show`'s picture.
+    private enum ShowOptions {
+        static let columns: TypedOption<Int> = .integer(
+            "columns", valueName: "n", help: "Width of the picture in characters.", type: .integer(in: 10...400), default: 40)
+        static let rows: TypedOption<Int> = .integer(
+            "rows", valueName: "n", help: "Height of the picture in lines.", type: .integer(in: 5...200), default: 12)
+    }
+
+    /// `render`'s options.
+    private enum RenderOptions {
+        static let output: TypedOption<String> = .string(
+            "output", short: "o", valueName: "file", help: "Where to write the SVG ('-' for standard output).",
+            default: GestureOutput.standardOutput, completion: .files)
+        static let width: TypedOption<Int> = .integer(
+            "width", valueName: "px", help: "Width of the picture in pixels.", type: .integer(in: 50...10_000),
+            default: SVGOptions.defaultWidthPixels)
+        static let noCaption: TypedOption<Bool> = .flag("no-caption", help: "Leave out the caption.")
+        static let exact: TypedOption<Bool> = .flag("exact", help: "Keep every sample in the paths (no simplification).")
+    }
 
     /// The facts `describe --json` and `show --json` print about a gesture.
     static func jsonFacts(_ gesture: Gesture, source: String) -> String {
@@ -14,7 +42,7 @@ enum InspectCommands {
         return JSONText.object([
             ("source", JSONText.string(source)),
             ("name", JSONText.string(gesture.name)),
-            ("description", gesture.description.map(JSONText.string) ?? "null"),
+            ("description", JSONText.stringOrNull(gesture.description)),
             ("summary", JSONText.string(describe(gesture))),
             ("spoken", JSONText.string(describe(gesture, style: .spoken))),
             ("fingers", String(gesture.maximumSimultaneousContacts)),
@@ -72,25 +100,22 @@ enum InspectCommands {
             device size.
             """,
         section: section,
-        arguments: [Argument("gestures", help: "The gestures (NAME|FILE).", arity: .oneOrMore, completion: .gesture)],
-        options: [
-            .flag("spoken", help: "Write the summary for speech: units in words, commas for pauses."),
-            jsonFlag,
-        ]
+        arguments: [gestures],
+        options: [spoken, jsonFlag]
     ) { values, context in
-        let inputs = values.arguments("gestures")
-        let style: DescriptionStyle = values.flag("spoken") ? .spoken : .text
+        let inputs = values[gestures]
+        let style: DescriptionStyle = values[spoken] ? .spoken : .text
         var objects: [String] = []
         for input in inputs {
             let gesture = try context.loadGesture(input)
-            if values.flag("json") {
+            if values[jsonFlag] {
                 objects.append(jsonFacts(gesture, source: input))
             } else {
                 let summary = describe(gesture, style: style)
                 context.print(inputs.count > 1 ? "\(shown(input)): \(summary)" : summary)
             }
         }
-        if values.flag("json") { context.print(inputs.count == 1 ? objects[0] : JSONText.array(objects)) }
+        if values[jsonFlag] { context.print(inputs.count == 1 ? objects[0] : JSONText.array(objects)) }
     }
 
     static let show = Command(
@@ -102,16 +127,12 @@ enum InspectCommands {
             never when NO_COLOR is set.
             """,
         section: section,
-        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).", completion: .gesture)],
-        options: [
-            .option("columns", valueName: "n", help: "Width of the picture in characters.", type: .integer(in: 10...400), default: "40"),
-            .option("rows", valueName: "n", help: "Height of the picture in lines.", type: .integer(in: 5...200), default: "12"),
-            jsonFlag,
-        ]
+        arguments: [gesture],
+        options: [ShowOptions.columns, ShowOptions.rows, jsonFlag]
     ) { values, context in
-        let input = values.argument("gesture") ?? ""
+        let input = values[InspectCommands.gesture]
         let gesture = try context.loadGesture(input, daemon: try context.daemonClient(values))
-        if values.flag("json") {
+        if values[jsonFlag] {
             context.print(jsonFacts(gesture, source: input))
             return
         }
@@ -123,9 +144,9 @@ enum InspectCommands {
         context.print(
             "\(Plural.count(gesture.strokes.count, "stroke")), \(Plural.count(gesture.sampleCount, "sample")); "
                 + deviceSummary(device))
-        let colour = context.isStandardOutputTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
+        let colour = context.isStandardOutputTerminal && !context.hasValue("NO_COLOR")
         context.standardOutput.write(
-            renderPreview(gesture, columns: values.integerOrDefault("columns"), rows: values.integerOrDefault("rows"), colour: colour))
+            renderPreview(gesture, columns: values[ShowOptions.columns], rows: values[ShowOptions.rows], colour: colour))
     }
 
     static let render = Command(
@@ -145,22 +166,16 @@ enum InspectCommands {
               gesturectl render pinch-in -o pinch-in.svg
             """,
         section: section,
-        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).", completion: .gesture)],
-        options: [
-            .option("output", short: "o", valueName: "file", help: "Where to write the SVG ('-' for standard output).", default: "-", completion: .files),
-            .option("width", valueName: "px", help: "Width of the picture in pixels.", type: .integer(in: 50...10_000), default: String(SVGOptions.defaultWidthPixels)),
-            .flag("no-caption", help: "Leave out the caption."),
-            .flag("exact", help: "Keep every sample in the paths (no simplification)."),
-            GestureOutput.forceFlag,
-        ]
+        arguments: [gesture],
+        options: [RenderOptions.output, RenderOptions.width, RenderOptions.noCaption, RenderOptions.exact, GestureOutput.force]
     ) { values, context in
-        let gesture = try context.loadGesture(values.argument("gesture") ?? "")
+        let gesture = try context.loadGesture(values[InspectCommands.gesture])
         var options = SVGOptions()
-        options.widthPixels = values.integerOrDefault("width")
-        options.showsCaption = !values.flag("no-caption")
-        if values.flag("exact") { options.tolerancePixels = 0 }
+        options.widthPixels = values[RenderOptions.width]
+        options.showsCaption = !values[RenderOptions.noCaption]
+        if values[RenderOptions.exact] { options.tolerancePixels = 0 }
         try GestureOutput.writeText(
-            renderSVG(gesture, options: options), to: values.stringOrDefault("output"), force: values.flag("force"),
+            renderSVG(gesture, options: options), to: values[RenderOptions.output], force: values[GestureOutput.force],
             context: context)
     }
 
@@ -172,15 +187,15 @@ enum InspectCommands {
             Exits 1 if any is invalid, 3 if any is missing.
             """,
         section: section,
-        arguments: [Argument("gestures", help: "The gestures (NAME|FILE).", arity: .oneOrMore, completion: .gesture)]
+        arguments: [gestures]
     ) { values, context in
         var worst = ExitStatus.success
-        for input in values.arguments("gestures") {
+        for input in values[gestures] {
             do {
                 let gesture = try context.loadGesture(input)
                 context.print("\(shown(input)): ok (\(describe(gesture)))")
             } catch {
-                let failure = ErrorMapping.failure(for: error) ?? (error as? CommandFailure) ?? .failure("\(error)")
+                let failure = ErrorMapping.commandFailure(for: error)
                 context.error(failure.description)
                 if worst == .success || failure.status == .notFound { worst = failure.status }
             }

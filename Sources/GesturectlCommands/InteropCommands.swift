@@ -12,6 +12,73 @@ import OperatingSystem
 enum InteropCommands {
     static let section = DevicesCommand.section
 
+    /// `import`'s recording.
+    private static let file: TypedArgument<String> = .required(
+        "file", help: "The recording ('-' for standard input).", completion: .files)
+
+    /// `import`'s options (the rest are ``GestureOutput``'s).
+    private enum ImportOptions {
+        static let sequential: TypedOption<Bool> = .flag(
+            "sequential", help: "Make all strokes start together, as 'record --sequential' does.")
+        static let screen: TypedOption<String> = .string(
+            "screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: OptionDefault.screen)
+        static let viewport: TypedOption<String?> = .string(
+            "viewport", valueName: "WxH",
+            help: "The viewport of a WebDriver payload, in CSS pixels (default: the smallest that holds every position).")
+        static let strict: TypedOption<Bool> = .flag(
+            "strict", help: "Refuse a recording that would have to be repaired (times going backwards, values beyond the axes).")
+    }
+
+    /// The formats `export --format` writes.
+    enum FormatName: String, CaseIterable, Sendable {
+        case evemu, libinput
+        case androidUinput = "android-uinput"
+        case webdriver
+    }
+
+    /// How `export --format webdriver` times its moves.
+    enum Moves: String, CaseIterable, Sendable {
+        /// A pause, then an instant move (chromedriver); the default.
+        case stepped
+        /// Each move lasts until its point is due (drivers that interpolate, such as Appium).
+        case gliding
+    }
+
+    /// `export`'s gesture.
+    private static let gesture: TypedArgument<String> = .required("gesture", help: "The gesture (NAME|FILE).", completion: .gesture)
+
+    /// `export`'s options.
+    private enum ExportOptions {
+        static let format: TypedOption<FormatName> = .requiredChoice("format", valueName: "format", help: "The file format.")
+        static let kind: TypedOption<DeviceKind> = .choice(
+            "as", valueName: "kind", help: "The device to describe.", choices: PlayCommand.kinds, default: .touchscreen)
+        static let speed: TypedOption<Double> = .number(
+            "speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100),
+            default: PlaybackOptions.defaultSpeed)
+        static let viewport: TypedOption<String?> = .string(
+            "viewport", valueName: "WxH",
+            help: "For --format webdriver: the viewport in CSS pixels (default: the gesture's surface at 96 pixels per inch).")
+        /// Its default, the writer's, is said in the help: given, it is refused for other formats.
+        static let tick: TypedOption<Int?> = .integer(
+            "tick-ms", valueName: "ms",
+            help: "For --format webdriver: the shortest time between two moves kept only because the path bends "
+                + "(default \(WebDriverActionsWriter.defaultMinimumTick); 0 keeps every bend).",
+            type: .integer(in: 0...Int(WebDriverActionsWriter.maximumMinimumTick)))
+        static let moves: TypedOption<Moves?> = .choice(
+            "moves", valueName: "how",
+            help: "For --format webdriver: stepped (a pause, then an instant move: chromedriver) or gliding "
+                + "(each move lasts until its point is due: drivers that interpolate, such as Appium); default stepped.")
+        /// Its default, chromedriver's, is said in the help: given, it is refused for other formats.
+        static let moveCost: TypedOption<Int?> = .integer(
+            "move-cost-ms", valueName: "ms",
+            help: "For --format webdriver, stepped moves: what the driver spends on each move, taken out of the pause before it "
+                + "(default \(WebDriverActionsWriter.chromedriverMoveCost), chromedriver's; 0 keeps the file's own times).",
+            type: .integer(in: 0...1_000))
+        static let output: TypedOption<String> = .string(
+            "output", short: "o", valueName: "file", help: "Where to write ('-' for standard output).",
+            default: GestureOutput.standardOutput, completion: .files)
+    }
+
     static let importCommand = Command(
         name: "import",
         abstract: "Turn an evemu, libinput record, Android uinput or WebDriver actions file into a gesture.",
@@ -40,19 +107,13 @@ enum InteropCommands {
               gesturectl import actions.json --viewport 412x915 -o swipe.gesture.json
             """,
         section: section,
-        arguments: [Argument("file", help: "The recording ('-' for standard input).", completion: .files)],
-        options: [
-            .flag("sequential", help: "Make all strokes start together, as 'record --sequential' does."),
-            .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: OptionDefault.screen),
-            .option(
-                "viewport", valueName: "WxH",
-                help: "The viewport of a WebDriver payload, in CSS pixels (default: the smallest that holds every position)."),
-            .flag("strict", help: "Refuse a recording that would have to be repaired (times going backwards, values beyond the axes)."),
-        ] + GestureOutput.options
+        arguments: [file],
+        options: [ImportOptions.sequential, ImportOptions.screen, ImportOptions.viewport, ImportOptions.strict]
+            + GestureOutput.options
     ) { values, context in
-        let file = values.argument("file") ?? "-"
-        let viewport = try values.string("viewport").map { try parseViewport($0) }
-        let screen = values.stringOrDefault("screen")
+        let file = values[InteropCommands.file]
+        let viewport = try values[ImportOptions.viewport].map { try parseViewport($0) }
+        let screen = values[ImportOptions.screen]
         let size = screen.lowercased().split(separator: "x").compactMap { Int($0) }
         guard size.count == 2 else { throw CommandFailure.usage("--screen: \"\(shown(screen))\" is not a screen size like 1920x1080") }
         // As large as an export can be: import reads what export writes.
@@ -63,7 +124,7 @@ enum InteropCommands {
         let imported = try await importStreaming(
             input, source: source, viewport: viewport,
             options: RecorderOptions(virtualScreenWidth: size[0], virtualScreenHeight: size[1]),
-            sequential: values.flag("sequential"),
+            sequential: values[ImportOptions.sequential],
             details: RecordingDetails(name: baseName),
             context: context)
         if !imported.ignoredLines.isEmpty {
@@ -77,7 +138,7 @@ enum InteropCommands {
         }
         switch imported.result {
         case .success(let recorded):
-            if values.flag("strict") && !recorded.repairs.isEmpty {
+            if values[ImportOptions.strict] && !recorded.repairs.isEmpty {
                 throw CommandFailure.failure(
                     "\(shown(source)): refused (--strict): " + recorded.repairs.messages.joined(separator: "; ")
                         + "; nothing was written")
@@ -163,80 +224,57 @@ enum InteropCommands {
               gesturectl export three-finger-swipe-left --format webdriver --viewport 412x915 -o swipe.json
             """,
         section: section,
-        arguments: [Argument("gesture", help: "The gesture (NAME|FILE).", completion: .gesture)],
+        arguments: [gesture],
         options: [
-            .option(
-                "format", valueName: "format", help: "The file format.",
-                type: .choice(["evemu", "libinput", "android-uinput", "webdriver"]), required: true),
-            .option("as", valueName: "kind", help: "The device to describe.", type: .choice(PlayCommand.kinds), default: DeviceKind.touchscreen.rawValue),
-            .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: OptionDefault.number(PlaybackOptions.defaultSpeed)),
-            .option(
-                "viewport", valueName: "WxH",
-                help: "For --format webdriver: the viewport in CSS pixels (default: the gesture's surface at 96 pixels per inch)."),
-            .option(
-                "tick-ms", valueName: "ms",
-                help: "For --format webdriver: the shortest time between two moves kept only because the path bends "
-                    + "(default \(WebDriverActionsWriter.defaultMinimumTick); 0 keeps every bend).",
-                type: .integer(in: 0...Int(WebDriverActionsWriter.maximumMinimumTick))),
-            .option(
-                "moves", valueName: "how",
-                help: "For --format webdriver: stepped (a pause, then an instant move: chromedriver) or gliding "
-                    + "(each move lasts until its point is due: drivers that interpolate, such as Appium); default stepped.",
-                type: .choice(["stepped", "gliding"])),
-            .option(
-                "move-cost-ms", valueName: "ms",
-                help: "For --format webdriver, stepped moves: what the driver spends on each move, taken out of the pause before it "
-                    + "(default \(WebDriverActionsWriter.chromedriverMoveCost), chromedriver's; 0 keeps the file's own times).",
-                type: .integer(in: 0...1_000)),
-            .option("output", short: "o", valueName: "file", help: "Where to write ('-' for standard output).", default: "-", completion: .files),
-            GestureOutput.forceFlag,
+            ExportOptions.format, ExportOptions.kind, ExportOptions.speed, ExportOptions.viewport, ExportOptions.tick,
+            ExportOptions.moves, ExportOptions.moveCost, ExportOptions.output, GestureOutput.force,
         ]
     ) { values, context in
-        let formatName = values.stringOrDefault("format")
+        let formatName = values[ExportOptions.format]
         let format: TextFormat =
             switch formatName {
-            case "libinput": .libinput
-            case "android-uinput": .androidUinput
-            case "webdriver": .webdriver(nil, tick: WebDriverActionsWriter.defaultMinimumTick, gliding: false, moveCost: 0)
-            default: .evemu
+            case .evemu: .evemu
+            case .libinput: .libinput
+            case .androidUinput: .androidUinput
+            case .webdriver: .webdriver(nil, tick: WebDriverActionsWriter.defaultMinimumTick, gliding: false, moveCost: 0)
             }
-        let viewport = try values.string("viewport").map { try parseViewport($0) }
+        let viewport = try values[ExportOptions.viewport].map { try parseViewport($0) }
         if viewport != nil, case .webdriver = format {} else if viewport != nil {
-            throw CommandFailure.usage("--viewport is for --format webdriver (positions in CSS pixels), not \(formatName)")
+            throw CommandFailure.usage("--viewport is for --format webdriver (positions in CSS pixels), not \(formatName.rawValue)")
         }
-        let tick = values.integer("tick-ms")
+        let tick = values[ExportOptions.tick]
         if tick != nil, case .webdriver = format {} else if tick != nil {
-            throw CommandFailure.usage("--tick-ms is for --format webdriver (the time between its moves), not \(formatName)")
+            throw CommandFailure.usage("--tick-ms is for --format webdriver (the time between its moves), not \(formatName.rawValue)")
         }
-        let moves = values.string("moves")
+        let moves = values[ExportOptions.moves]
         if moves != nil, case .webdriver = format {} else if let moves {
-            throw CommandFailure.usage("--moves \(moves) is for --format webdriver (how its moves are timed), not \(formatName)")
+            throw CommandFailure.usage("--moves \(moves.rawValue) is for --format webdriver (how its moves are timed), not \(formatName.rawValue)")
         }
-        let moveCost = values.integer("move-cost-ms")
+        let moveCost = values[ExportOptions.moveCost]
         if moveCost != nil, case .webdriver = format {} else if moveCost != nil {
-            throw CommandFailure.usage("--move-cost-ms is for --format webdriver (what its driver spends on a move), not \(formatName)")
+            throw CommandFailure.usage("--move-cost-ms is for --format webdriver (what its driver spends on a move), not \(formatName.rawValue)")
         }
-        if moveCost != nil && moves == "gliding" {
+        if moveCost != nil && moves == .gliding {
             throw CommandFailure.usage("--move-cost-ms is for stepped moves; a gliding move's own duration carries its time")
         }
-        let kind = DeviceKind(rawValue: values.stringOrDefault("as")) ?? .touchscreen
+        let kind = values[ExportOptions.kind]
         if case .webdriver = format, kind != .touchscreen {
             throw CommandFailure.usage(
                 "--format webdriver plays touch pointers, one per finger: it needs --as touchscreen, not \(kind.rawValue)")
         }
-        let gesture = try context.loadGesture(values.argument("gesture") ?? "")
+        let gesture = try context.loadGesture(values[InteropCommands.gesture])
         let stream = try context.engine.frameStream(
-            for: PlayRequest(gesture: gesture, target: .kind(kind), options: PlaybackOptions(speed: values.doubleOrDefault("speed"))))
+            for: PlayRequest(gesture: gesture, target: .kind(kind), options: PlaybackOptions(speed: values[ExportOptions.speed])))
         var chosen = format
         if case .webdriver = format {
             chosen = .webdriver(
                 viewport ?? defaultViewport(for: stream.builder.target.description, gesture: stream.gesture),
-                tick: Int64(tick ?? Int(WebDriverActionsWriter.defaultMinimumTick)), gliding: moves == "gliding",
-                moveCost: moves == "gliding" ? 0 : Int64(moveCost ?? Int(WebDriverActionsWriter.chromedriverMoveCost)))
+                tick: tick.map { Int64($0) } ?? WebDriverActionsWriter.defaultMinimumTick, gliding: moves == .gliding,
+                moveCost: moves == .gliding ? 0 : moveCost.map { Int64($0) } ?? WebDriverActionsWriter.chromedriverMoveCost)
         }
         try writeFrames(
             of: stream.gesture, with: stream.builder, format: chosen,
-            to: values.stringOrDefault("output"), force: values.flag("force"), context: context)
+            to: values[ExportOptions.output], force: values[GestureOutput.force], context: context)
     }
 
     /// `WxH` as a viewport, or a usage error naming the option.
@@ -302,7 +340,7 @@ enum InteropCommands {
             // Source by source: the frames are made once per source, so
             // memory stays small (see WebDriverActionsWriter).
             let writer = WebDriverActionsWriter(
-                description: description, viewport: viewport ?? WebDriverViewport(width: 1080, height: 1920), minimumTick: tick,
+                description: description, viewport: viewport ?? defaultViewport(for: description, gesture: gesture), minimumTick: tick,
                 gliding: gliding, moveCost: moveCost)
             try builder.forEachFrame(for: gesture) { _, _ in false }  // every check before anything is written
             try GestureOutput.writeStream(to: output, force: force, context: context) { write in

@@ -5,6 +5,17 @@ enum JSONText {
     /// A JSON string literal.
     static func string(_ value: String) -> String { GestureFileFormat.jsonStringLiteral(value) }
 
+    /// JSON's `null`.
+    static let null = "null"
+
+    /// A JSON string literal, or `null` when there is no value (a field
+    /// the output always has, whether or not it is known).
+    static func stringOrNull(_ value: String?) -> String { value.map(string) ?? null }
+
+    /// JSON text as it came (a number the daemon wrote), or `null` when
+    /// there is none.
+    static func valueOrNull(_ text: String?) -> String { text ?? null }
+
     /// A JSON number for a double (integers without a fraction; `null`
     /// when not finite), written as ``JSONValue/decimal(_:)`` writes it.
     static func number(_ value: Double) -> String { JSONValue.decimal(value).jsonText }

@@ -7,6 +7,21 @@ import GestureRender
 enum LibraryCommands {
     static let section = "Library"
 
+    /// A library name (`rename`'s current one; `save`'s new one is ``saveName``).
+    private static let name: TypedArgument<String> = .required(
+        "name", help: "The gesture's current name.", completion: .libraryName)
+    private static let file: TypedArgument<String> = .required(
+        "file", help: "The gesture file to save ('-' for standard input).", completion: .files)
+    private static let saveName: TypedArgument<String> = .required(
+        "name", help: "The library name (no '/', no leading '.', no control characters).")
+    private static let newName: TypedArgument<String> = .required("new-name", help: "Its new name.")
+    private static let names: TypedArgument<[String]> = .oneOrMore(
+        "name", help: "The gesture to delete.", completion: .libraryName)
+    private static let jsonFlag: TypedOption<Bool> = .flag("json", help: "Print JSON instead of text.")
+    /// For the shell completions: no file is read, so it is fast on every Tab.
+    private static let namesFlag: TypedOption<Bool> = .flag(
+        "names", help: "Print only the names, one per line, of this machine's library (for shell completion).", hidden: true)
+
     static let save = Command(
         name: "save", abstract: "Save a gesture file in the library under a name.",
         discussion: """
@@ -20,19 +35,16 @@ enum LibraryCommands {
               gesturectl synth tap --fingers 2 | gesturectl save - two-tap
             """,
         section: section,
-        arguments: [
-            Argument("file", help: "The gesture file to save ('-' for standard input).", completion: .files),
-            Argument("name", help: "The library name (no '/', no leading '.', no control characters)."),
-        ],
-        options: [GestureOutput.forceFlag]
+        arguments: [file, saveName],
+        options: [GestureOutput.force]
     ) { values, context in
-        let file = values.argument("file") ?? ""
-        let name = values.argument("name") ?? ""
+        let file = values[LibraryCommands.file]
+        let name = values[LibraryCommands.saveName]
         let source = file == "-" || file.contains("/") ? file : "./" + file
         let gesture = try context.loadGesture(source)
         if let client = try context.daemonClient(values) {
             // The file is read here and sent inline; the daemon's library keeps it.
-            let result = try DaemonCalls.save(client, gesture, as: name, force: values.flag("force"))
+            let result = try DaemonCalls.save(client, gesture, as: name, force: values[GestureOutput.force])
             if let saved = result.name { context.print("saved \"\(shown(saved))\" (in the daemon's library)") }
             if result.hidesBuiltin { context.noteHidesBuiltin(name) }
             return
@@ -41,7 +53,7 @@ enum LibraryCommands {
         if let problem = context.libraryFolderProblem {
             throw CommandFailure.failure(problem + "; set GESTURECTL_LIBRARY to a folder (it is created if missing)")
         }
-        let overwrite = try context.mayReplace(name, in: library, force: values.flag("force"))
+        let overwrite = try context.mayReplace(name, in: library, force: values[GestureOutput.force])
         let entry = try library.save(gesture, as: name, overwrite: overwrite)
         context.print("saved \"\(shown(name))\" (\(shown(entry.path)))")
         if entry.hidesBuiltin { context.noteHidesBuiltin(name) }
@@ -64,13 +76,9 @@ enum LibraryCommands {
             objects.
             """,
         section: section,
-        options: [
-            .flag("json", help: "Print JSON instead of text."),
-            // For the shell completions: no file is read, so it is fast on every Tab.
-            .flag("names", help: "Print only the names, one per line, of this machine's library (for shell completion).", hidden: true),
-        ]
+        options: [jsonFlag, namesFlag]
     ) { values, context in
-        if values.flag("names") {
+        if values[namesFlag] {
             // Never fails loudly: a shell calls this on every Tab. An unreadable
             // folder of yours still leaves the built-ins.
             let library = context.library
@@ -109,7 +117,7 @@ enum LibraryCommands {
                 return (entry, summary)
             }
         }
-        if values.flag("json") {
+        if values[jsonFlag] {
             let items = rows.map { entry, summary in
                 JSONText.object([
                     ("name", JSONText.string(entry.name)), ("source", JSONText.string(entry.source.rawValue)),
@@ -125,11 +133,11 @@ enum LibraryCommands {
             return
         }
         let names = rows.map { shown($0.0.name) }
-        let width = names.map(\.count).max() ?? 0
+        let width = names.reduce(0) { max($0, $1.count) }
         let sources = rows.map { entry, _ in
             entry.source == .builtin ? "built-in" : entry.hidesBuiltin ? "user, hides built-in" : "user"
         }
-        let sourceWidth = sources.map(\.count).max() ?? 0
+        let sourceWidth = sources.reduce(0) { max($0, $1.count) }
         for ((_, summary), (name, source)) in zip(rows, zip(names, sources)) {
             let padded = name + String(repeating: " ", count: width - name.count)
             let paddedSource = source + String(repeating: " ", count: sourceWidth - source.count)
@@ -147,16 +155,13 @@ enum LibraryCommands {
             otherwise.
             """,
         section: section,
-        arguments: [
-            Argument("name", help: "The gesture's current name.", completion: .libraryName),
-            Argument("new-name", help: "Its new name."),
-        ],
-        options: [GestureOutput.forceFlag]
+        arguments: [name, newName],
+        options: [GestureOutput.force]
     ) { values, context in
-        let name = values.argument("name") ?? ""
-        let newName = values.argument("new-name") ?? ""
+        let name = values[LibraryCommands.name]
+        let newName = values[LibraryCommands.newName]
         let library = context.library
-        let overwrite = try name == newName || context.mayReplace(newName, in: library, force: values.flag("force"))
+        let overwrite = try name == newName || context.mayReplace(newName, in: library, force: values[GestureOutput.force])
         try library.rename(name, to: newName, overwrite: overwrite)
         context.print("renamed \"\(shown(name))\" to \"\(shown(newName))\"")
         if library.hasBuiltin(named: newName) { context.noteHidesBuiltin(newName) }
@@ -169,12 +174,12 @@ enum LibraryCommands {
             Built-in gestures cannot be deleted.
             """,
         section: section,
-        arguments: [Argument("name", help: "The gesture to delete.", arity: .oneOrMore, completion: .libraryName)],
-        options: [GestureOutput.forceFlag]
+        arguments: [names],
+        options: [GestureOutput.force]
     ) { values, context in
-        let names = values.arguments("name")
+        let names = values[LibraryCommands.names]
         if let client = try context.daemonClient(values) {
-            if !values.flag("force") {
+            if !values[GestureOutput.force] {
                 let list = listed(names, quoted: true)
                 _ = try context.confirmOrRefuse(
                     "Delete \(list) from the daemon's library?", refusal: "deleting needs --force when not asked on a terminal")
@@ -193,7 +198,7 @@ enum LibraryCommands {
                 throw CommandFailure.failure("\"\(shown(name))\" is a built-in gesture and cannot be deleted")
             }
         }
-        if !values.flag("force") {
+        if !values[GestureOutput.force] {
             let list = listed(names, quoted: true)
             _ = try context.confirmOrRefuse(
                 "Delete \(list)?", refusal: "deleting needs --force when not asked on a terminal")

@@ -7,6 +7,22 @@ import OperatingSystem
 /// `menu`: AssistiveTouch's menu of actions for switch users (buttons,
 /// saved gestures, Create New Gesture, live fingertips, sub-menus), by keys or one switch.
 enum MenuCommand {
+    /// `menu`'s own options (the rest are ``AssistOptions``').
+    enum Options {
+        static let config: TypedOption<String?> = .string(
+            "config", valueName: "file", help: "The menu's configuration (default: ~/.config/gesturectl/menu.json).",
+            completion: .files)
+        static let reset: TypedOption<Bool> = .flag(
+            "reset", help: "Delete the configuration file, so the default menu applies again, and exit.")
+        static let leadIn: TypedOption<Microseconds> = .duration(
+            "lead-in", valueName: "time", help: "Wait this long after a new play device is ready before playing (lets readers open it).",
+            type: .duration(in: 0...60_000_000), default: PlayRequest.defaultLeadIn)
+        static let fingertipsIdle: TypedOption<Microseconds> = .duration(
+            "fingertips-idle", valueName: "time",
+            help: "Live fingertips go away after this long without input (0: only when stopped), for who needs longer to move.",
+            type: .duration(in: 0...86_400_000_000), default: FingertipsOptions.defaultIdle)
+    }
+
     static let command = Command(
         name: "menu", abstract: "A menu of actions: press buttons, play saved gestures, create new ones (keys or one switch).",
         discussion: """
@@ -68,23 +84,14 @@ enum MenuCommand {
               gesturectl menu --reset
             """,
         section: CreateCommand.section,
-        options: [
-            .option("config", valueName: "file", help: "The menu's configuration (default: ~/.config/gesturectl/menu.json).", completion: .files),
-            .flag("reset", help: "Delete the configuration file, so the default menu applies again, and exit."),
-            .option(
-                "lead-in", valueName: "time", help: "Wait this long after a new play device is ready before playing (lets readers open it).",
-                type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlayRequest.defaultLeadIn)),
-            .option(
-                "fingertips-idle", valueName: "time",
-                help: "Live fingertips go away after this long without input (0: only when stopped), for who needs longer to move.",
-                type: .duration(in: 0...86_400_000_000), default: OptionDefault.duration(FingertipsOptions.defaultIdle)),
-        ] + AssistOptions.drawingOptions + AssistOptions.switchOptions + AssistOptions.outputOptions
+        options: [Options.config, Options.reset, Options.leadIn, Options.fingertipsIdle]
+            + AssistOptions.drawingOptions + AssistOptions.switchOptions + AssistOptions.outputOptions
     ) { values, context in
-        guard let path = values.string("config").map(context.resolve) ?? MenuConfigurationFile.userPath(environment: context.environment)
+        guard let path = values[Options.config].map(context.resolve) ?? MenuConfigurationFile.userPath(environment: context.environment)
         else {
             throw CommandFailure.usage("no configuration path: HOME and XDG_CONFIG_HOME are not set; give --config FILE")
         }
-        if values.flag("reset") {
+        if values[Options.reset] {
             do throws(MenuConfigurationError) {
                 let removed = try MenuConfigurationFile.reset(path: path)
                 context.note(removed ? "deleted \(shown(path)); the menu is back to its defaults" : "no \(shown(path)); the menu has its defaults")
@@ -100,21 +107,21 @@ enum MenuCommand {
             throw CommandFailure.failure(error.message)
         }
         // The user's own file may be absent (the defaults apply); one named with --config must be there.
-        if loaded == nil && values.isGiven("config") {
+        if loaded == nil && values.isGiven(Options.config) {
             throw CommandFailure.notFound("--config: there is no \(shown(path)) (without --config the defaults apply)")
         }
         let configuration = loaded ?? .defaults
         let switchSetup = try AssistOptions.switchSetup(values)
         if let problem = context.libraryFolderProblem { throw CommandFailure.failure(problem) }
         let (createSetup, kind) = try AssistOptions.createSetup(values, context: context)
-        let leadIn = Microseconds(values.durationOrDefault("lead-in"))
-        let fingertipsIdle = values.durationOrDefault("fingertips-idle")
+        let leadIn = values[Options.leadIn]
+        let fingertipsIdle = values[Options.fingertipsIdle]
         // The menu's devices are its own: closed when it closes.
         let setup = MenuSetup(
             engine: context.engine, library: context.library,
             play: { PlayRequest(gesture: $0, target: .kind(kind), leadIn: leadIn, keepDevice: true) }, create: createSetup,
             playLabel: AssistOptions.playLabel(kind), closesKeptDevices: true,
-            fingertipsIdle: fingertipsIdle == 0 ? nil : Microseconds(fingertipsIdle))
+            fingertipsIdle: fingertipsIdle == .zero ? nil : fingertipsIdle)
         let library = LibraryNames(context.library)
         warnAboutMissingGestures(configuration.items, library: library, path: path, context: context)
         let display = AssistOptions.display(values, context: context)

@@ -3,28 +3,39 @@ import GestureModel
 import GestureRecording
 import HIDOutput
 
-/// How option declarations write a default kept as a named constant
-/// elsewhere (``GestureEngine/PlayRequest/defaultLeadIn``, …): the help,
-/// the manual page and the value the command reads all come from that one
-/// constant, through the declaration.
+/// Defaults that have no home below the commands, each one named constant
+/// that the option's declaration (and so the help and the manual page) and
+/// the command read. Defaults that belong to a lower layer live there
+/// (``GestureEngine/PlayRequest/defaultLeadIn``, …) and are read the same way.
 enum OptionDefault {
-    /// A duration as a user would type it: `100ms`, `1s`; zero is `0`.
-    static func duration(_ value: Microseconds) -> String {
-        value == .zero ? "0" : DurationText.format(microseconds: value.rawValue)
-    }
-
-    /// A number as people write it: `18`, `0.5`.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
-
     /// The USB gadget's configfs name of `gadget` and `--to gadget`: `gesturectl`.
     static let gadgetName = GadgetSpecification.defaultName
 
     /// How long a recording waits after the last contact lifted: `record
-    /// --sequential` and the create flow's `--idle-timeout`, 3 s.
-    static let idleTimeout = Microseconds(3_000_000)
+    /// --sequential` and the create flow's `--idle-timeout` (the daemon's too).
+    static let idleTimeout = RecordingSessionOptions.defaultIdleTimeout
 
     /// The virtual screen of `--screen` for relative pointers: `1920x1080`.
     static let screen = "\(RecorderOptions.defaultVirtualScreenWidth)x\(RecorderOptions.defaultVirtualScreenHeight)"
+}
+
+extension TypedOption where Value == Microseconds {
+    /// A duration option with a default, read as ``GestureModel/Microseconds``;
+    /// the help shows the default as a user would type it (`100ms`; zero as `0`).
+    static func duration(
+        _ name: String, short: Character? = nil, valueName: String? = nil, help: String, type: ValueType = .duration,
+        default value: Microseconds
+    ) -> Self {
+        TypedOption<Int64>.duration(name, short: short, valueName: valueName, help: help, type: type, default: value.rawValue)
+            .map { Microseconds($0) }
+    }
+}
+
+extension TypedOption where Value == Microseconds? {
+    /// A duration option without a default, read as ``GestureModel/Microseconds``; `nil` when absent.
+    static func duration(
+        _ name: String, short: Character? = nil, valueName: String? = nil, help: String, type: ValueType = .duration
+    ) -> Self {
+        TypedOption<Int64?>.duration(name, short: short, valueName: valueName, help: help, type: type).map { $0.map { Microseconds($0) } }
+    }
 }

@@ -7,6 +7,13 @@ import OperatingSystem
 /// declarations as `--help` (scripts/package installs their output;
 /// docs/PACKAGING.md). Hidden because they are for packagers, not users.
 enum PackagingCommands {
+    private static let shell: TypedArgument<ShellCompletions.Shell> = .choice("shell", help: "The shell.")
+    private static let folder: TypedArgument<String> = .required(
+        "folder", help: "Where to write the pages (created if missing).", completion: .directories)
+    private static let formatSpecification: TypedOption<String?> = .string(
+        "format-spec", valueName: "file", help: "The file format's specification (docs/FORMAT.md) for gesturectl-format(5).",
+        completion: .files)
+
     static let completions: Command = {
         var command = Command(
             name: "completions", abstract: "Print the shell completion script for bash, zsh or fish.",
@@ -15,11 +22,9 @@ enum PackagingCommands {
                   source <(gesturectl completions bash)
                 The Debian package installs all three.
                 """,
-            arguments: [
-                Argument("shell", help: "The shell.", type: .choice(ShellCompletions.Shell.allCases.map(\.rawValue)))
-            ]
+            arguments: [shell]
         ) { values, context in
-            let shell = ShellCompletions.Shell(rawValue: values.argument("shell") ?? "") ?? .bash
+            let shell = values[PackagingCommands.shell]
             context.standardOutput.write(ShellCompletions(tool: Gesturectl.tool).script(for: shell))
         }
         command.isHidden = true
@@ -36,17 +41,13 @@ enum PackagingCommands {
                 pages carry the date of $SOURCE_DATE_EPOCH when set (reproducible
                 packages), else today's.
                 """,
-            arguments: [Argument("folder", help: "Where to write the pages (created if missing).", completion: .directories)],
-            options: [
-                .option(
-                    "format-spec", valueName: "file", help: "The file format's specification (docs/FORMAT.md) for gesturectl-format(5).",
-                    completion: .files)
-            ]
+            arguments: [folder],
+            options: [formatSpecification]
         ) { values, context in
-            let folder = context.resolve(values.argument("folder") ?? ".")
+            let folder = context.resolve(values[PackagingCommands.folder])
             let manual = Gesturectl.manualPages(date: manualDate(context.environment))
             var pages = manual.pages
-            if let spec = values.string("format-spec") {
+            if let spec = values[formatSpecification] {
                 let bytes = try FileIO.read(path: context.resolve(spec), limit: 1 << 20)
                 pages.append(
                     ManualPages.markdownPage(

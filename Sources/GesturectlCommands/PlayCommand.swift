@@ -9,7 +9,56 @@ import OperatingSystem
 
 /// `play`: a gesture through uinput onto a virtual device, with exact timing.
 enum PlayCommand {
-    static let kinds = ["touchscreen", "touchpad", "mouse", "tablet"]
+    /// The kinds of virtual device a gesture plays on.
+    static let kinds: [DeviceKind] = [.touchscreen, .touchpad, .mouse, .tablet]
+
+    /// `play`'s own options (`--to` and `--gadget` are ``deviceOutputOptions``).
+    enum Options {
+        static let kind: TypedOption<DeviceKind> = .choice(
+            "as", valueName: "kind", help: "The virtual device to play on.", choices: kinds, default: .touchscreen)
+        static let clone: TypedOption<String?> = .string(
+            "clone", valueName: "device",
+            help: "Play on a uinput copy of this real device's description (node, link, name or vendor:product).",
+            completion: .files)
+        static let speed: TypedOption<Double> = .number(
+            "speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100),
+            default: PlaybackOptions.defaultSpeed)
+        static let repeatCount: TypedOption<Int> = .integer(
+            "repeat", valueName: "n", help: "Play the gesture N times.", type: .integer(in: 1...GestureLimits.maximumRepeatCount),
+            default: PlaybackOptions.defaultRepeatCount)
+        static let repeatGap: TypedOption<Microseconds> = .duration(
+            "repeat-gap", valueName: "time", help: "Pause between repeats.",
+            type: .duration(in: 0...PlaybackOptions.maximumRepeatGap.rawValue), default: PlaybackOptions.defaultRepeatGap)
+        static let physicalSize: TypedOption<Bool> = .flag(
+            "physical-size", help: "Keep the gesture's size in mm instead of its place on the surface.")
+        static let at: TypedOption<String?> = .string(
+            "at", valueName: "x,y",
+            help: "Put the gesture's centre here: mm from the top-left corner, or percents of the surface (80%,90%).")
+        static let scale: TypedOption<Double?> = .number(
+            "scale", valueName: "factor", help: "Make the gesture larger (2) or smaller (0.5) about its centre.")
+        static let rotate: TypedOption<Double?> = .number(
+            "rotate", valueName: "degrees", help: "Turn the gesture about its centre (clockwise positive).")
+        static let leadIn: TypedOption<Microseconds> = .duration(
+            "lead-in", valueName: "time",
+            help: "Wait this long after the device is ready before the first frame (lets readers open it).",
+            type: .duration(in: 0...60_000_000), default: PlayRequest.defaultLeadIn)
+        static let linger: TypedOption<Microseconds> = .duration(
+            "linger", valueName: "time", help: "Keep the device this long after the last frame so readers receive it.",
+            type: .duration(in: 0...60_000_000), default: PlaybackSession.defaultLinger)
+        static let startOnFD: TypedOption<Int?> = .integer(
+            "start-on-fd", valueName: "n",
+            help: "Make the device, then wait until descriptor N is readable (a byte written, or its writer closing it) before the lead-in and the first frame.",
+            type: .integer(in: 0...Int(Int32.max)))
+        static let print: TypedOption<Bool> = .flag("print", help: "Write evemu text (description and events) instead of playing.")
+        static let json: TypedOption<Bool> = .flag(
+            "json", help: "After playing, print the outcome and timing (lateness of frames) as JSON.")
+        static let realtime: TypedOption<Bool> = .flag(
+            "realtime", help: "Play at SCHED_FIFO priority 40 (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= 40).")
+    }
+
+    /// The gesture `play` plays.
+    static let gestureArgument: TypedArgument<String> = .required(
+        "gesture", help: "The gesture to play (NAME|FILE).", completion: .gesture)
 
     static let command = Command(
         name: "play", abstract: "Play a gesture onto a virtual touchscreen, touchpad, mouse or tablet.",
@@ -99,58 +148,53 @@ enum PlayCommand {
               gesturectl play swipe-up --lead-in 0 --start-on-fd 3 3<>gate.fifo
             """,
         section: DevicesCommand.section,
-        arguments: [Argument("gesture", help: "The gesture to play (NAME|FILE).", completion: .gesture)],
+        arguments: [gestureArgument],
         options: [
-            .option("as", valueName: "kind", help: "The virtual device to play on.", type: .choice(kinds), default: DeviceKind.touchscreen.rawValue),
-            .option("clone", valueName: "device", help: "Play on a uinput copy of this real device's description (node, link, name or vendor:product).",
-                completion: .files),
-            .option("speed", valueName: "factor", help: "Play faster (2) or slower (0.5).", type: .double(in: 0.01...100), default: OptionDefault.number(PlaybackOptions.defaultSpeed)),
-            .option("repeat", valueName: "n", help: "Play the gesture N times.", type: .integer(in: 1...GestureLimits.maximumRepeatCount), default: String(PlaybackOptions.defaultRepeatCount)),
-            .option("repeat-gap", valueName: "time", help: "Pause between repeats.", type: .duration(in: 0...PlaybackOptions.maximumRepeatGap.rawValue), default: OptionDefault.duration(PlaybackOptions.defaultRepeatGap)),
-            .flag("physical-size", help: "Keep the gesture's size in mm instead of its place on the surface."),
-            .option("at", valueName: "x,y", help: "Put the gesture's centre here: mm from the top-left corner, or percents of the surface (80%,90%)."),
-            .option("scale", valueName: "factor", help: "Make the gesture larger (2) or smaller (0.5) about its centre.", type: .double),
-            .option("rotate", valueName: "degrees", help: "Turn the gesture about its centre (clockwise positive).", type: .double),
-            .option("lead-in", valueName: "time", help: "Wait this long after the device is ready before the first frame (lets readers open it).", type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlayRequest.defaultLeadIn)),
-            .option("linger", valueName: "time", help: "Keep the device this long after the last frame so readers receive it.", type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlaybackSession.defaultLinger)),
-            .option("start-on-fd", valueName: "n", help: "Make the device, then wait until descriptor N is readable (a byte written, or its writer closing it) before the lead-in and the first frame.",
-                type: .integer(in: 0...Int(Int32.max))),
-            .flag("print", help: "Write evemu text (description and events) instead of playing."),
-            .flag("json", help: "After playing, print the outcome and timing (lateness of frames) as JSON."),
-            .flag("realtime", help: "Play at SCHED_FIFO priority 40 (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= 40)."),
+            Options.kind, Options.clone, Options.speed, Options.repeatCount, Options.repeatGap, Options.physicalSize, Options.at,
+            Options.scale, Options.rotate, Options.leadIn, Options.linger, Options.startOnFD, Options.print, Options.json,
+            Options.realtime,
         ] + deviceOutputOptions
     ) { values, context in
         let placement = try placement(values)
-        if !values.flag("print"), context.goesThroughDaemon(values) {
+        if !values[Options.print], context.goesThroughDaemon(values) {
             // Refused before the daemon is reached.
-            for option in ["clone", "physical-size", "repeat-gap", "lead-in", "linger", "realtime", "gadget", "start-on-fd"] where values.isGiven(option) {
-                throw CommandFailure.usage("--\(option) is not available through the daemon (it plays on its ready devices)")
+            let localOnly: [any OptionDeclaration] = [
+                Options.clone, Options.physicalSize, Options.repeatGap, Options.leadIn, Options.linger, Options.realtime,
+                DeviceOutput.gadget, Options.startOnFD,
+            ]
+            for option in localOnly where values.isGiven(option) {
+                throw CommandFailure.usage("\(option.declaration.longName) is not available through the daemon (it plays on its ready devices)")
             }
         }
-        if !values.flag("print"), context.goesThroughDaemon(values) {
+        if !values[Options.print], context.goesThroughDaemon(values) {
             try await playThroughDaemon(values: values, placement: placement, context: context)
             return
         }
-        let gesture = try context.loadGesture(values.argument("gesture") ?? "")
-        if values.flag("physical-size"), !gesture.device.isSizeKnown {
+        let input = values[gestureArgument]
+        let gesture = try context.loadGesture(input)
+        if values[Options.physicalSize], !gesture.device.isSizeKnown {
             context.note(
-                "\(shown(values.argument("gesture") ?? "")) has no known size (width_mm/height_mm 0 and no resolution): --physical-size cannot keep it; it plays by its place on the surface")
+                "\(shown(input)) has no known size (width_mm/height_mm 0 and no resolution): --physical-size cannot keep it; it plays by its place on the surface")
         }
         if let at = placement?.at, at.x.isMillimetres || at.y.isMillimetres {
-            AssumedSize.note(gesture.device, of: shown(values.argument("gesture") ?? ""), options: ["at"], context: context)
+            AssumedSize.note(gesture.device, of: shown(input), options: ["at"], context: context)
         }
-        let kind = DeviceKind(rawValue: values.stringOrDefault("as")) ?? .touchscreen
+        let kind = values[Options.kind]
+        let target: PlayTarget =
+            if let clone = values[Options.clone] {
+                .clone(device: clone, as: values.isGiven(Options.kind) ? kind : nil)
+            } else {
+                .kind(kind)
+            }
         let unplaced = PlayRequest(
-            gesture: gesture,
-            target: values.string("clone").map { .clone(device: $0, as: values.isGiven("as") ? kind : nil) } ?? .kind(kind),
+            gesture: gesture, target: target,
             options: PlaybackOptions(
-                physicalSize: values.flag("physical-size"), speed: values.doubleOrDefault("speed"),
-                repeatCount: values.integerOrDefault("repeat"), repeatGap: Microseconds(values.durationOrDefault("repeat-gap"))),
-            leadIn: Microseconds(values.durationOrDefault("lead-in")),
-            linger: Microseconds(values.durationOrDefault("linger")), placement: placement,
-            realtimePriority: values.flag("realtime") ? DedicatedThread.defaultRealtimePriority : nil,
-            output: try output(values), startGate: try startGate(values))
-        if unplaced.output == .uhid, values.isGiven("clone") {
+                physicalSize: values[Options.physicalSize], speed: values[Options.speed],
+                repeatCount: values[Options.repeatCount], repeatGap: values[Options.repeatGap]),
+            leadIn: values[Options.leadIn], linger: values[Options.linger], placement: placement,
+            realtimePriority: values[Options.realtime] ? DedicatedThread.defaultRealtimePriority : nil,
+            output: try output(values), startGate: try startGate(values, Options.startOnFD))
+        if unplaced.output == .uhid, values.isGiven(Options.clone) {
             throw CommandFailure.usage(
                 "--clone cannot play --to uhid: a clone copies a device's evdev description, which only uinput"
                     + " reproduces (through uhid the HID driver makes its own); drop --clone, or play --to uinput")
@@ -164,22 +208,23 @@ enum PlayCommand {
         } catch {
             throw usage(error)
         }
-        if values.flag("print") {
+        if values[Options.print] {
             // Written frame by frame: any length, any number of repetitions.
             let stream = try context.engine.frameStream(for: request)
             try InteropCommands.writeFrames(
-                of: stream.gesture, with: stream.builder, format: .evemu, to: "-", force: false, context: context)
+                of: stream.gesture, with: stream.builder, format: .evemu, to: GestureOutput.standardOutput, force: false,
+                context: context)
             return
         }
         let job = try await context.engine.startPlayWithoutBlocking(request)
         context.cancelledBySignals(job.handle)
         if !job.session.isInitialisedByUdev {
-            context.warn("udev did not announce \(job.devnode ?? "the device") in time; playing anyway")
+            context.warn("udev did not announce \(Unknown.device(job.devnode)) in time; playing anyway")
         }
         let through = request.output == .uinput ? "" : ", through \(request.output.word)"
-        context.note("playing on \(job.devnode ?? "?") (\(job.session.profile.description.name)\(through))")
+        context.note("playing on \(Unknown.node(job.devnode)) (\(job.session.profile.description.name)\(through))")
         let result = await context.untilFinished(job)
-        if values.flag("json") {
+        if values[Options.json] {
             context.print(json(result, frames: job.frameCount, device: job.devnode, memoryLocked: job.memoryLocked))
         }
         switch result.outcome {
@@ -190,9 +235,12 @@ enum PlayCommand {
             throw CommandFailure.exit(.interrupted)
         case .failed(let error, let written):
             // A gadget's host that stops reading does not take the lift either.
-            let lift = result.liftAllError.map { liftError in
-                "the lift could not be written either" + ("\(liftError)" == "\(error)" ? "" : " (\(liftError))")
-            } ?? "every finger lifted"
+            let lift: String
+            if let liftError = result.liftAllError {
+                lift = "the lift could not be written either" + ("\(liftError)" == "\(error)" ? "" : " (\(liftError))")
+            } else {
+                lift = "every finger lifted"
+            }
             throw CommandFailure.failure(
                 "playing failed after \(written) of \(job.frameCount) frames: \(error); \(lift)")
         }
@@ -200,8 +248,8 @@ enum PlayCommand {
 
     /// The descriptor `--start-on-fd` names, checked to be open now, so that
     /// a wrong number is refused before a device is made.
-    static func startGate(_ values: ParsedValues) throws -> FileDescriptor? {
-        guard let number = values.integer("start-on-fd") else { return nil }
+    static func startGate(_ values: ParsedValues, _ option: TypedOption<Int?>) throws -> FileDescriptor? {
+        guard let number = values[option] else { return nil }
         let descriptor = FileDescriptor(rawValue: Int32(clamping: number))
         do {
             _ = try descriptor.status()
@@ -211,39 +259,23 @@ enum PlayCommand {
         return descriptor
     }
 
-    /// The words `--to` takes.
-    static let outputs = ["uinput", "uhid", "gadget"]
-
     /// `--to` and `--gadget`: how the device is made (``output(_:)`` reads them). `fingertips` has them too.
-    static let deviceOutputOptions: [Option] = [
-        .option("to", valueName: "output", help: "How the device is made: uinput (evdev, the default), uhid (a HID device the kernel's HID drivers drive), gadget (the USB gadget 'gesturectl gadget up' made: the host it is plugged into).",
-            type: .choice(outputs), default: PlayOutput.uinput.word),
-        .option("gadget", valueName: "name", help: "With --to gadget: the gadget's configfs name.", default: OptionDefault.gadgetName),
-    ]
+    static let deviceOutputOptions: [any OptionDeclaration] = [DeviceOutput.to, DeviceOutput.gadget]
 
-    /// The output `--to` (and `--gadget`) ask for. `press` uses it too: read only the options both commands declare.
+    /// The output `--to` (and `--gadget`) ask for. `fingertips` uses it too: read only the options both commands declare.
     static func output(_ values: ParsedValues) throws -> PlayOutput {
-        let word = values.stringOrDefault("to")
-        if values.isGiven("gadget") && word != "gadget" {
-            throw CommandFailure.usage("--gadget names the gadget of --to gadget; add --to gadget")
-        }
-
-        switch word {
-        case "uhid": return .uhid
-        case "gadget": return .gadget(name: values.isGiven("gadget") ? values.string("gadget") : nil)
-        default: return .uinput
-        }
+        try DeviceOutput.output(values, to: DeviceOutput.to, gadget: DeviceOutput.gadget)
     }
 
     /// The placement the options ask for (`nil` without --at, --scale or
     /// --rotate), checked as far as it can be without the gesture.
     static func placement(_ values: ParsedValues) throws -> Placement? {
-        guard values.isGiven("at") || values.isGiven("scale") || values.isGiven("rotate") else { return nil }
+        guard values.isGiven(Options.at) || values.isGiven(Options.scale) || values.isGiven(Options.rotate) else { return nil }
         var placement = Placement()
         do {
-            if let text = values.string("at") { placement.at = try Placement.Point(parsing: text) }
-            if let scale = values.double("scale") { placement.scale = scale }
-            if let degrees = values.double("rotate") { placement.degrees = degrees }
+            if let text = values[Options.at] { placement.at = try Placement.Point(parsing: text) }
+            if let scale = values[Options.scale] { placement.scale = scale }
+            if let degrees = values[Options.rotate] { placement.degrees = degrees }
             try placement.validate()
         } catch {
             throw usage(error)
@@ -264,7 +296,7 @@ enum PlayCommand {
         case .failed: outcome = "failed"
         }
         var fields = [
-            ("outcome", JSONText.string(outcome)), ("device", device.map(JSONText.string) ?? "null"),
+            ("outcome", JSONText.string(outcome)), ("device", JSONText.stringOrNull(device)),
             ("frames", String(frames)),
             ("lateness_max_us", String(result.lateness.maximum.rawValue)),
             ("lateness_p50_us", String(result.lateness.median.rawValue)),

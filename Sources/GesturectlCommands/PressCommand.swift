@@ -7,6 +7,34 @@ import OperatingSystem
 /// `press`: a button (volume, lock, screenshot, home, …) through a virtual
 /// keyboard, locally or through the daemon.
 enum PressCommand {
+    /// The button or key to press.
+    static let button: TypedArgument<String> = .required("button", help: "The button (volume-up, …) or KEY_* name to press.")
+
+    /// `press`'s options (`--gadget` is ``DeviceOutput/gadget``).
+    enum Options {
+        static let hold: TypedOption<Microseconds> = .duration(
+            "hold", valueName: "time", help: "How long a tap holds the key down.",
+            type: .duration(in: KeyPress.minimumHold.rawValue...KeyPress.maximumHold.rawValue), default: KeyPress.defaultHold)
+        static let down: TypedOption<Bool> = .flag(
+            "down", help: "Press the key and hold it until Ctrl-C or SIGTERM (through the daemon only).")
+        static let up: TypedOption<Bool> = .flag("up", help: "Release a key held with --down (through the daemon only).")
+        static let force: TypedOption<Bool> = .flag("force", help: "Allow power, which can switch the machine off.")
+        static let leadIn: TypedOption<Microseconds> = .duration(
+            "lead-in", valueName: "time", help: "Wait this long after the keyboard is ready before pressing (lets readers open it).",
+            type: .duration(in: 0...60_000_000), default: PlayRequest.defaultLeadIn)
+        static let linger: TypedOption<Microseconds> = .duration(
+            "linger", valueName: "time", help: "Keep the keyboard this long after the release so readers receive it.",
+            type: .duration(in: 0...60_000_000), default: PlaybackSession.defaultLinger)
+        static let startOnFD: TypedOption<Int?> = .integer(
+            "start-on-fd", valueName: "n",
+            help: "Make the keyboard, then wait until descriptor N is readable (a byte written, or its writer closing it) before the lead-in and the press.",
+            type: .integer(in: 0...Int(Int32.max)))
+        static let to: TypedOption<DeviceOutput.Word> = .choice(
+            "to", valueName: "output",
+            help: "How the keyboard is made: uinput (the default), uhid (HID consumer-control and keyboard buttons the kernel's HID drivers read), gadget (the buttons of the USB gadget 'gesturectl gadget up --buttons' made: the host it is plugged into receives the key).",
+            default: DeviceOutput.Word(output: .uinput))
+    }
+
     static let command = Command(
         name: "press", abstract: "Press a button (volume, mute, lock, screenshot, home, back, menu, power) on a virtual keyboard.",
         discussion: """
@@ -47,28 +75,13 @@ enum PressCommand {
               kill $!
             """,
         section: DevicesCommand.section,
-        arguments: [Argument("button", help: "The button (volume-up, …) or KEY_* name to press.")],
+        arguments: [button],
         options: [
-            .option(
-                "hold", valueName: "time", help: "How long a tap holds the key down.",
-                type: .duration(in: KeyPress.minimumHold.rawValue...KeyPress.maximumHold.rawValue), default: OptionDefault.duration(KeyPress.defaultHold)),
-            .flag("down", help: "Press the key and hold it until Ctrl-C or SIGTERM (through the daemon only)."),
-            .flag("up", help: "Release a key held with --down (through the daemon only)."),
-            .flag("force", help: "Allow power, which can switch the machine off."),
-            .option(
-                "lead-in", valueName: "time", help: "Wait this long after the keyboard is ready before pressing (lets readers open it).",
-                type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlayRequest.defaultLeadIn)),
-            .option(
-                "linger", valueName: "time", help: "Keep the keyboard this long after the release so readers receive it.",
-                type: .duration(in: 0...60_000_000), default: OptionDefault.duration(PlaybackSession.defaultLinger)),
-            .option("start-on-fd", valueName: "n", help: "Make the keyboard, then wait until descriptor N is readable (a byte written, or its writer closing it) before the lead-in and the press.",
-                type: .integer(in: 0...Int(Int32.max))),
-            .option("to", valueName: "output", help: "How the keyboard is made: uinput (the default), uhid (HID consumer-control and keyboard buttons the kernel's HID drivers read), gadget (the buttons of the USB gadget 'gesturectl gadget up --buttons' made: the host it is plugged into receives the key).",
-                type: .choice(PlayCommand.outputs), default: PlayOutput.uinput.word),
-            .option("gadget", valueName: "name", help: "With --to gadget: the gadget's configfs name.", default: OptionDefault.gadgetName),
+            Options.hold, Options.down, Options.up, Options.force, Options.leadIn, Options.linger, Options.startOnFD, Options.to,
+            DeviceOutput.gadget,
         ]
     ) { values, context in
-        let name = values.argument("button") ?? ""
+        let name = values[button]
         let action = try action(values)
         if context.goesThroughDaemon(values) {
             try await pressThroughDaemon(name: name, action: action, values: values, context: context)
@@ -85,22 +98,21 @@ enum PressCommand {
         } catch {
             throw CommandFailure.usage(error.description)
         }
-        if VirtualKeyboard.needsForce.contains(key.code) && !values.flag("force") {
+        if VirtualKeyboard.needsForce.contains(key.code) && !values[Options.force] {
             throw CommandFailure.usage(
                 "\(key.name) (\(key.kernelName)) can switch the machine off (logind's HandlePowerKey); add --force to press it")
         }
         let request = PressRequest(
-            press: KeyPress(key: key.code, action: .tap, hold: Microseconds(values.durationOrDefault("hold"))),
-            leadIn: Microseconds(values.durationOrDefault("lead-in")),
-            linger: Microseconds(values.durationOrDefault("linger")), output: try PlayCommand.output(values),
-            startGate: try PlayCommand.startGate(values))
+            press: KeyPress(key: key.code, action: .tap, hold: values[Options.hold]), leadIn: values[Options.leadIn],
+            linger: values[Options.linger], output: try DeviceOutput.output(values, to: Options.to, gadget: DeviceOutput.gadget),
+            startGate: try PlayCommand.startGate(values, Options.startOnFD))
         let job = try await context.engine.startPressWithoutBlocking(request)
         context.cancelledBySignals(job.handle)
         if !job.session.isInitialisedByUdev {
-            context.warn("udev did not announce \(job.devnode ?? "the keyboard") in time; pressing anyway")
+            context.warn("udev did not announce \(Unknown.device(job.devnode, what: "the keyboard")) in time; pressing anyway")
         }
         let through = request.output == .uinput ? "" : ", through \(request.output.word)"
-        context.note("pressing \(key.name) (\(key.kernelName)) on \(job.devnode ?? "?") (\(job.session.profile.description.name)\(through))")
+        context.note("pressing \(key.name) (\(key.kernelName)) on \(Unknown.node(job.devnode)) (\(job.session.profile.description.name)\(through))")
         let result = await context.untilFinished(job)
         switch result.outcome {
         case .completed:
@@ -128,13 +140,13 @@ enum PressCommand {
 
     /// Tap (the default), down or up, from the flags.
     static func action(_ values: ParsedValues) throws -> KeyPress.Action {
-        switch (values.flag("down"), values.flag("up")) {
+        switch (values[Options.down], values[Options.up]) {
         case (true, true): throw CommandFailure.usage("--down and --up exclude each other")
         case (true, false), (false, true):
-            if values.isGiven("hold") {
+            if values.isGiven(Options.hold) {
                 throw CommandFailure.usage("--hold is for a tap; with --down the key stays down until --up")
             }
-            return values.flag("down") ? .down : .up
+            return values[Options.down] ? .down : .up
         case (false, false): return .tap
         }
     }

@@ -9,6 +9,32 @@ import OperatingSystem
 
 /// `record`: strokes from a real evdev device into a gesture file.
 enum RecordCommand {
+    /// `record`'s options (`--save` and `--force` are ``GestureOutput``'s).
+    enum Options {
+        static let device: TypedOption<String?> = .string(
+            "device", short: "d", valueName: "device",
+            help: "An event node, a /dev/input/by-id or by-path link, a name, or vendor:product (default: the only touch or pointer device).",
+            completion: .files)
+        static let output: TypedOption<String?> = .string(
+            "output", short: "o", valueName: "file", help: "Write the gesture to FILE.", completion: .files)
+        static let sequential: TypedOption<Bool> = .flag(
+            "sequential", help: "Each contact is a stroke; all strokes start together when saved.")
+        static let grab: TypedOption<Bool> = .flag(
+            "grab", help: "Take the device for gesturectl alone while recording (EVIOCGRAB): the desktop does not react.")
+        /// No default of its own: `--sequential` has ``OptionDefault/idleTimeout``, a plain recording none.
+        static let idleTimeout: TypedOption<Microseconds?> = .duration(
+            "idle-timeout", valueName: "seconds",
+            help: "Stop after this long with no contact (default: \(OptionDefault.idleTimeout.rawValue / 1_000_000) with --sequential, none otherwise).",
+            type: .duration(minimum: 1))
+        static let maximumDuration: TypedOption<Microseconds?> = .duration(
+            "max-duration", valueName: "seconds", help: "Stop this long after the first contact.", type: .duration(minimum: 1))
+        static let screen: TypedOption<String> = .string(
+            "screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: OptionDefault.screen)
+        static let name: TypedOption<String?> = .string("name", valueName: "name", help: "The name stored in the gesture.")
+        static let realtime: TypedOption<Bool> = .flag(
+            "realtime", help: "Record at SCHED_FIFO priority 40 (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= 40).")
+    }
+
     static let command = Command(
         name: "record", abstract: "Record a gesture from a touchscreen, touchpad, tablet or mouse.",
         discussion: """
@@ -50,37 +76,28 @@ enum RecordCommand {
             """,
         section: DevicesCommand.section,
         options: [
-            .option(
-                "device", short: "d", valueName: "device",
-                help: "An event node, a /dev/input/by-id or by-path link, a name, or vendor:product (default: the only touch or pointer device).",
-                completion: .files),
-            .option("output", short: "o", valueName: "file", help: "Write the gesture to FILE.", completion: .files),
-            .option("save", valueName: "name", help: "Save the gesture in the library under NAME.", completion: .libraryName),
-            .flag("sequential", help: "Each contact is a stroke; all strokes start together when saved."),
-            .flag("grab", help: "Take the device for gesturectl alone while recording (EVIOCGRAB): the desktop does not react."),
-            .option("idle-timeout", valueName: "seconds", help: "Stop after this long with no contact (default: \(OptionDefault.idleTimeout.rawValue / 1_000_000) with --sequential, none otherwise).", type: .duration(minimum: 1)),
-            .option("max-duration", valueName: "seconds", help: "Stop this long after the first contact.", type: .duration(minimum: 1)),
-            .option("screen", valueName: "WxH", help: "Virtual screen for relative pointers, in pixels.", default: OptionDefault.screen),
-            .option("name", valueName: "name", help: "The name stored in the gesture."),
-            .flag("realtime", help: "Record at SCHED_FIFO priority 40 (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= 40)."),
-            GestureOutput.forceFlag,
+            Options.device, Options.output, GestureOutput.save,
+            Options.sequential, Options.grab, Options.idleTimeout, Options.maximumDuration, Options.screen, Options.name,
+            Options.realtime, GestureOutput.force,
         ]
     ) { values, context in
-        let screen = try parseScreen(values.stringOrDefault("screen"))
+        let screen = try parseScreen(values[Options.screen])
         // Refuse a bad name now, not after the user has drawn.
-        if let name = values.string("save"), let problem = GestureName.problem(with: name) {
+        if let name = values[GestureOutput.save], let problem = GestureName.problem(with: name) {
             throw CommandFailure.usage(problem)
         }
         // And an output that can never be a file (empty, a folder).
-        if let output = values.string("output"), output != "-" { try GestureOutput.checkOutputPath(output, context: context) }
-        let sequential = values.flag("sequential")
-        let idle = values.duration("idle-timeout").map { Microseconds($0) } ?? (sequential ? OptionDefault.idleTimeout : nil)
+        if let output = values[Options.output], output != GestureOutput.standardOutput {
+            try GestureOutput.checkOutputPath(output, context: context)
+        }
+        let sequential = values[Options.sequential]
+        let idle = values[Options.idleTimeout] ?? (sequential ? OptionDefault.idleTimeout : nil)
         let fileName = "gesture-" + Timestamp.compact() + GestureName.fileSuffix
         if context.goesThroughDaemon(values) {
-            if values.isGiven("screen") {
-                throw CommandFailure.usage("--screen is not available through the daemon (it records on its own virtual screen of 1920x1080)")
+            if values.isGiven(Options.screen) {
+                throw CommandFailure.usage("--screen is not available through the daemon (it records on its own virtual screen of \(OptionDefault.screen))")
             }
-            if values.isGiven("realtime") {
+            if values.isGiven(Options.realtime) {
                 throw CommandFailure.usage("--realtime is not available through the daemon (it records on its own thread)")
             }
         }
@@ -91,16 +108,15 @@ enum RecordCommand {
         let live = StatusLine(context: context)
         let job = try context.engine.startRecording(
             RecordRequest(
-                device: values.string("device"), grab: values.flag("grab"), sequential: sequential,
+                device: values[Options.device], grab: values[Options.grab], sequential: sequential,
                 recorderOptions: RecorderOptions(virtualScreenWidth: screen.width, virtualScreenHeight: screen.height),
                 sessionOptions: RecordingSessionOptions(
-                    idleTimeout: idle, maximumDuration: values.duration("max-duration").map { Microseconds($0) },
+                    idleTimeout: idle, maximumDuration: values[Options.maximumDuration],
                     enterDescriptor: context.isStandardInputTerminal ? .standardInput : nil),
                 details: RecordingDetails(
-                    name: values.string("name") ?? values.string("save")
-                        ?? String(fileName.dropLast(GestureName.fileSuffix.count)),
-                    recordedAt: Timestamp.iso8601(), tool: "gesturectl \(Gesturectl.version)"),
-                realtimePriority: values.flag("realtime") ? DedicatedThread.defaultRealtimePriority : nil),
+                    name: gestureName(values, defaultFile: fileName), recordedAt: Timestamp.iso8601(),
+                    tool: "gesturectl \(Gesturectl.version)"),
+                realtimePriority: values[Options.realtime] ? DedicatedThread.defaultRealtimePriority : nil),
             notices: { notice in live.warn("\(notice)") })
         context.cancelledBySignals(job.handle)
         job.handle.observeProgress { live.update($0.description) }
@@ -129,11 +145,17 @@ enum RecordCommand {
         }
     }
 
+    /// The name stored in the recording: `--name`, else `--save`'s, else
+    /// the default file's without its suffix.
+    static func gestureName(_ values: ParsedValues, defaultFile: String) -> String {
+        values[Options.name] ?? values[GestureOutput.save] ?? String(defaultFile.dropLast(GestureName.fileSuffix.count))
+    }
+
     /// What a recording with nothing in it did not do: "nothing was
     /// written", and with `--save` also "nothing was saved as NAME" (a
     /// save that saved nothing is no success: issue 40).
     static func nothingWritten(_ values: ParsedValues) -> String {
-        guard let save = values.string("save") else { return "nothing was written" }
+        guard let save = values[GestureOutput.save] else { return "nothing was written" }
         return "nothing was written, and nothing was saved as \"\(save)\""
     }
 
@@ -152,9 +174,9 @@ enum RecordCommand {
         _ gesture: Gesture, values: ParsedValues, defaultFile: String, context: CommandContext,
         save: ((String) throws -> String)? = nil
     ) throws -> String {
-        let force = values.flag("force")
+        let force = values[GestureOutput.force]
         do {
-            if let name = values.string("save") {
+            if let name = values[GestureOutput.save] {
                 let path: String
                 if let save {
                     path = try save(name)
@@ -163,17 +185,17 @@ enum RecordCommand {
                     if entry.hidesBuiltin { context.noteHidesBuiltin(name) }
                     path = entry.path
                 }
-                if let output = values.string("output") {
+                if let output = values[Options.output] {
                     try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
                 }
                 return path
             }
-            if let output = values.string("output") {
+            if let output = values[Options.output] {
                 try GestureOutput.writeGesture(gesture, to: output, force: force, context: context)
                 return output
             }
         } catch {
-            let failure = ErrorMapping.failure(for: error) ?? (error as? CommandFailure) ?? .failure("\(error)")
+            let failure = ErrorMapping.commandFailure(for: error)
             context.warn("\(failure.description); writing the recording to \(defaultFile) instead")
         }
         try GestureOutput.writeGesture(gesture, to: defaultFile, force: false, context: context)

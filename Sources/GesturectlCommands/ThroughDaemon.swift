@@ -26,10 +26,10 @@ extension RecordCommand {
         guard let client = try context.daemonClient(values) else { return }
         let socketPath = client.path
         let request = DaemonCall.recordStart(
-            name: values.string("name") ?? values.string("save") ?? String(defaultFile.dropLast(GestureName.fileSuffix.count)),
-            device: values.string("device"), sequential: values.flag("sequential"), grab: values.flag("grab"),
+            name: gestureName(values, defaultFile: defaultFile), device: values[Options.device],
+            sequential: values[Options.sequential], grab: values[Options.grab],
             idleTimeoutMilliseconds: idle.map { Double($0.rawValue) / 1_000 },
-            maximumDurationMilliseconds: values.duration("max-duration").map { Double($0) / 1_000 })
+            maximumDurationMilliseconds: values[Options.maximumDuration].map { Double($0.rawValue) / 1_000 })
         // The second connection stops the recording on Ctrl-C or Enter while
         // the first waits for the result; made first, so that a daemon that
         // refuses it refuses before anything is recorded.
@@ -41,12 +41,13 @@ extension RecordCommand {
         }
         let started = RecordStartResult(try DaemonCalls.call(client, request))
         guard let job = started.job else { throw CommandFailure.failure("the daemon's record-start reply has no job") }
-        let node = started.device ?? "?"
-        let name = started.name ?? "?"
+        let node = Unknown.replied(started.device)
+        let name = Unknown.replied(started.name)
 
         let watchEnter = context.isStandardInputTerminal
         let remote = try RemoteRecording.follow(
-            job: job, waiting: client, stopper: stopper, save: values.string("save"), force: values.flag("force"), watchEnter: watchEnter)
+            job: job, waiting: client, stopper: stopper, save: values[GestureOutput.save], force: values[GestureOutput.force],
+            watchEnter: watchEnter)
         context.cancelledBySignals(remote)
         var ways = ["Ctrl-C"]
         if watchEnter { ways.append("Enter") }
@@ -55,9 +56,10 @@ extension RecordCommand {
         let outcome = await context.untilFinished(remote)
         let result = RecordStopResult(try outcome.reply.mapError(DaemonCalls.failure(for:)).get())
 
-        let stopped = result.stopped ?? "?"
+        let stopped = Unknown.replied(result.stopped)
         let failed = result.stopCode?.isFailure == true
         guard let inline = result.gesture else {
+            // The daemon says why there is no gesture; one that does not, said here.
             let message = result.message ?? "no contact was recorded"
             if failed { throw CommandFailure.failure("\(stopped); \(message)") }
             throw CommandFailure.failure("\(message); \(nothingWritten(values))")
@@ -110,19 +112,21 @@ extension PlayCommand {
         guard let client = try context.daemonClient(values) else { return }
         // The daemon's outputs are its configuration's ("outputs"); --to picks one.
         let request = DaemonCall.play(
-            try DaemonCalls.gestureArgument(values.argument("gesture") ?? "", context: context), kind: values.stringOrDefault("as"),
-            output: values.isGiven("to") ? values.stringOrDefault("to") : nil, speed: values.double("speed"),
-            repeatCount: values.integer("repeat"), at: placement?.at.map { (coordinate($0.x), coordinate($0.y)) }, scale: values.isGiven("scale") ? placement?.scale : nil,
-            rotate: values.isGiven("rotate") ? placement?.degrees : nil)
+            try DaemonCalls.gestureArgument(values[gestureArgument], context: context), kind: values[Options.kind].rawValue,
+            output: values.isGiven(DeviceOutput.to) ? values[DeviceOutput.to].rawValue : nil, speed: values[Options.speed],
+            repeatCount: values[Options.repeatCount], at: placement?.at.map { (coordinate($0.x), coordinate($0.y)) },
+            scale: values.isGiven(Options.scale) ? placement?.scale : nil,
+            rotate: values.isGiven(Options.rotate) ? placement?.degrees : nil)
         context.note("playing through the daemon at \(client.path)")
         let result = PlayResult(try DaemonCalls.call(client, request))
-        if values.flag("json") {
-            let device = result.device.map(JSONText.string) ?? "null"
+        if values[Options.json] {
             context.print(
                 JSONText.object([
-                    ("outcome", JSONText.string("completed")), ("device", device), ("frames", result.frames ?? "null"),
-                    ("lateness_max_us", result.latenessMaximum ?? "null"), ("lateness_p50_us", result.latenessMedian ?? "null"),
-                    ("lateness_p99_us", result.latenessPercentile99 ?? "null"),
+                    ("outcome", JSONText.string("completed")), ("device", JSONText.stringOrNull(result.device)),
+                    ("frames", JSONText.valueOrNull(result.frames)),
+                    ("lateness_max_us", JSONText.valueOrNull(result.latenessMaximum)),
+                    ("lateness_p50_us", JSONText.valueOrNull(result.latenessMedian)),
+                    ("lateness_p99_us", JSONText.valueOrNull(result.latenessPercentile99)),
                 ]))
         }
     }
@@ -144,17 +148,18 @@ extension PressCommand {
     ) async throws {
         // The caller asked goesThroughDaemon, so there is a client.
         guard let client = try context.daemonClient(values) else { return }
-        for option in ["lead-in", "linger", "to", "gadget", "start-on-fd"] where values.isGiven(option) {
-            throw CommandFailure.usage("--\(option) is not available through the daemon (it presses on its ready keyboard)")
+        let localOnly: [any OptionDeclaration] = [Options.leadIn, Options.linger, Options.to, DeviceOutput.gadget, Options.startOnFD]
+        for option in localOnly where values.isGiven(option) {
+            throw CommandFailure.usage("\(option.declaration.longName) is not available through the daemon (it presses on its ready keyboard)")
         }
-        let hold = values.isGiven("hold") ? values.duration("hold").map { Double($0) / 1_000 } : nil
+        let hold = values.isGiven(Options.hold) ? Double(values[Options.hold].rawValue) / 1_000 : nil
         context.note("pressing \(name) through the daemon at \(client.path)")
-        _ = try DaemonCalls.call(client, .press(key: name, action: Self.word(action), holdMilliseconds: hold, force: values.flag("force")))
+        _ = try DaemonCalls.call(client, .press(key: name, action: Self.word(action), holdMilliseconds: hold, force: values[Options.force]))
         guard action == .down else { return }
         // The daemon releases a key when the connection that pressed it
         // closes, so the key stays down while this command runs.
         let signalled = JobHandle<Int32, Never>()
-        let subscription = Gesturectl.signals.subscribe { signalled.finish($0) }
+        let subscription = context.signals.subscribe { signalled.finish($0) }
         context.note("holding \(name) down; Ctrl-C or SIGTERM releases it (or 'press \(name) --up' from elsewhere)")
         _ = await signalled.finished()
         subscription.cancel()
@@ -171,7 +176,7 @@ extension FingertipsCommand {
     /// `fingertips` events, and Ctrl-C or SIGTERM cancels them (so does
     /// this command's end: the daemon ends them when the connection closes).
     static func fingertipsThroughDaemon(_ values: ParsedValues, context: CommandContext) async throws {
-        if values.string("clone") != nil {
+        if values[Options.clone] != nil {
             throw CommandFailure.usage("--clone works only locally; through the daemon the fingertips are shown on a touchscreen or a touchpad (--as)")
         }
         // The caller asked goesThroughDaemon, so there is a client.
@@ -183,13 +188,13 @@ extension FingertipsCommand {
             throw CommandFailure(status: error.isPermissionDenied ? .permissionDenied : .daemonUnavailable, message: error.description)
         }
         let socketPath = client.path
-        let count = values.integer("count") ?? FingertipsOptions.countRange.lowerBound
-        let idle = values.durationOrDefault("idle")
+        let count = values[countArgument]
+        let idle = values[Options.idle]
         let request = DaemonCall.fingertips(
-            count: count, device: values.string("device"), layout: values.stringOrDefault("layout"),
-            spacingMillimetres: values.doubleOrDefault("spacing"), speed: values.doubleOrDefault("speed"),
-            idleMilliseconds: Double(idle) / 1_000, absolute: values.flag("absolute"), kind: values.string("as"),
-            hover: !values.flag("no-hover"))
+            count: count, device: values[Options.device], layout: values[Options.layout].rawValue,
+            spacingMillimetres: values[Options.spacing], speed: values[Options.speed],
+            idleMilliseconds: Double(idle.rawValue) / 1_000, absolute: values[Options.absolute], kind: values[Options.kind]?.rawValue,
+            hover: !values[Options.noHover])
         let started: (result: FingertipsStartResult, handle: JobHandle<RemoteFingertipsOutcome, RemoteFingertipsEvent>)
         do {
             started = try RemoteFingertips.start(request, client: client, watcher: watcher) { event in
@@ -206,7 +211,7 @@ extension FingertipsCommand {
         }
         let handle = started.handle
         let source = started.result.source
-        let stop = idle == 0 ? "Ctrl-C" : "Ctrl-C or \(DurationText.format(microseconds: idle)) without input"
+        let stop = idle == .zero ? "Ctrl-C" : "Ctrl-C or \(DurationText.format(microseconds: idle.rawValue)) without input"
         // Ctrl-C cancels from before the note that invites it: a signal
         // right after the note found no subscriber and ended the command
         // without the cancel or its words (a unit test beside a CPU hog).
@@ -214,7 +219,7 @@ extension FingertipsCommand {
         context.note("fingertips through the daemon at \(socketPath), reading \(source); stop with \(stop)")
         switch await context.untilFinished(handle) {
         case .ended(.idle?, _):
-            context.print("\(count) fingertips gone: no input for \(DurationText.format(microseconds: idle)).")
+            context.print("\(count) fingertips gone: no input for \(DurationText.format(microseconds: idle.rawValue)).")
         case .ended(.cancelled?, _):
             context.print("\(count) fingertips gone: stopped.")
         case .ended(.sourceVanished?, let message):

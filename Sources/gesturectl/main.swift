@@ -5,5 +5,7 @@ import Glibc
 // any other thread exists: with an `await` here, the whole file would run as
 // a task on the concurrency pool, and the main thread would keep the signals
 // unblocked (and take SIGINT the default way).
-Gesturectl.prepareProcess()
-exit(Gesturectl.runAsProcess())
+// The process's services (its engine, its signal thread) are made here and
+// handed to every command.
+let services = Gesturectl.prepareProcess()
+exit(Gesturectl.runAsProcess(services))

@@ -19,7 +19,7 @@ import CommandKit
                         .option("screen", valueName: "WxH", help: "The screen.", default: "1920x1080"),
                         .option("repeat", valueName: "n", help: "Repetitions.", type: .integer(in: 1...10), default: "1"),
                         .option("speed", valueName: "factor", help: "Speed.", type: .double(in: 0.01...100), default: "1"),
-                        .option("lead-in", valueName: "time", help: "Lead-in.", type: .duration(in: 0...60_000_000), default: "100ms"),
+                        .option("lead-in", valueName: "time", help: "Lead-in.", type: ValueType.duration(in: 0...60_000_000), default: "100ms"),
                         .option("format", valueName: "format", help: "Format.", type: .choice(["evemu", "libinput"]), required: true),
                     ]
                 ) { values, context in
