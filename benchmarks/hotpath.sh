@@ -5,7 +5,8 @@
 # uinput write path to /dev/null) and of the recorder's (the same frames
 # read from a pipe through a RecordingSession); and the daemon's request →
 # first frame written beside its `version` round trip, on a real socket over
-# the real engine with a sink in place of the kernel. Not part of scripts/test;
+# the real engine with a sink in place of the kernel, and the instructions one
+# inline tap costs it (callgrind, to watch for regressions). Not part of scripts/test;
 # about 2 minutes. The figures that matter under emulation are in
 # benchmarks/timing (benchmarks/README.md); this one shows where the time
 # goes.
@@ -65,6 +66,15 @@ if ((valgrind)) && command -v valgrind > /dev/null; then
         small=$(allocations "$mode" 1000) large=$(allocations "$mode" 2000)
         echo "$mode: $(( (large - small) / 1000 )) allocations a frame ($small for 1000 frames, $large for 2000)"
     done
+fi
+instructions() { # MODE N: instructions of one run, every thread (callgrind's "Collected")
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$2" 2>&1 >/dev/null \
+        | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+if ((valgrind)) && command -v valgrind > /dev/null; then
+    echo "## Instructions a daemon inline tap (callgrind: 40 taps minus 20, over 20; every thread)"
+    small=$(instructions daemon-taps 20) large=$(instructions daemon-taps 40)
+    echo "daemon inline tap: $(( (large - small) / 20 )) instructions ($small for 20 taps, $large for 40)"
 fi
 if command -v strace > /dev/null; then
     echo "## System calls a frame at 1 kHz (strace -c -f, 2,002 frames)"

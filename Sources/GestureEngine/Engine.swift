@@ -128,14 +128,8 @@ public final class Engine: Sendable {
         let request = try request.resolvingPlacement().request
         if let priority = request.realtimePriority { try Player.checkRealtime(priority: priority) }
         let profile = try profile(for: request)
-        let id = jobs.register(.play, device: profile.kind, output: request.output, options: options, handle: handle)
-        do {
-            let job = try startListedPlay(request, profile: profile, id: id, options: options, handle: handle)
-            jobs.follow(id, handle: handle, options: options)
-            return job
-        } catch {
-            jobs.remove(id)
-            throw error
+        return try jobs.listed(.play, device: profile.kind, output: request.output, options: options, handle: handle) { id in
+            try startListedPlay(request, profile: profile, id: id, options: options, handle: handle)
         }
     }
 

@@ -150,6 +150,23 @@ public final class EngineJobs: Sendable {
         return id
     }
 
+    /// Lists a job, then starts it with `start` (given its id): followed
+    /// once started, unlisted when `start` throws.
+    func listed(
+        _ kind: Entry.Kind, device: DeviceKind, output: PlayOutput, options: JobOptions, handle: PlaybackHandle,
+        start: (Int) throws -> PlayJob
+    ) throws -> PlayJob {
+        let id = register(kind, device: device, output: output, options: options, handle: handle)
+        do {
+            let job = try start(id)
+            follow(id, handle: handle, options: options)
+            return job
+        } catch {
+            remove(id)
+            throw error
+        }
+    }
+
     /// Follows job `id` once it has started or been queued: its `ended`,
     /// then its removal, when its handle finishes (at once, here, when it
     /// has ended already). Not before: a job that could not start is

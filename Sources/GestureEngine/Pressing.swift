@@ -61,14 +61,8 @@ extension Engine {
             throw PlayOutputError.unsupportedKey(output: request.output.word, key: request.press.key)
         }
         let profile = try readyProfile(kind: .keyboard, output: request.output)
-        let id = jobs.register(.press, device: .keyboard, output: request.output, options: options, handle: handle)
-        do {
-            let job = try startListedPress(request, profile: profile, id: id, options: options, handle: handle)
-            jobs.follow(id, handle: handle, options: options)
-            return job
-        } catch {
-            jobs.remove(id)
-            throw error
+        return try jobs.listed(.press, device: .keyboard, output: request.output, options: options, handle: handle) { id in
+            try startListedPress(request, profile: profile, id: id, options: options, handle: handle)
         }
     }
 

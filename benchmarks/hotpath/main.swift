@@ -10,6 +10,7 @@
 //   gesturectl-hotpath play-memory [MINUTES]  the memory one play of the ten-finger
 //                                             gesture holds (60: the one-hour one)
 //   gesturectl-hotpath daemon [PLAYS]         the daemon's request → first frame
+//   gesturectl-hotpath daemon-taps [PLAYS]    inline taps only, silent (for callgrind)
 //                                             written, beside its `version` round trip
 //
 // The frames are the timing benchmark's ten-1k case: ten fingers swiping up
@@ -396,7 +397,10 @@ func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
 /// inline, each waiting for its reply; the
 /// latency is from the moment the play's line is sent to its first frame.
 /// The same figures as benchmarks/daemon's, without the VM's emulated CPU.
-func benchmarkDaemon(plays: Int) {
+/// `tapsOnly`: only the inline taps, untimed and silent (`daemon-taps`,
+/// which benchmarks/hotpath.sh runs under callgrind to count the
+/// instructions one inline tap costs the daemon and the engine).
+func benchmarkDaemon(plays: Int, tapsOnly: Bool = false) {
     let sink = FirstWriteSink()
     let recordings = String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/"))
         + "/Recordings"
@@ -438,6 +442,13 @@ func benchmarkDaemon(plays: Int) {
         do { _ = try client.call(request) } catch { fail("\(request): \(error)") }
         return sent
     }
+    if tapsOnly {
+        for _ in 0..<plays {
+            _ = call(.play(.inline(tap), kind: "touchscreen"))
+            guard sink.take() != nil else { fail("an inline play wrote nothing") }
+        }
+        return
+    }
     var version: [Double] = [], byName: [Double] = [], inline: [Double] = []
     for round in 0..<(plays + 10) {
         let versionSent = call(.version)
@@ -467,7 +478,7 @@ func benchmarkDaemon(plays: Int) {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let mode = arguments.first else {
-    fail("usage: gesturectl-hotpath play|play-nowait|record|record-burst|play-memory|daemon [COUNT]")
+    fail("usage: gesturectl-hotpath play|play-nowait|record|record-burst|play-memory|daemon|daemon-taps [COUNT]")
 }
 let count = arguments.count > 1 ? Int(arguments[1]) : nil
 switch mode {
@@ -477,5 +488,6 @@ case "record": benchmarkRecord(frameCount: (count ?? 2) * 1_000 + 2, paced: true
 case "record-burst": benchmarkRecord(frameCount: count ?? 10_000, paced: false)
 case "play-memory": benchmarkPlayMemory(minutes: count ?? 60)
 case "daemon": benchmarkDaemon(plays: count ?? 500)
+case "daemon-taps": benchmarkDaemon(plays: count ?? 20, tapsOnly: true)
 default: fail("unknown mode '\(mode)'")
 }
