@@ -7,6 +7,17 @@ import GestureProtocol
 import InputSystem
 import OperatingSystem
 
+/// The live fingertips the daemon runs (``Dispatcher/fingertipsTable``).
+struct FingertipsTable: Sendable {
+    /// Running, by job.
+    var running: [Int: FingertipsRecord] = [:]
+    /// Fingertips are between their check and their start.
+    var starting = false
+    /// How many times all fingertips were stopped (the emergency stop):
+    /// fingertips starting meanwhile are stopped as they are registered.
+    var stops = 0
+}
+
 /// Live fingertips the daemon runs, from `fingertips` (or a binding's
 /// press) until they go away: idle, a `cancel` of the job, the emergency
 /// stop, the binding's next press, the client's disconnect (unless
@@ -42,7 +53,7 @@ extension Dispatcher {
     /// A binding's press: stops the fingertips the same trigger started,
     /// else starts them; says which, for the log.
     func toggleFingertips(_ action: FingertipsAction, trigger: String) throws -> String {
-        let running = state.withLock { current in current.fingertips.values.first { $0.binding == trigger } }
+        let running = fingertipsTable.withLock { table in table.running.values.first { $0.binding == trigger } }
         if let running {
             running.fingertips.cancel()
             return "fingertips job \(running.job) stopped"
@@ -55,7 +66,7 @@ extension Dispatcher {
     /// fingertips have that job.
     func cancelFingertips(_ job: Int, client: Int) throws(DaemonError) -> Bool {
         let running = try state.withLock { current throws(DaemonError) -> FingertipsRecord? in
-            guard let record = current.fingertips[job] else { return nil }
+            guard let record = fingertipsTable.withLock({ $0.running[job] }) else { return nil }
             guard current.mayAct(on: record.owner, client: client) else { throw ServerState.notYours("fingertips job", job) }
             return record
         }
@@ -65,8 +76,8 @@ extension Dispatcher {
 
     /// Stops every client's fingertips that its disconnect ends; how many.
     func fingertipsClientLeft(_ client: Int) -> Int {
-        let ended = state.withLock { current in
-            current.fingertips.values.filter { $0.clientID == client && $0.cancelOnDisconnect }
+        let ended = fingertipsTable.withLock { table in
+            table.running.values.filter { $0.clientID == client && $0.cancelOnDisconnect }
         }
         for record in ended { record.fingertips.cancel() }
         return ended.count
@@ -75,9 +86,9 @@ extension Dispatcher {
     /// Stops all fingertips (the emergency stop); how many.
     @discardableResult
     func cancelAllFingertips() -> Int {
-        let running = state.withLock { current in
-            current.fingertipsStops += 1
-            return Array(current.fingertips.values)
+        let running = fingertipsTable.withLock { table in
+            table.stops += 1
+            return Array(table.running.values)
         }
         for record in running { record.fingertips.cancel() }
         return running.count
@@ -86,7 +97,7 @@ extension Dispatcher {
     /// Stops all fingertips and waits until each has lifted every
     /// fingertip, given its source back and removed its device (the daemon stops).
     func stopFingertipsForShutdown() {
-        let running = state.withLock { Array($0.fingertips.values) }
+        let running = fingertipsTable.withLock { Array($0.running.values) }
         for record in running { record.fingertips.cancel() }
         for record in running { _ = record.fingertips.handle.wait() }
     }
@@ -100,16 +111,18 @@ extension Dispatcher {
         let what = DaemonOperation.fingertips.rawValue
         let (job, stops) = try state.withLock { current throws(DaemonError) -> (Int, Int) in
             if current.stopping { throw DaemonError(.busy, "the daemon is stopping") }
-            if current.fingertipsStarts { throw DaemonError(.busy, "other fingertips are starting; try again") }
-            if let same = current.fingertips.values.first(where: { Self.sameSource($0, action.device) }) {
-                throw DaemonError(
-                    .busy,
-                    "fingertips job \(same.job) runs on \(same.fingertips.source.node) (\(DaemonLog.oneLine(same.fingertips.source.name))); one session per source: cancel it first")
+            return try fingertipsTable.withLock { table throws(DaemonError) -> (Int, Int) in
+                if table.starting { throw DaemonError(.busy, "other fingertips are starting; try again") }
+                if let same = table.running.values.first(where: { Self.sameSource($0, action.device) }) {
+                    throw DaemonError(
+                        .busy,
+                        "fingertips job \(same.job) runs on \(same.fingertips.source.node) (\(DaemonLog.oneLine(same.fingertips.source.name))); one session per source: cancel it first")
+                }
+                table.starting = true
+                return (engine.jobs.nextID(), table.stops)
             }
-            current.fingertipsStarts = true
-            return (engine.jobs.nextID(), current.fingertipsStops)
         }
-        defer { state.withLock { $0.fingertipsStarts = false } }
+        defer { fingertipsTable.withLock { $0.starting = false } }
         let count = action.count
         let started: FingertipsJob
         do {
@@ -136,20 +149,22 @@ extension Dispatcher {
         // emergency stop or the daemon stopping while they started.
         let refusal = state.withLock { current -> DaemonError? in
             if current.stopping { return DaemonError(.busy, "the daemon is stopping") }
-            if current.fingertipsStops != stops {
-                return DaemonError(.cancelled, "the emergency stop came while the fingertips started")
-            }
-            if let same = current.fingertips.values.first(where: { $0.fingertips.source.node == started.source.node }) {
-                return DaemonError(
-                    .busy, "fingertips job \(same.job) runs on \(started.source.node); one session per source: cancel it first")
-            }
             if cancelOnDisconnect && !current.liveClients.contains(client) {
                 return DaemonError(.cancelled, "the client went away before its fingertips started")
             }
             var record = record
             record.owner = current.user(of: client)
-            current.fingertips[job] = record
-            return nil
+            return fingertipsTable.withLock { table -> DaemonError? in
+                if table.stops != stops {
+                    return DaemonError(.cancelled, "the emergency stop came while the fingertips started")
+                }
+                if let same = table.running.values.first(where: { $0.fingertips.source.node == started.source.node }) {
+                    return DaemonError(
+                        .busy, "fingertips job \(same.job) runs on \(started.source.node); one session per source: cancel it first")
+                }
+                table.running[job] = record
+                return nil
+            }
         }
         if let refusal {
             started.cancel()
@@ -169,7 +184,7 @@ extension Dispatcher {
     }
 
     private func fingertipsEnded(_ job: Int, _ outcome: FingertipsOutcome) {
-        let record = state.withLock { $0.fingertips.removeValue(forKey: job) }
+        let record = fingertipsTable.withLock { $0.running.removeValue(forKey: job) }
         guard record != nil else { return }
         broadcast(
             FingertipsEventMessage(

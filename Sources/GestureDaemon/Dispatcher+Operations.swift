@@ -155,9 +155,10 @@ extension Dispatcher {
             return CancelResult(job: job).json
         case .jobs:
             let (fingertips, askerUser, administrator, shownSources) = state.withLock { current in
-                (
-                    Array(current.fingertips.values), current.user(of: client), current.isAdministrator(client),
-                    Set(current.fingertips.values.filter { current.mayAct(on: $0.owner, client: client) }.map(\.job))
+                let fingertips = fingertipsTable.withLock { Array($0.running.values) }
+                return (
+                    fingertips, current.user(of: client), current.isAdministrator(client),
+                    Set(fingertips.filter { current.mayAct(on: $0.owner, client: client) }.map(\.job))
                 )
             }
             // Who made each (issue 36): `mine` for the asker's own; an
@@ -569,10 +570,8 @@ extension Dispatcher {
     /// (``GestureEngine/Engine/emergencyStop()``, which makes no device).
     /// The daemon keeps running and the bindings stay.
     func emergencyStop(because reason: String) {
-        let recording = state.withLock { current in
-            current.heldKeys = HeldKeys()
-            return current.recording
-        }
+        state.withLock { $0.heldKeys = HeldKeys() }
+        let recording = recordingSlot.withLock { $0.recording }
         // Everyone's: the emergency stop is the rig's, whoever started what.
         let cancelled = engine.emergencyStop()
         log.warning("emergency stop (\(reason)): cancelling \(cancelled + (recording == nil ? 0 : 1)) job(s), releasing every key")

@@ -9,6 +9,14 @@ import GestureRecording
 import InputSystem
 import OperatingSystem
 
+/// The daemon's one recording slot (``Dispatcher/recordingSlot``).
+struct RecordingSlot: Sendable {
+    /// The one recording, until collected.
+    var recording: RecordingRecord?
+    /// A record-start is between its check and its recording's start.
+    var starting = false
+}
+
 /// The daemon's one recording, from `record-start` until a `record-stop`
 /// collects its result (or the client that started it goes away).
 struct RecordingRecord: Sendable {
@@ -53,17 +61,19 @@ extension Dispatcher {
         // clients' record-start at once.
         let busy: String? = state.withLock { current in
             if current.stopping { return "the daemon is stopping" }
-            if current.recordingStarts { return "another recording is starting; one recording at a time" }
-            if let recording = current.recording {
-                return recording.outcome == nil
-                    ? "recording \(recording.job) is running; one recording at a time (record-stop it first)"
-                    : "recording \(recording.job) has stopped and waits for a record-stop to collect it"
+            return recordingSlot.withLock { slot in
+                if slot.starting { return "another recording is starting; one recording at a time" }
+                if let recording = slot.recording {
+                    return recording.outcome == nil
+                        ? "recording \(recording.job) is running; one recording at a time (record-stop it first)"
+                        : "recording \(recording.job) has stopped and waits for a record-stop to collect it"
+                }
+                slot.starting = true
+                return nil
             }
-            current.recordingStarts = true
-            return nil
         }
         if let busy { throw DaemonError(.busy, busy) }
-        defer { state.withLock { $0.recordingStarts = false } }
+        defer { recordingSlot.withLock { $0.starting = false } }
         let recordRequest = RecordRequest(
             device: device, grab: grab, sequential: sequential,
             sessionOptions: RecordingSessionOptions(idleTimeout: idle, maximumDuration: maximum),
@@ -83,7 +93,8 @@ extension Dispatcher {
         // meanwhile (its request waited in a lane) gets no recording.
         let live = state.withLock { current -> Bool in
             guard current.liveClients.contains(client) else { return false }
-            current.recording = RecordingRecord(job: job, clientID: client, owner: current.user(of: client), recording: recording, named: named)
+            let record = RecordingRecord(job: job, clientID: client, owner: current.user(of: client), recording: recording, named: named)
+            recordingSlot.withLock { $0.recording = record }
             return true
         }
         guard live else {
@@ -107,18 +118,20 @@ extension Dispatcher {
         let waiter = RecordingRecord.Waiter(clientID: client, requestID: request.id, save: save, force: force)
         enum Next { case collect(RecordingRecord), stop(RecordJob), later }
         let next: Next = try state.withLock { current throws(DaemonError) -> Next in
-            guard var recording = current.recording else {
-                throw DaemonError(.notFound, "no recording (start one with record-start)")
+            try recordingSlot.withLock { slot throws(DaemonError) -> Next in
+                guard var recording = slot.recording else {
+                    throw DaemonError(.notFound, "no recording (start one with record-start)")
+                }
+                // Another user's recording is theirs to stop and collect (issue 36).
+                guard current.mayAct(on: recording.owner, client: client) else { throw ServerState.notYours("recording", recording.job) }
+                if recording.outcome != nil { return .collect(recording) }
+                if let other = recording.waiter {
+                    throw DaemonError(.busy, "a record-stop (from client \(other.clientID)) already waits for recording \(recording.job)")
+                }
+                recording.waiter = waiter
+                slot.recording = recording
+                return wait ? .later : .stop(recording.recording)
             }
-            // Another user's recording is theirs to stop and collect (issue 36).
-            guard current.mayAct(on: recording.owner, client: client) else { throw ServerState.notYours("recording", recording.job) }
-            if recording.outcome != nil { return .collect(recording) }
-            if let other = recording.waiter {
-                throw DaemonError(.busy, "a record-stop (from client \(other.clientID)) already waits for recording \(recording.job)")
-            }
-            recording.waiter = waiter
-            current.recording = recording
-            return wait ? .later : .stop(recording.recording)
         }
         switch next {
         case .collect(let recording):
@@ -137,7 +150,7 @@ extension Dispatcher {
     /// the recording. Its result waits for a `record-stop`.
     func cancelRecording(_ job: Int, client: Int) throws(DaemonError) -> Bool {
         let recording = try state.withLock { current throws(DaemonError) -> RecordJob? in
-            guard let record = current.recording, record.job == job else { return nil }
+            guard let record = recordingSlot.withLock({ $0.recording }), record.job == job else { return nil }
             guard current.mayAct(on: record.owner, client: client) else { throw ServerState.notYours("recording", job) }
             return record.recording
         }
@@ -149,15 +162,15 @@ extension Dispatcher {
     /// stopped and its result dropped. A client that only waited for it
     /// just stops waiting.
     func recordingClientLeft(_ client: Int) {
-        let dropped: RecordingRecord? = state.withLock { current in
-            guard var recording = current.recording else { return nil }
+        let dropped: RecordingRecord? = recordingSlot.withLock { slot in
+            guard var recording = slot.recording else { return nil }
             if recording.clientID == client {
-                current.recording = nil
+                slot.recording = nil
                 return recording
             }
             if recording.waiter?.clientID == client {
                 recording.waiter = nil
-                current.recording = recording
+                slot.recording = recording
             }
             return nil
         }
@@ -169,7 +182,7 @@ extension Dispatcher {
     /// Stops the recording when the daemon stops (a waiting record-stop is
     /// answered with what was recorded).
     func stopRecordingForShutdown() {
-        let recording = state.withLock { $0.recording?.recording }
+        let recording = recordingSlot.withLock { $0.recording?.recording }
         recording?.cancel()
         _ = recording?.handle.wait()
     }
@@ -177,13 +190,13 @@ extension Dispatcher {
     /// The recording thread ended: keep the outcome, and answer a waiting
     /// record-stop.
     private func recordingStopped(_ job: Int, _ outcome: RecordingOutcome) {
-        let waiting: (RecordingRecord, RecordingRecord.Waiter)? = state.withLock { current in
-            guard var recording = current.recording, recording.job == job else { return nil }
+        let waiting: (RecordingRecord, RecordingRecord.Waiter)? = recordingSlot.withLock { slot in
+            guard var recording = slot.recording, recording.job == job else { return nil }
             recording.outcome = outcome
-            current.recording = recording
+            slot.recording = recording
             guard let waiter = recording.waiter else { return nil }
             recording.waiter = nil
-            current.recording = recording
+            slot.recording = recording
             return (recording, waiter)
         }
         log.info("recording \(job) stopped: \(outcome.stopReason)")
@@ -226,8 +239,8 @@ extension Dispatcher {
                 log.info("recording \(recording.job) saved as \(save)")
             }
         }
-        state.withLock { current in
-            if current.recording?.job == recording.job { current.recording = nil }
+        recordingSlot.withLock { slot in
+            if slot.recording?.job == recording.job { slot.recording = nil }
         }
         return result.json
     }

@@ -28,6 +28,13 @@ final class Dispatcher: Sendable {
     let gestureCache = GestureCache()
     /// The requests waiting to be served (``route(_:from:)``).
     let lanes = Lanes()
+    /// The one recording (Dispatcher+Record.swift), behind a lock of its
+    /// own. Where both are needed it is taken inside ``state``'s, never the
+    /// other way round.
+    let recordingSlot = Mutex(RecordingSlot())
+    /// The live fingertips (Dispatcher+Fingertips.swift), behind a lock of
+    /// their own, taken inside ``state``'s as ``recordingSlot`` is.
+    let fingertipsTable = Mutex(FingertipsTable())
 
     /// The lanes requests wait in: the bindings' changes on a thread of
     /// their own, so that they never wait behind a slow `save` or `show`.
@@ -274,7 +281,10 @@ enum QueuedRequest: Sendable {
     case line([UInt8])
 }
 
-/// The dispatcher's state (the clients, the ready devices, the configuration in force), behind one lock.
+/// The dispatcher's state (the clients, the ready devices, the configuration
+/// in force, the held keys), behind one lock; the recording and the live
+/// fingertips have locks of their own (``Dispatcher/recordingSlot``,
+/// ``Dispatcher/fingertipsTable``), and the jobs are the engine's.
 struct ServerState: Sendable {
     var library: GestureLibrary
     var configuration: DaemonConfiguration
@@ -297,17 +307,6 @@ struct ServerState: Sendable {
     var stopping = false
     /// The keys each client holds down with `press` `down`.
     var heldKeys = HeldKeys()
-    /// The one recording, until collected: Dispatcher+Record.swift.
-    var recording: RecordingRecord?
-    /// A record-start is between its check and its recording's start.
-    var recordingStarts = false
-    /// The live fingertips running, by job: Dispatcher+Fingertips.swift.
-    var fingertips: [Int: FingertipsRecord] = [:]
-    /// Fingertips are between their check and their start.
-    var fingertipsStarts = false
-    /// How many times all fingertips were stopped (the emergency stop):
-    /// fingertips starting meanwhile are stopped as they are registered.
-    var fingertipsStops = 0
 }
 
 extension ServerState {
