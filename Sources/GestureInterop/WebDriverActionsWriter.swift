@@ -55,7 +55,17 @@ public struct WebDriverViewport: Hashable, Sendable, CustomStringConvertible {
 /// and a tick lasts as long as its longest action. So every source gets
 /// the same ticks.
 ///
-/// Not every frame is written. chromedriver spends about a display frame
+/// With a ``framePeriod`` (`export`'s default, one display frame: 1/60 s),
+/// a frame is kept when a finger touches or lifts in it, and otherwise
+/// whenever a finger that is down has moved and a frame period has passed
+/// since the last kept frame: each moving stroke gets a `pointerMove` per
+/// display frame of its movement, at the file's positions at those times,
+/// as a real finger on a 60 Hz screen does, so that an app that tracks
+/// velocity (a fling, momentum scrolling) sees the movement, not a pause
+/// and a jump (issue 39).
+///
+/// Without one (`--moves sparse`, and `gliding`), not every frame is
+/// written. chromedriver spends about a display frame
 /// on each tick that moves a touch, beyond the tick's duration, and
 /// dispatches a `pointerMove` at the start of its tick without
 /// interpolating. So a frame is *kept* when a finger touches or lifts in
@@ -99,6 +109,14 @@ public struct WebDriverActionsWriter {
     /// The viewport the coordinates are for.
     public let viewport: WebDriverViewport
 
+    /// One display frame at 60 Hz, in µs: ``framePeriod`` by default in `export`.
+    public static let displayFrame: Int64 = 16_667
+
+    /// When given (µs), a frame where a finger moved is kept once this long
+    /// has passed since the last kept frame (moves at this rate); `nil`:
+    /// only where the path bends (``minimumTick``, ``tolerance``).
+    public let framePeriod: Int64?
+
     /// The shortest time, in ms, between two kept frames when the later one
     /// is kept only because the path bends (frames where a finger touches
     /// or lifts are always kept).
@@ -135,11 +153,13 @@ public struct WebDriverActionsWriter {
     /// A writer for frames of `description` onto `viewport`, keeping frames
     /// at least `minimumTick` ms apart where only a bend asks for them
     /// (clamped into 0…``maximumMinimumTick``).
-    /// `gliding`: see ``gliding``.
+    /// `gliding`: see ``gliding``. `framePeriod`: see ``framePeriod``
+    /// (clamped into 1 ms…``maximumMinimumTick``).
     public init(
         description: InputDeviceDescription, viewport: WebDriverViewport, minimumTick: Int64 = Self.defaultMinimumTick,
-        gliding: Bool = false, moveCost: Int64 = 0
+        gliding: Bool = false, moveCost: Int64 = 0, framePeriod: Int64? = nil
     ) {
+        self.framePeriod = framePeriod.map { min(max($0, 1_000), Self.maximumMinimumTick * 1_000) }
         self.moveCost = min(max(moveCost, 0), Self.maximumMinimumTick)
         self.description = description
         self.viewport = viewport
@@ -332,6 +352,7 @@ public struct WebDriverActionsWriter {
                 if let last = pending.last, last.contacts != anchor.contacts { ticks += keep(last) }
                 return ticks + keep(moment)
             }
+            if let period = writer.framePeriod { return displayRateTicks(moment, period: period) }
             if pending.count < WebDriverActionsWriter.longestRun, fits(moment, after: anchor) {
                 pending.append(moment)
                 return []
@@ -347,6 +368,47 @@ public struct WebDriverActionsWriter {
             if moment.time - anchor.time >= writer.minimumTick * 1_000 { return keep(moment) }
             pending.append(moment)
             return []
+        }
+
+        /// At display rate: a kept moment every `period` µs after the last
+        /// one, at the fingers' positions then (between the frames around
+        /// it, on the straight line the player itself draws between them),
+        /// while a finger moves; a still stretch only moves the next one
+        /// later. Only the latest frame waits (for the positions before a
+        /// touch or a lift), so memory does not grow with a still finger.
+        mutating func displayRateTicks(_ moment: Moment, period: Int64) -> [[Action]] {
+            var ticks: [[Action]] = []
+            // The frame before this one (never a point made here: rounding
+            // would add up from point to point).
+            guard let before = pending.last ?? anchor else { return keep(moment) }
+            while var current = anchor, moment.time - current.time >= period {
+                let due = current.time + period
+                let point = Self.interpolated(before, moment, at: due)
+                if point.contacts == current.contacts {
+                    current.time = due
+                    anchor = current
+                } else {
+                    ticks += keep(point)
+                }
+            }
+            pending = [moment]
+            return ticks
+        }
+
+        /// The contacts at `time`, between `before` and `after` (no touch
+        /// or lift between them): each finger down in both on the straight
+        /// line between its two positions, rounded to the device's units.
+        static func interpolated(_ before: Moment, _ after: Moment, at time: Int64) -> Moment {
+            let span = after.time - before.time
+            let fraction = span > 0 ? min(max(Double(time - before.time) / Double(span), 0), 1) : 1
+            var contacts = after.contacts
+            for (slot, start) in before.contacts {
+                guard var end = contacts[slot], start.trackingID >= 0, end.trackingID == start.trackingID else { continue }
+                end.x = Int32((Double(start.x) + (Double(end.x) - Double(start.x)) * fraction).rounded())
+                end.y = Int32((Double(start.y) + (Double(end.y) - Double(start.y)) * fraction).rounded())
+                contacts[slot] = end
+            }
+            return Moment(time: time, contacts: contacts)
         }
 
         /// The pending frames' ticks at the end of the frames.

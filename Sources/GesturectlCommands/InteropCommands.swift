@@ -38,9 +38,13 @@ enum InteropCommands {
 
     /// How `export --format webdriver` times its moves.
     enum Moves: String, CaseIterable, Sendable {
-        /// A pause, then an instant move (chromedriver); the default.
+        /// A pause, then an instant move (chromedriver), once per display
+        /// frame of a finger's movement; the default.
         case stepped
-        /// Each move lasts until its point is due (drivers that interpolate, such as Appium).
+        /// As stepped, but only where the path bends, at most one every
+        /// --tick-ms: fewer, costlier moves (issue 39: the form before).
+        case sparse
+        /// Each move lasts until its point is due (drivers that interpolate, such as Appium), where the path bends.
         case gliding
     }
 
@@ -61,13 +65,14 @@ enum InteropCommands {
         /// Its default, the writer's, is said in the help: given, it is refused for other formats.
         static let tick: TypedOption<Int?> = .integer(
             "tick-ms", valueName: "ms",
-            help: "For --format webdriver: the shortest time between two moves kept only because the path bends "
-                + "(default \(WebDriverActionsWriter.defaultMinimumTick); 0 keeps every bend).",
+            help: "For --format webdriver, sparse or gliding moves: the shortest time between two moves kept only because the path bends "
+                + "(default \(WebDriverActionsWriter.defaultMinimumTick); 0 keeps every bend). Given alone, it means --moves sparse.",
             type: .integer(in: 0...Int(WebDriverActionsWriter.maximumMinimumTick)))
         static let moves: TypedOption<Moves?> = .choice(
             "moves", valueName: "how",
-            help: "For --format webdriver: stepped (a pause, then an instant move: chromedriver) or gliding "
-                + "(each move lasts until its point is due: drivers that interpolate, such as Appium); default stepped.")
+            help: "For --format webdriver: stepped (a pause, then an instant move, every display frame a finger moves: chromedriver), "
+                + "sparse (the same, only where the path bends: fewer moves, for drivers where each costs more) or gliding "
+                + "(each move lasts until its point is due, where the path bends: drivers that interpolate, such as Appium); default stepped.")
         /// Its default, chromedriver's, is said in the help: given, it is refused for other formats.
         static let moveCost: TypedOption<Int?> = .integer(
             "move-cost-ms", valueName: "ms",
@@ -197,19 +202,23 @@ enum InteropCommands {
             source per finger, for Selenium's or Appium's perform actions
             (POST /session/ID/actions), with positions in CSS pixels of
             --viewport (default: the gesture's surface at 96 pixels per
-            inch, its size in millimetres). Not every frame is written:
-            touches and lifts, and the frames where the path bends away
-            from a straight, even line by more than half a pixel, at most
-            one every --tick-ms (chromedriver adds about 17 ms to each
-            tick that moves a touch; 250 ms apart keeps a gesture's time
-            within 10% in Chromium). Each move is a pause, then a move of
-            duration 0, as chromedriver needs (it sends a move at the start
-            of its tick, then waits for a display frame: --move-cost-ms,
-            16 ms, is taken out of the pause before each move, so the lift
-            lands on time; 0 keeps the file's own times, for import or
-            another driver); --moves gliding makes each move last until its
-            point is due, for drivers that move the pointer through a
-            move's duration (Appium, geckodriver):
+            inch, its size in millimetres). Every touch and lift is
+            written, and a finger that moves gets a move every display
+            frame (1/60 s) of its movement, at the file's positions then,
+            as a real finger on a 60 Hz screen: an app that tracks velocity
+            (a fling, momentum scrolling) sees the movement. Each move is a
+            pause, then a move of duration 0, as chromedriver needs (it
+            sends a move at the start of its tick, then waits for a display
+            frame: --move-cost-ms, 16 ms, is taken out of the pause before
+            each move, so the lift lands on time; 0 keeps the file's own
+            times, for import or another driver). --moves sparse writes
+            only the frames where the path bends away from a straight, even
+            line by more than half a pixel, at most one every --tick-ms
+            (250 ms keeps a gesture's time within 10% in Chromium), for
+            drivers where each move costs more; --moves gliding writes the
+            same frames, each move lasting until its point is due, for
+            drivers that move the pointer through a move's duration
+            (Appium, geckodriver):
               curl -X POST -H 'Content-Type: application/json' \\
                 --data @pinch.json http://127.0.0.1:4723/session/ID/actions
               driver.execute('actions', json.load(open('pinch.json')))   # Selenium (Python)
@@ -236,7 +245,8 @@ enum InteropCommands {
             case .evemu: .evemu
             case .libinput: .libinput
             case .androidUinput: .androidUinput
-            case .webdriver: .webdriver(nil, tick: WebDriverActionsWriter.defaultMinimumTick, gliding: false, moveCost: 0)
+            case .webdriver:
+                .webdriver(nil, tick: WebDriverActionsWriter.defaultMinimumTick, gliding: false, moveCost: 0, framePeriod: nil)
             }
         let viewport = try values[ExportOptions.viewport].map { try parseViewport($0) }
         if viewport != nil, case .webdriver = format {} else if viewport != nil {
@@ -254,6 +264,10 @@ enum InteropCommands {
         if moveCost != nil, case .webdriver = format {} else if moveCost != nil {
             throw CommandFailure.usage("--move-cost-ms is for --format webdriver (what its driver spends on a move), not \(formatName.rawValue)")
         }
+        if tick != nil && moves == .stepped {
+            throw CommandFailure.usage(
+                "--tick-ms is for --moves sparse or gliding (the time between moves kept for a bend); stepped moves come every display frame")
+        }
         if moveCost != nil && moves == .gliding {
             throw CommandFailure.usage("--move-cost-ms is for stepped moves; a gliding move's own duration carries its time")
         }
@@ -270,7 +284,9 @@ enum InteropCommands {
             chosen = .webdriver(
                 viewport ?? defaultViewport(for: stream.builder.target.description, gesture: stream.gesture),
                 tick: tick.map { Int64($0) } ?? WebDriverActionsWriter.defaultMinimumTick, gliding: moves == .gliding,
-                moveCost: moves == .gliding ? 0 : moveCost.map { Int64($0) } ?? WebDriverActionsWriter.chromedriverMoveCost)
+                moveCost: moves == .gliding ? 0 : moveCost.map { Int64($0) } ?? WebDriverActionsWriter.chromedriverMoveCost,
+                // Every display frame unless --moves says otherwise, or --tick-ms alone asks for the sparse form.
+                framePeriod: (moves ?? (tick == nil ? .stepped : .sparse)) == .stepped ? WebDriverActionsWriter.displayFrame : nil)
         }
         try writeFrames(
             of: stream.gesture, with: stream.builder, format: chosen,
@@ -318,7 +334,8 @@ enum InteropCommands {
         /// are written), moves kept only for a bend at least `tick` ms apart.
         /// `gliding`: see ``GestureInterop/WebDriverActionsWriter/gliding``.
         /// `moveCost`: see ``GestureInterop/WebDriverActionsWriter/moveCost``.
-        case webdriver(WebDriverViewport?, tick: Int64, gliding: Bool, moveCost: Int64)
+        /// `framePeriod`: see ``GestureInterop/WebDriverActionsWriter/framePeriod``.
+        case webdriver(WebDriverViewport?, tick: Int64, gliding: Bool, moveCost: Int64, framePeriod: Int64?)
     }
 
     /// How much text is gathered before it is written: large enough that
@@ -336,12 +353,12 @@ enum InteropCommands {
         context: CommandContext
     ) throws {
         let description = builder.target.description
-        if case .webdriver(let viewport, let tick, let gliding, let moveCost) = format {
+        if case .webdriver(let viewport, let tick, let gliding, let moveCost, let framePeriod) = format {
             // Source by source: the frames are made once per source, so
             // memory stays small (see WebDriverActionsWriter).
             let writer = WebDriverActionsWriter(
                 description: description, viewport: viewport ?? defaultViewport(for: description, gesture: gesture), minimumTick: tick,
-                gliding: gliding, moveCost: moveCost)
+                gliding: gliding, moveCost: moveCost, framePeriod: framePeriod)
             try builder.forEachFrame(for: gesture) { _, _ in false }  // every check before anything is written
             try GestureOutput.writeStream(to: output, force: force, context: context) { write in
                 try writer.write(

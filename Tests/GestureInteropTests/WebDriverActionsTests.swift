@@ -128,6 +128,35 @@ struct WebDriverActionsTests {
         #expect(try Self.check(writer.document(frames: Self.twoFingers), viewport: viewport) == 67)
     }
 
+    @Test("At display rate: a move every frame period while the finger moves, on the line between the frames around it; none while it is still")
+    func displayRate() throws {
+        // x 0 → 1000 over 100 ms in one frame step, then still for 100 ms, then a lift.
+        let frames = [
+            InputFrame(time: 0, events: [
+                Self.event(.multitouchTrackingID, 1), Self.event(.multitouchPositionX, 0), Self.event(.multitouchPositionY, 300),
+                .synchronizationReport(),
+            ]),
+            InputFrame(time: 100_000, events: [Self.event(.multitouchPositionX, 1000), .synchronizationReport()]),
+            InputFrame(time: 200_000, events: [Self.event(.multitouchTrackingID, -1), .synchronizationReport()]),
+        ]
+        let viewport = WebDriverViewport(width: 1001, height: 601)
+        let writer = WebDriverActionsWriter(
+            description: TestDevices.twoSlotTouchscreen, viewport: viewport, framePeriod: WebDriverActionsWriter.displayFrame)
+        let text = writer.document(frames: frames)
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let actions = try #require((payload["actions"] as? [[String: Any]])?.first?["actions"] as? [[String: Any]])
+        let xs = actions.filter { $0["type"] as? String == "pointerMove" }.compactMap { $0["x"] as? Int }
+        // The move to the touch, then one every 16.667 ms up to 100 ms: 6, on the line.
+        #expect(xs == [0, 167, 333, 500, 667, 833, 1000], "\(xs)")
+        // The still 100 ms is one pause before the lift; the whole lasts the file's 200 ms.
+        let pauses = actions.compactMap { $0["type"] as? String == "pause" ? $0["duration"] as? Int : nil }
+        #expect(pauses.reduce(0, +) == 200, "\(pauses)")
+        #expect(pauses.last == 100)
+        // The sparse form writes the one move the straight line needs.
+        let sparse = WebDriverActionsWriter(description: TestDevices.twoSlotTouchscreen, viewport: viewport).document(frames: frames)
+        #expect(sparse.components(separatedBy: "\"pointerMove\"").count - 1 == 2)
+    }
+
     @Test("A lift and a new touch in one slot in one frame: up, then a move and a down")
     func restartInOneFrame() throws {
         let frames = [

@@ -92,10 +92,14 @@ import TestSupport
             #expect(result.status == 0, "\(result.stderr)")
             return result.stdout.components(separatedBy: "\"pointerMove\"").count - 1
         }
-        let byDefault = try moves([])
+        let sparse = try moves(["--moves", "sparse"])
         let everyBend = try moves(["--tick-ms", "0"])
-        #expect(byDefault < everyBend, "\(byDefault) moves by default, \(everyBend) with --tick-ms 0")
-        #expect(try moves(["--tick-ms", "250"]) == byDefault)
+        #expect(sparse < everyBend, "\(sparse) moves sparse, \(everyBend) with --tick-ms 0")
+        // --tick-ms alone means the sparse form (issue 39: stepped moves come every display frame).
+        #expect(try moves(["--tick-ms", "250"]) == sparse)
+        let stepped = try CLI.run(["export", "rotate", "--format", "webdriver", "--moves", "stepped", "--tick-ms", "10"], in: scratch.path)
+        #expect(stepped.status == 2)
+        #expect(stepped.stderr.contains("--tick-ms is for --moves sparse or gliding"), "\(stepped.stderr)")
         let misplaced = try CLI.run(["export", "tap", "--format", "evemu", "--tick-ms", "10"], in: scratch.path)
         #expect(misplaced.status == 2)
         #expect(misplaced.stderr.hasPrefix("gesturectl: error: --tick-ms is for --format webdriver (the time between its moves), not evemu\n"))
@@ -105,7 +109,7 @@ import TestSupport
     /// due (for drivers that interpolate); refused with another format.
     @Test func movesGlidingTimesTheMoves() throws {
         let scratch = try TemporaryFolder()
-        let stepped = try CLI.run(["export", "rotate", "--format", "webdriver"], in: scratch.path)
+        let stepped = try CLI.run(["export", "rotate", "--format", "webdriver", "--moves", "sparse"], in: scratch.path)
         let gliding = try CLI.run(["export", "rotate", "--format", "webdriver", "--moves", "gliding"], in: scratch.path)
         #expect(stepped.status == 0 && gliding.status == 0, "\(gliding.stderr)")
         func count(_ text: String, _ pattern: String) -> Int { text.components(separatedBy: pattern).count - 1 }
@@ -123,12 +127,57 @@ import TestSupport
         #expect(misplaced.stderr.hasPrefix("gesturectl: error: --moves gliding is for --format webdriver (how its moves are timed), not libinput\n"))
     }
 
+    /// Issue 39: by default a moving finger gets a move every display
+    /// frame (1/60 s) of its movement, at the file's positions then, each
+    /// after a pause that leaves chromedriver's cost of a move (16 ms) to
+    /// make up the frame: a 250 ms swipe is 15 moves a finger, not one jump.
+    @Test func movesComeEveryDisplayFrame() throws {
+        let scratch = try TemporaryFolder()
+        let result = try CLI.run(["export", "three-finger-swipe-up", "--format", "webdriver"], in: scratch.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let sources = try #require(payload["actions"] as? [[String: Any]])
+        #expect(sources.count == 3)
+        for source in sources {
+            let actions = try #require(source["actions"] as? [[String: Any]])
+            var down = false
+            var moves: [(x: Int, y: Int)] = []
+            var pauses: [Int] = []
+            var pause = 0
+            for action in actions {
+                switch action["type"] as? String {
+                case "pointerDown": down = true
+                case "pointerUp": down = false
+                case "pause": pause += action["duration"] as? Int ?? 0
+                case "pointerMove" where down:
+                    moves.append((action["x"] as? Int ?? -1, action["y"] as? Int ?? -1))
+                    pauses.append(pause)
+                    pause = 0
+                default: pause = 0
+                }
+            }
+            // 250 ms of movement: 15 display frames.
+            #expect(moves.count == 15, "\(moves.count) moves")
+            // Each a frame after the last (17 or 16 ms, less chromedriver's 16).
+            #expect(pauses.allSatisfy { $0 <= 1 }, "\(pauses)")
+            // Straight up, evenly: the same column, steps of 10 or 11 px.
+            #expect(Set(moves.map(\.x)).count == 1)
+            let steps = zip(moves, moves.dropFirst()).map { $0.y - $1.y }
+            #expect(steps.allSatisfy { (9...11).contains($0) }, "\(steps)")
+        }
+        // A still finger (a long press) makes no move at all.
+        let still = try CLI.run(["export", "long-press", "--format", "webdriver"], in: scratch.path)
+        #expect(still.status == 0)
+        #expect(still.stdout.components(separatedBy: "\"pointerMove\"").count - 1 == 1, "only the move to where it touches")
+    }
+
     /// `--move-cost-ms` (default 16, chromedriver's): taken out of the
     /// pause before each move of a finger that is down; 0 keeps the file's times.
     @Test func moveCostShortensThePauseBeforeEachMove() throws {
         let scratch = try TemporaryFolder()
         func pauses(_ arguments: [String]) throws -> [Int] {
-            let result = try CLI.run(["export", "three-finger-swipe-left", "--format", "webdriver"] + arguments, in: scratch.path)
+            let result = try CLI.run(
+                ["export", "three-finger-swipe-left", "--format", "webdriver", "--moves", "sparse"] + arguments, in: scratch.path)
             #expect(result.status == 0, "\(result.stderr)")
             let payload = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let first = try #require((payload["actions"] as? [[String: Any]])?.first?["actions"] as? [[String: Any]])
