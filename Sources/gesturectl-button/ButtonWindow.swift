@@ -55,6 +55,8 @@ final class ButtonWindow {
     var missingItems: [UnsafeMutablePointer<GtkWidget>] = []
     /// The full-screen surfaces that take the click placing a gesture, one per monitor.
     var placingWindows: [UnsafeMutablePointer<GtkWidget>] = []
+    /// Whether a press on a placing surface is held (its release places).
+    var placingPressed = false
     /// The message beside the button, and the timer that hides it.
     var noteWindow: UnsafeMutablePointer<GtkWidget>?
     var noteLabel: UnsafeMutablePointer<GtkWidget>?
