@@ -71,8 +71,10 @@ public enum ButtonCommandLine {
           -h, --help                 this text
           --version                  the version
 
-        The menu is the one of menu.json, as gesturectl menu shows it. Everything it
-        does goes through the gesturectl daemon: Saved gestures lists its library;
+        The menu is the one of menu.json, as gesturectl menu shows it; its Customize
+        Top Level Menu moves, adds and removes items (1 to 8) and resets it (after
+        asking), writing menu.json for gesturectl menu and the daemon too. Everything
+        it does goes through the gesturectl daemon: Saved gestures lists its library;
         choose one, then click where it should play, on the monitor you want
         (Escape, or a click on the button, cancels). While it plays the button
         shows a turning ring and a stop square: a tap on it stops the play. Without

@@ -61,6 +61,16 @@ final class ButtonWindow {
     var noteWindow: UnsafeMutablePointer<GtkWidget>?
     var noteLabel: UnsafeMutablePointer<GtkWidget>?
     var noteTimer: guint = 0
+    /// "Customize Top Level Menu": its model while open, its panel (made
+    /// once, hidden when closed), and what each of its controls does (by
+    /// the index each carries).
+    var customizer: MenuCustomizer?
+    var customizeWindow: UnsafeMutablePointer<GtkWidget>?
+    var customizeBox: UnsafeMutablePointer<GtkWidget>?
+    var customizeControls: [MenuCustomizer.Control] = []
+    var customizeWidgets: [MenuCustomizer.Control: UnsafeMutablePointer<GtkWidget>] = [:]
+    /// The saved gestures' names the daemon last listed (offered as items to add).
+    var savedGestureNames: [String] = []
     /// The busy ring's animation timer (only while a play is under way).
     var spinTimer: guint = 0
     /// Where the compositor has the surface: the origin last asked for,
@@ -390,6 +400,9 @@ final class ButtonWindow {
             label.gesturectl-placing { background: rgba(20, 20, 20, 0.9); color: white; padding: 14px 20px; border-radius: 8px; font-size: 18px; }
             window.gesturectl-note { background: transparent; }
             label.gesturectl-note { background: rgba(20, 20, 20, 0.92); color: white; padding: 12px 16px; border-radius: 8px; }
+            window.gesturectl-customize { border: 1px solid #5e5e5e; }
+            window.gesturectl-customize button { min-height: 48px; min-width: 48px; padding: 0 12px; }
+            label.gesturectl-customize-title { font-size: 18px; font-weight: bold; }
             """
         let provider = gtk_css_provider_new()
         _ = gtk_css_provider_load_from_data(provider, css, -1, nil)

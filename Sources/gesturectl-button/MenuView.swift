@@ -71,13 +71,7 @@ extension ButtonWindow {
     /// Sets the Saved gestures sub-menu's items.
     func fillSavedGestures(_ items: [ButtonMenuItem]) {
         guard let shell = savedGesturesMenu else { return }
-        let children = gtk_container_get_children(cast(shell))
-        var node = children
-        while let each = node {
-            if let child = each.pointee.data { gtk_widget_destroy(child.assumingMemoryBound(to: GtkWidget.self)) }
-            node = each.pointee.next
-        }
-        g_list_free(children)
+        destroyChildren(of: shell)
         for item in items { gtk_menu_shell_append(cast(shell), makeItem(item)) }
         gtk_widget_show_all(shell)
     }
@@ -91,6 +85,7 @@ extension ButtonWindow {
                 if daemonMissing != nil { say("the daemon answers at \(link.path)") }
                 say("saved gestures: \(gestures.count) listed")
                 daemonMissing = nil
+                savedGestureNames = gestures.map(\.name)
                 for widget in missingItems { gtk_widget_destroy(widget) }
                 missingItems = []
                 fillSavedGestures(ButtonMenu.savedGestureItems(gestures))
@@ -142,6 +137,8 @@ extension ButtonWindow {
             note(text)
         case .hide:
             gtk_main_quit()
+        case .customize:
+            openCustomize()
         case .close, .submenu, .savedGestures:
             break
         }

@@ -11,7 +11,9 @@
       "drag X0 Y0 X1 Y1 STEPS".
   screen.py atspi
       (on the session bus of the button) prints every accessible of the
-      application gesturectl-button as "role|name|width|height", one a line.
+      application gesturectl-button as "role|name|width|height|x|y|states",
+      one a line (x and y in its window's coordinates; states such as
+      "focused,sensitive").
   screen.py pixel PNG X Y
       prints the pixel's RGB.
   screen.py contrast BASE.png PNG X0 Y0 X1 Y1
@@ -232,11 +234,15 @@ if __name__ == "__main__":
             if node is None or depth > 12:
                 return
             try:
-                extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-                size = (extents.width, extents.height)
+                extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+                size = (extents.width, extents.height, extents.x, extents.y)
             except Exception:
-                size = (-1, -1)
-            print(f"{node.getRoleName()}|{node.name}|{size[0]}|{size[1]}")
+                size = (-1, -1, -1, -1)
+            try:
+                states = ",".join(sorted(pyatspi.stateToString(s) for s in node.getState().getStates()))
+            except Exception:
+                states = ""
+            print(f"{node.getRoleName()}|{node.name}|{size[0]}|{size[1]}|{size[2]}|{size[3]}|{states}")
             for index in range(node.childCount):
                 walk(node.getChildAtIndex(index), depth + 1)
 
