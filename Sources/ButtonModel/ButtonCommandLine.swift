@@ -44,16 +44,26 @@ public enum ButtonCommandLine {
         (sway, KDE Plasma, Phosh, labwc, Hyprland) and on X11. Elsewhere (GNOME on
         Wayland) it says so once and runs as an ordinary small window.
 
+        Actions (AssistiveTouch's Custom Actions; the words of the daemon's bindings):
+          menu                       open the menu
+          press:KEY                  press a button or key, as gesturectl press
+                                     (press:screenshot, press:KEY_PLAYPAUSE; not
+                                     power, which the menu offers after asking)
+          play:NAME                  play a saved gesture where you click next
+          none                       nothing
+        While a gesture is being placed or played, a tap (or Return) stops it,
+        whatever the actions.
+
         Options:
           --size PIXELS              the button's width and height, 48 to 512 (60);
                                      48 px is the smallest a finger can hit reliably
           --idle-opacity FRACTION    how visible the idle button is, 0.1 to 1 (0.4)
           --idle-seconds SECONDS     how long untouched before it fades, 0.5 to 600 (3)
-          --single-tap ACTION        what a tap does: menu or none (menu)
-          --double-tap ACTION        what a double tap does: menu or none (none);
-                                     with an action, a single tap waits for the
+          --single-tap ACTION        what a tap does (menu)
+          --double-tap ACTION        what a double tap does (none); with an
+                                     action, a single tap waits for the
                                      double-tap timeout before it acts
-          --long-press ACTION        what a long press does: menu or none (none)
+          --long-press ACTION        what a long press does (none)
           --double-tap-timeout SECONDS
                                      the longest pause between the two taps of a
                                      double tap, 0.1 to 2 (0.3)
@@ -88,6 +98,7 @@ public enum ButtonCommandLine {
           gesturectl-button                       # 60 px, fades to 40 % after 3 s
           gesturectl-button --size 96 --idle-opacity 0.7
           gesturectl-button --double-tap menu --single-tap none
+          gesturectl-button --double-tap press:screenshot --long-press play:three-finger-swipe-up
 
         Exit status: 0 when hidden from its menu ("Hide the button"), 1 when no
         display can be opened, 2 for a bad argument.
@@ -174,11 +185,11 @@ public enum ButtonCommandLine {
     }
 
     private static func action(_ option: String, _ text: String) throws(ButtonUsageError) -> ButtonAction {
-        guard let action = ButtonAction(rawValue: text) else {
-            let names = ButtonAction.allCases.map(\.rawValue).joined(separator: " or ")
-            throw ButtonUsageError("\(option) \(shown(text)): the actions are \(names)")
+        do throws(ButtonUsageError) {
+            return try ButtonAction.parse(text)
+        } catch {
+            throw ButtonUsageError("\(option) \(shown(text)): \(error.message)")
         }
-        return action
     }
 
     /// An argument as shown in a message: quoted, control characters escaped.

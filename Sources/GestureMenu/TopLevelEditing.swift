@@ -78,6 +78,12 @@ extension MenuConfiguration {
 }
 
 extension MenuConfigurationFile {
+    /// Why `name` cannot be a saved gesture's name in a `play` item (as
+    /// the library says: GestureLibrary's `GestureName`), or `nil`.
+    public static func problem(withGestureName name: String) -> String? {
+        GestureName.problem(with: name)
+    }
+
     /// The file's text for `configuration`: what ``parse(_:path:)`` reads
     /// back as the same configuration, one top-level item a line.
     public static func encode(_ configuration: MenuConfiguration) -> [UInt8] {

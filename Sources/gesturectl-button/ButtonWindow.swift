@@ -302,10 +302,9 @@ final class ButtonWindow {
                 PositionStore.save(position, path: positionPath)
                 say("moved to the \(position)")
             case .perform(let action, let gesture):
-                switch action {
-                case .menu: tapped(gesture: gesture)
-                case .none: break
-                }
+                perform(action, for: gesture)
+            case .stop:
+                tapped(gesture: .singleTap)
             }
         }
     }

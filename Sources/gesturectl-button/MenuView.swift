@@ -117,20 +117,40 @@ extension ButtonWindow {
         }
     }
 
+    /// A tap, double tap or long press's own action (AssistiveTouch's Custom Actions).
+    func perform(_ action: ButtonAction, for gesture: ButtonGesture) {
+        say("\(gesture.rawValue): \(action)")
+        switch action {
+        case .menu:
+            tapped(gesture: gesture)
+        case .press(let key):
+            press(key, force: false)
+        case .play(let name):
+            startPlacing(name)
+        case .none:
+            break
+        }
+    }
+
+    /// Presses `key` through the daemon; a failure is shown beside the button.
+    func press(_ key: String, force: Bool) {
+        say("pressing \(key)")
+        link.press(key: key, force: force) { [self] reply in
+            if case .failed(let failure) = reply {
+                if failure.unreachable { daemonMissing = failure.message }
+                note("Could not press \(key): \(failure.message)" + (failure.unreachable ? "; \(ButtonMenu.startHint)" : ""))
+            } else {
+                say("pressed \(key)")
+            }
+        }
+    }
+
     /// An item was chosen.
     func chose(_ index: Int) {
         guard menuActions.indices.contains(index) else { return }
         switch menuActions[index] {
         case .press(let key, let force):
-            say("pressing \(key)")
-            link.press(key: key, force: force) { [self] reply in
-                if case .failed(let failure) = reply {
-                    if failure.unreachable { daemonMissing = failure.message }
-                    note("Could not press \(key): \(failure.message)" + (failure.unreachable ? "; \(ButtonMenu.startHint)" : ""))
-                } else {
-                    say("pressed \(key)")
-                }
-            }
+            press(key, force: force)
         case .place(let gesture):
             startPlacing(gesture)
         case .notAvailable(let text), .message(let text):

@@ -63,6 +63,13 @@ extension ButtonWindow {
             placingWindows.append(surface)
         }
         say("placing \(shown(gesture)): click where it should play (Escape cancels)")
+        flowChanged()
+    }
+
+    /// Tells the machine whether the button is a stop button now (placing or playing).
+    func flowChanged() {
+        let busy = flow.isBusy || flow.isPlacing
+        if busy != machine.isBusy { handle(.busy(busy, at: monotonicNow())) }
     }
 
     /// Takes the placing surfaces away, and makes sure the compositor has
@@ -99,6 +106,7 @@ extension ButtonWindow {
             _ = flow.cancelPlacement()
             closePlacing()
             say("placing cancelled")
+            flowChanged()
             return
         }
         guard let placement = PlayPlacement.onMonitor(index, frame, local: point) else { return }
@@ -136,6 +144,7 @@ extension ButtonWindow {
         guard flow.cancelPlacement() else { return }
         closePlacing()
         say("placing cancelled")
+        flowChanged()
     }
 
     /// Whether a point of the button's monitor is on the button's circle.
@@ -180,6 +189,7 @@ extension ButtonWindow {
             }
         }
         gtk_widget_queue_draw(button)
+        flowChanged()
     }
 
     // MARK: a note beside the button

@@ -66,6 +66,24 @@ import Testing
         #expect(settings.doubleTapMicroseconds == 500_000 && settings.longPressMicroseconds == 1_000_000)
     }
 
+    @Test("Custom Actions take the daemon's binding words: menu, none, press:KEY, play:NAME")
+    func customActions() throws {
+        guard case .run(let settings) = try ButtonCommandLine.parse([
+            "--single-tap", "press:Volume-Up", "--double-tap=press:key_playpause", "--long-press", "play:three-finger-swipe-up",
+        ]) else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(settings.singleTapAction == .press("volume-up"))
+        #expect(settings.doubleTapAction == .press("KEY_PLAYPAUSE"))
+        #expect(settings.longPressAction == .play("three-finger-swipe-up"))
+        #expect(try ButtonAction.parse("menu") == .menu && ButtonAction.parse("none") == .none)
+        #expect(ButtonAction.press("screenshot").description == "press:screenshot")
+        #expect(ButtonAction.play("a:b").description == "play:a:b")
+        #expect(try ButtonAction.parse("play:a:b") == .play("a:b"))
+        #expect(contains(ButtonCommandLine.help, "press:KEY"))
+    }
+
     @Test("--autostart on|off: off until turned on; the entry's place follows XDG; a bad value is refused")
     func autostart() throws {
         #expect(try ButtonCommandLine.parse(["--autostart", "on"]) == .autostart(true))
@@ -92,7 +110,17 @@ import Testing
         (["--size"], "needs a value"),
         (["--idle-opacity", "0"], "from 0.1"),
         (["--idle-opacity", "nan"], "from 0.1"),
-        (["--double-tap", "dance"], "menu or none"),
+        (["--double-tap", "dance"], "menu, press:KEY, play:NAME or none"),
+        (["--single-tap", "press:volum-up"], "--single-tap 'press:volum-up': press: unknown button \"volum-up\""),
+        (["--single-tap", "press:KEY_A"], "not a key gesturectl's virtual keyboard sends"),
+        (["--long-press", "press:power"], "only the menu's Buttons offers it, after asking"),
+        (["--long-press", "press"], "press needs what to press"),
+        (["--double-tap", "play:"], "play: "),
+        (["--double-tap", "play:../x"], "--double-tap 'play:../x': play: "),
+        (["--double-tap", "create"], "cannot run yet"),
+        (["--double-tap", "fingertips:3"], "cannot run yet"),
+        (["--double-tap", "menu:x"], "the actions are"),
+        (["--double-tap", "play:a\u{1B}b"], "<U+001B>"),
         (["--frobnicate"], "unknown option"),
         (["extra"], "takes only options"),
         (["--size", "6\u{1B}0"], "<U+001B>"),
