@@ -21,6 +21,10 @@ public enum ButtonCommandLine {
         case run(ButtonSettings)
         case help
         case version
+        /// `--manpage`: the manual page (roff), made from the help.
+        case manualPage
+        /// `--desktop-entry`: the `.desktop` launcher's text.
+        case desktopEntry
         /// `--autostart on|off`: start it with the session, or no longer.
         case autostart(Bool)
     }
@@ -78,6 +82,9 @@ public enum ButtonCommandLine {
                                      (an XDG autostart entry in
                                      ~/.config/autostart), or no longer; off
                                      until you turn it on
+          --desktop-entry            print the .desktop launcher (the autostart
+                                     entry's text), for packaging
+          --manpage                  print this text as a manual page (roff)
           -h, --help                 this text
           --version                  the version
 
@@ -127,6 +134,10 @@ public enum ButtonCommandLine {
                 return .help
             case "--version":
                 return .version
+            case "--manpage":
+                return .manualPage
+            case "--desktop-entry":
+                return .desktopEntry
             case "--autostart":
                 switch try value(for: name, inline: inline) {
                 case "on": return .autostart(true)

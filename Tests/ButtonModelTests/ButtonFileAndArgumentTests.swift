@@ -144,3 +144,39 @@ func contains(_ text: String, _ part: String) -> Bool {
     }
     return false
 }
+
+@Suite struct ManualPageAndLauncher {
+    @Test("The manual page is the help's text in roff: name, synopsis, each option an entry")
+    func manualPageFromTheHelp() throws {
+        #expect(try ButtonCommandLine.parse(["--manpage"]) == .manualPage)
+        #expect(try ButtonCommandLine.parse(["--desktop-entry"]) == .desktopEntry)
+        let page = ButtonManualPage.roff(date: "2026-12-06")
+        let lines = page.split(separator: "\n").map(String.init)
+        #expect(lines.first == ".TH \"GESTURECTL-BUTTON\" \"1\" \"2026-12-06\" \"gesturectl-button \(ButtonCommandLine.version)\" \"User Commands\"")
+        #expect(lines.contains("gesturectl\\-button \\- AssistiveTouch's floating button, on a Linux desktop or tablet"))
+        #expect(lines.contains(".B gesturectl\\-button [OPTIONS]"))
+        for heading in [".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH \"ACTIONS\"", ".SH \"OPTIONS\"", ".SH \"EXAMPLES\"", ".SH \"EXIT STATUS\""] {
+            #expect(lines.contains(heading), "\(heading)")
+        }
+        for option in ["\\-\\-size PIXELS", "\\-\\-double\\-tap\\-timeout SECONDS", "\\-\\-manpage", "press:KEY", "\\-h, \\-\\-help"] {
+            #expect(lines.contains(".B " + option), "\(option)")
+        }
+        // No line starts with a control character roff would take for a request.
+        for line in lines where !line.hasPrefix(".") {
+            #expect(!line.hasPrefix("'"))
+        }
+        #expect(!page.contains("\n\n"))
+    }
+
+    @Test func datesForSourceDateEpoch() {
+        #expect(ButtonManualPage.date(secondsSince1970: 0) == "1970-01-01")
+        #expect(ButtonManualPage.date(secondsSince1970: 951_782_400) == "2000-02-29")
+        #expect(ButtonManualPage.date(secondsSince1970: 1_796_515_200) == "2026-12-06")
+    }
+
+    @Test func launcherIsTheAutostartEntry() {
+        let entry = ButtonAutostart.desktopEntry
+        #expect(entry.hasPrefix("[Desktop Entry]\n"))
+        #expect(contains(entry, "\nExec=gesturectl-button\n") && contains(entry, "\nType=Application\n"))
+    }
+}
