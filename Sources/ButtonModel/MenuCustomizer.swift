@@ -193,7 +193,7 @@ public struct MenuCustomizer: Sendable {
         if isChoosingAddition {
             return [
                 Button(
-                    control: .cancelAddition, label: "Cancel", name: "Add nothing",
+                    control: .cancelAddition, label: "Cancel", name: "Cancel adding an item",
                     description: "Back to the menu's items", enabled: true, role: .normal)
             ]
         }

@@ -339,6 +339,17 @@ final class ButtonWindow {
         }
     }
 
+    /// Whether the button may take the keyboard (on demand: when clicked).
+    /// Off while a surface of ours that takes the keyboard (the Customize
+    /// panel, the placing layer) is showing: sway 1.7 gives the keyboard to
+    /// the oldest overlay surface that wants it at all, on demand or not, so
+    /// the button would keep it from them.
+    func buttonTakesKeyboard(_ takes: Bool) {
+        guard mode == .layerShell else { return }
+        gtk_layer_set_keyboard_mode(
+            cast(window), takes ? GTK_LAYER_SHELL_KEYBOARD_MODE_ON_DEMAND : GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
+    }
+
     /// One timer for the model's next wake, or none: idle and faded, the
     /// button wakes for nothing.
     func schedule() {

@@ -19,6 +19,10 @@ extension ButtonWindow {
         customizer?.savedGestures = savedGestureNames
         if customizeWindow == nil { makeCustomizeWindow() }
         guard let customizeWindow, let customizer else { return }
+        buttonTakesKeyboard(false)
+        // A note beside the button would cover the panel's rows.
+        if noteTimer != 0 { g_source_remove(noteTimer) }
+        hideNote()
         showCustomizer(focus: customizer.initialFocus)
         gtk_widget_show_all(customizeWindow)
         gtk_window_present(cast(customizeWindow))
@@ -29,6 +33,7 @@ extension ButtonWindow {
     /// Hides the panel (it is made again from the file when next opened).
     func closeCustomize() {
         if let customizeWindow { gtk_widget_hide(customizeWindow) }
+        if placingWindows.isEmpty { buttonTakesKeyboard(true) }
         say("customize closed")
     }
 

@@ -15,6 +15,7 @@ extension ButtonWindow {
             return
         }
         closePlacing()
+        buttonTakesKeyboard(false)
         let text = "Click where \u{201C}\(DisplayText.escaped(gesture))\u{201D} should play. Escape or the button cancels."
         let me = Unmanaged.passUnretained(self).toOpaque()
         for index in monitors.indices {
@@ -79,6 +80,7 @@ extension ButtonWindow {
         for surface in placingWindows { gtk_widget_destroy(surface) }
         placingWindows = []
         placingPressed = false
+        if customizeWindow.map({ gtk_widget_get_visible($0) == 0 }) ?? true { buttonTakesKeyboard(true) }
         if let display = gdk_display_get_default() { gdk_display_sync(display) }
     }
 
