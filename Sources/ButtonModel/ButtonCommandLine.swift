@@ -98,8 +98,11 @@ public enum ButtonCommandLine {
         a daemon the menu says what to start, and tries again each time it opens.
 
         Keyboard: Tab reaches the button, Return or Space opens its menu, the arrows
-        move in the menu and Escape closes it. Screen readers find it as a push
-        button named "gesturectl menu".
+        move in the menu and Escape closes it. In Customize Top Level Menu, Tab and
+        the arrows move between its buttons, Return presses one, and Escape closes
+        its question, then the panel. Screen readers find the button as a push
+        button named "gesturectl menu", and each of the panel's buttons by what it
+        does ("Remove Home").
 
         Examples:
           gesturectl-button                       # 60 px, fades to 40 % after 3 s

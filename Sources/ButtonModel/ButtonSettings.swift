@@ -10,7 +10,9 @@ import GestureModel
 /// `create` and `fingertips:N` are binding actions the button cannot run
 /// yet; they are refused, saying so.
 public enum ButtonAction: Hashable, Sendable, CustomStringConvertible {
+    /// Open the menu.
     case menu
+    /// Do nothing.
     case none
     /// Press this key of the daemon's virtual keyboard (its name as
     /// GestureModel's ``GestureModel/KeyboardKeys`` gives it; never power,

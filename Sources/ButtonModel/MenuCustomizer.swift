@@ -35,6 +35,7 @@ public struct MenuCustomizer: Sendable {
 
     /// How prominent a control is (Apple's button roles).
     public enum Role: Hashable, Sendable {
+        /// An ordinary control.
         case normal
         /// The default choice, taken by Return: never a destructive one.
         case primary

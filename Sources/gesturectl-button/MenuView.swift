@@ -1,5 +1,6 @@
 import ButtonModel
 import CGtk
+import GestureModel
 import OperatingSystem
 
 /// The menu: ButtonModel's ``ButtonMenu`` (menu.json's items) as GTK menu
@@ -119,7 +120,7 @@ extension ButtonWindow {
 
     /// A tap, double tap or long press's own action (AssistiveTouch's Custom Actions).
     func perform(_ action: ButtonAction, for gesture: ButtonGesture) {
-        say("\(gesture.rawValue): \(action)")
+        say("\(gesture.rawValue): \(DisplayText.escaped(action.description))")
         switch action {
         case .menu:
             tapped(gesture: gesture)
