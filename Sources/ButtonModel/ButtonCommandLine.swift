@@ -21,6 +21,10 @@ public enum ButtonCommandLine {
         case run(ButtonSettings)
         case help
         case version
+        /// `--manpage`: the manual page (roff), made from the help.
+        case manualPage
+        /// `--desktop-entry`: the `.desktop` launcher's text.
+        case desktopEntry
         /// `--autostart on|off`: start it with the session, or no longer.
         case autostart(Bool)
     }
@@ -44,16 +48,26 @@ public enum ButtonCommandLine {
         (sway, KDE Plasma, Phosh, labwc, Hyprland) and on X11. Elsewhere (GNOME on
         Wayland) it says so once and runs as an ordinary small window.
 
+        Actions (AssistiveTouch's Custom Actions; the words of the daemon's bindings):
+          menu                       open the menu
+          press:KEY                  press a button or key, as gesturectl press
+                                     (press:screenshot, press:KEY_PLAYPAUSE; not
+                                     power, which the menu offers after asking)
+          play:NAME                  play a saved gesture where you click next
+          none                       nothing
+        While a gesture is being placed or played, a tap (or Return) stops it,
+        whatever the actions.
+
         Options:
           --size PIXELS              the button's width and height, 48 to 512 (60);
                                      48 px is the smallest a finger can hit reliably
           --idle-opacity FRACTION    how visible the idle button is, 0.1 to 1 (0.4)
           --idle-seconds SECONDS     how long untouched before it fades, 0.5 to 600 (3)
-          --single-tap ACTION        what a tap does: menu or none (menu)
-          --double-tap ACTION        what a double tap does: menu or none (none);
-                                     with an action, a single tap waits for the
+          --single-tap ACTION        what a tap does (menu)
+          --double-tap ACTION        what a double tap does (none); with an
+                                     action, a single tap waits for the
                                      double-tap timeout before it acts
-          --long-press ACTION        what a long press does: menu or none (none)
+          --long-press ACTION        what a long press does (none)
           --double-tap-timeout SECONDS
                                      the longest pause between the two taps of a
                                      double tap, 0.1 to 2 (0.3)
@@ -68,24 +82,33 @@ public enum ButtonCommandLine {
                                      (an XDG autostart entry in
                                      ~/.config/autostart), or no longer; off
                                      until you turn it on
+          --desktop-entry            print the .desktop launcher (the autostart
+                                     entry's text), for packaging
+          --manpage                  print this text as a manual page (roff)
           -h, --help                 this text
           --version                  the version
 
-        The menu is the one of menu.json, as gesturectl menu shows it. Everything it
-        does goes through the gesturectl daemon: Saved gestures lists its library;
+        The menu is the one of menu.json, as gesturectl menu shows it; its Customize
+        Top Level Menu moves, adds and removes items (1 to 8) and resets it (after
+        asking), writing menu.json for gesturectl menu and the daemon too. Everything
+        it does goes through the gesturectl daemon: Saved gestures lists its library;
         choose one, then click where it should play, on the monitor you want
         (Escape, or a click on the button, cancels). While it plays the button
         shows a turning ring and a stop square: a tap on it stops the play. Without
         a daemon the menu says what to start, and tries again each time it opens.
 
         Keyboard: Tab reaches the button, Return or Space opens its menu, the arrows
-        move in the menu and Escape closes it. Screen readers find it as a push
-        button named "gesturectl menu".
+        move in the menu and Escape closes it. In Customize Top Level Menu, Tab and
+        the arrows move between its buttons, Return presses one, and Escape closes
+        its question, then the panel. Screen readers find the button as a push
+        button named "gesturectl menu", and each of the panel's buttons by what it
+        does ("Remove Home").
 
         Examples:
           gesturectl-button                       # 60 px, fades to 40 % after 3 s
           gesturectl-button --size 96 --idle-opacity 0.7
           gesturectl-button --double-tap menu --single-tap none
+          gesturectl-button --double-tap press:screenshot --long-press play:three-finger-swipe-up
 
         Exit status: 0 when hidden from its menu ("Hide the button"), 1 when no
         display can be opened, 2 for a bad argument.
@@ -114,6 +137,10 @@ public enum ButtonCommandLine {
                 return .help
             case "--version":
                 return .version
+            case "--manpage":
+                return .manualPage
+            case "--desktop-entry":
+                return .desktopEntry
             case "--autostart":
                 switch try value(for: name, inline: inline) {
                 case "on": return .autostart(true)
@@ -172,11 +199,11 @@ public enum ButtonCommandLine {
     }
 
     private static func action(_ option: String, _ text: String) throws(ButtonUsageError) -> ButtonAction {
-        guard let action = ButtonAction(rawValue: text) else {
-            let names = ButtonAction.allCases.map(\.rawValue).joined(separator: " or ")
-            throw ButtonUsageError("\(option) \(shown(text)): the actions are \(names)")
+        do throws(ButtonUsageError) {
+            return try ButtonAction.parse(text)
+        } catch {
+            throw ButtonUsageError("\(option) \(shown(text)): \(error.message)")
         }
-        return action
     }
 
     /// An argument as shown in a message: quoted, control characters escaped.

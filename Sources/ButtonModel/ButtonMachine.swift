@@ -21,6 +21,9 @@ public enum ButtonEvent: Hashable, Sendable {
     case screenChanged(ScreenSize, at: Int64)
     /// The time the view was asked to wake at (``ButtonMachine/nextWake(after:)``) came.
     case tick(at: Int64)
+    /// A gesture is being placed or played (`true`), or no longer: while
+    /// it is, the button is its stop button (``ButtonOutput/stop``).
+    case busy(Bool, at: Int64)
 }
 
 /// What the view should do.
@@ -35,6 +38,10 @@ public enum ButtonOutput: Hashable, Sendable {
     case save(EdgePosition)
     /// Do `action`, which `gesture` on the button asked for.
     case perform(ButtonAction, ButtonGesture)
+    /// Busy (placing or playing): a tap or Return stops what is under way,
+    /// whatever the taps' actions, at once (no wait for a double tap, no
+    /// long press), so the stop never depends on the settings.
+    case stop
 }
 
 /// The floating button's state machine: drag and snap, tap, double tap and
@@ -57,6 +64,8 @@ public struct ButtonMachine: Sendable {
     public private(set) var opacity = 1.0
     /// Whether a menu the button opened is showing.
     public private(set) var menuIsOpen = false
+    /// Whether a gesture is being placed or played (``ButtonEvent/busy(_:at:)``).
+    public private(set) var isBusy = false
 
     private struct Press: Sendable {
         var start: ScreenPoint
@@ -120,6 +129,8 @@ public struct ButtonMachine: Sendable {
             press = nil
             if current.dragging {
                 snap(into: &outputs)
+            } else if isBusy {
+                outputs.append(.stop)
             } else if current.longPressDone {
                 // Already acted while held.
             } else if time - current.time >= settings.longPressMicroseconds {
@@ -141,7 +152,11 @@ public struct ButtonMachine: Sendable {
             touch(time, into: &outputs)
         case .activate(let time):
             pendingTapRelease = nil
-            perform(.singleTap, into: &outputs)
+            if isBusy { outputs.append(.stop) } else { perform(.singleTap, into: &outputs) }
+            touch(time, into: &outputs)
+        case .busy(let busy, let time):
+            isBusy = busy
+            pendingTapRelease = nil
             touch(time, into: &outputs)
         case .menuClosed(let time):
             menuIsOpen = false
@@ -162,7 +177,7 @@ public struct ButtonMachine: Sendable {
                 perform(.singleTap, into: &outputs)
                 lastActivity = max(lastActivity, time)
             }
-            if var current = press, !current.dragging, !current.longPressDone,
+            if var current = press, !current.dragging, !current.longPressDone, !isBusy,
                 settings.longPressAction != .none, time - current.time >= settings.longPressMicroseconds
             {
                 current.longPressDone = true
@@ -179,7 +194,7 @@ public struct ButtonMachine: Sendable {
     public func nextWake(after now: Int64) -> Int64? {
         var wakes: [Int64] = []
         if let release = pendingTapRelease { wakes.append(release + settings.doubleTapMicroseconds + 1) }
-        if let current = press, !current.dragging, !current.longPressDone, settings.longPressAction != .none {
+        if let current = press, !current.dragging, !current.longPressDone, !isBusy, settings.longPressAction != .none {
             wakes.append(current.time + settings.longPressMicroseconds)
         }
         if !isActive && opacity > settings.idleOpacity {

@@ -24,6 +24,8 @@ public struct ButtonMenuItem: Hashable, Sendable {
         case message(String)
         /// Closes the menu and does nothing (power's "No").
         case close
+        /// Opens "Customize Top Level Menu" (``MenuCustomizer``).
+        case customize
         /// Hides the button: the program ends.
         case hide
     }
@@ -64,10 +66,17 @@ public enum ButtonMenu {
     /// Why items are not available yet, said when they are chosen.
     static let notYet = "not available yet from the on-screen button"
 
-    /// The top level for `configuration`, then "Hide the button".
+    /// The top level for `configuration`, then "Customize Top Level Menu"
+    /// and "Hide the button".
     public static func items(for configuration: MenuConfiguration) -> [ButtonMenuItem] {
-        configuration.items.map(item) + [hideItem]
+        configuration.items.map(item) + [customizeItem, hideItem]
     }
+
+    /// "Customize Top Level Menu": moves, adds and removes the top level's
+    /// items, or resets it (after the items, before "Hide the button").
+    public static let customizeItem = ButtonMenuItem(
+        label: MenuCustomizer.title, description: "Move, add or remove the items of this menu, or reset it to the default one",
+        action: .customize)
 
     /// The top level from the user's `menu.json` (the defaults without one):
     /// the items, and the problem with the file when it cannot be used (then

@@ -1,9 +1,76 @@
-/// What a tap, a double tap or a long press on the button does, named with
-/// the daemon's binding words (docs/PROTOCOL.md): `menu` opens the menu,
-/// `none` does nothing.
-public enum ButtonAction: String, CaseIterable, Hashable, Sendable {
+import GestureMenu
+import GestureModel
+
+/// What a tap, a double tap or a long press on the button does
+/// (AssistiveTouch's Custom Actions), named with the words of the daemon's
+/// binding actions (docs/PROTOCOL.md, "bind"): `menu` opens the menu,
+/// `press:KEY` presses a button or key as `press` does (`press:screenshot`,
+/// `press:KEY_PLAYPAUSE`), `play:NAME` plays a saved gesture where the next
+/// click is (as choosing it in the menu does), and `none` does nothing.
+/// `create` and `fingertips:N` are binding actions the button cannot run
+/// yet; they are refused, saying so.
+public enum ButtonAction: Hashable, Sendable, CustomStringConvertible {
+    /// Open the menu.
     case menu
+    /// Do nothing.
     case none
+    /// Press this key of the daemon's virtual keyboard (its name as
+    /// GestureModel's ``GestureModel/KeyboardKeys`` gives it; never power,
+    /// which only the menu offers, after asking).
+    case press(String)
+    /// Place this saved gesture with the next click, then play it there.
+    case play(String)
+
+    /// The word, as given: `menu`, `none`, `press:volume-up`, `play:NAME`.
+    public var description: String {
+        switch self {
+        case .menu: "menu"
+        case .none: "none"
+        case .press(let key): "press:\(key)"
+        case .play(let name): "play:\(name)"
+        }
+    }
+
+    /// What the help and messages list.
+    public static let words = "menu, press:KEY, play:NAME or none"
+
+    /// The action a word names.
+    /// - Throws: ``ButtonUsageError`` (without the option's name) saying what is accepted.
+    public static func parse(_ text: String) throws(ButtonUsageError) -> ButtonAction {
+        let (word, argument): (String, String?) =
+            if let colon = text.firstIndex(of: ":") {
+                (String(text[..<colon]), String(text[text.index(after: colon)...]))
+            } else {
+                (text, nil)
+            }
+        switch (word, argument) {
+        case ("menu", nil): return .menu
+        case ("none", nil): return .none
+        case ("press", let name?):
+            let key: KeyboardKey
+            do throws(KeyboardKeyNameError) {
+                key = try KeyboardKeys.key(named: name)
+            } catch {
+                throw ButtonUsageError("press: \(DisplayText.escaped(error.description))")
+            }
+            guard key.codeNumber != KeyboardKeys.powerCode else {
+                throw ButtonUsageError(
+                    "press:\(DisplayText.escaped(name)): power can switch the computer off, so only the menu's Buttons offers it, after asking")
+            }
+            return .press(key.name)
+        case ("play", let name?):
+            if let problem = MenuConfigurationFile.problem(withGestureName: name) {
+                throw ButtonUsageError("play: \(DisplayText.escaped(problem))")
+            }
+            return .play(name)
+        case ("create", _), ("fingertips", _):
+            throw ButtonUsageError("\(word) is a binding action the on-screen button cannot run yet; the actions are \(words)")
+        case ("press", nil), ("play", nil):
+            throw ButtonUsageError("\(word) needs what to \(word): \(word == "press" ? "press:volume-up" : "play:NAME")")
+        default:
+            throw ButtonUsageError("the actions are \(words), e.g. press:screenshot")
+        }
+    }
 }
 
 /// The three ways the button is pressed, as AssistiveTouch's Custom Actions

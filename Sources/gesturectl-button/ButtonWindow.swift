@@ -55,10 +55,22 @@ final class ButtonWindow {
     var missingItems: [UnsafeMutablePointer<GtkWidget>] = []
     /// The full-screen surfaces that take the click placing a gesture, one per monitor.
     var placingWindows: [UnsafeMutablePointer<GtkWidget>] = []
+    /// Whether a press on a placing surface is held (its release places).
+    var placingPressed = false
     /// The message beside the button, and the timer that hides it.
     var noteWindow: UnsafeMutablePointer<GtkWidget>?
     var noteLabel: UnsafeMutablePointer<GtkWidget>?
     var noteTimer: guint = 0
+    /// "Customize Top Level Menu": its model while open, its panel (made
+    /// once, hidden when closed), and what each of its controls does (by
+    /// the index each carries).
+    var customizer: MenuCustomizer?
+    var customizeWindow: UnsafeMutablePointer<GtkWidget>?
+    var customizeBox: UnsafeMutablePointer<GtkWidget>?
+    var customizeControls: [MenuCustomizer.Control] = []
+    var customizeWidgets: [MenuCustomizer.Control: UnsafeMutablePointer<GtkWidget>] = [:]
+    /// The saved gestures' names the daemon last listed (offered as items to add).
+    var savedGestureNames: [String] = []
     /// The busy ring's animation timer (only while a play is under way).
     var spinTimer: guint = 0
     /// Where the compositor has the surface: the origin last asked for,
@@ -290,10 +302,9 @@ final class ButtonWindow {
                 PositionStore.save(position, path: positionPath)
                 say("moved to the \(position)")
             case .perform(let action, let gesture):
-                switch action {
-                case .menu: tapped(gesture: gesture)
-                case .none: break
-                }
+                perform(action, for: gesture)
+            case .stop:
+                tapped(gesture: .singleTap)
             }
         }
     }
@@ -326,6 +337,17 @@ final class ButtonWindow {
         case .ordinary:
             break  // a Wayland window cannot place itself
         }
+    }
+
+    /// Whether the button may take the keyboard (on demand: when clicked).
+    /// Off while a surface of ours that takes the keyboard (the Customize
+    /// panel, the placing layer) is showing: sway 1.7 gives the keyboard to
+    /// the oldest overlay surface that wants it at all, on demand or not, so
+    /// the button would keep it from them.
+    func buttonTakesKeyboard(_ takes: Bool) {
+        guard mode == .layerShell else { return }
+        gtk_layer_set_keyboard_mode(
+            cast(window), takes ? GTK_LAYER_SHELL_KEYBOARD_MODE_ON_DEMAND : GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
     }
 
     /// One timer for the model's next wake, or none: idle and faded, the
@@ -388,6 +410,9 @@ final class ButtonWindow {
             label.gesturectl-placing { background: rgba(20, 20, 20, 0.9); color: white; padding: 14px 20px; border-radius: 8px; font-size: 18px; }
             window.gesturectl-note { background: transparent; }
             label.gesturectl-note { background: rgba(20, 20, 20, 0.92); color: white; padding: 12px 16px; border-radius: 8px; }
+            window.gesturectl-customize { border: 1px solid #5e5e5e; }
+            window.gesturectl-customize button { min-height: 48px; min-width: 48px; padding: 0 12px; }
+            label.gesturectl-customize-title { font-size: 18px; font-weight: bold; }
             """
         let provider = gtk_css_provider_new()
         _ = gtk_css_provider_load_from_data(provider, css, -1, nil)

@@ -1,5 +1,6 @@
 import ButtonModel
 import CGtk
+import GestureModel
 import OperatingSystem
 
 /// The menu: ButtonModel's ``ButtonMenu`` (menu.json's items) as GTK menu
@@ -71,13 +72,7 @@ extension ButtonWindow {
     /// Sets the Saved gestures sub-menu's items.
     func fillSavedGestures(_ items: [ButtonMenuItem]) {
         guard let shell = savedGesturesMenu else { return }
-        let children = gtk_container_get_children(cast(shell))
-        var node = children
-        while let each = node {
-            if let child = each.pointee.data { gtk_widget_destroy(child.assumingMemoryBound(to: GtkWidget.self)) }
-            node = each.pointee.next
-        }
-        g_list_free(children)
+        destroyChildren(of: shell)
         for item in items { gtk_menu_shell_append(cast(shell), makeItem(item)) }
         gtk_widget_show_all(shell)
     }
@@ -91,6 +86,7 @@ extension ButtonWindow {
                 if daemonMissing != nil { say("the daemon answers at \(link.path)") }
                 say("saved gestures: \(gestures.count) listed")
                 daemonMissing = nil
+                savedGestureNames = gestures.map(\.name)
                 for widget in missingItems { gtk_widget_destroy(widget) }
                 missingItems = []
                 fillSavedGestures(ButtonMenu.savedGestureItems(gestures))
@@ -122,26 +118,48 @@ extension ButtonWindow {
         }
     }
 
+    /// A tap, double tap or long press's own action (AssistiveTouch's Custom Actions).
+    func perform(_ action: ButtonAction, for gesture: ButtonGesture) {
+        say("\(gesture.rawValue): \(DisplayText.escaped(action.description))")
+        switch action {
+        case .menu:
+            tapped(gesture: gesture)
+        case .press(let key):
+            press(key, force: false)
+        case .play(let name):
+            startPlacing(name)
+        case .none:
+            break
+        }
+    }
+
+    /// Presses `key` through the daemon; a failure is shown beside the button.
+    func press(_ key: String, force: Bool) {
+        say("pressing \(key)")
+        link.press(key: key, force: force) { [self] reply in
+            if case .failed(let failure) = reply {
+                if failure.unreachable { daemonMissing = failure.message }
+                note("Could not press \(key): \(failure.message)" + (failure.unreachable ? "; \(ButtonMenu.startHint)" : ""))
+            } else {
+                say("pressed \(key)")
+            }
+        }
+    }
+
     /// An item was chosen.
     func chose(_ index: Int) {
         guard menuActions.indices.contains(index) else { return }
         switch menuActions[index] {
         case .press(let key, let force):
-            say("pressing \(key)")
-            link.press(key: key, force: force) { [self] reply in
-                if case .failed(let failure) = reply {
-                    if failure.unreachable { daemonMissing = failure.message }
-                    note("Could not press \(key): \(failure.message)" + (failure.unreachable ? "; \(ButtonMenu.startHint)" : ""))
-                } else {
-                    say("pressed \(key)")
-                }
-            }
+            press(key, force: force)
         case .place(let gesture):
             startPlacing(gesture)
         case .notAvailable(let text), .message(let text):
             note(text)
         case .hide:
             gtk_main_quit()
+        case .customize:
+            openCustomize()
         case .close, .submenu, .savedGestures:
             break
         }

@@ -15,6 +15,7 @@ extension ButtonWindow {
             return
         }
         closePlacing()
+        buttonTakesKeyboard(false)
         let text = "Click where \u{201C}\(DisplayText.escaped(gesture))\u{201D} should play. Escape or the button cancels."
         let me = Unmanaged.passUnretained(self).toOpaque()
         for index in monitors.indices {
@@ -51,16 +52,25 @@ extension ButtonWindow {
             gtk_widget_set_margin_top(label, 48)
             gtk_container_add(cast(surface), label)
             gtk_widget_add_events(
-                surface, gint(GDK_BUTTON_PRESS_MASK.rawValue | GDK_KEY_PRESS_MASK.rawValue | GDK_TOUCH_MASK.rawValue))
+                surface,
+                gint(GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue | GDK_KEY_PRESS_MASK.rawValue | GDK_TOUCH_MASK.rawValue))
             g_object_set_data(UnsafeMutableRawPointer(surface).assumingMemoryBound(to: GObject.self), monitorKey,
                 UnsafeMutableRawPointer(bitPattern: index + 1))
             connect(surface, "button-press-event", unsafeBitCast(onPlacingPress, to: GCallback.self), me)
+            connect(surface, "button-release-event", unsafeBitCast(onPlacingPress, to: GCallback.self), me)
             connect(surface, "touch-event", unsafeBitCast(onPlacingTouch, to: GCallback.self), me)
             connect(surface, "key-press-event", unsafeBitCast(onPlacingKey, to: GCallback.self), me)
             gtk_widget_show_all(surface)
             placingWindows.append(surface)
         }
         say("placing \(shown(gesture)): click where it should play (Escape cancels)")
+        flowChanged()
+    }
+
+    /// Tells the machine whether the button is a stop button now (placing or playing).
+    func flowChanged() {
+        let busy = flow.isBusy || flow.isPlacing
+        if busy != machine.isBusy { handle(.busy(busy, at: monotonicNow())) }
     }
 
     /// Takes the placing surfaces away, and makes sure the compositor has
@@ -69,10 +79,26 @@ extension ButtonWindow {
         guard !placingWindows.isEmpty else { return }
         for surface in placingWindows { gtk_widget_destroy(surface) }
         placingWindows = []
+        placingPressed = false
+        if customizeWindow.map({ gtk_widget_get_visible($0) == 0 }) ?? true { buttonTakesKeyboard(true) }
         if let display = gdk_display_get_default() { gdk_display_sync(display) }
     }
 
-    /// A click (or the first touch) on monitor `index`'s placing surface.
+    /// A press (`down`) or its release on a placing surface: the release
+    /// places. The surfaces go away only once the press is over: destroyed
+    /// while it is held, GDK keeps the press's implicit grab on the dead
+    /// surface (the compositor sends the release elsewhere), and every
+    /// later click on the button is lost to it.
+    func placingPress(down: Bool, monitor index: Int, local: (Double, Double), root: (Double, Double)) {
+        if down {
+            placingPressed = flow.isPlacing
+        } else if placingPressed {
+            placingPressed = false
+            placingClick(monitor: index, local: local, root: root)
+        }
+    }
+
+    /// A click (or the first finger's touch) on monitor `index`'s placing surface.
     func placingClick(monitor index: Int, local: (Double, Double), root: (Double, Double)) {
         guard flow.isPlacing, monitors.indices.contains(index) else { return }
         let frame = monitors[index]
@@ -82,6 +108,7 @@ extension ButtonWindow {
             _ = flow.cancelPlacement()
             closePlacing()
             say("placing cancelled")
+            flowChanged()
             return
         }
         guard let placement = PlayPlacement.onMonitor(index, frame, local: point) else { return }
@@ -119,6 +146,7 @@ extension ButtonWindow {
         guard flow.cancelPlacement() else { return }
         closePlacing()
         say("placing cancelled")
+        flowChanged()
     }
 
     /// Whether a point of the button's monitor is on the button's circle.
@@ -163,6 +191,7 @@ extension ButtonWindow {
             }
         }
         gtk_widget_queue_draw(button)
+        flowChanged()
     }
 
     // MARK: a note beside the button
@@ -282,9 +311,10 @@ private func monitorIndex(_ widget: UnsafeMutableRawPointer?) -> Int {
 
 private let onPlacingPress: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEventButton>?, gpointer?) -> gboolean = {
     widget, event, data in
-    guard let event, event.pointee.type == GDK_BUTTON_PRESS else { return 1 }
+    guard let event, event.pointee.type == GDK_BUTTON_PRESS || event.pointee.type == GDK_BUTTON_RELEASE else { return 1 }
     let e = event.pointee
-    view(data).placingClick(monitor: monitorIndex(widget), local: (e.x, e.y), root: (e.x_root, e.y_root))
+    view(data).placingPress(
+        down: e.type == GDK_BUTTON_PRESS, monitor: monitorIndex(widget), local: (e.x, e.y), root: (e.x_root, e.y_root))
     return 1
 }
 
@@ -292,9 +322,11 @@ private let onPlacingTouch: @convention(c) (UnsafeMutableRawPointer?, UnsafeMuta
     widget, event, data in
     guard let event else { return 1 }
     let touch = event.assumingMemoryBound(to: GdkEventTouch.self).pointee
-    // The first finger's touch-down places it; GTK emulates no click then.
-    guard touch.type == GDK_TOUCH_BEGIN, touch.emulating_pointer != 0 else { return 1 }
-    view(data).placingClick(monitor: monitorIndex(widget), local: (touch.x, touch.y), root: (touch.x_root, touch.y_root))
+    // The first finger's lift places it (where it lifted); GTK emulates no click then.
+    guard touch.type == GDK_TOUCH_BEGIN || touch.type == GDK_TOUCH_END, touch.emulating_pointer != 0 else { return 1 }
+    view(data).placingPress(
+        down: touch.type == GDK_TOUCH_BEGIN, monitor: monitorIndex(widget), local: (touch.x, touch.y),
+        root: (touch.x_root, touch.y_root))
     return 1
 }
 

@@ -20,6 +20,15 @@ case .help:
 case .version:
     try? FileDescriptor.standardOutput.writeAll(Array("gesturectl-button \(ButtonCommandLine.version)\n".utf8))
     exit(0)
+case .manualPage:
+    // Dated as the sources are when SOURCE_DATE_EPOCH says (reproducible packages).
+    let epoch = ProcessEnvironment.variables()["SOURCE_DATE_EPOCH"].flatMap { Int64($0) } ?? Int64(time(nil))
+    let page = ButtonManualPage.roff(date: ButtonManualPage.date(secondsSince1970: epoch))
+    try? FileDescriptor.standardOutput.writeAll(Array(page.utf8))
+    exit(0)
+case .desktopEntry:
+    try? FileDescriptor.standardOutput.writeAll(Array(ButtonAutostart.desktopEntry.utf8))
+    exit(0)
 case .autostart(let on):
     // No display needed: the entry is a file.
     exit(AutostartStore.set(on, path: ButtonAutostart.path(environment: ProcessEnvironment.variables())) ? 0 : 1)

@@ -66,6 +66,24 @@ import Testing
         #expect(settings.doubleTapMicroseconds == 500_000 && settings.longPressMicroseconds == 1_000_000)
     }
 
+    @Test("Custom Actions take the daemon's binding words: menu, none, press:KEY, play:NAME")
+    func customActions() throws {
+        guard case .run(let settings) = try ButtonCommandLine.parse([
+            "--single-tap", "press:Volume-Up", "--double-tap=press:key_playpause", "--long-press", "play:three-finger-swipe-up",
+        ]) else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(settings.singleTapAction == .press("volume-up"))
+        #expect(settings.doubleTapAction == .press("KEY_PLAYPAUSE"))
+        #expect(settings.longPressAction == .play("three-finger-swipe-up"))
+        #expect(try ButtonAction.parse("menu") == .menu && ButtonAction.parse("none") == .none)
+        #expect(ButtonAction.press("screenshot").description == "press:screenshot")
+        #expect(ButtonAction.play("a:b").description == "play:a:b")
+        #expect(try ButtonAction.parse("play:a:b") == .play("a:b"))
+        #expect(contains(ButtonCommandLine.help, "press:KEY"))
+    }
+
     @Test("--autostart on|off: off until turned on; the entry's place follows XDG; a bad value is refused")
     func autostart() throws {
         #expect(try ButtonCommandLine.parse(["--autostart", "on"]) == .autostart(true))
@@ -92,7 +110,17 @@ import Testing
         (["--size"], "needs a value"),
         (["--idle-opacity", "0"], "from 0.1"),
         (["--idle-opacity", "nan"], "from 0.1"),
-        (["--double-tap", "dance"], "menu or none"),
+        (["--double-tap", "dance"], "menu, press:KEY, play:NAME or none"),
+        (["--single-tap", "press:volum-up"], "--single-tap 'press:volum-up': press: unknown button \"volum-up\""),
+        (["--single-tap", "press:KEY_A"], "not a key gesturectl's virtual keyboard sends"),
+        (["--long-press", "press:power"], "only the menu's Buttons offers it, after asking"),
+        (["--long-press", "press"], "press needs what to press"),
+        (["--double-tap", "play:"], "play: "),
+        (["--double-tap", "play:../x"], "--double-tap 'play:../x': play: "),
+        (["--double-tap", "create"], "cannot run yet"),
+        (["--double-tap", "fingertips:3"], "cannot run yet"),
+        (["--double-tap", "menu:x"], "the actions are"),
+        (["--double-tap", "play:a\u{1B}b"], "<U+001B>"),
         (["--frobnicate"], "unknown option"),
         (["extra"], "takes only options"),
         (["--size", "6\u{1B}0"], "<U+001B>"),
@@ -115,4 +143,40 @@ func contains(_ text: String, _ part: String) -> Bool {
         return true
     }
     return false
+}
+
+@Suite struct ManualPageAndLauncher {
+    @Test("The manual page is the help's text in roff: name, synopsis, each option an entry")
+    func manualPageFromTheHelp() throws {
+        #expect(try ButtonCommandLine.parse(["--manpage"]) == .manualPage)
+        #expect(try ButtonCommandLine.parse(["--desktop-entry"]) == .desktopEntry)
+        let page = ButtonManualPage.roff(date: "2026-12-06")
+        let lines = page.split(separator: "\n").map(String.init)
+        #expect(lines.first == ".TH \"GESTURECTL-BUTTON\" \"1\" \"2026-12-06\" \"gesturectl-button \(ButtonCommandLine.version)\" \"User Commands\"")
+        #expect(lines.contains("gesturectl\\-button \\- AssistiveTouch's floating button, on a Linux desktop or tablet"))
+        #expect(lines.contains(".B gesturectl\\-button [OPTIONS]"))
+        for heading in [".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH \"ACTIONS\"", ".SH \"OPTIONS\"", ".SH \"EXAMPLES\"", ".SH \"EXIT STATUS\""] {
+            #expect(lines.contains(heading), "\(heading)")
+        }
+        for option in ["\\-\\-size PIXELS", "\\-\\-double\\-tap\\-timeout SECONDS", "\\-\\-manpage", "press:KEY", "\\-h, \\-\\-help"] {
+            #expect(lines.contains(".B " + option), "\(option)")
+        }
+        // No line starts with a control character roff would take for a request.
+        for line in lines where !line.hasPrefix(".") {
+            #expect(!line.hasPrefix("'"))
+        }
+        #expect(!page.contains("\n\n"))
+    }
+
+    @Test func datesForSourceDateEpoch() {
+        #expect(ButtonManualPage.date(secondsSince1970: 0) == "1970-01-01")
+        #expect(ButtonManualPage.date(secondsSince1970: 951_782_400) == "2000-02-29")
+        #expect(ButtonManualPage.date(secondsSince1970: 1_796_515_200) == "2026-12-06")
+    }
+
+    @Test func launcherIsTheAutostartEntry() {
+        let entry = ButtonAutostart.desktopEntry
+        #expect(entry.hasPrefix("[Desktop Entry]\n"))
+        #expect(contains(entry, "\nExec=gesturectl-button\n") && contains(entry, "\nType=Application\n"))
+    }
 }

@@ -175,6 +175,46 @@ private func performed(_ outputs: [ButtonOutput]) -> [ButtonOutput] {
         var button = machine()
         #expect(performed(button.handle(.activate(at: 0))) == [.perform(.menu, .singleTap)])
     }
+
+    @Test("Custom Actions: each way of pressing does its own action")
+    func eachGestureItsOwnAction() {
+        var button = machine {
+            $0.singleTapAction = .press("screenshot")
+            $0.doubleTapAction = .play("swipe")
+            $0.longPressAction = .press("KEY_PLAYPAUSE")
+        }
+        let point = centre(button)
+        _ = button.handle(.pointerDown(point, at: 0))
+        _ = button.handle(.pointerUp(point, at: 50 * ms))
+        #expect(performed(button.handle(.tick(at: 351 * ms))) == [.perform(.press("screenshot"), .singleTap)])
+        #expect(!button.menuIsOpen, "only the menu action opens the menu")
+        _ = button.handle(.pointerDown(point, at: 1000 * ms))
+        _ = button.handle(.pointerUp(point, at: 1050 * ms))
+        _ = button.handle(.pointerDown(point, at: 1200 * ms))
+        #expect(performed(button.handle(.pointerUp(point, at: 1250 * ms))) == [.perform(.play("swipe"), .doubleTap)])
+        _ = button.handle(.pointerDown(point, at: 3000 * ms))
+        #expect(performed(button.handle(.tick(at: 3800 * ms))) == [.perform(.press("KEY_PLAYPAUSE"), .longPress)])
+    }
+
+    @Test("Busy, a tap or Return stops the play whatever the actions: at once, with no long press")
+    func busyTapStops() {
+        var button = machine { $0.singleTapAction = .none; $0.doubleTapAction = .press("mute"); $0.longPressAction = .menu }
+        let point = centre(button)
+        _ = button.handle(.busy(true, at: 0))
+        #expect(button.isBusy)
+        _ = button.handle(.pointerDown(point, at: 10 * ms))
+        #expect(button.nextWake(after: 20 * ms) == nil || button.nextWake(after: 20 * ms)! > 810 * ms, "no long press while busy")
+        #expect(performed(button.handle(.tick(at: 900 * ms))).isEmpty)
+        #expect(button.handle(.pointerUp(point, at: 950 * ms)).contains(.stop))
+        #expect(button.handle(.activate(at: 1000 * ms)).contains(.stop))
+        // A drag still moves it.
+        _ = button.handle(.pointerDown(point, at: 1100 * ms))
+        _ = button.handle(.pointerMove(ScreenPoint(x: 300, y: 300), at: 1150 * ms))
+        #expect(!button.handle(.pointerUp(ScreenPoint(x: 300, y: 300), at: 1200 * ms)).contains(.stop))
+        _ = button.handle(.busy(false, at: 2000 * ms))
+        _ = button.handle(.pointerDown(centre(button), at: 3000 * ms))
+        #expect(!button.handle(.pointerUp(centre(button), at: 3050 * ms)).contains(.stop))
+    }
 }
 
 @Suite struct Fading {

@@ -9,11 +9,12 @@ import Testing
         let items = ButtonMenu.items(for: .defaults)
         #expect(items.map(\.label) == [
             "Home", "Back key", "Volume up", "Volume down", "Buttons menu", "Saved gestures", "Create New Gesture",
-            "Gestures menu", "Hide the button",
+            "Gestures menu", "Customize Top Level Menu", "Hide the button",
         ])
         #expect(items[2].action == .press(key: "volume-up", force: false))
         #expect(items[5].action == .savedGestures)
         #expect(items.last?.action == .hide)
+        #expect(items[items.count - 2].action == .customize)
         for item in items {
             #expect(!item.label.isEmpty)
             #expect(!item.description.isEmpty, "\(item.label) has a description for its tooltip")
@@ -71,7 +72,7 @@ import Testing
             """
         let configuration = try MenuConfigurationFile.parse(Array(text.utf8), path: "menu.json")
         let items = ButtonMenu.items(for: configuration)
-        #expect(items.map(\.label) == ["Louder", "tap", "My gestures", "Media menu", "Hide the button"])
+        #expect(items.map(\.label) == ["Louder", "tap", "My gestures", "Media menu", "Customize Top Level Menu", "Hide the button"])
         #expect(items[1].action == .place(gesture: "tap"))
         #expect(items[2].action == .savedGestures)
         guard case .submenu(let media) = items[3].action else {

@@ -8,10 +8,15 @@
       drives the compositor's pointer as a mouse would, through the
       zwlr_virtual_pointer_v1 protocol (wlroots): ACTIONs are
       "move X Y" (absolute, in output pixels), "down", "up", "sleep SECONDS",
-      "drag X0 Y0 X1 Y1 STEPS".
+      "drag X0 Y0 X1 Y1 STEPS", and "key NAME" (Tab, Return, Escape, Up,
+      Down, Left, Right: pressed and released on a keyboard of the same
+      seat, made at the first key through zwp_virtual_keyboard_v1 with a
+      US keymap; "keyboard" makes it without pressing anything).
   screen.py atspi
       (on the session bus of the button) prints every accessible of the
-      application gesturectl-button as "role|name|width|height", one a line.
+      application gesturectl-button as "role|name|width|height|x|y|states",
+      one a line (x and y in its window's coordinates; states such as
+      "focused,sensitive").
   screen.py pixel PNG X Y
       prints the pixel's RGB.
   screen.py contrast BASE.png PNG X0 Y0 X1 Y1
@@ -110,8 +115,12 @@ class Wayland:
         self.next_id += 1
         return self.next_id - 1
 
-    def send(self, object_id, opcode, payload=b""):
-        self.socket.sendall(struct.pack("<II", object_id, ((8 + len(payload)) << 16) | opcode) + payload)
+    def send(self, object_id, opcode, payload=b"", fds=()):
+        message = struct.pack("<II", object_id, ((8 + len(payload)) << 16) | opcode) + payload
+        if fds:
+            socket.send_fds(self.socket, [message], list(fds))
+        else:
+            self.socket.sendall(message)
 
     @staticmethod
     def string(text):
@@ -178,22 +187,50 @@ def pointer(path, actions):
         wayland.send(device, 4)
         wayland.roundtrip()
 
+    keyboard = []
+
+    def key(name):
+        if not keyboard:
+            manager = wayland.bind(registry, "zwp_virtual_keyboard_manager_v1", 1)
+            keyboard.append(wayland.new_id())
+            wayland.send(manager, 0, struct.pack("<II", seat, keyboard[0]))  # create_virtual_keyboard
+            text = (b'xkb_keymap { xkb_keycodes { include "evdev+aliases(qwerty)" }; xkb_types { include "complete" }; '
+                    b'xkb_compat { include "complete" }; xkb_symbols { include "pc+us+inet(evdev)" }; };\0')
+            memory = os.memfd_create("keymap")
+            os.write(memory, text)
+            os.lseek(memory, 0, os.SEEK_SET)
+            wayland.send(keyboard[0], 0, struct.pack("<II", 1, len(text)), fds=[memory])  # keymap, XKB_V1
+            os.close(memory)
+            wayland.roundtrip()
+            time.sleep(0.2)
+        if name is None:
+            return
+        code = KEYS[name]
+        for state in (1, 0):
+            wayland.send(keyboard[0], 1, struct.pack("<III", now(), code, state))  # key
+            wayland.roundtrip()
+            time.sleep(0.03)
+
     if actions == ["-"]:
         # One pointer for a whole session: a line of actions at a time from
         # standard input, "ok" after each. (A pointer made and destroyed per
         # step changes the seat's capabilities, and sway then dismisses
         # open menus, as when a mouse is unplugged.)
         for line in sys.stdin:
-            perform(line.split(), move, button)
+            perform(line.split(), move, button, key)
             print("ok", flush=True)
     else:
-        perform(list(actions), move, button)
+        perform(list(actions), move, button, key)
     time.sleep(0.05)
     wayland.send(device, 8)  # destroy
     wayland.roundtrip()
 
 
-def perform(words, move, button):
+# evdev key codes (the protocol's keys are evdev's, without X's offset of 8).
+KEYS = {"Escape": 1, "Tab": 15, "Return": 28, "Up": 103, "Left": 105, "Right": 106, "Down": 108}
+
+
+def perform(words, move, button, key):
     while words:
         word = words.pop(0)
         if word == "move":
@@ -202,6 +239,10 @@ def perform(words, move, button):
             button(True)
         elif word == "up":
             button(False)
+        elif word == "key":
+            key(words.pop(0))
+        elif word == "keyboard":
+            key(None)
         elif word == "sleep":
             time.sleep(float(words.pop(0)))
         elif word == "drag":
@@ -232,11 +273,15 @@ if __name__ == "__main__":
             if node is None or depth > 12:
                 return
             try:
-                extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-                size = (extents.width, extents.height)
+                extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+                size = (extents.width, extents.height, extents.x, extents.y)
             except Exception:
-                size = (-1, -1)
-            print(f"{node.getRoleName()}|{node.name}|{size[0]}|{size[1]}")
+                size = (-1, -1, -1, -1)
+            try:
+                states = ",".join(sorted(pyatspi.stateToString(s) for s in node.getState().getStates()))
+            except Exception:
+                states = ""
+            print(f"{node.getRoleName()}|{node.name}|{size[0]}|{size[1]}|{size[2]}|{size[3]}|{states}")
             for index in range(node.childCount):
                 walk(node.getChildAtIndex(index), depth + 1)
 
