@@ -1,3 +1,5 @@
+import GestureModel
+
 /// `gesturectl-button`'s manual page, gesturectl-button(1), made from its
 /// own `--help` text (``ButtonCommandLine/help``), so that the two never
 /// disagree (`gesturectl-button --manpage`, which scripts/package installs).
@@ -83,21 +85,9 @@ public enum ButtonManualPage {
         return lines
     }
 
-    /// The date of `secondsSince1970` (UTC) as `YYYY-MM-DD` (for SOURCE_DATE_EPOCH).
-    public static func date(secondsSince1970 seconds: Int64) -> String {
-        // Howard Hinnant's days-to-civil.
-        let days = (seconds >= 0 ? seconds : seconds - 86_399) / 86_400 + 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))"
-    }
+    /// `2026-11-30` for a time in seconds since 1970 (UTC), e.g.
+    /// `SOURCE_DATE_EPOCH` (``GestureModel/CivilDate``).
+    public static func date(secondsSince1970 seconds: Int64) -> String { CivilDate.text(secondsSince1970: seconds) }
 
     /// Text for roff: backslashes and hyphens escaped, and a line that
     /// would start with a control character made plain.

@@ -1,3 +1,5 @@
+import GestureModel
+
 /// Manual pages (man(7) markup) generated from a tool's declarations, the
 /// same ones its `--help` comes from, so the two never disagree: a page
 /// for the tool (`gesturectl(1)`: commands, global options, exit statuses,
@@ -198,22 +200,8 @@ public struct ManualPages: Sendable {
     }
 
     /// `2026-11-30` for a time in seconds since 1970 (UTC), e.g.
-    /// `SOURCE_DATE_EPOCH`.
-    public static func date(secondsSince1970 seconds: Int64) -> String {
-        // Days to a civil date (Howard Hinnant's algorithm).
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))"
-    }
+    /// `SOURCE_DATE_EPOCH` (``GestureModel/CivilDate``).
+    public static func date(secondsSince1970 seconds: Int64) -> String { CivilDate.text(secondsSince1970: seconds) }
 }
 
 /// Builds man(7) source line by line.
