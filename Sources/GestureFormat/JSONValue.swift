@@ -56,16 +56,45 @@ public indirect enum JSONValue: Hashable, Sendable {
 
     /// The value as compact JSON text (numbers as written, strings escaped).
     public var jsonText: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        appendJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``jsonText``'s bytes to `bytes`: one buffer for the whole
+    /// value, where building a string per member and joining them cost half
+    /// of an inline play's instructions, client and daemon together (issue 37).
+    public func appendJSON(to bytes: inout [UInt8]) {
         switch self {
-        case .null: "null"
-        case .bool(let value): value ? "true" : "false"
-        case .number(let text): text
-        case .string(let text): GestureFileFormat.jsonStringLiteral(text)
-        case .array(let values): "[" + values.map(\.jsonText).joined(separator: ", ") + "]"
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let text): bytes.append(contentsOf: text.utf8)
+        case .string(let text): Self.appendString(text, to: &bytes)
+        case .array(let values):
+            bytes.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")]) }
+                value.appendJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
         case .object(let members, _):
-            "{" + members.map { GestureFileFormat.jsonStringLiteral($0.key) + ": " + $0.value.jsonText }
-                .joined(separator: ", ") + "}"
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")]) }
+                Self.appendString(member.key, to: &bytes)
+                bytes.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+                member.value.appendJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// A string literal, escaped as the file format writes strings.
+    private static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        GestureEncoder.appendEscaped(text, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// An object from members, for building replies.
