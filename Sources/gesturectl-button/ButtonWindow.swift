@@ -393,6 +393,12 @@ final class ButtonWindow {
             case .top: (GDK_GRAVITY_SOUTH_WEST, GDK_GRAVITY_NORTH_WEST)
             case .bottom: (GDK_GRAVITY_NORTH_WEST, GDK_GRAVITY_SOUTH_WEST)
             }
+        if timing {
+            // benchmarks/button: from here (the tap handled) to the menu's first frame.
+            menuOpenedAt = MonotonicClock.nowMicroseconds()
+            menuDrawn = false
+            connect(menu, "draw", unsafeBitCast(menuFirstDraw, to: GCallback.self), nil, after: true)
+        }
         gtk_widget_show_all(menu)
         gtk_menu_popup_at_widget(cast(menu), button, widgetAnchor, menuAnchor, currentEvent)
         if currentEvent == nil { gtk_menu_shell_select_first(cast(menu), 0) }
@@ -566,6 +572,24 @@ let onMenuDeactivate: @convention(c) (UnsafeMutableRawPointer?, gpointer?) -> Vo
 
 /// GESTURECTL_BUTTON_DEBUG=1: every pointer event and frame on standard error.
 let debugging = ProcessEnvironment.variables()["GESTURECTL_BUTTON_DEBUG"] == "1"
+
+/// GESTURECTL_BUTTON_TIMING=1 (benchmarks/button): a `timing:` line when a
+/// menu opened by a tap has drawn its first frame, with the monotonic clock.
+let timing = ProcessEnvironment.variables()["GESTURECTL_BUTTON_TIMING"] == "1"
+/// When the last menu was asked for, and whether it has drawn since (the
+/// main thread's alone: GTK calls everything there).
+nonisolated(unsafe) private var menuOpenedAt: Int64 = 0
+nonisolated(unsafe) private var menuDrawn = false
+
+/// The menu's "draw" handler: its first frame says when, once.
+private let menuFirstDraw: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, _ in
+    if !menuDrawn {
+        menuDrawn = true
+        let now = MonotonicClock.nowMicroseconds()
+        say("timing: menu drawn at \(now) µs, \(now - menuOpenedAt) µs after the tap was handled")
+    }
+    return 0
+}
 
 /// GLib's monotonic clock (CLOCK_MONOTONIC), in microseconds.
 func monotonicNow() -> Int64 { Int64(g_get_monotonic_time()) }

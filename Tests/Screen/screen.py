@@ -245,6 +245,9 @@ def perform(words, move, button, key):
             key(None)
         elif word == "sleep":
             time.sleep(float(words.pop(0)))
+        elif word == "stamp":
+            # CLOCK_MONOTONIC in µs, on standard error (benchmarks/button).
+            print(f"stamp {time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000}", file=sys.stderr, flush=True)
         elif word == "drag":
             x0, y0, x1, y1, steps = (float(words.pop(0)) for _ in range(5))
             move(x0, y0)
