@@ -371,17 +371,16 @@ public final class Engine: Sendable {
             for code in session.state.pressedKeys.sorted(by: { $0.rawValue < $1.rawValue }) {
                 let handle = PlaybackHandle()
                 let options = JobOptions()
-                let id = jobs.register(.press, device: .keyboard, output: key.output, options: options, handle: handle)
                 do {
-                    try enqueue(
-                        QueuedPlay(
-                            .press(KeyPress(key: code, action: .up), leadIn: .zero), handle: handle,
-                            started: jobs.starting(id, options: options)),
-                        on: queue(for: key.profile, output: key.output), id: id, options: options)
-                    jobs.follow(id, handle: handle, options: options)
+                    try jobs.listed(.press, device: .keyboard, output: key.output, options: options, handle: handle) { id in
+                        try enqueue(
+                            QueuedPlay(
+                                .press(KeyPress(key: code, action: .up), leadIn: .zero), handle: handle,
+                                started: jobs.starting(id, options: options)),
+                            on: queue(for: key.profile, output: key.output), id: id, options: options)
+                    }
                 } catch {
                     // Retired (shutting down): closing the keyboard releases its keys.
-                    jobs.remove(id)
                 }
             }
         }

@@ -152,10 +152,10 @@ public final class EngineJobs: Sendable {
 
     /// Lists a job, then starts it with `start` (given its id): followed
     /// once started, unlisted when `start` throws.
-    func listed(
+    func listed<Started>(
         _ kind: Entry.Kind, device: DeviceKind, output: PlayOutput, options: JobOptions, handle: PlaybackHandle,
-        start: (Int) throws -> PlayJob
-    ) throws -> PlayJob {
+        start: (Int) throws -> Started
+    ) throws -> Started {
         let id = register(kind, device: device, output: output, options: options, handle: handle)
         do {
             let job = try start(id)
