@@ -24,9 +24,8 @@ extension Dispatcher {
     /// whose operation is not found so soon) to the workers'
     /// (``RequestLanes``), where it is read in full.
     func route(_ line: [UInt8], from id: Int) {
-        let operation = DaemonRequest.peekOperation(line, within: Self.peekBytes)
-        switch operation {
-        case .cancel?, .version?, .jobs?, .subscribe? where line.count <= Self.readOnArrival:
+        switch Self.lane(for: DaemonRequest.peekOperation(line, within: Self.peekBytes), lineBytes: line.count) {
+        case .onArrival:
             let request: DaemonRequest
             do {
                 request = try DaemonRequest.parse(line)
@@ -35,10 +34,33 @@ extension Dispatcher {
                 return
             }
             handle(request, from: id)
-        case .bind?, .unbind?, .bindings?:
+        case .bindings:
             lanes.bindings.add(.line(line), bytes: line.count, client: id, user: user(of: id))
-        default:
+        case .work:
             lanes.work.add(.line(line), bytes: line.count, client: id, user: user(of: id))
+        }
+    }
+
+    /// Where a request line is served (``route(_:from:)``).
+    enum Lane: Equatable {
+        /// Read and answered on the I/O thread, ahead of anything waiting.
+        case onArrival
+        /// The bindings' lane.
+        case bindings
+        /// The workers' lanes.
+        case work
+    }
+
+    /// The lane of a line of `lineBytes` whose top-level operation is
+    /// `operation` (`nil`: not found within ``peekBytes``). Every quick
+    /// operation is bounded by ``readOnArrival``: a `case` with four
+    /// patterns and one `where` bounded only `subscribe`, so a `cancel`,
+    /// `version` or `jobs` line of any length was read on the I/O thread.
+    static func lane(for operation: DaemonOperation?, lineBytes: Int) -> Lane {
+        switch operation {
+        case .cancel?, .version?, .jobs?, .subscribe?: lineBytes <= readOnArrival ? .onArrival : .work
+        case .bind?, .unbind?, .bindings?: .bindings
+        default: .work
         }
     }
 

@@ -99,3 +99,26 @@ struct DepartedUserTests {
         #expect(state.departedUsers.count == ServerState.departedUsersKept)
     }
 }
+
+/// Which lane a line goes to: every quick operation is read on arrival only
+/// up to `readOnArrival` bytes (the four patterns of one `case` shared a
+/// `where` that bounded only the last: a long `cancel`, `version` or `jobs`
+/// was read on the I/O thread).
+@Suite("Lanes by operation and length")
+struct RouteLaneTests {
+    @Test("Quick operations on arrival when short, by a worker when long; bindings apart; the rest to the workers")
+    func lanes() {
+        let limit = Dispatcher.readOnArrival
+        for operation in [DaemonOperation.cancel, .version, .jobs, .subscribe] {
+            #expect(Dispatcher.lane(for: operation, lineBytes: limit) == .onArrival, "\(operation)")
+            #expect(Dispatcher.lane(for: operation, lineBytes: limit + 1) == .work, "\(operation)")
+            #expect(Dispatcher.lane(for: operation, lineBytes: 64 << 20) == .work, "\(operation)")
+        }
+        for operation in [DaemonOperation.bind, .unbind, .bindings] {
+            #expect(Dispatcher.lane(for: operation, lineBytes: 40) == .bindings)
+            #expect(Dispatcher.lane(for: operation, lineBytes: 64 << 20) == .bindings)
+        }
+        #expect(Dispatcher.lane(for: .play, lineBytes: 40) == .work)
+        #expect(Dispatcher.lane(for: nil, lineBytes: 40) == .work)
+    }
+}
