@@ -211,7 +211,7 @@ let package = Package(
             name: "GestureAssistTests",
             dependencies: [
                 "GestureAssist", "GestureEngine", "GestureModel", "GestureRecording", "GestureSynth", "InputSystem",
-                "OperatingSystem", "TestSupport", "GesturePlayback", "DeviceDiscovery", "GestureLibrary",
+                "OperatingSystem", "TestSupport", "GesturePlayback", "DeviceDiscovery", "GestureLibrary", "GestureMenu",
             ]),
         .testTarget(
             name: "GestureEngineTests",

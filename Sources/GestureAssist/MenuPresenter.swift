@@ -1,3 +1,4 @@
+import GestureMenu
 import GestureModel
 
 /// What a person did to a menu.

@@ -1,4 +1,5 @@
 import GestureEngine
+import GestureMenu
 import GestureModel
 
 /// How automatic scanning moves, and how a switch's presses are read.
@@ -8,15 +9,15 @@ import GestureModel
 /// goes back and holding 3 s is the emergency stop.
 public struct ScanSettings: Hashable, Sendable {
     /// The shortest interval between items.
-    public static let minimumInterval = Microseconds(300_000)
+    public static let minimumInterval = ScanTimings.minimumInterval
     /// The longest interval between items.
-    public static let maximumInterval = Microseconds(10_000_000)
+    public static let maximumInterval = ScanTimings.maximumInterval
     /// The default interval: 1 s.
-    public static let defaultInterval = Microseconds(1_000_000)
+    public static let defaultInterval = ScanTimings.defaultInterval
     /// The default extra hold of the first item: 0.7 s.
-    public static let defaultFirstItemHold = Microseconds(700_000)
+    public static let defaultFirstItemHold = ScanTimings.defaultFirstItemHold
     /// The default number of loops before scanning pauses: 2.
-    public static let defaultLoops = 2
+    public static let defaultLoops = ScanTimings.defaultLoops
     /// The default debounce: none.
     public static let defaultDebounce = Microseconds.zero
     /// The default long press (back): 800 ms.
@@ -48,6 +49,9 @@ public struct ScanSettings: Hashable, Sendable {
             longPress: longPress, emergencyStop: emergencyStop, recognizesDoublePress: false, debounce: debounce)
     }
 
+    /// How the highlight moves (what ``GestureMenu/Scanner`` needs).
+    public var timings: ScanTimings { ScanTimings(interval: interval, firstItemHold: firstItemHold, loops: loops) }
+
     /// Why these settings cannot work, or `nil`.
     public var problem: String? {
         if interval < Self.minimumInterval || interval > Self.maximumInterval {
@@ -56,84 +60,6 @@ public struct ScanSettings: Hashable, Sendable {
         if firstItemHold < .zero { return "the first item's extra hold cannot be negative" }
         if loops < 1 || loops > 100 { return "scanning loops must be from 1 to 100" }
         return press.problem
-    }
-}
-
-/// What scanning did at a moment.
-public enum ScanEvent: Hashable, Sendable {
-    /// This item is now highlighted.
-    case highlight(Int)
-    /// Scanning went through its loops and waits for a press.
-    case paused
-}
-
-/// Automatic scanning over a list of items: one item highlighted at a
-/// time, moving on by itself. Pure logic driven by the caller's clock
-/// (``advance(to:)`` at ``nextDeadline``), like ``GestureEngine/PressRecognizer``.
-///
-/// The rules, with `I` the interval and `F` the first item's extra hold:
-/// item 0 is highlighted for `I + F`, every other item for `I`; after the
-/// last item scanning starts again at item 0, and after the configured
-/// number of loops it pauses (nothing highlighted) until ``resume(at:)``.
-public struct Scanner: Sendable {
-    /// The settings.
-    public let settings: ScanSettings
-    /// How many items there are.
-    public private(set) var itemCount = 0
-    /// The highlighted item; `nil` while paused or before ``start(items:at:)``.
-    public private(set) var highlighted: Int?
-    private var moveAt: Microseconds?
-    private var loopsDone = 0
-
-    /// Creates a scanner with nothing to scan.
-    public init(settings: ScanSettings = ScanSettings()) { self.settings = settings }
-
-    /// Whether scanning has paused after its loops.
-    public var isPaused: Bool { itemCount > 0 && highlighted == nil }
-
-    /// When ``advance(to:)`` must next be called; `nil` while paused.
-    public var nextDeadline: Microseconds? { moveAt }
-
-    /// Starts scanning `items` items at `time`, highlighting the first.
-    public mutating func start(items: Int, at time: Microseconds) -> [ScanEvent] {
-        itemCount = max(0, items)
-        loopsDone = 0
-        guard itemCount > 0 else {
-            highlighted = nil
-            moveAt = nil
-            return []
-        }
-        return highlight(0, at: time)
-    }
-
-    /// Starts again at the first item after a pause (or at any time).
-    public mutating func resume(at time: Microseconds) -> [ScanEvent] { start(items: itemCount, at: time) }
-
-    /// Tells the scanner the time; returns what moved, in order.
-    public mutating func advance(to now: Microseconds) -> [ScanEvent] {
-        var events: [ScanEvent] = []
-        while let due = moveAt, now >= due, let current = highlighted {
-            let next = current + 1
-            if next < itemCount {
-                events += highlight(next, at: due)
-                continue
-            }
-            loopsDone += 1
-            if loopsDone >= settings.loops {
-                highlighted = nil
-                moveAt = nil
-                events.append(.paused)
-            } else {
-                events += highlight(0, at: due)
-            }
-        }
-        return events
-    }
-
-    private mutating func highlight(_ index: Int, at time: Microseconds) -> [ScanEvent] {
-        highlighted = index
-        moveAt = time + settings.interval + (index == 0 ? settings.firstItemHold : .zero)
-        return [.highlight(index)]
     }
 }
 
@@ -158,4 +84,9 @@ extension SwitchAction {
         case .double: return nil
         }
     }
+}
+
+extension Scanner {
+    /// A scanner that moves as `settings` say.
+    public init(settings: ScanSettings) { self.init(timings: settings.timings) }
 }

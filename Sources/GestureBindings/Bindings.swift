@@ -116,11 +116,19 @@ public struct TriggerBinding: Hashable, Sendable {
         /// Starts live fingertips on a source; the next press of the same
         /// trigger stops them (``FingertipsAction``).
         case fingertips(FingertipsAction)
+        /// Opens the on-screen button's menu (`gesturectl-button`), which
+        /// the trigger then scans as one switch: each press of the trigger
+        /// goes to the button as a `screen-menu` event (``ScreenMenuAction``).
+        case screenMenu(ScreenMenuAction)
+
+        /// The on-screen menu's scanning, when this opens it.
+        package var screenMenu: ScreenMenuAction? { if case .screenMenu(let menu) = self { menu } else { nil } }
 
         package var json: JSONValue {
             switch self {
             case .fingertips(let fingertips): .object([(DaemonOperation.fingertips.rawValue, fingertips.json)])
             case .menu(let menu): .object([("menu", menu.json)])
+            case .screenMenu(let menu): .object([(ScreenMenuAction.key, menu.json)])
             case .play(let name, let kind): .object([("play", .string(name)), ("as", .string(kind.rawValue))])
             case .create(let create): .object([("create", create.json)])
             case .press(let key, let force):
@@ -136,12 +144,20 @@ public struct TriggerBinding: Hashable, Sendable {
             }
             let keys = Set(members.map(\.key))
             let fingertipsKey = DaemonOperation.fingertips.rawValue
-            if [keys.contains("play"), keys.contains("press"), keys.contains("create"), keys.contains("menu"), keys.contains(fingertipsKey)]
-                .filter({ $0 }).count != 1
-            {
+            if [
+                keys.contains("play"), keys.contains("press"), keys.contains("create"), keys.contains("menu"), keys.contains(fingertipsKey),
+                keys.contains(ScreenMenuAction.key),
+            ]
+            .filter({ $0 }).count != 1 {
                 throw DaemonError(
                     .badArgument,
-                    "\(what) must have one of \"play\" (a gesture's name), \"press\" (a button), \"create\" (the guided create flow), \"menu\" (the menu of actions) or \"fingertips\" (live fingertips)")
+                    "\(what) must have one of \"play\" (a gesture's name), \"press\" (a button), \"create\" (the guided create flow), \"menu\" (the menu of actions), \"fingertips\" (live fingertips) or \"screen-menu\" (the on-screen button's menu)")
+            }
+            if let screenMenu = value[ScreenMenuAction.key] {
+                if let unknown = keys.subtracting([ScreenMenuAction.key]).sorted().first {
+                    throw DaemonError(.badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(unknown))\" (known: \(ScreenMenuAction.key))")
+                }
+                return .screenMenu(try ScreenMenuAction.parse(screenMenu, what: "\(what): \"\(ScreenMenuAction.key)\""))
             }
             if let fingertips = value[fingertipsKey] {
                 if let unknown = keys.subtracting([fingertipsKey]).sorted().first {
@@ -387,6 +403,52 @@ public struct MenuAction: Hashable, Sendable {
         action.scanInterval = timing.interval ?? action.scanInterval
         action.firstItemHold = timing.firstItemHold ?? action.firstItemHold
         return action
+    }
+}
+
+/// How a binding scans the on-screen button's menu: the same timings as
+/// the daemon's menu (`scan_interval_ms`, default 1 s; `first_item_hold_ms`,
+/// default 0.7 s), carried by each `screen-menu` event to the button.
+public struct ScreenMenuAction: Hashable, Sendable {
+    /// The action's key in a binding: `{"screen-menu": {}}`.
+    public static let key = "screen-menu"
+    /// How long scanning highlights each item (default 1 s).
+    public var scanInterval = Microseconds(1_000_000)
+    /// How much longer the first item stays highlighted (default 0.7 s).
+    public var firstItemHold = Microseconds(700_000)
+
+    /// Default timings.
+    public init() {}
+
+    package var json: JSONValue {
+        .object([
+            ("scan_interval_ms", .integer(Int(scanInterval.rawValue / 1_000))),
+            ("first_item_hold_ms", .integer(Int(firstItemHold.rawValue / 1_000))),
+        ])
+    }
+
+    /// Reads `{"scan_interval_ms": N, "first_item_hold_ms": N}`, both optional.
+    package static func parse(_ value: JSONValue, what: String) throws(DaemonError) -> ScreenMenuAction {
+        guard case .object(let members, _) = value else {
+            throw DaemonError(.badArgument, "\(what) must be an object such as {} or {\"scan_interval_ms\": 1500}")
+        }
+        let known: Set<String> = ["scan_interval_ms", "first_item_hold_ms"]
+        if let unknown = Set(members.map(\.key)).subtracting(known).sorted().first {
+            throw DaemonError(
+                .badArgument, "\(what): unknown key \"\(DaemonLog.oneLine(unknown))\" (known: \(known.sorted().joined(separator: ", ")))")
+        }
+        var action = ScreenMenuAction()
+        let timing = try CreateAction.parseScanning(value, what: what)
+        action.scanInterval = timing.interval ?? action.scanInterval
+        action.firstItemHold = timing.firstItemHold ?? action.firstItemHold
+        return action
+    }
+
+    /// The event a press of its trigger pushes.
+    package func event(_ key: WatchedKey, press: TriggerPress) -> ScreenMenuEvent {
+        ScreenMenuEvent(
+            device: key.device, key: key.key, press: press.rawValue, scanIntervalMilliseconds: Int(scanInterval.rawValue / 1_000),
+            firstItemHoldMilliseconds: Int(firstItemHold.rawValue / 1_000))
     }
 }
 

@@ -567,8 +567,8 @@ extension Dispatcher {
     /// same queues as `play` and `press`; returns the job.
     func queueBound(_ action: TriggerBinding.Action) throws -> Int {
         switch action {
-        case .create, .menu, .fingertips:
-            throw DaemonError(.badArgument, "a create flow, a menu or fingertips are no job")
+        case .create, .menu, .fingertips, .screenMenu:
+            throw DaemonError(.badArgument, "a create flow, a menu, fingertips or the on-screen menu are no job")
         case .press(let name, _):
             let key = try VirtualKeyboard.key(named: name)
             return try queuePress(KeyPress(key: key.code), client: 0, requestID: .null, waits: false, limited: true)

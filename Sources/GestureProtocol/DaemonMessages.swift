@@ -69,11 +69,13 @@ public enum DaemonField: String, CaseIterable, Hashable, Sendable {
 /// The pushed events, by their names on the wire.
 public enum DaemonEvent: String, CaseIterable, Hashable, Sendable {
     case job, device, record, trigger, create, menu, fingertips
+    /// A press of a trigger bound to the on-screen button's menu (``ScreenMenuEvent``).
+    case screenMenu = "screen-menu"
     /// How many events a client that did not read lost (never subscribed to: every client gets it).
     case dropped
 
     /// The events a client may subscribe to.
-    public static let subscribable: Set<DaemonEvent> = [.job, .device, .record, .trigger, .create, .menu, .fingertips]
+    public static let subscribable: Set<DaemonEvent> = [.job, .device, .record, .trigger, .create, .menu, .fingertips, .screenMenu]
 }
 
 /// `play`'s `on_disconnect`: what becomes of a play when its client goes away.

@@ -14,6 +14,8 @@ import GestureFormat
 package enum WireKey: String {
     case job, state, progress, kind, node, to, device, source, name, line, spoken, count, reason, message
     case events, trigger, press, action, replaced, bindings, file, triggers, key, mine, uid, version, jobs, held, stroke, frames
+    case scanIntervalMilliseconds = "scan_interval_ms"
+    case firstItemHoldMilliseconds = "first_item_hold_ms"
     case protocolVersion = "protocol"
 }
 
@@ -507,6 +509,55 @@ public struct TriggerPressEvent: DaemonEventMessage, Hashable {
     /// trigger {device, key}, press.
     public var fields: [(String, JSONValue)] {
         [member(.trigger, .object([member(.device, .string(device)), member(.key, .string(key))])), member(.press, .string(press))]
+    }
+}
+
+/// A `screen-menu` event: a press of a trigger bound to the on-screen
+/// button's menu (`{"screen-menu": {}}`), for the button to scan its menu
+/// with: `single` (or `double`) picks the highlighted item or opens the
+/// menu, `long` goes back, `emergency-stop` closes everything (the daemon
+/// has already stopped every job). It carries the binding's scanning
+/// timings, so every press says how to scan.
+public struct ScreenMenuEvent: DaemonEventMessage, Hashable {
+    public static var event: DaemonEvent { .screenMenu }
+    /// The trigger: its device and key, as bound.
+    public var device: String
+    public var key: String
+    /// `single`, `double`, `long` or `emergency-stop`.
+    public var press: String
+    /// How long each item stays highlighted, in milliseconds.
+    public var scanIntervalMilliseconds: Int
+    /// How much longer the first item stays highlighted, in milliseconds.
+    public var firstItemHoldMilliseconds: Int
+
+    /// Makes one.
+    public init(device: String, key: String, press: String, scanIntervalMilliseconds: Int, firstItemHoldMilliseconds: Int) {
+        self.device = device
+        self.key = key
+        self.press = press
+        self.scanIntervalMilliseconds = scanIntervalMilliseconds
+        self.firstItemHoldMilliseconds = firstItemHoldMilliseconds
+    }
+
+    /// Reads one (`nil`: another event).
+    public init?(_ json: JSONValue) throws(DaemonError) {
+        guard json["event"] == .string(Self.event.rawValue) else { return nil }
+        let reader = try WireReader(json, what: "a screen-menu event")
+        let trigger = try WireReader(try reader.member(.trigger), what: "a screen-menu event's trigger")
+        device = try trigger.string(.device)
+        key = try trigger.string(.key)
+        press = try reader.string(.press)
+        scanIntervalMilliseconds = try reader.integer(.scanIntervalMilliseconds)
+        firstItemHoldMilliseconds = try reader.integer(.firstItemHoldMilliseconds)
+    }
+
+    /// trigger {device, key}, press, scan_interval_ms, first_item_hold_ms.
+    public var fields: [(String, JSONValue)] {
+        [
+            member(.trigger, .object([member(.device, .string(device)), member(.key, .string(key))])), member(.press, .string(press)),
+            member(.scanIntervalMilliseconds, .integer(scanIntervalMilliseconds)),
+            member(.firstItemHoldMilliseconds, .integer(firstItemHoldMilliseconds)),
+        ]
     }
 }
 

@@ -1,5 +1,6 @@
 @testable import GestureAssist
 import GestureEngine
+import GestureMenu
 import GestureModel
 import Testing
 

@@ -229,6 +229,51 @@ struct TriggerBindingTests {
         #expect(daemon.collected.logLines.withLock { $0.contains { $0.contains("menu ended: emergencyStopped") } })
     }
 
+    @Test("A bound on-screen menu: each press of its switch goes to screen-menu subscribers with the scanning timings; another binding of the key keeps its press")
+    func screenMenuAction() async throws {
+        let daemon = try TestDaemon(configuration: .withTriggers)
+        let client = try daemon.client()
+        try saveTap(client)
+        let timings = JSONValue.object([("scan_interval_ms", .integer(1500)), ("first_item_hold_ms", .integer(0))])
+        let result = try client.call("bind", [("trigger", trigger(press: "single")), ("action", .object([("screen-menu", timings)]))])
+        #expect(result["action"] == .object([("screen-menu", timings)]))
+        _ = try client.call("bind", [("trigger", trigger(press: "double")), ("action", .object([("play", .string("my-tap"))]))])
+        #expect(code(client, trigger(press: "single"), .object([("screen-menu", .object([("scan_interval_ms", .integer(100))]))])) == .badArgument)
+        #expect(code(client, trigger(press: "single"), .object([("screen-menu", .object([("speed", .integer(1))]))])) == .badArgument)
+        #expect(code(client, trigger(press: "single"), .object([("screen-menu", .object([])), ("press", .string("mute"))])) == .badArgument)
+        #expect(waitUntil { (try? client.call("bindings"))?["triggers"]?.jsonText.contains("\"state\": \"connected\"") == true })
+        let raw = try RawConnection(path: daemon.socketPath)
+        try raw.send("{\"id\": 1, \"op\": \"subscribe\", \"events\": [\"screen-menu\"]}\n")
+        #expect(try raw.receive()["result"]?["events"] == .array([.string("screen-menu")]))
+        func next() throws -> JSONValue? {
+            for _ in 0..<50 {
+                let event = try raw.receive()
+                if event["event"] == .string("screen-menu") { return event }
+            }
+            return nil
+        }
+        // The bound press opens or picks; a long press (bound to nothing
+        // else) goes back: both reach the button, with the timings.
+        try daemon.press(.single)
+        let single = try #require(try next())
+        #expect(try ScreenMenuEvent(single) == ScreenMenuEvent(
+            device: device, key: "BTN_0", press: "single", scanIntervalMilliseconds: 1500, firstItemHoldMilliseconds: 0))
+        try daemon.press(.long)
+        #expect(try next()?["press"] == .string("long"))
+        // The double press is the other binding's: a play, not an event.
+        try daemon.press(.double)
+        #expect(waitUntil { daemon.logLines.contains { $0.contains("double press, job") } })
+        // The emergency stop reaches the button too, and stops every job
+        // (held that long, the switch was a long press first).
+        try daemon.press(.emergencyStop)
+        var stopEvent = try next()
+        if stopEvent?["press"] == .string("long") { stopEvent = try next() }
+        #expect(stopEvent?["press"] == .string("emergency-stop"), "\(stopEvent?.jsonText ?? "none")")
+        #expect(waitUntil { daemon.logLines.contains { $0.contains("emergency stop") } })
+        #expect(daemon.logLines.contains { $0.contains("single press, to the on-screen menu") })
+        await daemon.stop()
+    }
+
     private func code(_ client: DaemonClient, _ trigger: JSONValue, _ action: JSONValue) -> DaemonErrorCode? {
         errorCode { try client.call("bind", [("trigger", trigger), ("action", action)]) }
     }
