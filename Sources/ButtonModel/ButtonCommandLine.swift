@@ -104,6 +104,17 @@ public enum ButtonCommandLine {
         button named "gesturectl menu", and each of the panel's buttons by what it
         does ("Remove Home").
 
+        One switch: bind a switch's key to the daemon's action {"screen-menu": {}}
+        (its bind request, or its configuration's bindings). A press opens this menu
+        and scans it: the highlighted item, framed, moves by itself (1 s per item,
+        the first held 0.7 s longer, or the binding's scan_interval_ms and
+        first_item_hold_ms; two rounds, then it waits for a press). A press picks
+        the highlighted item (a sub-menu is scanned in turn), a long press goes
+        back, and holding it 3 s (the emergency stop) stops every play and closes
+        the menu. A chosen saved gesture plays at the centre of the button's
+        monitor at the next press (a long press cancels); a press while it plays
+        stops it.
+
         Examples:
           gesturectl-button                       # 60 px, fades to 40 % after 3 s
           gesturectl-button --size 96 --idle-opacity 0.7

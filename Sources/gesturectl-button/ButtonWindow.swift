@@ -73,6 +73,15 @@ final class ButtonWindow {
     var savedGestureNames: [String] = []
     /// The busy ring's animation timer (only while a play is under way).
     var spinTimer: guint = 0
+    /// One switch scanning the menu (SwitchScanning.swift): the scan, the
+    /// menu levels open (the top level first), its timer (only while it
+    /// scans), and the daemon's `screen-menu` events.
+    var scan = MenuScan()
+    var scanShells: [UnsafeMutablePointer<GtkWidget>] = []
+    var scanTimer: guint = 0
+    var switchWatched = false
+    var switchConnected = false
+    var switchRetries = 0
     /// Where the compositor has the surface: the origin last asked for,
     /// once a frame has carried it (a layer surface's margins take effect
     /// with its next commit). Pointer positions are this plus the
@@ -195,6 +204,7 @@ final class ButtonWindow {
         gtk_widget_show_all(window)
         schedule()
         checkDaemon()
+        watchSwitch()
     }
 
     // MARK: events from GTK
@@ -271,6 +281,7 @@ final class ButtonWindow {
     }
 
     func menuClosed() {
+        if scan.isActive { scanEnded() }
         handle(.menuClosed(at: monotonicNow()))
     }
 
@@ -412,6 +423,7 @@ final class ButtonWindow {
             window.gesturectl-button { background: transparent; }
             button.gesturectl-button { padding: 0; margin: 0; border-width: 0; min-width: \(size)px; min-height: \(size)px; }
             menu.gesturectl-menu menuitem { min-height: 48px; min-width: 200px; padding: 0 16px; }
+            menu.gesturectl-menu menuitem:hover { box-shadow: inset 0 0 0 4px @theme_selected_fg_color, inset 0 0 0 7px @theme_fg_color; }
             window.gesturectl-placing { background: rgba(0, 0, 0, 0.18); }
             label.gesturectl-placing { background: rgba(20, 20, 20, 0.9); color: white; padding: 14px 20px; border-radius: 8px; font-size: 18px; }
             window.gesturectl-note { background: transparent; }

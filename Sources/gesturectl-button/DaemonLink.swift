@@ -24,6 +24,10 @@ enum LinkReply: Sendable {
     case ended(JobState)
     /// `press` or `cancel` done.
     case done
+    /// `subscribe` answered: events follow, each as `.event`.
+    case subscribed
+    /// A pushed event of a subscription.
+    case event(JSONValue)
     /// It failed.
     case failed(LinkFailure)
 }
@@ -116,6 +120,32 @@ final class DaemonLink {
                         }
                     } catch {
                         throw LinkFailure(message: error.message, unreachable: false)
+                    }
+                }
+            } catch {
+                post(link, id, .failed(error), last: true)
+            }
+        }
+    }
+
+    /// `subscribe` to `events` on a connection kept open for as long as the
+    /// daemon keeps it: `.subscribed`, then each event as `.event`, and
+    /// `.failed` (the last reply) when it cannot be made or breaks. The
+    /// thread waits in a read: nothing wakes while no event comes.
+    func subscribe(_ events: [DaemonEvent], _ handler: @escaping (LinkReply) -> Void) {
+        let id = register(handler)
+        let path = self.path
+        let link = MainThreadOnly(self)
+        start {
+            do throws(LinkFailure) {
+                let client = try Self.connect(path)
+                _ = try Self.call(client, .subscribe(events))
+                post(link, id, .subscribed, last: false)
+                while true {
+                    do throws(DaemonUnreachable) {
+                        post(link, id, .event(try client.nextEvent()), last: false)
+                    } catch {
+                        throw LinkFailure(message: "the connection to the daemon broke: \(error.reason)", unreachable: true)
                     }
                 }
             } catch {

@@ -86,6 +86,7 @@ extension ButtonWindow {
                 if daemonMissing != nil { say("the daemon answers at \(link.path)") }
                 say("saved gestures: \(gestures.count) listed")
                 daemonMissing = nil
+                watchSwitch()
                 savedGestureNames = gestures.map(\.name)
                 for widget in missingItems { gtk_widget_destroy(widget) }
                 missingItems = []
