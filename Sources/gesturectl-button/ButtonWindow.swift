@@ -388,6 +388,9 @@ final class ButtonWindow {
             cairo_region_union_rectangle(region, &rectangle)
         }
         gtk_widget_input_shape_combine_region(window, region)
+        // Without a compositor (X11 with none) a window has no transparency:
+        // the square around the circle would be drawn black. Shaped, it is round.
+        if gdk_screen_is_composited(gtk_widget_get_screen(window)) == 0 { gtk_widget_shape_combine_region(window, region) }
         cairo_region_destroy(region)
     }
 
