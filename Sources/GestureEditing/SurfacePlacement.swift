@@ -60,7 +60,7 @@ extension DeviceGeometry {
     /// A sample's position in millimetres from the surface's top-left
     /// corner, like `millimetres(x:y:)` but computed in Double so that no
     /// coordinate, however hostile, can overflow.
-    func millimetres(of sample: Sample) -> (x: Double, y: Double) {
+    public func millimetres(of sample: Sample) -> (x: Double, y: Double) {
         (
             (Double(sample.x) - Double(x.minimum)) / unitsPerMMX,
             (Double(sample.y) - Double(y.minimum)) / unitsPerMMY
@@ -71,7 +71,7 @@ extension DeviceGeometry {
 extension Gesture {
     /// The smallest box holding every sample, in millimetres from the
     /// surface's top-left corner; `nil` when there are no samples.
-    var boundingBoxMM: (minimumX: Double, minimumY: Double, maximumX: Double, maximumY: Double)? {
+    public var boundingBoxMM: (minimumX: Double, minimumY: Double, maximumX: Double, maximumY: Double)? {
         var box: (minimumX: Double, minimumY: Double, maximumX: Double, maximumY: Double)?
         for stroke in strokes {
             for sample in stroke.samples {

@@ -73,6 +73,12 @@ final class ButtonWindow {
     var savedGestureNames: [String] = []
     /// The busy ring's animation timer (only while a play is under way).
     var spinTimer: guint = 0
+    /// While placing: the gesture's fingers drawn at the pointer, where the
+    /// pointer is (a monitor and a point on it), and the saved gestures'
+    /// summaries the daemon listed (the preview's label).
+    var placingPreview: PlacingPreview?
+    var placingPointer: (monitor: Int, point: ScreenPoint)?
+    var gestureSummaries: [String: String] = [:]
     /// One switch scanning the menu (SwitchScanning.swift): the scan, the
     /// menu levels open (the top level first), its timer (only while it
     /// scans), and the daemon's `screen-menu` events.

@@ -1,6 +1,7 @@
 import ButtonModel
 import CGtk
 import GestureFormat
+import GestureModel
 import GestureProtocol
 import OperatingSystem
 
@@ -22,6 +23,8 @@ enum LinkReply: Sendable {
     case queued(job: Int)
     /// The play's job ended in this state (done, cancelled, failed).
     case ended(JobState)
+    /// `show`: the gesture (its file's object, read).
+    case shown(Gesture)
     /// `press` or `cancel` done.
     case done
     /// `subscribe` answered: events follow, each as `.event`.
@@ -64,6 +67,21 @@ final class DaemonLink {
             let result = ListResult(try Self.call(client, .list))
             let gestures = (result.gestures ?? []).map { ButtonMenu.SavedGesture(name: $0.name, summary: $0.summary) }
             return .list(gestures)
+        }
+    }
+
+    /// `show`: a saved gesture, to draw its fingers while it is placed.
+    func show(_ name: String, _ handler: @escaping (LinkReply) -> Void) {
+        run(handler) { client throws(LinkFailure) in
+            let result = try Self.call(client, .show(name: name))
+            guard let member = result["gesture"] else {
+                throw LinkFailure(message: "the daemon's show reply has no gesture", unreachable: false)
+            }
+            do throws(GestureFormatError) {
+                return .shown(try GestureFileFormat.decode(json: member, source: "the daemon's \"\(name)\""))
+            } catch {
+                throw LinkFailure(message: "\(error)", unreachable: false)
+            }
         }
     }
 

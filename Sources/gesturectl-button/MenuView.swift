@@ -88,6 +88,7 @@ extension ButtonWindow {
                 daemonMissing = nil
                 watchSwitch()
                 savedGestureNames = gestures.map(\.name)
+                gestureSummaries = Dictionary(gestures.map { ($0.name, $0.summary) }, uniquingKeysWith: { first, _ in first })
                 for widget in missingItems { gtk_widget_destroy(widget) }
                 missingItems = []
                 fillSavedGestures(ButtonMenu.savedGestureItems(gestures))

@@ -60,9 +60,15 @@ extension ButtonWindow {
             connect(surface, "button-release-event", unsafeBitCast(onPlacingPress, to: GCallback.self), me)
             connect(surface, "touch-event", unsafeBitCast(onPlacingTouch, to: GCallback.self), me)
             connect(surface, "key-press-event", unsafeBitCast(onPlacingKey, to: GCallback.self), me)
+            // The gesture's fingers at the pointer (PlacingPreviewView.swift).
+            gtk_widget_add_events(surface, gint(GDK_POINTER_MOTION_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
+            connect(surface, "motion-notify-event", unsafeBitCast(onPlacingMotion, to: GCallback.self), me)
+            connect(surface, "leave-notify-event", unsafeBitCast(onPlacingLeave, to: GCallback.self), me)
+            connect(surface, "draw", unsafeBitCast(onPlacingDraw, to: GCallback.self), me, after: true)
             gtk_widget_show_all(surface)
             placingWindows.append(surface)
         }
+        showPreview(of: gesture)
         say("placing \(shown(gesture)): click where it should play (Escape cancels)")
         flowChanged()
     }
@@ -79,6 +85,8 @@ extension ButtonWindow {
         guard !placingWindows.isEmpty else { return }
         for surface in placingWindows { gtk_widget_destroy(surface) }
         placingWindows = []
+        placingPreview = nil
+        placingPointer = nil
         placingPressed = false
         if customizeWindow.map({ gtk_widget_get_visible($0) == 0 }) ?? true { buttonTakesKeyboard(true) }
         if let display = gdk_display_get_default() { gdk_display_sync(display) }
@@ -304,7 +312,7 @@ extension ButtonWindow {
 /// The key under which a placing surface carries its monitor's index (plus one).
 let monitorKey = "gesturectl-monitor"
 
-private func monitorIndex(_ widget: UnsafeMutableRawPointer?) -> Int {
+func monitorIndex(_ widget: UnsafeMutableRawPointer?) -> Int {
     guard let widget else { return -1 }
     return Int(bitPattern: g_object_get_data(widget.assumingMemoryBound(to: GObject.self), monitorKey)) - 1
 }
