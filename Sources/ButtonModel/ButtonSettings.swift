@@ -124,6 +124,30 @@ public struct ButtonSettings: Hashable, Sendable {
 
     public init() {}
 
+    /// The desktop's text scale from its font resolution (`dpi`, GDK's
+    /// screen resolution: 96 at 100 %, larger when the person asked for
+    /// larger text); 1 when it says none (0 or less), and never below 1 or
+    /// above 4: targets grow with the text, never shrink.
+    public static func textScale(dpi: Double) -> Double {
+        guard dpi > 0, dpi.isFinite else { return 1 }
+        return min(4, max(1, dpi / 96))
+    }
+
+    /// The smallest target at this text scale: 48 px grown with the text.
+    public static func minimumTarget(textScale: Double) -> Int {
+        Int((Double(minimumSize) * max(1, textScale)).rounded())
+    }
+
+    /// These settings on a desktop whose text is `textScale` times the
+    /// usual size: the button grows with it (up to ``maximumSize``). The
+    /// desktop's own scale (HiDPI) needs nothing here: GTK's logical pixels
+    /// grow with it already.
+    public func scaled(textScale: Double) -> ButtonSettings {
+        var scaled = self
+        scaled.size = min(Self.maximumSize, Int((Double(size) * max(1, textScale)).rounded()))
+        return scaled
+    }
+
     /// The action for `gesture`.
     public func action(for gesture: ButtonGesture) -> ButtonAction {
         switch gesture {

@@ -30,6 +30,8 @@ func connect(
 /// call runs on the main thread, in GTK's main loop.
 final class ButtonWindow {
     let settings: ButtonSettings
+    /// The desktop's text scale (1 at the usual size): targets grow with it.
+    let textScale: Double
     let positionPath: String?
     private(set) var machine: ButtonMachine
     let mode: WindowMode
@@ -110,8 +112,9 @@ final class ButtonWindow {
     /// The GDK event being handled, for the menu's popup (its serial grabs).
     private var currentEvent: UnsafeMutablePointer<GdkEvent>?
 
-    init(settings: ButtonSettings, position: EdgePosition, positionPath: String?, socketPath: String) {
+    init(settings: ButtonSettings, textScale: Double = 1, position: EdgePosition, positionPath: String?, socketPath: String) {
         self.settings = settings
+        self.textScale = textScale
         self.positionPath = positionPath
         self.link = DaemonLink(path: socketPath)
         let display = gdk_display_get_default()
@@ -428,17 +431,18 @@ final class ButtonWindow {
 
     private func installStyle() {
         let size = settings.size
+        let target = ButtonSettings.minimumTarget(textScale: textScale)
         let css = """
             window.gesturectl-button { background: transparent; }
             button.gesturectl-button { padding: 0; margin: 0; border-width: 0; min-width: \(size)px; min-height: \(size)px; }
-            menu.gesturectl-menu menuitem { min-height: 48px; min-width: 200px; padding: 0 16px; }
+            menu.gesturectl-menu menuitem { min-height: \(target)px; min-width: \(Int((200 * textScale).rounded()))px; padding: 0 16px; }
             menu.gesturectl-menu menuitem:hover { box-shadow: inset 0 0 0 4px @theme_selected_fg_color, inset 0 0 0 7px @theme_fg_color; }
             window.gesturectl-placing { background: rgba(0, 0, 0, 0.18); }
             label.gesturectl-placing { background: rgba(20, 20, 20, 0.9); color: white; padding: 14px 20px; border-radius: 8px; font-size: 18px; }
             window.gesturectl-note { background: transparent; }
             label.gesturectl-note { background: rgba(20, 20, 20, 0.92); color: white; padding: 12px 16px; border-radius: 8px; }
             window.gesturectl-customize { border: 1px solid #5e5e5e; }
-            window.gesturectl-customize button { min-height: 48px; min-width: 48px; padding: 0 12px; }
+            window.gesturectl-customize button { min-height: \(target)px; min-width: \(target)px; padding: 0 12px; }
             label.gesturectl-customize-title { font-size: 18px; font-weight: bold; }
             """
         let provider = gtk_css_provider_new()

@@ -37,10 +37,15 @@ case .run(let settings):
         say("cannot open a display: set WAYLAND_DISPLAY (or DISPLAY for X11) to the session's, or run it from the desktop")
         exit(1)
     }
+    // Larger text asked for on the desktop (its font resolution): every
+    // target grows with it.
+    let textScale = ButtonSettings.textScale(dpi: gdk_screen_get_resolution(gdk_screen_get_default()))
+    let settings = settings.scaled(textScale: textScale)
     let positionPath = ButtonPositionFile.path(environment: ProcessEnvironment.variables())
     let position = PositionStore.load(path: positionPath) ?? .initial
     let socketPath = DaemonPaths.clientSocket(option: settings.socketPath, environment: ProcessEnvironment.variables())
-    let buttonWindow = ButtonWindow(settings: settings, position: position, positionPath: positionPath, socketPath: socketPath)
+    let buttonWindow = ButtonWindow(
+        settings: settings, textScale: textScale, position: position, positionPath: positionPath, socketPath: socketPath)
     buttonWindow.start()
     gtk_main()
     withExtendedLifetime(buttonWindow) {}

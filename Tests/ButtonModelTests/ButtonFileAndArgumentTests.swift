@@ -180,3 +180,27 @@ func contains(_ text: String, _ part: String) -> Bool {
         #expect(contains(entry, "\nExec=gesturectl-button\n") && contains(entry, "\nType=Application\n"))
     }
 }
+
+@Suite("Targets grow with the desktop's text")
+struct TextScaleTests {
+    @Test("The text scale is the font resolution over 96, never below 1 nor above 4; none said: 1")
+    func textScale() {
+        #expect(ButtonSettings.textScale(dpi: 96) == 1)
+        #expect(ButtonSettings.textScale(dpi: 144) == 1.5)
+        #expect(ButtonSettings.textScale(dpi: -1) == 1)
+        #expect(ButtonSettings.textScale(dpi: 72) == 1)
+        #expect(ButtonSettings.textScale(dpi: 10_000) == 4)
+        #expect(ButtonSettings.textScale(dpi: .nan) == 1)
+    }
+
+    @Test("The button and the smallest target grow with it; the button stays within its largest size")
+    func scaled() {
+        var settings = ButtonSettings()
+        #expect(settings.scaled(textScale: 1.5).size == 90)
+        #expect(settings.scaled(textScale: 1).size == 60)
+        #expect(ButtonSettings.minimumTarget(textScale: 1) == 48)
+        #expect(ButtonSettings.minimumTarget(textScale: 1.25) == 60)
+        settings.size = 400
+        #expect(settings.scaled(textScale: 2).size == ButtonSettings.maximumSize)
+    }
+}
