@@ -98,7 +98,9 @@ public enum ButtonCommandLine {
         a daemon the menu says what to start, and tries again each time it opens.
 
         Keyboard: Tab reaches the button, Return or Space opens its menu, the arrows
-        move in the menu and Escape closes it. In Customize Top Level Menu, Tab and
+        move in the menu and Escape closes it. While a gesture is being placed,
+        Return plays it where the pointer is (at the screen's centre when the
+        pointer is elsewhere) and Escape cancels. In Customize Top Level Menu, Tab and
         the arrows move between its buttons, Return presses one, and Escape closes
         its question, then the panel. Screen readers find the button as a push
         button named "gesturectl menu", and each of the panel's buttons by what it

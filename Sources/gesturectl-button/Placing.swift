@@ -16,7 +16,7 @@ extension ButtonWindow {
         }
         closePlacing()
         buttonTakesKeyboard(false)
-        let text = "Click where \u{201C}\(DisplayText.escaped(gesture))\u{201D} should play. Escape or the button cancels."
+        let text = "Click where \u{201C}\(DisplayText.escaped(gesture))\u{201D} should play (Return: where the pointer is). Escape or the button cancels."
         let me = Unmanaged.passUnretained(self).toOpaque()
         for index in monitors.indices {
             let surface = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
@@ -147,6 +147,16 @@ extension ButtonWindow {
             }
             updateBusy()
         }
+    }
+
+    /// Return (or Space) on a placing surface: it plays where the pointer
+    /// is on that monitor, or at its centre when the pointer is elsewhere
+    /// (a keyboard alone can place it).
+    func placingReturn(monitor index: Int) {
+        guard flow.isPlacing, monitors.indices.contains(index) else { return }
+        let frame = monitors[index]
+        let point = placingPointer.flatMap { $0.monitor == index ? $0.point : nil } ?? ScreenPoint(x: frame.width / 2, y: frame.height / 2)
+        placingClick(monitor: index, local: (point.x, point.y), root: (frame.x + point.x, frame.y + point.y))
     }
 
     /// Escape on a placing surface.
@@ -339,9 +349,13 @@ private let onPlacingTouch: @convention(c) (UnsafeMutableRawPointer?, UnsafeMuta
 }
 
 private let onPlacingKey: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GdkEventKey>?, gpointer?) -> gboolean = {
-    _, event, data in
-    guard let event, event.pointee.keyval == guint(GDK_KEY_Escape) else { return 1 }
-    view(data).placingEscape()
+    widget, event, data in
+    guard let event else { return 1 }
+    switch event.pointee.keyval {
+    case guint(GDK_KEY_Escape): view(data).placingEscape()
+    case guint(GDK_KEY_Return), guint(GDK_KEY_KP_Enter), guint(GDK_KEY_space): view(data).placingReturn(monitor: monitorIndex(widget))
+    default: break
+    }
     return 1
 }
 
