@@ -117,6 +117,12 @@ public enum ButtonCommandLine {
         monitor at the next press (a long press cancels); a press while it plays
         stops it.
 
+        Settings for every start (the autostart entry gives no options) live in
+        ~/.config/gesturectl/button-settings.json ($XDG_CONFIG_HOME), each member
+        the option of the same name: {"size": 96, "double-tap": "press:screenshot"}.
+        Options on the command line win over it; a file with a mistake is not used
+        at all, and the button says which member is wrong.
+
         Examples:
           gesturectl-button                       # 60 px, fades to 40 % after 3 s
           gesturectl-button --size 96 --idle-opacity 0.7

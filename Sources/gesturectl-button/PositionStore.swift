@@ -11,21 +11,11 @@ enum PositionStore {
         guard let path else { return nil }
         let bytes: [UInt8]
         do throws(SystemError) {
-            let descriptor = try FileDescriptor.open(path, [.readOnly, .noFollow, .nonBlocking, .noControllingTerminal])
-            defer { descriptor.close() }
-            let status = try descriptor.status(path: path)
-            guard status.type == .regular else {
+            guard let read = try readSmallFile(path, limit: ButtonPositionFile.maximumBytes) else {
                 say("ignoring \(shown(path)): it is not a regular file; the button starts on the right edge")
                 return nil
             }
-            var collected: [UInt8] = []
-            while collected.count <= ButtonPositionFile.maximumBytes,
-                let piece = try descriptor.read(upTo: ButtonPositionFile.maximumBytes + 1 - collected.count, path: path),
-                !piece.isEmpty
-            {
-                collected += piece
-            }
-            bytes = collected
+            bytes = read
         } catch where error.kind == .notFound {
             return nil
         } catch {
@@ -77,4 +67,19 @@ enum PositionStore {
         } catch where error.errorNumber == EEXIST {
         }
     }
+}
+
+/// A small file's bytes (at most `limit` + 1, so that a larger file is seen
+/// to be too large), read without following a link at its end, without
+/// blocking on a FIFO and without taking a terminal; `nil` when it is not a
+/// regular file.
+func readSmallFile(_ path: String, limit: Int) throws(SystemError) -> [UInt8]? {
+    let descriptor = try FileDescriptor.open(path, [.readOnly, .noFollow, .nonBlocking, .noControllingTerminal])
+    defer { descriptor.close() }
+    guard try descriptor.status(path: path).type == .regular else { return nil }
+    var collected: [UInt8] = []
+    while collected.count <= limit, let piece = try descriptor.read(upTo: limit + 1 - collected.count, path: path), !piece.isEmpty {
+        collected += piece
+    }
+    return collected
 }

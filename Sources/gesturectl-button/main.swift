@@ -32,7 +32,31 @@ case .desktopEntry:
 case .autostart(let on):
     // No display needed: the entry is a file.
     exit(AutostartStore.set(on, path: ButtonAutostart.path(environment: ProcessEnvironment.variables())) ? 0 : 1)
-case .run(let settings):
+case .run(let commandLineSettings):
+    // The settings file first, then the command line's options over it.
+    var settings = commandLineSettings
+    var settingsProblem: String?
+    let settingsPath = ButtonSettingsFile.path(environment: ProcessEnvironment.variables())
+    if let settingsPath {
+        do throws(SystemError) {
+            if let bytes = try readSmallFile(settingsPath, limit: ButtonSettingsFile.maximumBytes) {
+                do throws(ButtonUsageError) {
+                    let fileArguments = try ButtonSettingsFile.arguments(from: bytes, path: settingsPath)
+                    if case .run(let combined) = try ButtonCommandLine.parse(fileArguments + Array(CommandLine.arguments.dropFirst())) {
+                        settings = combined
+                    }
+                } catch {
+                    settingsProblem = "\(error.message); the settings file is not used"
+                }
+            } else {
+                settingsProblem = "\(shown(settingsPath)) is not a regular file; it is not used"
+            }
+        } catch where error.kind == .notFound {
+        } catch {
+            settingsProblem = "\(shown(settingsPath)): \(error.errorMessage); it is not used"
+        }
+    }
+    if let settingsProblem { say(settingsProblem) }
     guard gtk_init_check(nil, nil) != 0 else {
         say("cannot open a display: set WAYLAND_DISPLAY (or DISPLAY for X11) to the session's, or run it from the desktop")
         exit(1)
@@ -40,13 +64,14 @@ case .run(let settings):
     // Larger text asked for on the desktop (its font resolution): every
     // target grows with it.
     let textScale = ButtonSettings.textScale(dpi: gdk_screen_get_resolution(gdk_screen_get_default()))
-    let settings = settings.scaled(textScale: textScale)
+    settings = settings.scaled(textScale: textScale)
     let positionPath = ButtonPositionFile.path(environment: ProcessEnvironment.variables())
     let position = PositionStore.load(path: positionPath) ?? .initial
     let socketPath = DaemonPaths.clientSocket(option: settings.socketPath, environment: ProcessEnvironment.variables())
     let buttonWindow = ButtonWindow(
         settings: settings, textScale: textScale, position: position, positionPath: positionPath, socketPath: socketPath)
     buttonWindow.start()
+    if let settingsProblem { buttonWindow.note(settingsProblem) }
     gtk_main()
     withExtendedLifetime(buttonWindow) {}
     exit(0)

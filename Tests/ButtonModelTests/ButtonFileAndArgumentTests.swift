@@ -204,3 +204,53 @@ struct TextScaleTests {
         #expect(settings.scaled(textScale: 2).size == ButtonSettings.maximumSize)
     }
 }
+
+@Suite("The settings file, for every start")
+struct ButtonSettingsFileTests {
+    private func arguments(_ text: String) throws(ButtonUsageError) -> [String] {
+        try ButtonSettingsFile.arguments(from: Array(text.utf8), path: "/home/ann/.config/gesturectl/button-settings.json")
+    }
+
+    @Test("Its members are the options of the same names; the command line's options win")
+    func membersAreOptions() throws {
+        let fromFile = try arguments(#"{"size": 96, "idle-opacity": 0.7, "double-tap": "press:screenshot", "long-press-duration": 1}"#)
+        #expect(fromFile == ["--size", "96", "--idle-opacity", "0.7", "--double-tap", "press:screenshot", "--long-press-duration", "1"])
+        guard case .run(let settings) = try ButtonCommandLine.parse(fromFile + ["--size", "72"]) else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(settings.size == 72)
+        #expect(settings.idleOpacity == 0.7)
+        #expect(settings.doubleTapAction == .press("screenshot"))
+        #expect(settings.longPressMicroseconds == 1_000_000)
+    }
+
+    @Test("A mistake names the file and the member, and refuses the whole file")
+    func mistakes() {
+        func message(_ text: String) -> String? {
+            do throws(ButtonUsageError) {
+                _ = try arguments(text)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let path = "/home/ann/.config/gesturectl/button-settings.json"
+        let tooSmall = message(#"{"size": 10}"#) ?? ""
+        #expect(tooSmall.hasPrefix("\(path): \"size\": --size") && tooSmall.contains("give a whole number of pixels from 48"), "\(tooSmall)")
+        #expect(message(#"{"colour": "red"}"#)?.hasPrefix("\(path): unknown setting \"colour\" (known: size,") == true)
+        #expect(message(#"{"help": "1"}"#)?.contains("unknown setting \"help\"") == true)
+        #expect(message(#"{"size": [1]}"#) == "\(path): \"size\" must be a number or a string")
+        #expect(message("[1, 2]")?.hasPrefix("\(path): must be an object") == true)
+        #expect(message("{\"size\": ")?.hasPrefix("\(path): not JSON") == true)
+        #expect(message(String(repeating: " ", count: ButtonSettingsFile.maximumBytes + 1))?.contains("larger than") == true)
+        #expect(message(#"{"double-tap": "play:../../etc"}"#)?.contains("\"double-tap\"") == true)
+    }
+
+    @Test("Where it is: XDG_CONFIG_HOME, else ~/.config; nowhere without an absolute folder")
+    func path() {
+        #expect(ButtonSettingsFile.path(environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]) == "/c/gesturectl/button-settings.json")
+        #expect(ButtonSettingsFile.path(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/h"]) == "/h/.config/gesturectl/button-settings.json")
+        #expect(ButtonSettingsFile.path(environment: [:]) == nil)
+    }
+}
