@@ -23,12 +23,6 @@ public enum ButtonAutostart {
     /// Where the autostart entry goes: `$XDG_CONFIG_HOME/autostart/`, else
     /// `~/.config/autostart/`; `nil` when neither is an absolute folder.
     public static func path(environment: [String: String]) -> String? {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            return config + "/autostart/gesturectl-button.desktop"
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") {
-            return (home == "/" ? "" : home) + "/.config/autostart/gesturectl-button.desktop"
-        }
-        return nil
+        XDGFolder.config(environment: environment).map { $0 + "/autostart/gesturectl-button.desktop" }
     }
 }

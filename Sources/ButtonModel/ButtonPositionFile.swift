@@ -28,13 +28,7 @@ public enum ButtonPositionFile {
     /// unset, empty or relative (as the XDG base directory specification
     /// says); `nil` when neither gives an absolute folder.
     public static func path(environment: [String: String]) -> String? {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return state + "/gesturectl/button.json"
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") {
-            return (home == "/" ? "" : home) + "/.local/state/gesturectl/button.json"
-        }
-        return nil
+        XDGFolder.state(environment: environment).map { $0 + "/gesturectl/button.json" }
     }
 
     /// The file's text for `position`, ending with a newline.

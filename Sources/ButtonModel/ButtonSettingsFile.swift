@@ -27,13 +27,7 @@ public enum ButtonSettingsFile {
     /// `$HOME/.config/gesturectl/button-settings.json` when XDG_CONFIG_HOME is
     /// unset, empty or relative; `nil` when neither gives an absolute folder.
     public static func path(environment: [String: String]) -> String? {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            return config + "/gesturectl/button-settings.json"
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") {
-            return (home == "/" ? "" : home) + "/.config/gesturectl/button-settings.json"
-        }
-        return nil
+        XDGFolder.config(environment: environment).map { $0 + "/gesturectl/button-settings.json" }
     }
 
     /// The file's settings as command-line arguments (`--size 96 …`), each
