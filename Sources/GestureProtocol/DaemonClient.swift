@@ -77,6 +77,32 @@ public final class DaemonClient {
         }
     }
 
+    /// Sends a request without waiting for its reply, which comes later
+    /// through ``nextMessage()`` among the events (a `record-stop` that
+    /// waits while the recording's strokes are pushed): its id.
+    /// - Throws: ``DaemonUnreachable`` when the connection breaks.
+    public func send(_ request: DaemonCall) throws(DaemonUnreachable) -> Int {
+        nextID += 1
+        do {
+            try socket.writeAll(Array(request.line(id: nextID).utf8), path: path)
+        } catch {
+            throw DaemonUnreachable(path: path, reason: "the connection broke: \(error.errorMessage)")
+        }
+        return nextID
+    }
+
+    /// The next event or reply: events kept while a call waited first,
+    /// then each line as it comes (a line that is not JSON is skipped).
+    /// - Throws: ``DaemonUnreachable`` when the connection breaks.
+    public func nextMessage() throws(DaemonUnreachable) -> DaemonReplyLine {
+        if keptStart < keptEvents.count { return .event(try nextEvent()) }
+        while true {
+            let line = try readLine()
+            // Harmless: a line that is not JSON is no message.
+            if let message = try? DaemonReplyLine.parse(line) { return message }
+        }
+    }
+
     /// Sends a request line and waits for the reply to `id`.
     private func exchange(_ line: String, id: Int) throws -> JSONValue {
         var writeError: SystemError?

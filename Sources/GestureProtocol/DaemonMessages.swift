@@ -632,6 +632,43 @@ public struct DevicesResult: Sendable {
         if case .array(let items)? = json["devices"] { devices = items }
     }
 
+    /// An input device of the list as far as a client draws what it
+    /// records: its node, name, kind and position axes.
+    public struct InputDevice: Sendable, Hashable {
+        public var node: String
+        public var name: String
+        /// `touchscreen`, `touchpad`, `tablet`, `mouse/pointer`, … (DeviceDiscovery's kinds).
+        public var kind: String
+        /// The position axes; `nil` for a relative pointer, which has none.
+        public var x: AxisRange?
+        public var y: AxisRange?
+
+        /// Makes one.
+        public init(node: String, name: String, kind: String, x: AxisRange?, y: AxisRange?) {
+            self.node = node
+            self.name = name
+            self.kind = kind
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// The input devices (entries without a node or name are left out).
+    public var inputDevices: [InputDevice] {
+        (devices ?? []).compactMap { item in
+            guard let node = item["node"]?.stringValue, let name = item["name"]?.stringValue else { return nil }
+            func axis(_ key: String) -> AxisRange? {
+                guard let axis = item[key], case .number(let minimum)? = axis["min"], case .number(let maximum)? = axis["max"],
+                    let low = Int(minimum), let high = Int(maximum), low < high
+                else { return nil }
+                var resolution = 0
+                if case .number(let text)? = axis["resolution"], let value = Int(text) { resolution = max(0, value) }
+                return AxisRange(minimum: low, maximum: high, resolution: resolution)
+            }
+            return InputDevice(node: node, name: name, kind: item["kind"]?.stringValue ?? "", x: axis("x"), y: axis("y"))
+        }
+    }
+
     /// {ready: [{kind, node, to}], devices}.
     public var json: JSONValue {
         .object([("ready", .array(ready.map(\.json))), ("devices", .array(devices ?? []))])

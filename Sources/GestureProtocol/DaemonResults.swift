@@ -574,6 +574,15 @@ public struct RecordEvent: DaemonEventMessage, Hashable {
         self.stroke = stroke
     }
 
+    /// Reads one (`nil`: another event, or another job's): the on-screen
+    /// button draws each stroke as it comes.
+    public init?(_ json: JSONValue, job: JSONValue) throws(DaemonError) {
+        guard json["event"] == .string(Self.event.rawValue), json[WireKey.job.rawValue] == job else { return nil }
+        let reader = try WireReader(json, what: "a record event")
+        self.job = try reader.integer(.job)
+        stroke = try reader.member(.stroke)
+    }
+
     /// job, stroke.
     public var fields: [(String, JSONValue)] { [member(.job, .integer(job)), member(.stroke, stroke)] }
 }
