@@ -148,7 +148,7 @@ let package = Package(
         // and command line in pure Swift, testable without a display; GTK 3
         // and gtk-layer-shell only in CGtk, which only the button's executable
         // imports (gesturectl and the daemon link no GTK).
-        .target(name: "ButtonModel", dependencies: ["GestureModel", "GestureFormat", "GestureMenu", "GestureEditing"]),
+        .target(name: "ButtonModel", dependencies: ["GestureModel", "GestureFormat", "GestureMenu", "GestureEditing", "GestureRender"]),
         .systemLibrary(
             name: "CGtk", pkgConfig: "gtk+-3.0 gtk-layer-shell-0",
             providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]),
@@ -176,7 +176,7 @@ let package = Package(
             path: "Tests/DaemonTestSupport"
         ),
 
-        .testTarget(name: "ButtonModelTests", dependencies: ["ButtonModel", "GestureMenu", "GestureModel", "GestureSynth"]),
+        .testTarget(name: "ButtonModelTests", dependencies: ["ButtonModel", "GestureMenu", "GestureModel", "GestureSynth", "GestureFormat"]),
         .testTarget(name: "GestureModelTests", dependencies: ["GestureModel"]),
         .testTarget(name: "GestureFormatTests", dependencies: ["GestureFormat", "GestureModel", "TestSupport"]),
         .testTarget(name: "GestureEditingTests", dependencies: ["GestureEditing", "GestureModel"]),

@@ -78,6 +78,12 @@ public enum ButtonCommandLine {
                                      --socket; else $GESTURECTL_SOCKET, else
                                      $XDG_RUNTIME_DIR/gesturectl.sock if it is there,
                                      else /run/gesturectl/gesturectl.sock)
+          --device DEVICE            the device you draw with for Create New Gesture
+                                     and that moves live fingertips: an event
+                                     node, a /dev/input/by-id link, a name (or a
+                                     unique part of one), or vendor:product, as
+                                     gesturectl record --device takes it (else
+                                     the daemon's only touch or pointer device)
           --autostart on|off         start the button with each desktop session
                                      (an XDG autostart entry in
                                      ~/.config/autostart), or no longer; off
@@ -96,6 +102,18 @@ public enum ButtonCommandLine {
         (Escape, or a click on the button, cancels). While it plays the button
         shows a turning ring and a stop square: a tap on it stops the play. Without
         a daemon the menu says what to start, and tries again each time it opens.
+
+        Create New Gesture opens a canvas over the whole screen, so that the
+        windows beneath get none of your strokes; the daemon records from the
+        drawing device (--device) and each stroke is drawn as you lift it. Stop
+        ends the recording; then Review plays it on the canvas, Redo records it
+        again, Save keeps it in the daemon's library under the name suggested
+        (change it as you like), and Discard throws it away after asking (Keep it
+        is the default). Escape answers a question with its default, and
+        otherwise is Discard. Fingertips 2 to 5 start live fingertips from the
+        same device through the daemon: the button says how they are moved and
+        how they end (after 5 s without input, or a tap on the button, which
+        shows a turning ring meanwhile).
 
         Keyboard: Tab reaches the button, Return or Space opens its menu, the arrows
         move in the menu and Escape closes it. While a gesture is being placed,
@@ -128,6 +146,7 @@ public enum ButtonCommandLine {
           gesturectl-button --size 96 --idle-opacity 0.7
           gesturectl-button --double-tap menu --single-tap none
           gesturectl-button --double-tap press:screenshot --long-press play:three-finger-swipe-up
+          gesturectl-button --device "ELAN Touchscreen"   # draw and move fingertips with it
 
         Exit status: 0 when hidden from its menu ("Hide the button"), 1 when no
         display can be opened, 2 for a bad argument.
@@ -193,6 +212,13 @@ public enum ButtonCommandLine {
                     throw ButtonUsageError("--socket needs the path of the daemon's socket, e.g. /run/gesturectl/gesturectl.sock")
                 }
                 settings.socketPath = text
+            case "--device":
+                let text = try value(for: name, inline: inline)
+                guard !text.isEmpty, !text.utf8.contains(0) else {
+                    throw ButtonUsageError(
+                        "--device needs a device: an event node, a /dev/input/by-id link, a name or a part of one, or vendor:product")
+                }
+                settings.device = text
             case "--single-tap":
                 settings.singleTapAction = try action(name, try value(for: name, inline: inline))
             case "--double-tap":

@@ -17,6 +17,11 @@ public struct ButtonMenuItem: Hashable, Sendable {
         case savedGestures
         /// Starts placing a saved gesture: the next click on the screen plays it there.
         case place(gesture: String)
+        /// Create New Gesture: opens the full-screen canvas, recording
+        /// through the daemon (``CanvasFlow``).
+        case create
+        /// Starts this many live fingertips through the daemon (``FingertipsFlow``).
+        case fingertips(Int)
         /// Something the button does not do yet: says so (the text), rather than nothing.
         case notAvailable(String)
         /// Shows this text (a problem, or the daemon's absence): the menu
@@ -62,9 +67,6 @@ public enum ButtonMenu {
             self.summary = summary
         }
     }
-
-    /// Why items are not available yet, said when they are chosen.
-    static let notYet = "not available yet from the on-screen button"
 
     /// The top level for `configuration`, then "Customize Top Level Menu"
     /// and "Hide the button".
@@ -119,13 +121,18 @@ public enum ButtonMenu {
                 label: entry.label.map { DisplayText.escaped($0) } ?? "Saved gestures", description: "Your saved gestures: choose one, then click where to play it",
                 action: .savedGestures)
         case .create:
-            return notAvailable(label, "Create New Gesture is \(notYet); use gesturectl create, or gesturectl menu")
+            return ButtonMenuItem(
+                label: label, description: "Opens a full-screen canvas: draw a gesture, then review, redo, save or discard it",
+                action: .create)
         case .fingertipsMenu:
             return ButtonMenuItem(
                 label: label, description: "Live fingertips: 2, 3, 4 or 5",
                 action: .submenu(MenuConfiguration.fingertipsItems.map(item)))
         case .fingertips(let count):
-            return notAvailable(label, "\(count) fingertips are \(notYet); use gesturectl fingertips \(count)")
+            return ButtonMenuItem(
+                label: label,
+                description: "\(count) fingertips moved together by your touch or pointer device; they end after a pause, or with a tap on the button",
+                action: .fingertips(count))
         case .menu(let title, let items):
             return ButtonMenuItem(
                 label: label, description: "The \(DisplayText.escaped(title)) menu", action: .submenu(items.map(item)))
@@ -142,10 +149,6 @@ public enum ButtonMenu {
                     action: .press(key: key, force: true)),
                 ButtonMenuItem(label: "Do not press \(label)", description: "Closes the menu", action: .close),
             ]))
-    }
-
-    static func notAvailable(_ label: String, _ why: String) -> ButtonMenuItem {
-        ButtonMenuItem(label: label, description: "\(label): \(notYet)", action: .notAvailable(why))
     }
 
     /// The Saved gestures sub-menu for the daemon's list: each gesture by

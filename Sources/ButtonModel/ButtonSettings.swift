@@ -121,6 +121,10 @@ public struct ButtonSettings: Hashable, Sendable {
     /// The daemon's socket given with `--socket`; `nil`: found as
     /// `gesturectl` finds it (GestureProtocol's `DaemonPaths.clientSocket`).
     public var socketPath: String?
+    /// The drawing device of Create New Gesture and the source of live
+    /// fingertips (`--device`: as `gesturectl record --device` takes it);
+    /// `nil`: the daemon's only touch or pointer device.
+    public var device: String?
 
     public init() {}
 

@@ -90,6 +90,18 @@ final class ButtonWindow {
     var switchWatched = false
     var switchConnected = false
     var switchRetries = 0
+    /// Create New Gesture: its flow and, while open, its canvas (CreateCanvas.swift).
+    var canvas = CanvasFlow()
+    var canvasView: CanvasView?
+    /// Live fingertips (Fingertips.swift): their flow, the handle that
+    /// cancels them, and the daemon's line saying how they are moved.
+    var fingertips = FingertipsFlow()
+    var fingertipsHandle: FingertipsHandle?
+    var fingertipsLine: String?
+    var fingertipsSource: (name: String, kind: String)?
+    /// Whether the button shows a busy ring and stops something when tapped:
+    /// a play, or live fingertips.
+    var isBusy: Bool { flow.isBusy || fingertips.isActive }
     /// Where the compositor has the surface: the origin last asked for,
     /// once a frame has carried it (a layer surface's margins take effect
     /// with its next commit). Pointer positions are this plus the
@@ -313,7 +325,7 @@ final class ButtonWindow {
             case .opacity(let value):
                 if debugging { say("debug: opacity \(value)") }
                 // Busy, it stays clear: it shows the play and stops it.
-                gtk_widget_set_opacity(button, flow.isBusy ? 1 : value)
+                gtk_widget_set_opacity(button, isBusy ? 1 : value)
             case .move(let origin):
                 moveTo(origin, resting: nil)
             case .place(let position, let origin):
@@ -475,7 +487,7 @@ final class ButtonWindow {
         cairo_set_source_rgba(cr, 1, 1, 1, 0.95)
         cairo_set_line_width(cr, 2)
         cairo_stroke(cr)
-        if flow.isBusy {
+        if isBusy {
             drawBusy(cr, centre: centre, rim: rim)
             return
         }

@@ -31,6 +31,22 @@ enum LinkReply: Sendable {
     case subscribed
     /// A pushed event of a subscription.
     case event(JSONValue)
+    /// `record-start`: the daemon records from `device` (its name) as
+    /// `job`; its surface lies on the canvas as `area` says.
+    case recordStarted(job: Int, device: String, area: CanvasArea)
+    /// A stroke of the recording, as it lifted (a `record` event).
+    case stroke(CanvasStroke)
+    /// The recording ended: the waiting `record-stop`'s result.
+    case recordEnded(CanvasFlow.Ending)
+    /// `save`: saved under this name.
+    case saved(String)
+    /// `fingertips`: running as `job`, from `source` (its name), driven as
+    /// `kind` says; `handle` cancels them.
+    case fingertipsStarted(job: Int, source: String, kind: String, handle: FingertipsHandle)
+    /// They are ready: the daemon's line (how the source moves them).
+    case fingertipsReady(String)
+    /// They ended: the reason word (`nil`: unknown, or the connection broke) and the words.
+    case fingertipsEnded(reason: String?, message: String)
     /// It failed.
     case failed(LinkFailure)
 }
@@ -81,6 +97,32 @@ final class DaemonLink {
                 return .shown(try GestureFileFormat.decode(json: member, source: "the daemon's \"\(name)\""))
             } catch {
                 throw LinkFailure(message: "\(error)", unreachable: false)
+            }
+        }
+    }
+
+    /// `subscribe` to `events` on a connection kept open for as long as the
+    /// daemon keeps it: `.subscribed`, then each event as `.event`, and
+    /// `.failed` (the last reply) when it cannot be made or breaks. The
+    /// thread waits in a read: nothing wakes while no event comes.
+    func subscribe(_ events: [DaemonEvent], _ handler: @escaping (LinkReply) -> Void) {
+        let id = register(handler)
+        let path = self.path
+        let link = MainThreadOnly(self)
+        start {
+            do throws(LinkFailure) {
+                let client = try Self.connect(path)
+                _ = try Self.call(client, .subscribe(events))
+                post(link, id, .subscribed, last: false)
+                while true {
+                    do throws(DaemonUnreachable) {
+                        post(link, id, .event(try client.nextEvent()), last: false)
+                    } catch {
+                        throw LinkFailure(message: "the connection to the daemon broke: \(error.reason)", unreachable: true)
+                    }
+                }
+            } catch {
+                post(link, id, .failed(error), last: true)
             }
         }
     }
@@ -146,29 +188,136 @@ final class DaemonLink {
         }
     }
 
-    /// `subscribe` to `events` on a connection kept open for as long as the
-    /// daemon keeps it: `.subscribed`, then each event as `.event`, and
-    /// `.failed` (the last reply) when it cannot be made or breaks. The
-    /// thread waits in a read: nothing wakes while no event comes.
-    func subscribe(_ events: [DaemonEvent], _ handler: @escaping (LinkReply) -> Void) {
+    /// Create New Gesture's recording: `subscribe` {record} and
+    /// `record-start` {name, device} on one connection, then a `record-stop`
+    /// {wait} sent on it without waiting, so that the strokes pushed
+    /// meanwhile come as they are drawn: `.recordStarted`, each `.stroke`,
+    /// then `.recordEnded` when the recording stops (a `cancel` of its job
+    /// from ``cancel(job:_:)``, or by itself). The connection stays open
+    /// until then: the daemon drops a recording whose client goes away.
+    func record(device: String?, _ handler: @escaping (LinkReply) -> Void) {
         let id = register(handler)
         let path = self.path
         let link = MainThreadOnly(self)
         start {
             do throws(LinkFailure) {
                 let client = try Self.connect(path)
-                _ = try Self.call(client, .subscribe(events))
-                post(link, id, .subscribed, last: false)
+                client.keepsEvents = true
+                _ = try Self.call(client, .subscribe([.record]))
+                let started = RecordStartResult(try Self.call(client, .recordStart(name: "recording", device: device)))
+                guard let job = started.job, case .number(let text) = job, let jobNumber = Int(text) else {
+                    throw LinkFailure(message: "the daemon's record-start reply has no job", unreachable: false)
+                }
+                // Where its surface lies on the canvas: its axes, from the daemon's list.
+                let listed = try? Self.call(client, .devices)
+                let facts = listed.flatMap { DevicesResult($0).inputDevices.first { $0.node == started.device } }
+                let area = facts.map { CanvasArea.device(kind: $0.kind, x: $0.x, y: $0.y) } ?? .relativePointer
+                post(link, id, .recordStarted(job: jobNumber, device: started.name ?? started.device ?? "the device", area: area), last: false)
+                let waiting = try Self.send(client, .recordStop(wait: true))
                 while true {
+                    let message: DaemonReplyLine
                     do throws(DaemonUnreachable) {
-                        post(link, id, .event(try client.nextEvent()), last: false)
+                        message = try client.nextMessage()
                     } catch {
-                        throw LinkFailure(message: "the connection to the daemon broke: \(error.reason)", unreachable: true)
+                        throw LinkFailure(message: "the connection to the daemon broke while recording: \(error.reason)", unreachable: true)
+                    }
+                    switch message {
+                    case .event(let event):
+                        // Harmless: an event that cannot be read is not drawn; the result has every stroke.
+                        if let record = try? RecordEvent(event, job: job), let stroke = CanvasStroke(json: record.stroke) {
+                            post(link, id, .stroke(stroke), last: false)
+                        }
+                    case .reply(let replyID, let outcome):
+                        guard replyID == .integer(waiting) else { continue }
+                        switch outcome {
+                        case .success(let result): post(link, id, .recordEnded(Self.ending(RecordStopResult(result))), last: true)
+                        case .failure(let error): post(link, id, .recordEnded(.failed(error.message)), last: true)
+                        }
+                        return
                     }
                 }
             } catch {
                 post(link, id, .failed(error), last: true)
             }
+        }
+    }
+
+    /// How a `record-stop` result ended the recording, for the canvas.
+    private static func ending(_ result: RecordStopResult) -> CanvasFlow.Ending {
+        guard let json = result.gesture else { return .nothing(result.message ?? "no contact was recorded") }
+        do throws(GestureFormatError) {
+            let gesture = try GestureFileFormat.decode(json: json, source: "the daemon's recording")
+            return .recorded(
+                gesture, stopped: result.stopped ?? result.stopReason ?? "stopped", failure: result.stopCode?.isFailure ?? false,
+                warnings: result.warnings)
+        } catch {
+            return .failed("its recording cannot be read: \(error)")
+        }
+    }
+
+    /// `save` {name, gesture, force: false}: the recorded gesture, named
+    /// `name` inside too, into the daemon's library.
+    func save(_ gesture: Gesture, as name: String, _ handler: @escaping (LinkReply) -> Void) {
+        var named = gesture
+        named.name = name
+        let json = GestureFileFormat.json(named)
+        run(handler) { client throws(LinkFailure) in
+            _ = try Self.call(client, .save(name: name, gesture: json, force: false))
+            return .saved(name)
+        }
+    }
+
+    /// `fingertips` {count, device, idle_ms}: started and followed as
+    /// `gesturectl --socket … fingertips` does (GestureProtocol's
+    /// ``RemoteFingertips``: one connection subscribed to their events,
+    /// the other, which started them, cancels them when the handle is
+    /// cancelled; its closing ends them too). `.fingertipsStarted`,
+    /// `.fingertipsReady`, then `.fingertipsEnded` (or `.failed`: refused).
+    func fingertips(count: Int, device: String?, _ handler: @escaping (LinkReply) -> Void) {
+        let id = register(handler)
+        let path = self.path
+        let link = MainThreadOnly(self)
+        start {
+            do throws(LinkFailure) {
+                let client = try Self.connect(path)
+                let watcher = try Self.connect(path)
+                let request = DaemonCall.fingertips(
+                    count: count, device: device, idleMilliseconds: Double(FingertipsFlow.idleMilliseconds))
+                let started: (result: FingertipsStartResult, handle: FingertipsHandle)
+                do {
+                    started = try RemoteFingertips.start(request, client: client, watcher: watcher) { event in
+                        if case .ready(let line) = event { post(link, id, .fingertipsReady(line), last: false) }
+                    }
+                } catch let error as DaemonError {
+                    throw LinkFailure(message: error.message, unreachable: false)
+                } catch let error as DaemonUnreachable {
+                    throw LinkFailure(message: error.description, unreachable: true)
+                } catch {
+                    throw LinkFailure(message: "\(error)", unreachable: false)
+                }
+                let result = started.result
+                post(
+                    link, id, .fingertipsStarted(job: result.job, source: result.name, kind: result.kind, handle: started.handle),
+                    last: false)
+                started.handle.onCompletion { outcome in
+                    switch outcome {
+                    case .ended(let reason, let message):
+                        post(link, id, .fingertipsEnded(reason: reason?.rawValue, message: message), last: true)
+                    case .lost(let failure):
+                        post(link, id, .fingertipsEnded(reason: nil, message: Self.words(failure)), last: true)
+                    }
+                }
+            } catch {
+                post(link, id, .failed(error), last: true)
+            }
+        }
+    }
+
+    private static func words(_ failure: DaemonCallError) -> String {
+        switch failure {
+        case .daemon(let error): error.message
+        case .unreachable(let error): error.description
+        case .other(let text): text
         }
     }
 
@@ -218,6 +367,15 @@ final class DaemonLink {
         }
     }
 
+    /// A request sent without waiting for its reply (it comes with ``DaemonClient/nextMessage()``).
+    private static func send(_ client: DaemonClient, _ request: DaemonCall) throws(LinkFailure) -> Int {
+        do throws(DaemonUnreachable) {
+            return try client.send(request)
+        } catch {
+            throw LinkFailure(message: error.description, unreachable: true)
+        }
+    }
+
     /// A call whose errors become a ``LinkFailure`` with the daemon's message.
     private static func call(_ client: DaemonClient, _ request: DaemonCall) throws(LinkFailure) -> JSONValue {
         do {
@@ -231,6 +389,9 @@ final class DaemonLink {
         }
     }
 }
+
+/// Live fingertips' handle: cancelling it ends them (through the daemon).
+typealias FingertipsHandle = JobHandle<RemoteFingertipsOutcome, RemoteFingertipsEvent>
 
 /// A value that only the main thread touches, carried through another
 /// thread untouched (the link, handed back with a reply).

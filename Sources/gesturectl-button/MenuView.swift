@@ -162,6 +162,10 @@ extension ButtonWindow {
             gtk_main_quit()
         case .customize:
             openCustomize()
+        case .create:
+            openCanvas()
+        case .fingertips(let count):
+            startFingertips(count)
         case .close, .submenu, .savedGestures:
             break
         }
@@ -170,6 +174,7 @@ extension ButtonWindow {
     /// The button was tapped (its action is the menu): the menu, or what a
     /// tap means while placing or playing.
     func tapped(gesture: ButtonGesture) {
+        if fingertipsTapped() { return }
         switch flow.tap() {
         case .openMenu:
             openMenu(gesture: gesture)

@@ -75,7 +75,7 @@ extension ButtonWindow {
 
     /// Tells the machine whether the button is a stop button now (placing or playing).
     func flowChanged() {
-        let busy = flow.isBusy || flow.isPlacing
+        let busy = isBusy || flow.isPlacing
         if busy != machine.isBusy { handle(.busy(busy, at: monotonicNow())) }
     }
 
@@ -186,6 +186,7 @@ extension ButtonWindow {
     /// The button as the flow is: busy (the turning ring, named "Stop
     /// playing …", fully visible, redrawn ~20 times a second) or not.
     func updateBusy() {
+        if !flow.isBusy, fingertips.isActive { return showFingertipsBusy() }
         let accessible = gtk_widget_get_accessible(button)
         if flow.isBusy {
             let name = "Stop playing \(DisplayText.escaped(flow.gesture ?? ""))"

@@ -21,25 +21,17 @@ import Testing
         }
     }
 
-    @Test func whatIsNotDoneYetSaysSo() {
+    @Test func createAndFingertipsAreActions() {
         let items = ButtonMenu.items(for: .defaults)
-        guard case .notAvailable(let why) = items[6].action else {
-            Issue.record("Create New Gesture: \(items[6].action)")
-            return
-        }
-        #expect(why.contains("not available yet"))
+        #expect(items[6].action == .create)
+        #expect(items[6].description.contains("canvas"))
         guard case .submenu(let fingertips) = items[7].action else {
             Issue.record("Gestures: \(items[7].action)")
             return
         }
         #expect(fingertips.map(\.label) == ["2 fingertips", "3 fingertips", "4 fingertips", "5 fingertips"])
-        for item in fingertips {
-            guard case .notAvailable(let why) = item.action else {
-                Issue.record("\(item.label): \(item.action)")
-                continue
-            }
-            #expect(why.contains("not available yet"))
-        }
+        #expect(fingertips.map(\.action) == [.fingertips(2), .fingertips(3), .fingertips(4), .fingertips(5)])
+        for item in fingertips { #expect(item.description.contains("end after a pause")) }
     }
 
     @Test func powerAsksFirst() {
