@@ -205,6 +205,7 @@ extension ButtonWindow {
                 if case .recorded(let gesture, _, _, _) = ending { canvasView.area = CanvasArea.gesture(gesture.device) }
                 canvas.recordingEnded(ending)
                 say("canvas: \(canvas.status)")
+                if canvas.state == .recorded { say("canvas: suggested name \(shown(canvas.name))") }
                 showCanvas()
             case .failed(let failure):
                 if failure.unreachable { daemonMissing = failure.message }
