@@ -1,4 +1,5 @@
 import GestureFormat
+import GestureModel
 import Testing
 
 import GestureBindings
@@ -83,5 +84,38 @@ struct DaemonMessagesTests {
             played.json.jsonText
                 == "{\"job\": 1, \"state\": \"done\", \"device\": null, \"frames\": 10, \"lateness_max_us\": 3, \"lateness_p50_us\": 1, \"lateness_p99_us\": 2}")
         #expect(PlayResult(played.json).frames == "10")
+    }
+
+    @Test("A record event reads back its job's stroke; another job's, or another event, is nil")
+    func recordEventReadBack() throws {
+        let stroke = JSONValue.object([("kind", .string("finger")), ("samples", .array([.array([.integer(0), .integer(1), .integer(2)])]))])
+        let line = JSONValue.object([("event", .string(DaemonEvent.record.rawValue))] + RecordEvent(job: 21, stroke: stroke).fields).jsonText
+        guard case .event(let event) = try DaemonReplyLine.parse(Array(line.utf8)) else {
+            Issue.record("not an event: \(line)")
+            return
+        }
+        #expect(try RecordEvent(event, job: .integer(21)) == RecordEvent(job: 21, stroke: stroke))
+        #expect(try RecordEvent(event, job: .integer(22)) == nil)
+        #expect(try RecordEvent(.object([("event", .string("job")), ("job", .integer(21))]), job: .integer(21)) == nil)
+        #expect(throws: DaemonError.self) { try RecordEvent(.object([("event", .string("record")), ("job", .integer(21))]), job: .integer(21)) }
+    }
+
+    @Test("The devices result's input devices with their axes; a relative pointer has none")
+    func inputDevicesWithAxes() throws {
+        let json = try JSONValue.parse(Array(#"""
+            {"ready": [], "devices": [
+              {"node": "/dev/input/event5", "name": "ELAN Touchscreen", "kind": "touchscreen", "links": [], "vendor_product": "04f3:2d4a",
+               "slots": 10, "x": {"min": 0, "max": 3200, "resolution": 12}, "y": {"min": 0, "max": 1800, "resolution": 12},
+               "width_mm": 266.7, "height_mm": 150, "problem": null},
+              {"node": "/dev/input/event3", "name": "Mouse", "kind": "mouse/pointer", "links": [], "vendor_product": null,
+               "slots": 1, "x": null, "y": null, "width_mm": null, "height_mm": null, "problem": null},
+              {"name": "no node"}
+            ]}
+            """#.utf8))
+        let devices = DevicesResult(json).inputDevices
+        #expect(devices.map(\.node) == ["/dev/input/event5", "/dev/input/event3"])
+        #expect(devices[0].kind == "touchscreen" && devices[0].x == AxisRange(minimum: 0, maximum: 3200, resolution: 12))
+        #expect(devices[0].y == AxisRange(minimum: 0, maximum: 1800, resolution: 12))
+        #expect(devices[1].x == nil && devices[1].y == nil && devices[1].name == "Mouse")
     }
 }

@@ -82,6 +82,41 @@ struct DaemonRecordTests {
         await daemon.stop()
     }
 
+    @Test("One connection subscribes, starts and sends a waiting record-stop: strokes come as record events, then its reply when another connection cancels the job (the on-screen button's canvas)")
+    func waitOnTheRecordingsOwnConnection() async throws {
+        let recordings = TestRecordings()
+        let daemon = try daemon(recordings)
+        let client = try daemon.client()
+        client.keepsEvents = true
+        _ = try client.call(.subscribe([.record]))
+        let started = RecordStartResult(try client.call(.recordStart(name: "recording")))
+        let job = try #require(started.job)
+        let waiting = try client.send(.recordStop(wait: true))
+        try #require(recordings.latest).stroke(id: 1, x: 1_000, y: 2_000)
+        var stroke: JSONValue?
+        while stroke == nil {
+            switch try client.nextMessage() {
+            case .event(let event): stroke = try RecordEvent(event, job: job)?.stroke
+            case .reply(let id, _):
+                Issue.record("a reply (\(String(describing: id))) before the recording stopped")
+                return
+            }
+        }
+        guard case .array(let samples)? = stroke?["samples"] else { Issue.record("no samples"); return }
+        #expect(samples.first == .array([.integer(0), .integer(1_000), .integer(2_000)]))
+        _ = try daemon.client().call(.cancel(job: job))
+        while true {
+            guard case .reply(let id, let outcome) = try client.nextMessage() else { continue }
+            #expect(id == .integer(waiting))
+            let result = RecordStopResult(try outcome.get())
+            #expect(result.stopCode == .stopped)
+            let gesture = try GestureFileFormat.decode(json: try #require(result.gesture), source: "reply")
+            #expect(gesture.strokes.count == 1)
+            break
+        }
+        await daemon.stop()
+    }
+
     @Test("save, exists and force; a failed save keeps the result to collect again")
     func saveExistsForce() async throws {
         let recordings = TestRecordings()
