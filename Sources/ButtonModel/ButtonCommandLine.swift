@@ -54,6 +54,8 @@ public enum ButtonCommandLine {
                                      (press:screenshot, press:KEY_PLAYPAUSE; not
                                      power, which the menu offers after asking)
           play:NAME                  play a saved gesture where you click next
+          create                     Create New Gesture: open the canvas
+          fingertips:N               start N live fingertips, 2 to 10
           none                       nothing
         While a gesture is being placed or played, a tap (or Return) stops it,
         whatever the actions.

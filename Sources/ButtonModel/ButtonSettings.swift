@@ -6,9 +6,9 @@ import GestureModel
 /// binding actions (docs/PROTOCOL.md, "bind"): `menu` opens the menu,
 /// `press:KEY` presses a button or key as `press` does (`press:screenshot`,
 /// `press:KEY_PLAYPAUSE`), `play:NAME` plays a saved gesture where the next
-/// click is (as choosing it in the menu does), and `none` does nothing.
-/// `create` and `fingertips:N` are binding actions the button cannot run
-/// yet; they are refused, saying so.
+/// click is (as choosing it in the menu does), `create` opens Create New
+/// Gesture's canvas, `fingertips:N` starts N live fingertips (2 to 10, as
+/// the daemon's `fingertips` takes them), and `none` does nothing.
 public enum ButtonAction: Hashable, Sendable, CustomStringConvertible {
     /// Open the menu.
     case menu
@@ -20,6 +20,10 @@ public enum ButtonAction: Hashable, Sendable, CustomStringConvertible {
     case press(String)
     /// Place this saved gesture with the next click, then play it there.
     case play(String)
+    /// Open Create New Gesture's canvas.
+    case create
+    /// Start this many live fingertips.
+    case fingertips(Int)
 
     /// The word, as given: `menu`, `none`, `press:volume-up`, `play:NAME`.
     public var description: String {
@@ -28,11 +32,16 @@ public enum ButtonAction: Hashable, Sendable, CustomStringConvertible {
         case .none: "none"
         case .press(let key): "press:\(key)"
         case .play(let name): "play:\(name)"
+        case .create: "create"
+        case .fingertips(let count): "fingertips:\(count)"
         }
     }
 
     /// What the help and messages list.
-    public static let words = "menu, press:KEY, play:NAME or none"
+    public static let words = "menu, press:KEY, play:NAME, create, fingertips:N or none"
+
+    /// How many live fingertips an action may start: the daemon's range.
+    public static let fingertipsCounts = 2...10
 
     /// The action a word names.
     /// - Throws: ``ButtonUsageError`` (without the option's name) saying what is accepted.
@@ -63,8 +72,16 @@ public enum ButtonAction: Hashable, Sendable, CustomStringConvertible {
                 throw ButtonUsageError("play: \(DisplayText.escaped(problem))")
             }
             return .play(name)
-        case ("create", _), ("fingertips", _):
-            throw ButtonUsageError("\(word) is a binding action the on-screen button cannot run yet; the actions are \(words)")
+        case ("create", nil):
+            return .create
+        case ("fingertips", let count?):
+            guard let number = Int(count), fingertipsCounts.contains(number) else {
+                throw ButtonUsageError(
+                    "fingertips:\(DisplayText.escaped(count)): give how many, \(fingertipsCounts.lowerBound) to \(fingertipsCounts.upperBound) (AssistiveTouch offers 2 to 5)")
+            }
+            return .fingertips(number)
+        case ("fingertips", nil):
+            throw ButtonUsageError("fingertips needs how many: fingertips:3")
         case ("press", nil), ("play", nil):
             throw ButtonUsageError("\(word) needs what to \(word): \(word == "press" ? "press:volume-up" : "play:NAME")")
         default:

@@ -130,6 +130,10 @@ extension ButtonWindow {
             press(key, force: false)
         case .play(let name):
             startPlacing(name)
+        case .create:
+            openCanvas()
+        case .fingertips(let count):
+            startFingertips(count)
         case .none:
             break
         }

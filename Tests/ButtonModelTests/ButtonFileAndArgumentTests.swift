@@ -66,7 +66,7 @@ import Testing
         #expect(settings.doubleTapMicroseconds == 500_000 && settings.longPressMicroseconds == 1_000_000)
     }
 
-    @Test("Custom Actions take the daemon's binding words: menu, none, press:KEY, play:NAME")
+    @Test("Custom Actions take the daemon's binding words: menu, none, press:KEY, play:NAME, create, fingertips:N")
     func customActions() throws {
         guard case .run(let settings) = try ButtonCommandLine.parse([
             "--single-tap", "press:Volume-Up", "--double-tap=press:key_playpause", "--long-press", "play:three-finger-swipe-up",
@@ -81,6 +81,9 @@ import Testing
         #expect(ButtonAction.press("screenshot").description == "press:screenshot")
         #expect(ButtonAction.play("a:b").description == "play:a:b")
         #expect(try ButtonAction.parse("play:a:b") == .play("a:b"))
+        #expect(try ButtonAction.parse("create") == .create && ButtonAction.parse("fingertips:3") == .fingertips(3))
+        #expect(ButtonAction.fingertips(5).description == "fingertips:5" && ButtonAction.create.description == "create")
+        #expect(contains(ButtonCommandLine.help, "fingertips:N"))
         #expect(contains(ButtonCommandLine.help, "press:KEY"))
     }
 
@@ -110,15 +113,18 @@ import Testing
         (["--size"], "needs a value"),
         (["--idle-opacity", "0"], "from 0.1"),
         (["--idle-opacity", "nan"], "from 0.1"),
-        (["--double-tap", "dance"], "menu, press:KEY, play:NAME or none"),
+        (["--double-tap", "dance"], "menu, press:KEY, play:NAME, create, fingertips:N or none"),
         (["--single-tap", "press:volum-up"], "--single-tap 'press:volum-up': press: unknown button \"volum-up\""),
         (["--single-tap", "press:KEY_A"], "not a key gesturectl's virtual keyboard sends"),
         (["--long-press", "press:power"], "only the menu's Buttons offers it, after asking"),
         (["--long-press", "press"], "press needs what to press"),
         (["--double-tap", "play:"], "play: "),
         (["--double-tap", "play:../x"], "--double-tap 'play:../x': play: "),
-        (["--double-tap", "create"], "cannot run yet"),
-        (["--double-tap", "fingertips:3"], "cannot run yet"),
+        (["--double-tap", "create:x"], "the actions are"),
+        (["--double-tap", "fingertips"], "fingertips needs how many"),
+        (["--double-tap", "fingertips:1"], "give how many, 2 to 10"),
+        (["--double-tap", "fingertips:11"], "give how many, 2 to 10"),
+        (["--double-tap", "fingertips:x\u{1B}"], "fingertips:x<U+001B>"),
         (["--double-tap", "menu:x"], "the actions are"),
         (["--double-tap", "play:a\u{1B}b"], "<U+001B>"),
         (["--frobnicate"], "unknown option"),
