@@ -110,21 +110,22 @@ public enum ButtonCommandLine {
         drawing device (--device) and each stroke is drawn as you lift it. Stop
         ends the recording; then Review plays it on the canvas, Redo records it
         again, Save keeps it in the daemon's library under the name suggested
-        (change it as you like), and Discard throws it away after asking (Keep it
-        is the default). Escape answers a question with its default, and
-        otherwise is Discard. Fingertips 2 to 5 start live fingertips from the
-        same device through the daemon: the button says how they are moved and
-        how they end (after 5 s without input, or a tap on the button, which
-        shows a turning ring meanwhile).
+        (change it as you like), and Discard throws it away. Redo and Discard ask
+        first (Keep it is the default). Fingertips 2 to 5 start live fingertips
+        from the same device through the daemon: the button says how they are
+        moved and how they end (after 5 s without input, or a tap on the button,
+        which shows a turning ring meanwhile).
 
         Keyboard: Tab reaches the button, Return or Space opens its menu, the arrows
         move in the menu and Escape closes it. While a gesture is being placed,
         Return plays it where the pointer is (at the screen's centre when the
         pointer is elsewhere) and Escape cancels. In Customize Top Level Menu, Tab and
         the arrows move between its buttons, Return presses one, and Escape closes
-        its question, then the panel. Screen readers find the button as a push
-        button named "gesturectl menu", and each of the panel's buttons by what it
-        does ("Remove Home").
+        its question, then the panel. On the canvas, Tab and the arrows move
+        between its controls, Return presses one (in the name: Save), and Escape
+        answers a question with its default, else is Discard. Screen readers find
+        the button as a push button named "gesturectl menu", and each of the
+        panel's and the canvas's buttons by what it does ("Remove Home", "Save").
 
         One switch: bind a switch's key to the daemon's action {"screen-menu": {}}
         (its bind request, or its configuration's bindings). A press opens this menu
@@ -148,7 +149,7 @@ public enum ButtonCommandLine {
           gesturectl-button --size 96 --idle-opacity 0.7
           gesturectl-button --double-tap menu --single-tap none
           gesturectl-button --double-tap press:screenshot --long-press play:three-finger-swipe-up
-          gesturectl-button --device "ELAN Touchscreen"   # draw and move fingertips with it
+          gesturectl-button --device "ELAN Touchscreen"   # draw with it
 
         Exit status: 0 when hidden from its menu ("Hide the button"), 1 when no
         display can be opened, 2 for a bad argument.

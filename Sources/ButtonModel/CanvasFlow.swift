@@ -9,7 +9,9 @@ import GestureRender
 /// result); then Review (the gesture played on the canvas, not on a
 /// device), Redo, Save under a name the person may change (suggested from
 /// what the gesture is, free in the library, checked as the library checks
-/// names) and Discard, which asks first ("Keep it" is the default). Pure:
+/// names) and Discard, which asks first ("Keep it" is the default), as Redo
+/// does once something was drawn (the seeds' create flow asks before
+/// Record again). Pure:
 /// the window shows ``buttons``, ``status`` and the name entry, and carries
 /// out the ``CanvasEffect``s the flow returns.
 public struct CanvasFlow: Sendable {
@@ -28,6 +30,9 @@ public struct CanvasFlow: Sendable {
         /// Discard asked: Keep it (the default) or Discard it. `job`: the
         /// recording still runs meanwhile (Discard was pressed while recording).
         case confirmingDiscard(job: Int?)
+        /// Redo asked: Keep it (the default) or Record again, which drops
+        /// what was drawn (as the seeds' create flow asks before it).
+        case confirmingRedo
         /// Save is asked for under `name`.
         case saving(name: String)
         /// Saved as `name`.
@@ -39,7 +44,7 @@ public struct CanvasFlow: Sendable {
 
     /// A control of the canvas: a push button named by its label.
     public enum Control: String, Hashable, Sendable, CaseIterable {
-        case stop, review, redo, save, discard, keep, discardConfirmed, tryAgain, close, done
+        case stop, review, redo, save, discard, keep, discardConfirmed, redoConfirmed, tryAgain, close, done
     }
 
     /// A button as the canvas shows it.
@@ -117,7 +122,13 @@ public struct CanvasFlow: Sendable {
             return []
         case (.recorded, .review):
             return gesture == nil ? [] : [.review]
-        case (.recorded, .redo), (.failed, .tryAgain):
+        case (.recorded, .redo):
+            state = .confirmingRedo
+            return []
+        case (.confirmingRedo, .keep):
+            state = .recorded
+            return []
+        case (.confirmingRedo, .redoConfirmed), (.failed, .tryAgain):
             return begin()
         case (.recorded, .save):
             return save()
@@ -142,7 +153,7 @@ public struct CanvasFlow: Sendable {
     public mutating func escape() -> [CanvasEffect] {
         switch state {
         case .closed: return []
-        case .confirmingDiscard: return press(.keep)
+        case .confirmingDiscard, .confirmingRedo: return press(.keep)
         case .recording: return press(.discard)
         case .recorded: return press(.discard)
         case .starting: return close(cancelling: nil)
@@ -240,7 +251,7 @@ public struct CanvasFlow: Sendable {
         case .recorded:
             return [
                 Button(control: .review, label: "Review", description: "Plays the gesture on this canvas (not on a device)", isDefault: false, isDestructive: false),
-                Button(control: .redo, label: "Redo", description: "Records it again from the start", isDefault: false, isDestructive: false),
+                Button(control: .redo, label: "Redo", description: "Records it again from the start (asks first)", isDefault: false, isDestructive: false),
                 Button(control: .save, label: "Save", description: "Saves it in the library under the name above", isDefault: true, isDestructive: false),
                 discardButton,
             ]
@@ -248,6 +259,11 @@ public struct CanvasFlow: Sendable {
             return [
                 Button(control: .keep, label: "Keep it", description: "Goes back to the gesture", isDefault: true, isDestructive: false),
                 Button(control: .discardConfirmed, label: "Discard it", description: "Throws the drawing away and closes the canvas", isDefault: false, isDestructive: true),
+            ]
+        case .confirmingRedo:
+            return [
+                Button(control: .keep, label: "Keep it", description: "Goes back to the gesture", isDefault: true, isDestructive: false),
+                Button(control: .redoConfirmed, label: "Record again", description: "Throws the drawing away and records a new one", isDefault: false, isDestructive: true),
             ]
         case .saved:
             return [Button(control: .done, label: "Done", description: "Closes the canvas", isDefault: true, isDestructive: false)]
@@ -279,6 +295,8 @@ public struct CanvasFlow: Sendable {
             return "Recorded: \(what). Name it and Save, or Review, Redo or Discard."
         case .confirmingDiscard:
             return "Discard this drawing? The \(drawn) cannot be recovered."
+        case .confirmingRedo:
+            return "Record again? The \(drawn) drawn so far will be discarded; they cannot be recovered."
         case .saving(let name): return "Saving as \(DisplayText.escaped(name))…"
         case .saved(let name): return "Saved as \(DisplayText.escaped(name)): it is in Saved gestures."
         case .failed(let text): return text

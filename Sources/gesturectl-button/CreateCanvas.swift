@@ -183,9 +183,9 @@ extension ButtonWindow {
         canvasView.recording += 1
         let recording = canvasView.recording
         say("canvas: asking the daemon to record" + (settings.device.map { " from \(shown($0))" } ?? ""))
-        link.record(device: settings.device) { [self] reply in
-            // A reply for an earlier recording (before a Redo, or a closed canvas) only cancels it.
-            guard let canvasView = self.canvasView, canvasView.recording == recording else {
+        link.record(device: settings.device) { [self, weak canvasView] reply in
+            // A reply for an earlier recording (before a Redo, or of a canvas since closed) only cancels it.
+            guard let canvasView, canvasView === self.canvasView, canvasView.recording == recording else {
                 if case .recordStarted(let job, _, _) = reply {
                     link.cancel(job: job) { _ in }
                 }

@@ -115,10 +115,19 @@ private func swipeUp() -> Gesture {
         #expect(!flow.isOpen)
     }
 
-    @Test("Redo records again from the start; a started job after a close is cancelled")
+    @Test("Redo asks first (Keep it is the default), then records again from the start; a started job after a close is cancelled")
     func redoAndLateStart() {
         var flow = recorded()
-        #expect(flow.press(.redo) == [.startRecording])
+        #expect(flow.press(.redo) == [])
+        #expect(flow.state == .confirmingRedo)
+        #expect(flow.buttons.map(\.label) == ["Keep it", "Record again"])
+        #expect(flow.buttons.first { $0.isDefault }?.control == .keep)
+        #expect(flow.buttons.first { $0.control == .redoConfirmed }?.isDestructive == true)
+        #expect(flow.status.hasPrefix("Record again? The 1 stroke drawn so far will be discarded"))
+        #expect(flow.escape() == [])
+        #expect(flow.state == .recorded && flow.gesture != nil)
+        _ = flow.press(.redo)
+        #expect(flow.press(.redoConfirmed) == [.startRecording])
         #expect(flow.strokes.isEmpty && flow.gesture == nil && flow.state == .starting)
         #expect(flow.escape() == [.close])
         #expect(flow.recordingStarted(job: 9, device: "x") == [.cancelRecording(job: 9)])
