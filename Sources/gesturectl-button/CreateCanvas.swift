@@ -23,6 +23,12 @@ final class CanvasView {
     var reviewTimer: guint = 0
     /// The entry's text is being set by the canvas, not typed.
     var settingName = false
+    /// Fingers on a touchscreen canvas, by touch sequence, while they are
+    /// down: a thin trace of where each goes, until the daemon's stroke
+    /// (pushed as it lifts) is drawn in its place.
+    var touches: [UInt: [(x: Double, y: Double)]] = [:]
+    /// Traces of fingers that lifted, until their strokes come.
+    var lifted: [[(x: Double, y: Double)]] = []
 
     init(
         window: UnsafeMutablePointer<GtkWidget>, drawing: UnsafeMutablePointer<GtkWidget>, status: UnsafeMutablePointer<GtkWidget>,
@@ -44,7 +50,8 @@ final class CanvasView {
 /// full-screen window elsewhere), so that the windows beneath get none of
 /// the strokes. The daemon records from the drawing device; each stroke is
 /// drawn from its `record` event as it lifts, scaled from the device's
-/// units to the canvas (``CanvasArea``). A panel at the top says where the
+/// units to the canvas (``CanvasArea``); on a touchscreen, whose strokes
+/// land under the fingers, a thin trace follows each finger until then. A panel at the top says where the
 /// flow is in words and has its controls: named GtkButtons of at least
 /// 48 × 48 px (Stop; Review, Redo, Save with the name entry, Discard; the
 /// question's Keep it and Discard it), reached with Tab and the arrows,
@@ -143,6 +150,7 @@ extension ButtonWindow {
 
         let me = Unmanaged.passUnretained(self).toOpaque()
         connect(drawing, "draw", unsafeBitCast(onCanvasDraw, to: GCallback.self), me)
+        connect(drawing, "touch-event", unsafeBitCast(onCanvasTouch, to: GCallback.self), me)
         connect(entry, "changed", unsafeBitCast(onCanvasNameChanged, to: GCallback.self), me)
         connect(surface, "key-press-event", unsafeBitCast(onCanvasKey, to: GCallback.self), me)
         connect(surface, "delete-event", unsafeBitCast(onCanvasDelete, to: GCallback.self), me)
@@ -181,6 +189,8 @@ extension ButtonWindow {
         guard let canvasView else { return }
         stopReview()
         canvasView.recording += 1
+        canvasView.touches = [:]
+        canvasView.lifted = []
         let recording = canvasView.recording
         say("canvas: asking the daemon to record" + (settings.device.map { " from \(shown($0))" } ?? ""))
         link.record(device: settings.device) { [self, weak canvasView] reply in
@@ -198,6 +208,7 @@ extension ButtonWindow {
                 carryOut(canvas.recordingStarted(job: job, device: device))
             case .stroke(let stroke):
                 if canvas.stroke(stroke) {
+                    if !canvasView.lifted.isEmpty { canvasView.lifted.removeFirst() }
                     say("canvas: stroke \(canvas.strokes.count) drawn")
                     showCanvas()
                 }
@@ -359,6 +370,24 @@ extension ButtonWindow {
 
     // MARK: drawing
 
+    /// A touch on the canvas: while recording from a touchscreen (whose
+    /// strokes land where the fingers are), each finger's path is traced as
+    /// it moves; the daemon's stroke replaces it when the finger lifts.
+    func canvasTouch(_ type: GdkEventType, sequence: UInt, x: Double, y: Double) {
+        guard let canvasView else { return }
+        switch type {
+        case GDK_TOUCH_BEGIN where canvas.takesStrokes && canvasView.area.fillsCanvas:
+            canvasView.touches[sequence] = [(x, y)]
+        case GDK_TOUCH_UPDATE where canvasView.touches[sequence] != nil:
+            canvasView.touches[sequence]?.append((x, y))
+        case GDK_TOUCH_END, GDK_TOUCH_CANCEL:
+            if let trace = canvasView.touches.removeValue(forKey: sequence), type == GDK_TOUCH_END { canvasView.lifted.append(trace) }
+        default:
+            return
+        }
+        gtk_widget_queue_draw(canvasView.drawing)
+    }
+
     /// The strokes (during Review, as far as its time has come), each
     /// numbered at its start; the device's surface outlined when it is not
     /// the screen.
@@ -376,6 +405,15 @@ extension ButtonWindow {
             cairo_rectangle(cr, box.x, box.y, box.width, box.height)
             cairo_stroke(cr)
             cairo_set_dash(cr, nil, 0, 0)
+        }
+        if canvas.takesStrokes {
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.6)
+            cairo_set_line_width(cr, 2)
+            for trace in canvasView.lifted + Array(canvasView.touches.values) where !trace.isEmpty {
+                cairo_move_to(cr, trace[0].x, trace[0].y)
+                for point in trace.dropFirst() { cairo_line_to(cr, point.x, point.y) }
+                cairo_stroke(cr)
+            }
         }
         let strokes = canvas.strokes
         var visible = strokes.map(\.points.count)
@@ -434,6 +472,14 @@ private let onCanvasDraw: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
     let drawing = widget.assumingMemoryBound(to: GtkWidget.self)
     view(data).drawCanvas(
         cr, width: Double(gtk_widget_get_allocated_width(drawing)), height: Double(gtk_widget_get_allocated_height(drawing)))
+    return 1
+}
+
+private let onCanvasTouch: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, gpointer?) -> gboolean = {
+    _, event, data in
+    guard let event else { return 0 }
+    let touch = event.assumingMemoryBound(to: GdkEventTouch.self).pointee
+    view(data).canvasTouch(touch.type, sequence: UInt(bitPattern: touch.sequence), x: touch.x, y: touch.y)
     return 1
 }
 
