@@ -13,7 +13,8 @@ import OperatingSystem
 ///
 /// While a gesture waits to be placed, a press places it at the centre of
 /// the button's monitor (a switch has no pointer) and a long press cancels;
-/// while one plays, a press stops it, as a tap on the button does.
+/// while one plays (or live fingertips run), a press stops it, as a tap on
+/// the button does.
 extension ButtonWindow {
     /// Subscribes to `screen-menu` events. At start, and again after any
     /// request the daemon answered while no subscription stands: a daemon
@@ -57,7 +58,7 @@ extension ButtonWindow {
         let now = scanNow()
         if !scan.isActive {
             // What a press means outside the menu: stop, cancel or place.
-            if flow.isBusy {
+            if isBusy {
                 if press != .back { tapped(gesture: .singleTap) }
                 return
             }
