@@ -8,8 +8,9 @@
         pixel that changed (the sub-menu's left edge); then, on the column
         24 px right of it, the sub-menu's top and bottom. Prints
         "LEFT X TOP BOTTOM".
-    button_screen.py touches WEV.log FIRST-LINE TAP-X TAP-Y MODE
-        wev's wl_touch events from line FIRST-LINE (1-based) on: the first
+    button_screen.py touches WEV.log FIRST-LINE LAST-LINE TAP-X TAP-Y MODE
+        wev's wl_touch events of lines FIRST-LINE to LAST-LINE (1-based; 0:
+        to the end): the first
         frame with touch-downs has exactly three of them and no frame has
         more; every finger down is lifted (an `up` for its id, or a
         `cancel`); MODE `whole`: the box around every point's centre is
@@ -18,6 +19,8 @@
         sideways. Prints `measured: …`; on failure `CHECK FAILED: …`, exit 1.
     button_screen.py jobs SOCKET
         the daemon's `jobs` result, as JSON, and exit 1 unless it is empty.
+    button_screen.py COMMAND ARGUMENT... -- COMMAND ARGUMENT...
+        several in one process (a Python start is a second under emulation).
 """
 import json
 import re
@@ -60,10 +63,10 @@ def fail(message):
     sys.exit(1)
 
 
-def touches(path, first_line, tap_x, tap_y, mode):
+def touches(path, first_line, last_line, tap_x, tap_y, mode):
     frames, current, cancelled = [], [], False
     for number, line in enumerate(open(path, errors="replace"), start=1):
-        if number < first_line:
+        if number < first_line or (last_line and number > last_line):
             continue
         match = TOUCH.search(line)
         if not match:
@@ -130,13 +133,25 @@ def jobs(path):
         fail(f"the daemon still has jobs: {json.dumps(reply)}")
 
 
-if __name__ == "__main__":
-    command = sys.argv[1]
+def main(arguments):
+    command = arguments[0]
+    sys.argv = [sys.argv[0]] + arguments
     if command == "submenu":
         submenu(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
     elif command == "touches":
-        touches(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), sys.argv[6])
+        touches(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6]), sys.argv[7])
     elif command == "jobs":
         jobs(sys.argv[2])
     else:
         raise SystemExit(f"unknown command {command}")
+
+
+if __name__ == "__main__":
+    words, commands = sys.argv[1:], [[]]
+    for word in words:
+        if word == "--":
+            commands.append([])
+        else:
+            commands[-1].append(word)
+    for each in commands:
+        main(each)
