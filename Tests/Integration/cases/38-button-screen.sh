@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The on-screen button end to end on a real kernel (issue 38): sway on its
-# libinput backend (headless output, pixman, a libseat "noop" session, run
-# as an unprivileged user of the group input) reads the daemon's ready
+# libinput backend (headless output, pixman, a seatd session, run as an
+# unprivileged user of the group input) reads the daemon's ready
 # touchscreen and a uinput mouse this case moves (absolute, as QEMU's
 # tablet is: sway's cursor lands on the pixel asked for). wev is full
 # screen beneath gesturectl-button (GESTURECTL_BUTTON_DEBUG=1: it logs every
@@ -9,8 +9,9 @@
 # group input let in) keeps a touchscreen ready and has two gestures:
 # three-finger-swipe-up and slow-three-finger-swipe-up, the same at 2 %
 # speed (12.5 s; first in the menu, by its name).
-#   1. The mouse taps the button: the menu opens; it clicks Saved gestures
-#      (found on a one-row grim picture), then three-finger-swipe-up, then
+#   1. The mouse taps the button: the menu opens (menu.json: Saved gestures
+#      first); it clicks Saved gestures, then three-finger-swipe-up (the
+#      sub-menu found on grim's pictures, button_screen.py), then
 #      a place on the screen: the button asks the daemon to play it there;
 #      wev gets three touch-downs in one frame, every finger lifted, and the
 #      box around the touches is centred on the tap (±12 px); the button's
@@ -30,7 +31,7 @@ note "setting up"
 ((IN_VM)) || skip "runs a compositor on every input device of the machine: runs only inside the VM"
 button_binary=${GESTURECTL_BUTTON:-$GESTURECTL_BUILD_DIR/gesturectl-button}
 [[ -x $button_binary ]] || skip "no gesturectl-button at $button_binary (swift build --product gesturectl-button)"
-for tool in sway wev grim; do
+for tool in sway wev grim seatd; do
     command -v "$tool" > /dev/null || skip "$tool is missing (scripts/install-deps installs it)"
 done
 helper="$INTEGRATION/button_screen.py"
@@ -90,7 +91,6 @@ chmod 644 "$user_root/sway.config"
 # The session: seatd (root) opens the event nodes for sway. libseat's
 # "noop" backend never says the session is active to wlroots 0.15 (sway
 # waited 10 s and gave up). No VT: the guest's console is a serial line.
-command -v seatd > /dev/null || skip "seatd is missing (scripts/install-deps installs it)"
 rm -f /run/seatd.sock
 start_background seatd.log env SEATD_VTBOUND=0 seatd -g input -l info
 wait_for_path -S /run/seatd.sock
