@@ -130,6 +130,13 @@ public struct MenuScan: Sendable {
         return scanFromStart(items: items, at: time)
     }
 
+    /// The current level's items changed (the daemon's saved gestures
+    /// replaced "Loading…"): it is scanned again from its first item.
+    public mutating func itemsChanged(to items: Int, at time: Microseconds) -> [Step] {
+        guard !levels.isEmpty else { return [] }
+        return scanFromStart(items: items, at: time)
+    }
+
     /// The menu closed (an item was done, a click outside, Escape).
     public mutating func closed() { reset() }
 

@@ -75,6 +75,8 @@ extension ButtonWindow {
         destroyChildren(of: shell)
         for item in items { gtk_menu_shell_append(cast(shell), makeItem(item)) }
         gtk_widget_show_all(shell)
+        // A switch scanning this sub-menu scans its new items.
+        if scanShells.last == shell { rescan(shell) }
     }
 
     /// Asks the daemon for its library (and so whether it is there): each

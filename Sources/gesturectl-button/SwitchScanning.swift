@@ -127,6 +127,11 @@ extension ButtonWindow {
         armScanTimer()
     }
 
+    /// The scanned level's items changed: scan them from the first.
+    func rescan(_ shell: UnsafeMutablePointer<GtkWidget>) {
+        perform(scan.itemsChanged(to: scanItems(shell).count, at: scanNow()))
+    }
+
     /// The menu closed, whatever closed it: no scanning, no timer.
     func scanEnded() {
         scan.closed()

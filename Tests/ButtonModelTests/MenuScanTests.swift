@@ -57,6 +57,20 @@ struct MenuScanTests {
         #expect(!scan.isActive && scan.nextDeadline == nil && scan.advance(to: ms(10_000)).isEmpty)
     }
 
+    @Test("A level whose items change (the saved gestures arrive) is scanned again from its first item, over the new count")
+    func itemsChange() {
+        var scan = MenuScan()
+        #expect(scan.itemsChanged(to: 3, at: ms(0)).isEmpty, "closed: nothing to rescan")
+        _ = scan.press(.select, timings: timings, at: ms(0))
+        _ = scan.opened(items: 5, at: ms(0))
+        _ = scan.entered(items: 1, at: ms(100))
+        _ = scan.advance(to: ms(1_800))
+        #expect(scan.itemsChanged(to: 3, at: ms(2_000)) == [.highlight(0)])
+        #expect(scan.depth == 2)
+        #expect(scan.advance(to: ms(3_700)) == [.highlight(1)])
+        #expect(scan.advance(to: ms(4_700)) == [.highlight(2)])
+    }
+
     @Test("The timings are the binding's at the press that opened the menu")
     func timingsFromTheEvent() {
         var scan = MenuScan()
