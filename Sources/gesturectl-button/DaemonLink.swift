@@ -106,23 +106,15 @@ final class DaemonLink {
     /// `.failed` (the last reply) when it cannot be made or breaks. The
     /// thread waits in a read: nothing wakes while no event comes.
     func subscribe(_ events: [DaemonEvent], _ handler: @escaping (LinkReply) -> Void) {
-        let id = register(handler)
-        let path = self.path
-        let link = MainThreadOnly(self)
-        start {
-            do throws(LinkFailure) {
-                let client = try Self.connect(path)
-                _ = try Self.call(client, .subscribe(events))
-                post(link, id, .subscribed, last: false)
-                while true {
-                    do throws(DaemonUnreachable) {
-                        post(link, id, .event(try client.nextEvent()), last: false)
-                    } catch {
-                        throw LinkFailure(message: "the connection to the daemon broke: \(error.reason)", unreachable: true)
-                    }
+        stream(handler) { client, replies throws(LinkFailure) in
+            _ = try Self.call(client, .subscribe(events))
+            replies.more(.subscribed)
+            while true {
+                do throws(DaemonUnreachable) {
+                    replies.more(.event(try client.nextEvent()))
+                } catch {
+                    throw LinkFailure(message: "the connection to the daemon broke: \(error.reason)", unreachable: true)
                 }
-            } catch {
-                post(link, id, .failed(error), last: true)
             }
         }
     }
@@ -148,42 +140,34 @@ final class DaemonLink {
     /// ended (or `.failed`). The connection stays open until then: the
     /// daemon cancels a play whose client goes away.
     func play(_ name: String, at placement: PlayPlacement, _ handler: @escaping (LinkReply) -> Void) {
-        let id = register(handler)
-        let path = self.path
-        let link = MainThreadOnly(self)
         let call = DaemonCall.play(
             .name(name), kind: "touchscreen", at: (.percent(placement.xPercent), .percent(placement.yPercent)), wait: false)
-        start {
-            do throws(LinkFailure) {
-                let client = try Self.connect(path)
-                client.keepsEvents = true
-                _ = try Self.call(client, .subscribe([.job]))
-                let queued = try Self.call(client, call)
-                let job: Int
+        stream(handler) { client, replies throws(LinkFailure) in
+            client.keepsEvents = true
+            _ = try Self.call(client, .subscribe([.job]))
+            let queued = try Self.call(client, call)
+            let job: Int
+            do throws(DaemonError) {
+                job = try QueuedResult(queued).job
+            } catch {
+                throw LinkFailure(message: error.message, unreachable: false)
+            }
+            replies.more(.queued(job: job))
+            while true {
+                let event: JSONValue
+                do throws(DaemonUnreachable) {
+                    event = try client.nextEvent()
+                } catch {
+                    throw LinkFailure(message: "the connection to the daemon broke while it played: \(error.reason)", unreachable: true)
+                }
                 do throws(DaemonError) {
-                    job = try QueuedResult(queued).job
+                    if let ended = try JobEvent(event, job: .integer(job)), ended.isFinal {
+                        replies.last(.ended(ended.state))
+                        return
+                    }
                 } catch {
                     throw LinkFailure(message: error.message, unreachable: false)
                 }
-                post(link, id, .queued(job: job), last: false)
-                while true {
-                    let event: JSONValue
-                    do throws(DaemonUnreachable) {
-                        event = try client.nextEvent()
-                    } catch {
-                        throw LinkFailure(message: "the connection to the daemon broke while it played: \(error.reason)", unreachable: true)
-                    }
-                    do throws(DaemonError) {
-                        if let ended = try JobEvent(event, job: .integer(job)), ended.isFinal {
-                            post(link, id, .ended(ended.state), last: true)
-                            return
-                        }
-                    } catch {
-                        throw LinkFailure(message: error.message, unreachable: false)
-                    }
-                }
-            } catch {
-                post(link, id, .failed(error), last: true)
             }
         }
     }
@@ -196,48 +180,40 @@ final class DaemonLink {
     /// from ``cancel(job:_:)``, or by itself). The connection stays open
     /// until then: the daemon drops a recording whose client goes away.
     func record(device: String?, _ handler: @escaping (LinkReply) -> Void) {
-        let id = register(handler)
-        let path = self.path
-        let link = MainThreadOnly(self)
-        start {
-            do throws(LinkFailure) {
-                let client = try Self.connect(path)
-                client.keepsEvents = true
-                _ = try Self.call(client, .subscribe([.record]))
-                let started = RecordStartResult(try Self.call(client, .recordStart(name: "recording", device: device)))
-                guard let job = started.job, case .number(let text) = job, let jobNumber = Int(text) else {
-                    throw LinkFailure(message: "the daemon's record-start reply has no job", unreachable: false)
+        stream(handler) { client, replies throws(LinkFailure) in
+            client.keepsEvents = true
+            _ = try Self.call(client, .subscribe([.record]))
+            let started = RecordStartResult(try Self.call(client, .recordStart(name: "recording", device: device)))
+            guard let job = started.job, case .number(let text) = job, let jobNumber = Int(text) else {
+                throw LinkFailure(message: "the daemon's record-start reply has no job", unreachable: false)
+            }
+            // Where its surface lies on the canvas: its axes, from the daemon's list.
+            let listed = try? Self.call(client, .devices)
+            let facts = listed.flatMap { DevicesResult($0).inputDevices.first { $0.node == started.device } }
+            let area = facts.map { CanvasArea.device(kind: $0.kind, x: $0.x, y: $0.y) } ?? .relativePointer
+            replies.more(.recordStarted(job: jobNumber, device: started.name ?? started.device ?? "the device", area: area))
+            let waiting = try Self.send(client, .recordStop(wait: true))
+            while true {
+                let message: DaemonReplyLine
+                do throws(DaemonUnreachable) {
+                    message = try client.nextMessage()
+                } catch {
+                    throw LinkFailure(message: "the connection to the daemon broke while recording: \(error.reason)", unreachable: true)
                 }
-                // Where its surface lies on the canvas: its axes, from the daemon's list.
-                let listed = try? Self.call(client, .devices)
-                let facts = listed.flatMap { DevicesResult($0).inputDevices.first { $0.node == started.device } }
-                let area = facts.map { CanvasArea.device(kind: $0.kind, x: $0.x, y: $0.y) } ?? .relativePointer
-                post(link, id, .recordStarted(job: jobNumber, device: started.name ?? started.device ?? "the device", area: area), last: false)
-                let waiting = try Self.send(client, .recordStop(wait: true))
-                while true {
-                    let message: DaemonReplyLine
-                    do throws(DaemonUnreachable) {
-                        message = try client.nextMessage()
-                    } catch {
-                        throw LinkFailure(message: "the connection to the daemon broke while recording: \(error.reason)", unreachable: true)
+                switch message {
+                case .event(let event):
+                    // Harmless: an event that cannot be read is not drawn; the result has every stroke.
+                    if let record = try? RecordEvent(event, job: job), let stroke = CanvasStroke(json: record.stroke) {
+                        replies.more(.stroke(stroke))
                     }
-                    switch message {
-                    case .event(let event):
-                        // Harmless: an event that cannot be read is not drawn; the result has every stroke.
-                        if let record = try? RecordEvent(event, job: job), let stroke = CanvasStroke(json: record.stroke) {
-                            post(link, id, .stroke(stroke), last: false)
-                        }
-                    case .reply(let replyID, let outcome):
-                        guard replyID == .integer(waiting) else { continue }
-                        switch outcome {
-                        case .success(let result): post(link, id, .recordEnded(Self.ending(RecordStopResult(result))), last: true)
-                        case .failure(let error): post(link, id, .recordEnded(.failed(error.message)), last: true)
-                        }
-                        return
+                case .reply(let replyID, let outcome):
+                    guard replyID == .integer(waiting) else { continue }
+                    switch outcome {
+                    case .success(let result): replies.last(.recordEnded(Self.ending(RecordStopResult(result))))
+                    case .failure(let error): replies.last(.recordEnded(.failed(error.message)))
                     }
+                    return
                 }
-            } catch {
-                post(link, id, .failed(error), last: true)
             }
         }
     }
@@ -274,41 +250,28 @@ final class DaemonLink {
     /// cancelled; its closing ends them too). `.fingertipsStarted`,
     /// `.fingertipsReady`, then `.fingertipsEnded` (or `.failed`: refused).
     func fingertips(count: Int, device: String?, _ handler: @escaping (LinkReply) -> Void) {
-        let id = register(handler)
         let path = self.path
-        let link = MainThreadOnly(self)
-        start {
-            do throws(LinkFailure) {
-                let client = try Self.connect(path)
-                let watcher = try Self.connect(path)
-                let request = DaemonCall.fingertips(
-                    count: count, device: device, idleMilliseconds: Double(FingertipsFlow.idleMilliseconds))
-                let started: (result: FingertipsStartResult, handle: FingertipsHandle)
-                do {
-                    started = try RemoteFingertips.start(request, client: client, watcher: watcher) { event in
-                        if case .ready(let line) = event { post(link, id, .fingertipsReady(line), last: false) }
-                    }
-                } catch let error as DaemonError {
-                    throw LinkFailure(message: error.message, unreachable: false)
-                } catch let error as DaemonUnreachable {
-                    throw LinkFailure(message: error.description, unreachable: true)
-                } catch {
-                    throw LinkFailure(message: "\(error)", unreachable: false)
-                }
-                let result = started.result
-                post(
-                    link, id, .fingertipsStarted(job: result.job, source: result.name, kind: result.kind, handle: started.handle),
-                    last: false)
-                started.handle.onCompletion { outcome in
-                    switch outcome {
-                    case .ended(let reason, let message):
-                        post(link, id, .fingertipsEnded(reason: reason?.rawValue, message: message), last: true)
-                    case .lost(let failure):
-                        post(link, id, .fingertipsEnded(reason: nil, message: Self.words(failure)), last: true)
-                    }
+        stream(handler) { client, replies throws(LinkFailure) in
+            let watcher = try Self.connect(path)
+            let request = DaemonCall.fingertips(
+                count: count, device: device, idleMilliseconds: Double(FingertipsFlow.idleMilliseconds))
+            let started: (result: FingertipsStartResult, handle: FingertipsHandle)
+            do {
+                started = try RemoteFingertips.start(request, client: client, watcher: watcher) { event in
+                    if case .ready(let line) = event { replies.more(.fingertipsReady(line)) }
                 }
             } catch {
-                post(link, id, .failed(error), last: true)
+                throw Self.failure(error)
+            }
+            let result = started.result
+            replies.more(.fingertipsStarted(job: result.job, source: result.name, kind: result.kind, handle: started.handle))
+            started.handle.onCompletion { outcome in
+                switch outcome {
+                case .ended(let reason, let message):
+                    replies.last(.fingertipsEnded(reason: reason?.rawValue, message: message))
+                case .lost(let failure):
+                    replies.last(.fingertipsEnded(reason: nil, message: Self.words(failure)))
+                }
             }
         }
     }
@@ -329,17 +292,25 @@ final class DaemonLink {
         return nextRequest
     }
 
-    /// One request on its own thread: `body` gets a connected client.
+    /// One request on its own thread: `body` gets a connected client; its
+    /// reply is the last.
     private func run(_ handler: @escaping (LinkReply) -> Void, _ body: @escaping @Sendable (DaemonClient) throws(LinkFailure) -> LinkReply) {
-        let id = register(handler)
+        stream(handler) { client, replies throws(LinkFailure) in replies.last(try body(client)) }
+    }
+
+    /// A request on its own thread that may answer more than once: `body`
+    /// gets a connected client and where to send replies; a failure (also
+    /// of the connection) is the last reply.
+    private func stream(
+        _ handler: @escaping (LinkReply) -> Void, _ body: @escaping @Sendable (sending DaemonClient, Replies) throws(LinkFailure) -> Void
+    ) {
+        let replies = Replies(link: MainThreadOnly(self), id: register(handler))
         let path = self.path
-        let link = MainThreadOnly(self)
         start {
             do throws(LinkFailure) {
-                let client = try Self.connect(path)
-                post(link, id, try body(client), last: true)
+                try body(try Self.connect(path), replies)
             } catch {
-                post(link, id, .failed(error), last: true)
+                replies.last(.failed(error))
             }
         }
     }
@@ -380,12 +351,18 @@ final class DaemonLink {
     private static func call(_ client: DaemonClient, _ request: DaemonCall) throws(LinkFailure) -> JSONValue {
         do {
             return try client.call(request)
-        } catch let error as DaemonError {
-            throw LinkFailure(message: error.message, unreachable: false)
-        } catch let error as DaemonUnreachable {
-            throw LinkFailure(message: error.description, unreachable: true)
         } catch {
-            throw LinkFailure(message: "\(error)", unreachable: false)
+            throw failure(error)
+        }
+    }
+
+    /// What a client's error is for the button: the daemon's message, or
+    /// that it cannot be reached.
+    private static func failure(_ error: any Error) -> LinkFailure {
+        switch error {
+        case let error as DaemonError: LinkFailure(message: error.message, unreachable: false)
+        case let error as DaemonUnreachable: LinkFailure(message: error.description, unreachable: true)
+        default: LinkFailure(message: "\(error)", unreachable: false)
         }
     }
 }
@@ -414,6 +391,17 @@ private final class Posted: @unchecked Sendable {
         self.reply = reply
         self.last = last
     }
+}
+
+/// Where a request's thread sends its replies (to the main loop).
+struct Replies: Sendable {
+    let link: MainThreadOnly<DaemonLink>
+    let id: Int
+
+    /// A reply, more to come.
+    func more(_ reply: LinkReply) { post(link, id, reply, last: false) }
+    /// The last reply.
+    func last(_ reply: LinkReply) { post(link, id, reply, last: true) }
 }
 
 /// Hands `reply` to the main loop (g_idle_add is safe from any thread).
