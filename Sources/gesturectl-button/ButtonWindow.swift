@@ -610,8 +610,9 @@ let onMenuDeactivate: @convention(c) (UnsafeMutableRawPointer?, gpointer?) -> Vo
 /// GESTURECTL_BUTTON_DEBUG=1: every pointer event and frame on standard error.
 let debugging = ProcessEnvironment.variables()["GESTURECTL_BUTTON_DEBUG"] == "1"
 
-/// GESTURECTL_BUTTON_TIMING=1 (benchmarks/button): a `timing:` line when a
-/// menu opened by a tap has drawn its first frame, with the monotonic clock.
+/// GESTURECTL_BUTTON_TIMING=1 (benchmarks/button, button-place): a `timing:`
+/// line when a menu opened by a tap has drawn its first frame, and when a
+/// click places a gesture and its play is asked for, with the monotonic clock.
 let timing = ProcessEnvironment.variables()["GESTURECTL_BUTTON_TIMING"] == "1"
 /// When the last menu was asked for, and whether it has drawn since (the
 /// main thread's alone: GTK calls everything there).

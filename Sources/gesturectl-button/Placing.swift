@@ -109,6 +109,7 @@ extension ButtonWindow {
     /// A click (or the first finger's touch) on monitor `index`'s placing surface.
     func placingClick(monitor index: Int, local: (Double, Double), root: (Double, Double)) {
         guard flow.isPlacing, monitors.indices.contains(index) else { return }
+        if timing { say("timing: place clicked at \(MonotonicClock.nowMicroseconds()) µs") }
         let frame = monitors[index]
         let point: ScreenPoint =
             mode == .layerShell ? ScreenPoint(x: local.0, y: local.1) : ScreenPoint(x: root.0 - frame.x, y: root.1 - frame.y)
@@ -125,6 +126,7 @@ extension ButtonWindow {
         let at = "\(DecimalText.shortest(placement.xPercent))%, \(DecimalText.shortest(placement.yPercent))%"
         say("playing \(shown(gesture)) at \(at) of monitor \(index)")
         updateBusy()
+        if timing { say("timing: play asked at \(MonotonicClock.nowMicroseconds()) µs") }
         link.play(gesture, at: placement) { [self] reply in
             switch reply {
             case .queued(let job):

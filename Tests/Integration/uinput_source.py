@@ -9,6 +9,8 @@ from the fifo, answering each on standard output:
 
     play FILE.events     replay the file's E: lines at their times -> "played"
     frame T:C:V ...      those events and SYN_REPORT 0, at once    -> "frame"
+    timed T:C:V ...      the same                                  -> "timed SECONDS"
+                         (CLOCK_MONOTONIC just before the write: benchmarks/button-place)
     quit                 destroy the device and exit               -> "quit"
 
 Why not evemu-play or evemu-event: they write into the event node, and the
@@ -133,6 +135,12 @@ def main():
                 events = [tuple(int(v, 0) for v in word.split(":")) for word in words[1:]]
                 write_events(descriptor, events + [(EV_SYN, 0, 0)])
                 print("frame", flush=True)
+            elif words[0] == "timed":
+                events = [tuple(int(v, 0) for v in word.split(":")) for word in words[1:]]
+                data = b"".join(struct.pack("llHHi", 0, 0, kind, code, value) for kind, code, value in events + [(EV_SYN, 0, 0)])
+                now = time.monotonic()
+                os.write(descriptor, data)
+                print(f"timed {now:.6f}", flush=True)
             elif words[0] == "quit":
                 break
     fcntl.ioctl(descriptor, UI_DEV_DESTROY)
