@@ -154,6 +154,31 @@ extension GestureEditor {
         let target = placement.geometry
         let sourceWidth = source.surfaceWidthMM
         let sourceHeight = source.surfaceHeightMM
+        if stroke.samples.source != nil {
+            // Read from a file: counted once (what is clipped), then moved
+            // as read, never copied (issue 39).
+            @Sendable func place(_ sample: Sample, _ placement: inout SurfacePlacement) -> Sample {
+                var point = source.millimetres(of: sample)
+                if byFraction, sourceWidth > 0, sourceHeight > 0 {
+                    point = (
+                        point.x / sourceWidth * target.surfaceWidthMM, point.y / sourceHeight * target.surfaceHeightMM
+                    )
+                }
+                let position = placement.units(xMM: point.x, yMM: point.y)
+                var placed = sample
+                placed.x = position.x
+                placed.y = position.y
+                placed.pressure = AxisRange.map(sample.pressure, from: source.pressure, to: target.pressure)
+                placed.size = AxisRange.map(sample.size, from: source.size, to: target.size)
+                return placed
+            }
+            for sample in stroke.samples { _ = place(sample, &placement) }
+            copy.samples = stroke.samples.mapped { sample in
+                var placing = SurfacePlacement(target)
+                return place(sample, &placing)
+            }
+            return copy
+        }
         for index in copy.samples.indices {
             let sample = copy.samples[index]
             var point = source.millimetres(of: sample)

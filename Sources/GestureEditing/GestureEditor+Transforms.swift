@@ -14,10 +14,11 @@ extension GestureEditor {
         }
         var result = gesture
         for strokeIndex in result.strokes.indices {
-            for sampleIndex in result.strokes[strokeIndex].samples.indices {
-                let time = result.strokes[strokeIndex].samples[sampleIndex].time
-                result.strokes[strokeIndex].samples[sampleIndex].time =
-                    Microseconds.nearest(to: Double(time.rawValue) / factor)
+            // A stroke read from a file is sped up as it is read (issue 39).
+            result.strokes[strokeIndex].samples = result.strokes[strokeIndex].samples.mapped { sample in
+                var faster = sample
+                faster.time = Microseconds.nearest(to: Double(sample.time.rawValue) / factor)
+                return faster
             }
         }
         // Division by a positive factor keeps the order of times; sorting
@@ -105,11 +106,31 @@ extension GestureEditor {
     /// Every sample's position sent through `transform` (millimetres in and
     /// out, on the gesture's own surface), rounded once and clipped.
     static func movePoints(
-        _ gesture: Gesture, strict: Bool, _ transform: (Double, Double) -> (x: Double, y: Double)
+        _ gesture: Gesture, strict: Bool, _ transform: @escaping @Sendable (Double, Double) -> (x: Double, y: Double)
     ) throws(EditError) -> EditResult {
         var result = gesture
         var placement = SurfacePlacement(gesture.device)
-        for strokeIndex in result.strokes.indices {
+        let device = gesture.device
+        for strokeIndex in result.strokes.indices where result.strokes[strokeIndex].samples.source != nil {
+            // Read from a file: counted once (what is clipped), then moved
+            // as read, never copied (issue 39).
+            for sample in result.strokes[strokeIndex].samples {
+                let point = device.millimetres(of: sample)
+                let moved = transform(point.x, point.y)
+                _ = placement.units(xMM: moved.x, yMM: moved.y)
+            }
+            result.strokes[strokeIndex].samples = result.strokes[strokeIndex].samples.mapped { sample in
+                var placing = SurfacePlacement(device)
+                let point = device.millimetres(of: sample)
+                let moved = transform(point.x, point.y)
+                let position = placing.units(xMM: moved.x, yMM: moved.y)
+                var placed = sample
+                placed.x = position.x
+                placed.y = position.y
+                return placed
+            }
+        }
+        for strokeIndex in result.strokes.indices where result.strokes[strokeIndex].samples.source == nil {
             for sampleIndex in result.strokes[strokeIndex].samples.indices {
                 let point = gesture.device.millimetres(of: result.strokes[strokeIndex].samples[sampleIndex])
                 let moved = transform(point.x, point.y)

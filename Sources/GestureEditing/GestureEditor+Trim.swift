@@ -80,7 +80,7 @@ extension GestureEditor {
                     kept.append(sample)
                 }
             }
-            result.strokes[strokeIndex].samples = kept
+            result.strokes[strokeIndex].samples = Samples(kept)
         }
         result.sortStrokes()
         return EditResult(gesture: result)

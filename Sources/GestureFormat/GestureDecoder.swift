@@ -13,10 +13,14 @@ struct GestureDecoder {
 
     /// The file's format version: keys newer than it are unknown keys.
     let version: Int
+    /// A mapped file, whose strokes' samples are left in it and read from
+    /// it when asked (``MappedSampleSource``), instead of read into arrays.
+    let mapped: MappedInput?
 
-    init(scanner: JSONScanner, version: Int = GestureFileFormat.currentVersion) {
+    init(scanner: JSONScanner, version: Int = GestureFileFormat.currentVersion, mapped: MappedInput? = nil) {
         self.scanner = scanner
         self.version = version
+        self.mapped = mapped
     }
 
     /// Reads the whole gesture.
@@ -162,7 +166,7 @@ struct GestureDecoder {
         var seen = SeenKeys()
         var kind: StrokeKind?
         var button: PointerButton?
-        var samples: [Sample]?
+        var samples: Samples?
         var estimated = false
         var first = true
         while let (key, keyOffset) = try scanner.nextKey(first: &first) {
@@ -182,8 +186,9 @@ struct GestureDecoder {
 
     // MARK: Samples (the hot path)
 
-    private mutating func readSamples(strokeIndex: Int) throws(ScanError) -> [Sample] {
+    private mutating func readSamples(strokeIndex: Int) throws(ScanError) -> Samples {
         try beginArray("samples")
+        if let mapped { return try indexSamples(strokeIndex: strokeIndex, in: mapped) }
         var samples: [Sample] = []
         var first = true
         while try scanner.nextElement(first: &first) {
@@ -195,7 +200,29 @@ struct GestureDecoder {
             samples.append(try readSample(strokeIndex: strokeIndex, sampleIndex: samples.count))
             totalSamples += 1
         }
-        return samples
+        return Samples(samples)
+    }
+
+    /// ``readSamples(strokeIndex:)`` of a mapped file: each sample is read
+    /// and checked as there, but only where every 256th starts is kept.
+    private mutating func indexSamples(strokeIndex: Int, in mapped: MappedInput) throws(ScanError) -> Samples {
+        var indexer = SampleIndexer()
+        var first = true
+        while try scanner.nextElement(first: &first) {
+            if totalSamples == GestureLimits.maximumSamples {
+                throw ScanError(
+                    .tooLarge, .spot(scanner.position),
+                    "more than \(GestureLimits.maximumSamples) samples; the limit is \(GestureLimits.maximumSamples)")
+            }
+            let offset = scanner.position
+            _ = try readSample(strokeIndex: strokeIndex, sampleIndex: indexer.count)
+            indexer.note(sampleAt: offset)
+            totalSamples += 1
+        }
+        return Samples(
+            source: MappedSampleSource(
+                owner: mapped.owner, bytes: mapped.bytes, count: indexer.count, checkpoints: indexer.checkpoints,
+                trimmer: mapped.trimmer))
     }
 
     private static let columnNames = ["time", "x", "y", "pressure", "size"]

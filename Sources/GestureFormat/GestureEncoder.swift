@@ -7,12 +7,19 @@ import GestureModel
 /// It appends bytes to one growing buffer, with no string built per sample.
 package struct GestureEncoder {
     private(set) var output: [UInt8] = []
+    /// Where the text goes piece by piece, when it is not held whole: handed
+    /// `output` whenever it holds ``pieceBytes`` (and at the end), it
+    /// empties it, or returns false to stop the writing.
+    private let sink: ((inout [UInt8]) -> Bool)?
+    private var stopped = false
+    static let pieceBytes = 1 << 16
 
-    /// Encodes `gesture`.
-    init(_ gesture: Gesture) {
+    /// Encodes `gesture`, into ``output`` or, with `sink`, piece by piece.
+    init(_ gesture: Gesture, sink: ((inout [UInt8]) -> Bool)? = nil) {
+        self.sink = sink
         // A sample line takes 30 to 50 bytes; reserving generously saves
         // copying a buffer of a hundred megabytes as it grows.
-        output.reserveCapacity(1024 + gesture.sampleCount * 48)
+        output.reserveCapacity(sink == nil ? 1024 + gesture.sampleCount * 48 : Self.pieceBytes + 4096)
         write("{\n  \"format\": ")
         write(GestureFileFormat.version(for: gesture))
         write(",\n  \"name\": ")
@@ -24,7 +31,9 @@ package struct GestureEncoder {
         writeDevice(gesture.device)
         if let metadata = gesture.metadata { writeMetadata(metadata) }
         writeStrokes(gesture.strokes)
+        if stopped { return }
         write("\n}\n")
+        if let sink { stopped = !sink(&output) }
     }
 
     private mutating func writeDevice(_ device: DeviceGeometry) {
@@ -85,6 +94,12 @@ package struct GestureEncoder {
             for (sampleIndex, sample) in stroke.samples.enumerated() {
                 write(sampleIndex == 0 ? "\n        [" : ",\n        [")
                 writeSample(sample)
+                if let sink, output.count >= Self.pieceBytes {
+                    guard sink(&output) else {
+                        stopped = true
+                        return
+                    }
+                }
             }
             write(stroke.samples.isEmpty ? "]\n    }" : "\n      ]\n    }")
         }

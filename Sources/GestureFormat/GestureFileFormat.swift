@@ -41,6 +41,28 @@ public enum GestureFileFormat {
         GestureEncoder(gesture).output
     }
 
+    /// The canonical text of `gesture`, handed to `write` in pieces of
+    /// about 64 KiB as it is made, never held whole (a long gesture's
+    /// text is hundreds of megabytes; issue 39). The bytes are those of
+    /// ``encodeUTF8(_:)``. An error of `write` stops the writing and is
+    /// thrown.
+    public static func encode(_ gesture: Gesture, inPieces write: ([UInt8]) throws -> Void) throws {
+        var failure: (any Error)?
+        withoutActuallyEscaping(write) { write in
+            _ = GestureEncoder(gesture) { (bytes: inout [UInt8]) -> Bool in
+                do {
+                    try write(bytes)
+                } catch {
+                    failure = error
+                    return false
+                }
+                bytes.removeAll(keepingCapacity: true)
+                return true
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// The canonical text of `gesture` on one line (the line breaks and the
     /// indentation after them taken out; a string never holds a raw line
     /// break, so nothing else changes): for a protocol whose messages are
@@ -86,6 +108,28 @@ public enum GestureFileFormat {
         try decode(bytes, source: source, syntaxChecked: true)
     }
 
+    /// Reads and validates a gesture from the bytes of a mapped file
+    /// (OperatingSystem's `MappedFile`), as ``decode(_:source:)`` does,
+    /// with the same errors, but leaving its samples in the file: each
+    /// stroke's ``GestureModel/Samples`` reads them from `bytes` when asked,
+    /// and the gesture keeps `owner` (the mapping) alive. Every 4 MiB
+    /// walked, `discard` is called to give the mapping's pages back, so the
+    /// memory used does not grow with the file (issue 39).
+    public static func decode(
+        mapped bytes: UnsafeBufferPointer<UInt8>, owner: AnyObject & Sendable, source: String,
+        discard: @escaping @Sendable () -> Void
+    ) throws(GestureFormatError) -> Gesture {
+        if bytes.count > GestureLimits.maximumFileBytes {
+            throw GestureFormatError(
+                kind: .tooLarge, source: source,
+                message: "file is \(bytes.count) bytes; the limit is \(GestureLimits.maximumFileBytes) bytes")
+        }
+        let trimmer = PageTrimmer(discard: discard)
+        return try decode(
+            buffer: bytes, source: source, syntaxChecked: false,
+            mapped: MappedInput(owner: owner, bytes: bytes, trimmer: trimmer))
+    }
+
     private static func decode(_ bytes: [UInt8], source: String, syntaxChecked: Bool) throws(GestureFormatError) -> Gesture {
         if bytes.count > GestureLimits.maximumFileBytes {
             throw GestureFormatError(
@@ -93,23 +137,32 @@ public enum GestureFileFormat {
                 message: "file is \(bytes.count) bytes; the limit is \(GestureLimits.maximumFileBytes) bytes")
         }
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<Gesture, GestureFormatError> in
-            let scanner = JSONScanner(bytes: buffer)
-            do throws(ScanError) {
-                let version = try VersionCheck.check(scanner, syntaxChecked: syntaxChecked)
-                var decoder = GestureDecoder(scanner: scanner, version: version)
-                let gesture = try decoder.decodeGesture()
-                do throws(GestureValidationError) {
-                    try gesture.validate()
-                } catch {
-                    let offset = ValueLocator.offset(of: ValueLocator.path(of: error), in: scanner)
-                    throw ScanError(.invalid, .line(offset), error.description)
-                }
-                return .success(gesture)
-            } catch {
-                return .failure(error.formatError(source: source, bytes: buffer))
+            Result { () throws(GestureFormatError) -> Gesture in
+                try decode(buffer: buffer, source: source, syntaxChecked: syntaxChecked, mapped: nil)
             }
         }
         return try result.get()
+    }
+
+    private static func decode(
+        buffer: UnsafeBufferPointer<UInt8>, source: String, syntaxChecked: Bool, mapped: MappedInput?
+    ) throws(GestureFormatError) -> Gesture {
+        var scanner = JSONScanner(bytes: buffer)
+        scanner.trimmer = mapped?.trimmer
+        do throws(ScanError) {
+            let version = try VersionCheck.check(scanner, syntaxChecked: syntaxChecked)
+            var decoder = GestureDecoder(scanner: scanner, version: version, mapped: mapped)
+            let gesture = try decoder.decodeGesture()
+            do throws(GestureValidationError) {
+                try gesture.validate()
+            } catch {
+                let offset = ValueLocator.offset(of: ValueLocator.path(of: error), in: scanner)
+                throw ScanError(.invalid, .line(offset), error.description)
+            }
+            return gesture
+        } catch {
+            throw error.formatError(source: source, bytes: buffer)
+        }
     }
 
     /// Reads and validates a gesture from text, as the byte version does.

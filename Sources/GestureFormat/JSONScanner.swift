@@ -22,6 +22,12 @@ package struct JSONScanner {
     /// white space has run into the end inside it: a reader that finds the
     /// end there reports it rather than taking the file as complete.
     package var unclosedCommentStart: Int?
+    /// Gives a mapped file's pages back as the cursor walks it (a large
+    /// gesture file read from a ``MappedFile``-like mapping; issue 39):
+    /// told, at array elements, how far the cursor moved.
+    package var trimmer: PageTrimmer?
+    /// Where the cursor was when ``trimmer`` was last told.
+    private var trimmedAt = 0
 
     package init(bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
         self.bytes = bytes
@@ -256,6 +262,13 @@ package struct JSONScanner {
             }
         }
         if isAtEnd { throw syntaxError("unexpected end of file") }
+        if let trimmer {
+            let walked = position > trimmedAt ? position - trimmedAt : trimmedAt - position
+            if walked >= 1 << 16 {
+                trimmer.note(walked)
+                trimmedAt = position
+            }
+        }
         return true
     }
 

@@ -34,6 +34,8 @@ public enum FileIO {
         private let limit: Int
         private let pieceBytes: Int
         private var count = 0
+        /// The size of a regular file (nil for anything else).
+        private var regularSize: Int64?
 
         /// Opens `path`; each ``next()`` reads up to `pieceBytes`.
         ///
@@ -82,9 +84,29 @@ public enum FileIO {
                     kind: .tooLarge, path: path, operation: operation,
                     reason: "the file has \(status.size) bytes; the most accepted is \(limit)")
             }
+            if status.type == .regular { regularSize = status.size }
         }
 
         deinit { descriptor?.close() }
+
+        /// The file mapped into memory (``OperatingSystem/MappedFile``)
+        /// instead of read, when it is a regular file of at least
+        /// `minimumBytes` not read from yet; nil otherwise (read it with
+        /// ``next()``). The file is closed then; the mapping stays.
+        public func mapped(minimumBytes: Int) throws(FileSystemError) -> MappedFile? {
+            guard let descriptor, count == 0, let size = regularSize, size >= Int64(max(minimumBytes, 1)) else {
+                return nil
+            }
+            defer {
+                descriptor.close()
+                self.descriptor = nil
+            }
+            do throws(SystemError) {
+                return try MappedFile(descriptor: descriptor, size: Int(size), path: path)
+            } catch {
+                throw FileSystemError(error, path: path, operation: "cannot read")
+            }
+        }
 
         /// The next bytes; empty at the end.
         public func next() throws(FileSystemError) -> [UInt8] {
@@ -109,6 +131,30 @@ public enum FileIO {
                     kind: .tooLarge, path: path, operation: "cannot read", reason: "the file has more than \(limit) bytes")
             }
             return piece
+        }
+    }
+
+    /// A file to read: mapped into memory when it is a regular file of at
+    /// least `mapFrom` bytes (a long gesture, whose reader then leaves its
+    /// samples in the file: issue 39), its bytes otherwise.
+    public enum Contents {
+        case bytes([UInt8])
+        case mapped(MappedFile)
+    }
+
+    /// ``read(path:limit:regularOnly:)``, but a regular file of at least
+    /// `mapFrom` bytes is mapped (``Contents/mapped(_:)``), not read;
+    /// the same checks and errors.
+    public static func readOrMap(path: String, limit: Int, mapFrom: Int, regularOnly: Bool = false)
+        throws(FileSystemError) -> Contents
+    {
+        let pieces = try Pieces(path: path, limit: limit, regularOnly: regularOnly)
+        if let mapped = try pieces.mapped(minimumBytes: mapFrom) { return .mapped(mapped) }
+        var bytes: [UInt8] = []
+        while true {
+            let piece = try pieces.next()
+            if piece.isEmpty { return .bytes(bytes) }
+            bytes.append(contentsOf: piece)
         }
     }
 

@@ -1,5 +1,6 @@
 import GestureFormat
 import GestureModel
+import OperatingSystem
 
 /// Gesture files on disk: reading with size limits and clear errors, and
 /// atomic writing in the canonical format.
@@ -16,6 +17,24 @@ public enum GestureFile {
             return try GestureFileFormat.decode(bytes, source: path)
         } catch {
             throw LibraryError(.invalidFile, error.description)
+        }
+    }
+
+    /// Gesture files of this size or more are mapped into memory rather
+    /// than read, and their samples left in the file (issue 39): 1 MiB,
+    /// about a minute of one finger.
+    public static let mapFrom = 1 << 20
+
+    /// Reads a gesture from a file's contents (``FileIO/readOrMap(path:limit:mapFrom:regularOnly:)``):
+    /// a mapped file's samples stay in the file, read when used, the
+    /// mapping's pages given back as they are walked; the same checks
+    /// and errors as from its bytes.
+    public static func decode(_ contents: FileIO.Contents, source: String) throws(GestureFormatError) -> Gesture {
+        switch contents {
+        case .bytes(let bytes):
+            return try GestureFileFormat.decode(bytes, source: source)
+        case .mapped(let file):
+            return try GestureFileFormat.decode(mapped: file.bytes, owner: file, source: source) { file.discardPages() }
         }
     }
 

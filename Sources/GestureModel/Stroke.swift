@@ -22,8 +22,9 @@ public struct Stroke: Hashable, Sendable {
     public var kind: StrokeKind
     /// The button held, for pointer strokes; `nil` for fingers and pens.
     public var button: PointerButton?
-    /// The positions, in time order.
-    public var samples: [Sample]
+    /// The positions, in time order (read from a file when asked, for a
+    /// long gesture read from one: ``Samples``).
+    public var samples: Samples
     /// Whether the positions are estimated, not measured: a finger the
     /// device said was down (a touchpad's `BTN_TOOL_TRIPLETAP`…) but did
     /// not track, placed beside the tracked ones as libinput does.
@@ -31,6 +32,11 @@ public struct Stroke: Hashable, Sendable {
 
     /// Creates a stroke.
     public init(kind: StrokeKind = .finger, button: PointerButton? = nil, samples: [Sample], isEstimated: Bool = false) {
+        self.init(kind: kind, button: button, samples: Samples(samples), isEstimated: isEstimated)
+    }
+
+    /// Creates a stroke of samples that may be read from a file (``Samples``).
+    public init(kind: StrokeKind = .finger, button: PointerButton? = nil, samples: Samples, isEstimated: Bool = false) {
         self.kind = kind
         self.button = button
         self.samples = samples
@@ -47,6 +53,15 @@ public struct Stroke: Hashable, Sendable {
     /// A copy with every sample moved by `offset` in time.
     public func shifted(by offset: Microseconds) -> Stroke {
         var copy = self
+        if samples.source != nil {
+            // Read from a file: shifted as read, never copied (issue 39).
+            copy.samples = samples.mapped { sample in
+                var shifted = sample
+                shifted.time = sample.time + offset
+                return shifted
+            }
+            return copy
+        }
         for index in copy.samples.indices { copy.samples[index].time = copy.samples[index].time + offset }
         return copy
     }

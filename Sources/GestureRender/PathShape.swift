@@ -61,13 +61,16 @@ enum PathShape: Hashable, Sendable {
     /// The shape of the path through `points` and its size (the longer side
     /// of the box around it), or `nil` when it has none. Any values are
     /// accepted; non-finite ones give `nil`.
-    static func of(_ points: [PointMM]) -> (shape: PathShape, sizeMM: Double)? {
+    static func of<Points: RandomAccessCollection<PointMM>>(_ points: Points) -> (shape: PathShape, sizeMM: Double)?
+    where Points.Index == Int {
         guard points.count >= 3 else { return nil }
         var length = 0.0
         var minimum = points[0]
         var maximum = points[0]
+        var previous = points[0]
         for (offset, point) in points.enumerated() {
-            if offset > 0 { length += point.distance(to: points[offset - 1]) }
+            if offset > 0 { length += point.distance(to: previous) }
+            previous = point
             minimum = PointMM(x: min(minimum.x, point.x), y: min(minimum.y, point.y))
             maximum = PointMM(x: max(maximum.x, point.x), y: max(maximum.y, point.y))
         }
@@ -119,15 +122,18 @@ enum PathShape: Hashable, Sendable {
 
     /// `steps + 1` points (fewer when rounding runs short) at equal
     /// distances along the path, the first and last points included.
-    private static func resample(_ points: [PointMM], steps: Int, length: Double) -> [PointMM] {
+    private static func resample<Points: RandomAccessCollection<PointMM>>(_ points: Points, steps: Int, length: Double)
+        -> [PointMM] where Points.Index == Int
+    {
         let step = length / Double(steps)
         var result = [points[0]]
         guard step > 0 else { return result }
         var travelled = 0.0
         var target = step
+        var from = points[0]
         for index in points.indices.dropFirst() {
-            let from = points[index - 1]
             let to = points[index]
+            defer { from = to }
             let segment = from.distance(to: to)
             guard segment > 0 else { continue }
             while travelled + segment >= target && result.count < steps {

@@ -15,16 +15,26 @@ enum PathSimplifier {
     /// `points` simplified so that no point left out is farther than
     /// `tolerance` from the line through the points kept. A tolerance that
     /// is not positive (or not a number) keeps every point.
-    static func simplify(_ points: [PointMM], tolerance: Double) -> [PointMM] {
-        guard tolerance > 0, tolerance.isFinite, points.count > 2 else { return points }
-        var keep = [Bool](repeating: false, count: points.count)
+    static func simplify<Points: RandomAccessCollection<PointMM>>(_ points: Points, tolerance: Double) -> [PointMM]
+    where Points.Index == Int {
+        guard tolerance > 0, tolerance.isFinite, points.count > 2 else { return Array(points) }
+        // Chunk by chunk, each copied once: a path read from a file is
+        // never held whole (issue 39).
+        var kept: [PointMM] = []
+        var chunk: [PointMM] = []
+        var keep: [Bool] = []
         var chunkStart = 0
         while chunkStart < points.count - 1 {
             let chunkEnd = min(chunkStart + chunkLength, points.count - 1)
-            markKept(points, from: chunkStart, to: chunkEnd, tolerance: tolerance, keep: &keep)
+            chunk.removeAll(keepingCapacity: true)
+            chunk.append(contentsOf: points[chunkStart...chunkEnd])
+            keep = [Bool](repeating: false, count: chunk.count)
+            markKept(chunk, from: 0, to: chunk.count - 1, tolerance: tolerance, keep: &keep)
+            // The chunk's first point is the previous chunk's last, kept already.
+            for index in chunk.indices where keep[index] && (index > 0 || chunkStart == 0) { kept.append(chunk[index]) }
             chunkStart = chunkEnd
         }
-        return points.indices.filter { keep[$0] }.map { points[$0] }
+        return kept
     }
 
     /// Marks the points between `first` and `last` (both kept) that RDP keeps.

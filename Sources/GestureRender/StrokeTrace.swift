@@ -8,8 +8,10 @@ struct StrokeTrace: Sendable {
     let index: Int
     /// The stroke itself.
     let stroke: Stroke
-    /// The samples' positions in millimetres, in sample order.
-    let points: [PointMM]
+    /// The samples' positions in millimetres, in sample order (worked out
+    /// from the samples when read, so a long stroke read from a file is
+    /// never held: ``TracePoints``).
+    let points: TracePoints
     /// Time from the first sample to the last (never negative).
     let duration: Microseconds
     /// The largest distance of any sample from the first one.
@@ -22,14 +24,16 @@ struct StrokeTrace: Sendable {
         guard !stroke.samples.isEmpty else { return nil }
         self.index = index
         self.stroke = stroke
-        points = stroke.samples.map(mapping.point)
+        points = TracePoints(samples: stroke.samples, mapping: mapping)
         duration = max(NumberFormatting.span(from: stroke.startTime, to: stroke.endTime), .zero)
         let first = points[0]
         var displacement = 0.0
         var length = 0.0
+        var previous = first
         for (offset, point) in points.enumerated() {
             displacement = max(displacement, point.distance(to: first))
-            if offset > 0 { length += point.distance(to: points[offset - 1]) }
+            if offset > 0 { length += point.distance(to: previous) }
+            previous = point
         }
         maximumDisplacementMM = displacement
         pathLengthMM = length
@@ -50,4 +54,19 @@ extension Gesture {
     func traces(mapping: SurfaceMapping) -> [StrokeTrace] {
         strokes.enumerated().compactMap { StrokeTrace(index: $0.offset, stroke: $0.element, mapping: mapping) }
     }
+}
+
+/// A stroke's samples as positions in millimetres, each worked out when
+/// read (``SurfaceMapping/point(_:)``): a view, not a copy, so that the
+/// strokes of a long gesture read from a file stay in the file.
+struct TracePoints: RandomAccessCollection, Sendable {
+    let samples: Samples
+    let mapping: SurfaceMapping
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { samples.count }
+    subscript(position: Int) -> PointMM { mapping.point(samples[position]) }
+
+    /// The points as an array.
+    var array: [PointMM] { map { $0 } }
 }

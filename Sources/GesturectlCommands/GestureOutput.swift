@@ -56,7 +56,10 @@ enum GestureOutput {
         } catch {
             throw CommandFailure.failure("the resulting gesture is not valid: \(error.description)")
         }
-        try writeText(GestureFileFormat.encode(gesture), to: output, force: force, context: context)
+        // Written piece by piece: a long gesture's text is never held whole (issue 39).
+        try writeByteStream(to: output, force: force, context: context) { write in
+            try GestureFileFormat.encode(gesture, inPieces: write)
+        }
     }
 
     /// Writes text where `-o` points (`-`: standard output), by what is there:

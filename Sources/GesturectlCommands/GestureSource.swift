@@ -77,7 +77,16 @@ extension CommandContext {
                 throw CommandFailure.failure(error.description)
             }
         case .file(let path):
-            return try GestureFileFormat.decode(try readFile(path), source: path)
+            // A long gesture's file is mapped and its samples left there
+            // (issue 39): what a command holds does not grow with it.
+            let contents: FileIO.Contents
+            do {
+                contents = try FileIO.readOrMap(
+                    path: resolve(path), limit: GestureLimits.maximumFileBytes, mapFrom: GestureFile.mapFrom)
+            } catch {
+                throw FileSystemError(kind: error.kind, path: path, operation: error.operation, reason: error.reason)
+            }
+            return try GestureFile.decode(contents, source: path)
         case .library(let name):
             return try GestureFile.load(path: libraryEntry(named: name).path, regularOnly: true)
         }

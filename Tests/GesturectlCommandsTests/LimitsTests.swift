@@ -131,6 +131,51 @@ import Testing
         #expect(large < small + 4_096, "\(small) KiB beyond validate at 10k samples, \(large) KiB at 100k")
     }
 
+    /// Ten fingers circling at 120 Hz for `minutes` (benchmarks/large-gesture's
+    /// gesture, written by its own generator): about 2.3 MB a minute.
+    private func writeCircling(minutes: Int, to path: String) throws {
+        let script = """
+            import importlib.util, sys
+            from importlib.machinery import SourceFileLoader
+            loader = SourceFileLoader("large", sys.argv[1])
+            module = importlib.util.module_from_spec(importlib.util.spec_from_loader("large", loader))
+            loader.exec_module(module)
+            module.write_gesture(sys.argv[2], int(sys.argv[3]))
+            """
+        let child = try ChildProcess.spawn(
+            path: "/usr/bin/python3",
+            arguments: ["-c", script, CLI.checkout + "/benchmarks/large-gesture", path, String(minutes)],
+            environment: ["PATH=/usr/bin:/bin"])
+        guard case .exited(0) = try child.wait() else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    @Test("Issue 39: a 10-minute gesture's commands hold little more memory than a 1-minute one's (not 10 times as much)")
+    func memoryDoesNotGrowWithLength() throws {
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var runs: [[String]] = []
+        for minutes in [1, 10] {
+            let name = "\(directory)/m\(minutes).json"
+            try writeCircling(minutes: minutes, to: name)
+            runs += [
+                ["validate", name], ["show", name], ["render", name, "-o", "\(name).svg"],
+                ["export", name, "--format", "evemu", "-o", "\(name).evemu"],
+                ["transform", name, "--speed", "2", "-o", "\(name).fast.json"],
+            ]
+        }
+        let perGroup = runs.count / 2
+        let measured = peakMemories(runs, in: directory)
+        for command in 0..<perGroup {
+            let small = measured[command]?.kibibytes ?? 0
+            let large = measured[perGroup + command]?.kibibytes ?? 0
+            // Held in memory, the 10-minute gesture (720k samples, 24 MB of
+            // text) alone would take 60 MB more.
+            #expect(
+                Double(large) <= 1.5 * Double(small) + 8_192,
+                "\(runs[command][0]): \(small) KiB for 1 minute, \(large) KiB for 10 minutes")
+        }
+    }
+
     @Test("import reads what export writes, and a recording beyond its limit is refused naming the limit")
     func importReadsExports() throws {
         let directory = try folder()
