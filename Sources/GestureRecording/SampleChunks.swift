@@ -18,14 +18,14 @@ import GestureModel
 /// (``init(first:stagger:)``), so ten fingers allocate their next chunks
 /// in different frames, not ten at once.
 struct SampleChunks: Sendable {
-    /// Samples in one chunk (48 KiB of samples: small enough to come from
-    /// the heap rather than a fresh mapping).
+    /// Samples in one chunk (24 KiB of packed samples: small enough to come
+    /// from the heap rather than a fresh mapping).
     static let chunkCapacity = 1024
 
     /// Full chunks, in order.
-    private var full: [[Sample]] = []
+    private var full: [SampleChunk] = []
     /// The chunk being filled; never empty.
-    private var current: [Sample]
+    private var current: SampleChunk
     /// How many samples `current` takes before the next chunk begins.
     private var currentLimit: Int
 
@@ -36,7 +36,9 @@ struct SampleChunks: Sendable {
     /// Samples starting with `first`; `stagger` (e.g. the stroke's index)
     /// picks how much shorter than ``chunkCapacity`` the first chunk is.
     init(first: Sample, stagger: Int = 0) {
-        current = [first]
+        // The first chunk grows as it fills (most strokes are short).
+        current = SampleChunk(capacity: 0)
+        current.append(first)
         let step = Self.chunkCapacity / Self.staggerSteps
         currentLimit = Self.chunkCapacity - (stagger % Self.staggerSteps) * step
     }
@@ -51,10 +53,8 @@ struct SampleChunks: Sendable {
     /// Appends `sample`, after the others.
     mutating func append(_ sample: Sample) {
         if current.count >= currentLimit {
-            var next: [Sample] = []
-            next.reserveCapacity(Self.chunkCapacity)
             full.append(current)
-            current = next
+            current = SampleChunk(capacity: Self.chunkCapacity)
             currentLimit = Self.chunkCapacity
         }
         current.append(sample)
@@ -69,12 +69,93 @@ struct SampleChunks: Sendable {
 
     /// All samples, in order, in one array.
     var joined: [Sample] {
-        if full.isEmpty { return current }
         var samples: [Sample] = []
         samples.reserveCapacity(count)
-        for chunk in full { samples.append(contentsOf: chunk) }
-        samples.append(contentsOf: current)
+        for chunk in full + [current] {
+            for index in 0..<chunk.count { samples.append(chunk[index]) }
+        }
         return samples
+    }
+
+    /// The samples as a stroke's: read from the chunks, not copied into
+    /// one array (issue 39: an hour of ten fingers is 4.3 million samples;
+    /// packed they take 24 bytes each, and joined they would take twice).
+    var samples: Samples {
+        if full.isEmpty && current.count <= 64 { return Samples(joined) }
+        return Samples(source: ChunkedSampleSource(chunks: full + [current]))
+    }
+}
+
+/// A packed sample: 24 bytes rather than ``Sample``'s 56.
+private struct PackedSample: Sendable {
+    var time: Int64
+    var x: Int32
+    var y: Int32
+    var pressure: Int32
+    var size: Int32
+}
+
+/// Up to ``SampleChunks/chunkCapacity`` samples, packed (values that fit
+/// 32 bits, as every evdev value does) or, should one not fit, as they are.
+struct SampleChunk: Sendable {
+    private var packed: ContiguousArray<PackedSample> = []
+    /// Per packed sample: 1 when it has a pressure, 2 when it has a size.
+    private var presence: ContiguousArray<UInt8> = []
+    /// The samples as they are, once one did not fit 32 bits.
+    private var plain: [Sample]?
+
+    init(capacity: Int) {
+        if capacity > 0 {
+            packed.reserveCapacity(capacity)
+            presence.reserveCapacity(capacity)
+        }
+    }
+
+    var count: Int { plain?.count ?? packed.count }
+
+    subscript(index: Int) -> Sample {
+        if let plain { return plain[index] }
+        let sample = packed[index]
+        let present = presence[index]
+        return Sample(
+            time: Microseconds(sample.time), x: Int(sample.x), y: Int(sample.y),
+            pressure: present & 1 != 0 ? Int(sample.pressure) : nil, size: present & 2 != 0 ? Int(sample.size) : nil)
+    }
+
+    mutating func append(_ sample: Sample) {
+        if plain != nil {
+            plain!.append(sample)
+            return
+        }
+        guard let x = Int32(exactly: sample.x), let y = Int32(exactly: sample.y),
+            let pressure = Int32(exactly: sample.pressure ?? 0), let size = Int32(exactly: sample.size ?? 0)
+        else {
+            plain = (0..<packed.count).map { self[$0] } + [sample]
+            packed = []
+            presence = []
+            return
+        }
+        packed.append(PackedSample(time: sample.time.rawValue, x: x, y: y, pressure: pressure, size: size))
+        presence.append((sample.pressure != nil ? 1 : 0) | (sample.size != nil ? 2 : 0))
+    }
+}
+
+/// A recorded stroke's samples in their chunks (``SampleChunks/samples``).
+private final class ChunkedSampleSource: SampleSource {
+    private let chunks: [SampleChunk]
+    let count: Int
+
+    init(chunks: [SampleChunk]) {
+        self.chunks = chunks
+        count = chunks.reduce(0) { $0 + $1.count }
+    }
+
+    func sample(at index: Int) -> Sample {
+        // Every chunk after the first but the last is full.
+        let firstCount = chunks[0].count
+        if index < firstCount { return chunks[0][index] }
+        let rest = index - firstCount
+        return chunks[1 + rest / SampleChunks.chunkCapacity][rest % SampleChunks.chunkCapacity]
     }
 }
 
@@ -86,8 +167,8 @@ struct StrokeInProgress: Sendable {
     var isEstimated: Bool
     var samples: SampleChunks
 
-    /// The stroke with its samples in one array.
+    /// The stroke, its samples read from the chunks.
     var stroke: Stroke {
-        Stroke(kind: kind, button: button, samples: samples.joined, isEstimated: isEstimated)
+        Stroke(kind: kind, button: button, samples: samples.samples, isEstimated: isEstimated)
     }
 }

@@ -189,6 +189,78 @@ import TestSupport
         #expect(refused > 50)
     }
 
+    /// A mapped file's bytes for ``GestureFileFormat/decode(mapped:owner:source:discard:)``,
+    /// freed when the last reader lets go.
+    final class MappedBytes: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        let count: Int
+        init(_ bytes: [UInt8]) {
+            buffer = .allocate(capacity: max(bytes.count, 1))
+            _ = buffer.initialize(from: bytes)
+            count = bytes.count
+        }
+        var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: UnsafeBufferPointer(buffer)[0..<count]) }
+        deinit { buffer.deallocate() }
+    }
+
+    static func decodeMapped(_ bytes: [UInt8]) throws(GestureFormatError) -> Gesture {
+        let mapped = MappedBytes(bytes)
+        return try GestureFileFormat.decode(mapped: mapped.bytes, owner: mapped, source: "g.json") {}
+    }
+
+    @Test("Issue 39: a mapped file reads as its bytes do (the same gesture, written the same, or the same error), its samples read from it when asked")
+    func mappedFilesReadAsTheirBytes() throws {
+        // A seed with strokes longer than 256 samples (where the reader keeps a place), pressures and sizes.
+        let device = Fixtures.exampleDevice
+        let strokes = (0..<3).map { stroke in
+            Stroke(samples: (0..<(300 + 250 * stroke)).map { index in
+                Sample(
+                    time: Microseconds(Int64(index * 8_333 + stroke)), x: 100 + index * 7 % 20_000, y: 50 + index * 3 % 13_000,
+                    pressure: index % 3 == 0 ? nil : index % 200, size: index % 4 == 0 ? index % 20 : nil)
+            })
+        }
+        let long = GestureFileFormat.encodeUTF8(Gesture(name: "long", device: device, strokes: strokes))
+        let seeds = [Array(Fixtures.exampleText.utf8), Array(Fixtures.minimalText.utf8), long]
+        let whole = try Self.decodeMapped(long)
+        #expect(whole == (try GestureFileFormat.decode(long, source: "g.json")))
+        #expect(whole.strokes.allSatisfy { $0.samples.source != nil })
+        // Read in any order: the same samples.
+        let last = whole.strokes[2].samples
+        #expect(last[last.count - 1] == strokes[2].samples[last.count - 1])
+        #expect(last[257] == strokes[2].samples[257])
+        #expect(last[3] == strokes[2].samples[3])
+        #expect(last[256] == strokes[2].samples[256])
+        var pieces: [UInt8] = []
+        try GestureFileFormat.encode(whole) { pieces += $0 }
+        #expect(pieces == long)
+        var random = SplitMix64(seed: 0x6d61_7070_6564)
+        var decoded = 0
+        var refused = 0
+        for iteration in 0..<3_000 {
+            let which = iteration % 3
+            let variant = Self.mutate(seeds[which], other: seeds[(which + 1) % 3], using: &random)
+            let bytes = Result { () throws(GestureFormatError) in try GestureFileFormat.decode(variant, source: "g.json") }
+            let mapped = Result { () throws(GestureFormatError) in try Self.decodeMapped(variant) }
+            switch (bytes, mapped) {
+            case (.success(let gesture), .success(let same)):
+                decoded += 1
+                #expect(gesture == same, "iteration \(iteration)")
+                var written: [UInt8] = []
+                try GestureFileFormat.encode(same) { written += $0 }
+                #expect(written == GestureFileFormat.encodeUTF8(gesture), "iteration \(iteration)")
+            case (.failure(let error), .failure(let same)):
+                refused += 1
+                #expect(error.description == same.description, "iteration \(iteration)")
+                #expect(error.kind == same.kind, "iteration \(iteration)")
+            default:
+                Issue.record("iteration \(iteration): the bytes' read and the mapped read disagree")
+            }
+        }
+        // Both outcomes, or the test proves nothing.
+        #expect(decoded > 30)
+        #expect(refused > 1_000)
+    }
+
     @Test func mutatedFilesReadOrFailWithALocatedMessageAndNeverCrash() {
         let seeds = [Array(Fixtures.exampleText.utf8), Array(Fixtures.minimalText.utf8)]
         var random = SplitMix64(seed: 0x6765_7374_7572_6563)

@@ -19,6 +19,32 @@ import TestSupport
         #expect(chunks.chunkSizes == [SampleChunks.chunkCapacity, SampleChunks.chunkCapacity, SampleChunks.chunkCapacity, 7])
     }
 
+    /// Issue 39: a finished stroke's samples are read from its packed
+    /// chunks, not joined into a copy; pressure and size stay as they were
+    /// (given, absent), and a value beyond 32 bits is kept as it is.
+    @Test func strokeSamplesAreReadFromPackedChunks() {
+        for stagger in [0, 3] {
+            let count = SampleChunks.chunkCapacity * 3 + 7
+            var expected: [Sample] = []
+            var chunks: SampleChunks?
+            for index in 0..<count {
+                var value = sample(Int64(index), index, -index)
+                if index % 3 == 1 { value.pressure = index % 256 }
+                if index % 5 == 2 { value.size = -(index % 7) }
+                if index == 2_000 { value.x = Int(Int32.max) + 5 }
+                expected.append(value)
+                if chunks == nil { chunks = SampleChunks(first: value, stagger: stagger) } else { chunks!.append(value) }
+            }
+            let samples = chunks!.samples
+            #expect(samples.source != nil)
+            #expect(samples.count == count)
+            #expect(Array(samples) == expected)
+            #expect(samples[SampleChunks.chunkCapacity] == expected[SampleChunks.chunkCapacity])
+            #expect(samples.last == expected.last)
+            #expect(chunks!.joined == expected)
+        }
+    }
+
     /// Strokes that start together start new chunks in different frames.
     @Test func firstChunksAreStaggeredByStroke() {
         let step = SampleChunks.chunkCapacity / SampleChunks.staggerSteps
