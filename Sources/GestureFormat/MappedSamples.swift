@@ -98,11 +98,40 @@ final class MappedSampleSource: SampleSource, @unchecked Sendable {
         }
     }
 
+    func makeCursor() -> any SampleCursor { Cursor(source: self) }
+
+    /// A pass in order from the first sample: parses each from where the
+    /// last ended, with no lock and nothing remembered.
+    private final class Cursor: SampleCursor {
+        let source: MappedSampleSource
+        var index = 0
+        var position: Int
+        var walked = 0
+
+        init(source: MappedSampleSource) {
+            self.source = source
+            position = source.checkpoints.first ?? 0
+        }
+
+        func next() -> Sample? {
+            guard index < source.count else { return nil }
+            let start = position
+            let sample = MappedSampleSource.parse(source.bytes, at: &position)
+            index += 1
+            walked += position - start
+            if walked >= 1 << 16 {
+                source.trimmer?.note(walked)
+                walked = 0
+            }
+            return sample
+        }
+    }
+
     /// The sample whose `[` is at or after `position` (after white space
     /// and a `,`), leaving `position` after its `]`. The text was checked
     /// when the file was read; should the file have changed since, what
     /// is there is read as well as it goes, never out of bounds.
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> Sample {
+    fileprivate static func parse(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> Sample {
         var index = position
         let end = bytes.count
         while index < end && bytes[index] != UInt8(ascii: "[") { index += 1 }

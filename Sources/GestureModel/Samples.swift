@@ -8,6 +8,31 @@ public protocol SampleSource: AnyObject, Sendable {
     /// The sample at `index` (0 ≤ index < count). Reading them in order,
     /// one after another, costs one sample's reading each.
     func sample(at index: Int) -> Sample
+    /// A reader of the samples in order from the first, for one pass
+    /// (what `for sample in samples` uses); by default through ``sample(at:)``.
+    func makeCursor() -> any SampleCursor
+}
+
+/// One pass over a ``SampleSource``'s samples, in order.
+public protocol SampleCursor: AnyObject {
+    /// The next sample, or nil after the last.
+    func next() -> Sample?
+}
+
+extension SampleSource {
+    public func makeCursor() -> any SampleCursor { IndexCursor(source: self) }
+}
+
+/// A pass through ``SampleSource/sample(at:)``.
+private final class IndexCursor: SampleCursor {
+    let source: any SampleSource
+    var index = 0
+    init(source: any SampleSource) { self.source = source }
+    func next() -> Sample? {
+        guard index < source.count else { return nil }
+        defer { index += 1 }
+        return source.sample(at: index)
+    }
 }
 
 /// The samples of a stroke, in time order: an array, or a
@@ -46,6 +71,24 @@ public struct Samples: RandomAccessCollection, MutableCollection, RangeReplaceab
     public init<S: Sequence>(_ elements: S) where S.Element == Sample {
         self.init(Array(elements))
     }
+
+    /// In order: an array's, or a source's cursor (``SampleSource/makeCursor()``).
+    public struct Iterator: IteratorProtocol {
+        private var array: IndexingIterator<[Sample]>
+        private let cursor: (any SampleCursor)?
+
+        fileprivate init(_ samples: Samples) {
+            array = samples.array.makeIterator()
+            cursor = samples.source?.makeCursor()
+        }
+
+        public mutating func next() -> Sample? {
+            if let cursor { return cursor.next() }
+            return array.next()
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(self) }
 
     public typealias Index = Int
     public typealias Indices = Range<Int>

@@ -67,6 +67,15 @@ struct TracePoints: RandomAccessCollection, Sendable {
     var endIndex: Int { samples.count }
     subscript(position: Int) -> PointMM { mapping.point(samples[position]) }
 
+    /// In order, through the samples' own pass (``Samples/Iterator``).
+    struct Iterator: IteratorProtocol {
+        var samples: Samples.Iterator
+        let mapping: SurfaceMapping
+        mutating func next() -> PointMM? { samples.next().map(mapping.point) }
+    }
+
+    func makeIterator() -> Iterator { Iterator(samples: samples.makeIterator(), mapping: mapping) }
+
     /// The points as an array.
     var array: [PointMM] { map { $0 } }
 }
