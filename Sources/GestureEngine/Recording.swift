@@ -232,6 +232,8 @@ extension Engine {
                     if viewport != nil && found != .webdriver { throw ImportError.viewportNotApplicable(found) }
                     do throws(RecordingError) {
                         recorder = try StrokeRecorder(device: description, options: options)
+                        // An import's samples go to a temporary file, not memory (issue 39).
+                        recorder?.spillSamples(into: ProcessEnvironment.variables()["TMPDIR"] ?? "/tmp")
                     } catch {
                         failure = error
                     }

@@ -29,13 +29,17 @@ struct SampleChunks: Sendable {
     /// How many samples `current` takes before the next chunk begins.
     private var currentLimit: Int
 
+    /// Where full chunks go instead of memory (an import's; nil: memory).
+    private let spill: SampleSpill?
+
     /// The steps by which a first chunk is shorter (8: a stroke's first
     /// chunk holds 1,024, 896, … or 128 samples).
     static let staggerSteps = 8
 
     /// Samples starting with `first`; `stagger` (e.g. the stroke's index)
     /// picks how much shorter than ``chunkCapacity`` the first chunk is.
-    init(first: Sample, stagger: Int = 0) {
+    init(first: Sample, stagger: Int = 0, spill: SampleSpill? = nil) {
+        self.spill = spill
         // The first chunk grows as it fills (most strokes are short).
         current = SampleChunk(capacity: 0)
         current.append(first)
@@ -53,6 +57,7 @@ struct SampleChunks: Sendable {
     /// Appends `sample`, after the others.
     mutating func append(_ sample: Sample) {
         if current.count >= currentLimit {
+            if let spill { current.spill(to: spill) }
             full.append(current)
             current = SampleChunk(capacity: Self.chunkCapacity)
             currentLimit = Self.chunkCapacity
@@ -88,6 +93,8 @@ struct SampleChunks: Sendable {
 
 /// A packed sample: 24 bytes rather than ``Sample``'s 56.
 private struct PackedSample: Sendable {
+    static let bytes = 24
+
     var time: Int64
     var x: Int32
     var y: Int32
@@ -103,6 +110,9 @@ struct SampleChunk: Sendable {
     private var presence: ContiguousArray<UInt8> = []
     /// The samples as they are, once one did not fit 32 bits.
     private var plain: [Sample]?
+    /// Where the packed samples and then their presence bytes are, once
+    /// written to a spill (``SampleSpill``): nothing is kept in memory then.
+    private var spilled: (spill: SampleSpill, offset: Int, count: Int)?
 
     init(capacity: Int) {
         if capacity > 0 {
@@ -111,13 +121,42 @@ struct SampleChunk: Sendable {
         }
     }
 
-    var count: Int { plain?.count ?? packed.count }
+    var count: Int { spilled?.count ?? plain?.count ?? packed.count }
+
+    /// Writes a full chunk's packed samples to `spill` and lets them go
+    /// (kept when they cannot be written, or are not packed).
+    mutating func spill(to spill: SampleSpill) {
+        guard plain == nil, spilled == nil, !packed.isEmpty, MemoryLayout<PackedSample>.size == PackedSample.bytes else {
+            return
+        }
+        var bytes = packed.withUnsafeBytes { Array($0) }
+        bytes.append(contentsOf: presence)
+        guard let offset = spill.write(bytes) else { return }
+        spilled = (spill, offset, packed.count)
+        packed = []
+        presence = []
+    }
 
     subscript(index: Int) -> Sample {
         if let plain { return plain[index] }
-        let sample = packed[index]
-        let present = presence[index]
-        return Sample(
+        if let (spill, offset, count) = spilled {
+            let read = spill.read(PackedSample.bytes) { bytes -> (PackedSample, UInt8) in
+                let raw = UnsafeRawBufferPointer(bytes)
+                return (
+                    raw.loadUnaligned(fromByteOffset: offset + index * PackedSample.bytes, as: PackedSample.self),
+                    bytes[offset + count * PackedSample.bytes + index]
+                )
+            }
+            // Written but no longer readable (no memory left to map it):
+            // stop rather than write a gesture with samples missing.
+            guard let (sample, present) = read else { preconditionFailure("the import's temporary file cannot be read") }
+            return Self.sample(sample, present)
+        }
+        return Self.sample(packed[index], presence[index])
+    }
+
+    private static func sample(_ sample: PackedSample, _ present: UInt8) -> Sample {
+        Sample(
             time: Microseconds(sample.time), x: Int(sample.x), y: Int(sample.y),
             pressure: present & 1 != 0 ? Int(sample.pressure) : nil, size: present & 2 != 0 ? Int(sample.size) : nil)
     }

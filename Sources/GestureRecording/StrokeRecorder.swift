@@ -41,6 +41,9 @@ public struct StrokeRecorder: Sendable {
     public let profile: RecordingDeviceProfile
     /// The options it was created with.
     public let options: RecorderOptions
+    /// Where full chunks of samples go instead of memory (an import's: see
+    /// ``spillSamples(into:)``).
+    private var spill: SampleSpill?
 
     private var tracker: any ContactTracker
     /// The contacts down at the end of the last frame, as the tracker
@@ -100,6 +103,16 @@ public struct StrokeRecorder: Sendable {
     ///     nothing is down.
     /// - Throws: ``RecordingError`` when the device cannot be recorded from
     ///   or an option is out of range.
+    /// Keeps the samples of strokes begun from now on in an unlinked
+    /// temporary file in `folder` rather than in memory, a chunk of 1,024
+    /// at a time (issue 39: an import of an hour of ten fingers then holds
+    /// no more than one of a minute). For imports, not for live recordings
+    /// (whose reading thread must not wait for a disk). Without a file
+    /// there, the samples stay in memory.
+    public mutating func spillSamples(into folder: String) {
+        spill = SampleSpill.make(folder: folder)
+    }
+
     public init(
         device: InputDeviceDescription, options: RecorderOptions = RecorderOptions(),
         initialState: DeviceStateSnapshot = DeviceStateSnapshot()
@@ -289,7 +302,7 @@ public struct StrokeRecorder: Sendable {
         strokes.append(
             StrokeInProgress(
                 kind: point.kind, button: point.button, isEstimated: point.isEstimated,
-                samples: SampleChunks(first: sample, stagger: strokes.count)))
+                samples: SampleChunks(first: sample, stagger: strokes.count, spill: spill)))
         openStrokes[key] = strokes.count - 1
         countRepairs(of: point)
     }

@@ -45,6 +45,29 @@ import TestSupport
         }
     }
 
+    /// Issue 39: an import's full chunks go to an unlinked temporary file
+    /// and are read back from it, sample for sample; a recorder told to
+    /// spill gives the same gesture.
+    @Test func spilledChunksReadBackEverySample() throws {
+        let spill = try #require(SampleSpill.make(folder: "/tmp"))
+        let count = SampleChunks.chunkCapacity * 4 + 11
+        var expected: [Sample] = []
+        var chunks: SampleChunks?
+        for index in 0..<count {
+            var value = sample(Int64(index), index % 5000, -index)
+            if index % 3 == 1 { value.pressure = index % 256 }
+            if index % 5 == 2 { value.size = index % 7 }
+            expected.append(value)
+            if chunks == nil { chunks = SampleChunks(first: value, stagger: 5, spill: spill) } else { chunks!.append(value) }
+        }
+        let samples = chunks!.samples
+        #expect(samples.count == count)
+        #expect(Array(samples) == expected)
+        #expect(samples[2_500] == expected[2_500])
+        #expect(samples.last == expected.last)
+        #expect(chunks!.joined == expected)
+    }
+
     /// Strokes that start together start new chunks in different frames.
     @Test func firstChunksAreStaggeredByStroke() {
         let step = SampleChunks.chunkCapacity / SampleChunks.staggerSteps
