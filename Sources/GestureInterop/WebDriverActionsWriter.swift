@@ -1,5 +1,6 @@
 import GestureModel
 import InputSystem
+import OperatingSystem
 
 /// A viewport in CSS pixels: where WebDriver's `pointerMove` coordinates
 /// (origin `viewport`) live.
@@ -202,6 +203,10 @@ public struct WebDriverActionsWriter {
             try write(text + "]}\n")
             return
         }
+        if sources.count > 1, let spills = SourceSpills(count: sources.count) {
+            try writeInOnePass(frames: frames, sources: sources, spills: spills, write: write)
+            return
+        }
         for index in sources.indices {
             text += index == 0 ? "\n" : ",\n"
             text += " {\"type\": \"pointer\", \"id\": \"finger\(index + 1)\", \"parameters\": {\"pointerType\": \"touch\"}, \"actions\": ["
@@ -234,6 +239,100 @@ public struct WebDriverActionsWriter {
         }
         text += "\n]}\n"
         try write(text)
+    }
+
+    /// ``write(frames:write:)`` with the frames run once more, not once per
+    /// source (issue 39: an hour of ten fingers took ten passes over the
+    /// gesture): each source's actions go to its own unlinked temporary
+    /// file as they come, and the files are copied out in order. The text
+    /// is the same.
+    private func writeInOnePass(
+        frames: ((InputFrame) -> Bool) throws -> Void, sources: [Int32], spills: SourceSpills,
+        write: @escaping (String) throws -> Void
+    ) throws {
+        var texts = [String](repeating: "", count: sources.count)
+        var ticks = TickMaker(writer: self, sources: sources)
+        var separator = "\n  "
+        var failure: (any Error)?
+        func add(_ tick: [Action]) {
+            for index in sources.indices {
+                texts[index] += separator
+                Self.append(tick[index], to: &texts[index])
+            }
+            separator = ",\n  "
+        }
+        try frames { frame in
+            for tick in ticks.ticks(for: frame) { add(tick) }
+            for index in sources.indices where texts[index].utf8.count >= 1 << 16 {
+                do {
+                    try spills.append(texts[index], to: index)
+                } catch {
+                    failure = error
+                    return false
+                }
+                texts[index].removeAll(keepingCapacity: true)
+            }
+            return true
+        }
+        if let failure { throw failure }
+        for tick in ticks.finish() { add(tick) }
+        var text = "{\"actions\": ["
+        for index in sources.indices {
+            text += index == 0 ? "\n" : ",\n"
+            text += " {\"type\": \"pointer\", \"id\": \"finger\(index + 1)\", \"parameters\": {\"pointerType\": \"touch\"}, \"actions\": ["
+            try write(text)
+            text = ""
+            try spills.copy(index) { piece in try write(piece) }
+            text = texts[index] + "\n ]}"
+        }
+        text += "\n]}\n"
+        try write(text)
+    }
+
+    /// One unlinked temporary file per source (in `$TMPDIR` or `/tmp`),
+    /// written as the actions come and read back in order.
+    final class SourceSpills {
+        private var files: [(writer: FileDescriptor, reader: FileDescriptor)] = []
+
+        /// nil when the files cannot be made (the payload is then made a
+        /// pass per source, as before).
+        init?(count: Int) {
+            let folder = ProcessEnvironment.variables()["TMPDIR"] ?? "/tmp"
+            for _ in 0..<count {
+                // Harmless: without the files the payload is made a pass per source.
+                guard let (writer, path) = try? FileSystem.createTemporaryFile(prefix: folder + "/gesturectl-webdriver-")
+                else { return nil }
+                // Harmless: as above; the file is then unlinked and closed.
+                let reader = try? FileDescriptor.open(path, .readOnly)
+                // Harmless: an unlinked file goes at its last close; one left is only a temporary file.
+                try? FileSystem.unlink(path)
+                guard let reader else {
+                    writer.close()
+                    return nil
+                }
+                files.append((writer, reader))
+            }
+        }
+
+        deinit {
+            for file in files {
+                file.writer.close()
+                file.reader.close()
+            }
+        }
+
+        func append(_ text: String, to index: Int) throws {
+            try files[index].writer.writeAll(Array(text.utf8))
+        }
+
+        /// Hands source `index`'s text to `body` in pieces, from the start.
+        func copy(_ index: Int, _ body: (String) throws -> Void) throws {
+            let reader = files[index].reader
+            while let piece = try reader.read(upTo: 1 << 16), !piece.isEmpty {
+                // The actions are ASCII: a piece never splits a character.
+                try body(String(decoding: piece, as: UTF8.self))
+            }
+        }
     }
 
     /// The whole payload for `frames` at once (tests, small gestures).
