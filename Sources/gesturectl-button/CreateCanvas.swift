@@ -74,22 +74,7 @@ extension ButtonWindow {
         gtk_window_set_title(gtkWindow, "Create New Gesture")
         gtk_window_set_decorated(gtkWindow, 0)
         gtk_style_context_add_class(gtk_widget_get_style_context(surface), "gesturectl-canvas")
-        let display = gdk_display_get_default()
-        switch mode {
-        case .layerShell:
-            gtk_layer_init_for_window(gtkWindow)
-            gtk_layer_set_layer(gtkWindow, GTK_LAYER_SHELL_LAYER_OVERLAY)
-            gtk_layer_set_namespace(gtkWindow, "gesturectl-canvas")
-            if let monitor = gdk_display_get_monitor(display, Int32(buttonMonitor)) { gtk_layer_set_monitor(gtkWindow, monitor) }
-            for edge in [GTK_LAYER_SHELL_EDGE_LEFT, GTK_LAYER_SHELL_EDGE_RIGHT, GTK_LAYER_SHELL_EDGE_TOP, GTK_LAYER_SHELL_EDGE_BOTTOM] {
-                gtk_layer_set_anchor(gtkWindow, edge, 1)
-            }
-            gtk_layer_set_exclusive_zone(gtkWindow, -1)
-            gtk_layer_set_keyboard_mode(gtkWindow, GTK_LAYER_SHELL_KEYBOARD_MODE_EXCLUSIVE)
-        case .x11KeepAbove, .ordinary:
-            gtk_window_set_keep_above(gtkWindow, 1)
-            gtk_window_fullscreen_on_monitor(gtkWindow, gtk_widget_get_screen(surface), Int32(buttonMonitor))
-        }
+        coverMonitor(gtkWindow, buttonMonitor, namespace: "gesturectl-canvas")
         if let accessible = gtk_widget_get_accessible(surface) {
             atk_object_set_name(accessible, "Create New Gesture")
             atk_object_set_description(accessible, "Draw the gesture anywhere on the screen; the controls are at the top")

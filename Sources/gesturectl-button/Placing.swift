@@ -27,23 +27,7 @@ extension ButtonWindow {
             // that the screen shows it waits for a click.
             if let visual = gdk_screen_get_rgba_visual(gtk_widget_get_screen(surface)) { gtk_widget_set_visual(surface, visual) }
             gtk_style_context_add_class(gtk_widget_get_style_context(surface), "gesturectl-placing")
-            let display = gdk_display_get_default()
-            let monitor = gdk_display_get_monitor(display, Int32(index))
-            switch mode {
-            case .layerShell:
-                gtk_layer_init_for_window(gtkWindow)
-                gtk_layer_set_layer(gtkWindow, GTK_LAYER_SHELL_LAYER_OVERLAY)
-                gtk_layer_set_namespace(gtkWindow, "gesturectl-placing")
-                if let monitor { gtk_layer_set_monitor(gtkWindow, monitor) }
-                for edge in [GTK_LAYER_SHELL_EDGE_LEFT, GTK_LAYER_SHELL_EDGE_RIGHT, GTK_LAYER_SHELL_EDGE_TOP, GTK_LAYER_SHELL_EDGE_BOTTOM] {
-                    gtk_layer_set_anchor(gtkWindow, edge, 1)
-                }
-                gtk_layer_set_exclusive_zone(gtkWindow, -1)
-                gtk_layer_set_keyboard_mode(gtkWindow, GTK_LAYER_SHELL_KEYBOARD_MODE_EXCLUSIVE)
-            case .x11KeepAbove, .ordinary:
-                gtk_window_set_keep_above(gtkWindow, 1)
-                gtk_window_fullscreen_on_monitor(gtkWindow, gtk_widget_get_screen(surface), Int32(index))
-            }
+            coverMonitor(gtkWindow, index, namespace: "gesturectl-placing")
             let label = gtk_label_new(text)!
             gtk_label_set_line_wrap(cast(label), 1)
             gtk_style_context_add_class(gtk_widget_get_style_context(label), "gesturectl-placing")
@@ -71,6 +55,28 @@ extension ButtonWindow {
         showPreview(of: gesture)
         say("placing \(shown(gesture)): click where it should play (Escape cancels)")
         flowChanged()
+    }
+
+    /// Makes `gtkWindow` cover monitor `index` above every window and take
+    /// the keyboard: a layer-shell overlay anchored to all four edges, or a
+    /// keep-above full-screen window where there is no layer shell. The
+    /// placing layer and Create New Gesture's canvas are such surfaces.
+    func coverMonitor(_ gtkWindow: UnsafeMutablePointer<GtkWindow>, _ index: Int, namespace: String) {
+        switch mode {
+        case .layerShell:
+            gtk_layer_init_for_window(gtkWindow)
+            gtk_layer_set_layer(gtkWindow, GTK_LAYER_SHELL_LAYER_OVERLAY)
+            gtk_layer_set_namespace(gtkWindow, namespace)
+            if let monitor = gdk_display_get_monitor(gdk_display_get_default(), Int32(index)) { gtk_layer_set_monitor(gtkWindow, monitor) }
+            for edge in [GTK_LAYER_SHELL_EDGE_LEFT, GTK_LAYER_SHELL_EDGE_RIGHT, GTK_LAYER_SHELL_EDGE_TOP, GTK_LAYER_SHELL_EDGE_BOTTOM] {
+                gtk_layer_set_anchor(gtkWindow, edge, 1)
+            }
+            gtk_layer_set_exclusive_zone(gtkWindow, -1)
+            gtk_layer_set_keyboard_mode(gtkWindow, GTK_LAYER_SHELL_KEYBOARD_MODE_EXCLUSIVE)
+        case .x11KeepAbove, .ordinary:
+            gtk_window_set_keep_above(gtkWindow, 1)
+            gtk_window_fullscreen_on_monitor(gtkWindow, gtk_widget_get_screen(UnsafeMutableRawPointer(gtkWindow).assumingMemoryBound(to: GtkWidget.self)), Int32(index))
+        }
     }
 
     /// Tells the machine whether the button is a stop button now (placing or playing).
