@@ -192,15 +192,21 @@ struct GestureDecoder {
         var samples: [Sample] = []
         var first = true
         while try scanner.nextElement(first: &first) {
-            if totalSamples == GestureLimits.maximumSamples {
-                throw ScanError(
-                    .tooLarge, .spot(scanner.position),
-                    "more than \(GestureLimits.maximumSamples) samples; the limit is \(GestureLimits.maximumSamples)")
-            }
+            try checkSampleLimit()
             samples.append(try readSample(strokeIndex: strokeIndex, sampleIndex: samples.count))
             totalSamples += 1
         }
         return Samples(samples)
+    }
+
+    /// The file's samples stop at ``GestureLimits/maximumSamples``: one
+    /// more is refused where it starts.
+    private func checkSampleLimit() throws(ScanError) {
+        if totalSamples == GestureLimits.maximumSamples {
+            throw ScanError(
+                .tooLarge, .spot(scanner.position),
+                "more than \(GestureLimits.maximumSamples) samples; the limit is \(GestureLimits.maximumSamples)")
+        }
     }
 
     /// ``readSamples(strokeIndex:)`` of a mapped file: each sample is read
@@ -209,11 +215,7 @@ struct GestureDecoder {
         var indexer = SampleIndexer()
         var first = true
         while try scanner.nextElement(first: &first) {
-            if totalSamples == GestureLimits.maximumSamples {
-                throw ScanError(
-                    .tooLarge, .spot(scanner.position),
-                    "more than \(GestureLimits.maximumSamples) samples; the limit is \(GestureLimits.maximumSamples)")
-            }
+            try checkSampleLimit()
             let offset = scanner.position
             _ = try readSample(strokeIndex: strokeIndex, sampleIndex: indexer.count)
             indexer.note(sampleAt: offset)
