@@ -6,6 +6,19 @@ import OperatingSystem
 
 // gesturectl-button: AssistiveTouch's floating button (issue 38). The
 // window is GTK 3 on the main thread; what it does is ButtonModel's.
+/// Writes `text` to standard output and exits: 0 once it is all written,
+/// 1 (saying why) when it cannot be (a full disk, a closed pipe): a text
+/// that did not arrive is no success.
+func printOrFail(_ text: String) -> Never {
+    do throws(SystemError) {
+        try FileDescriptor.standardOutput.writeAll(Array(text.utf8))
+    } catch {
+        say("cannot write standard output: \(error.errorMessage)")
+        exit(1)
+    }
+    exit(0)
+}
+
 let request: ButtonCommandLine.Request
 do throws(ButtonUsageError) {
     request = try ButtonCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
@@ -15,20 +28,16 @@ do throws(ButtonUsageError) {
 }
 switch request {
 case .help:
-    try? FileDescriptor.standardOutput.writeAll(Array((ButtonCommandLine.help + "\n").utf8))
-    exit(0)
+    printOrFail(ButtonCommandLine.help + "\n")
 case .version:
-    try? FileDescriptor.standardOutput.writeAll(Array("gesturectl-button \(ButtonCommandLine.version)\n".utf8))
-    exit(0)
+    printOrFail("gesturectl-button \(ButtonCommandLine.version)\n")
 case .manualPage:
     // Dated as the sources are when SOURCE_DATE_EPOCH says (reproducible packages).
     let epoch = ProcessEnvironment.variables()["SOURCE_DATE_EPOCH"].flatMap { Int64($0) } ?? Int64(time(nil))
     let page = ButtonManualPage.roff(date: ButtonManualPage.date(secondsSince1970: epoch))
-    try? FileDescriptor.standardOutput.writeAll(Array(page.utf8))
-    exit(0)
+    printOrFail(page)
 case .desktopEntry:
-    try? FileDescriptor.standardOutput.writeAll(Array(ButtonAutostart.desktopEntry.utf8))
-    exit(0)
+    printOrFail(ButtonAutostart.desktopEntry)
 case .autostart(let on):
     // No display needed: the entry is a file.
     exit(AutostartStore.set(on, path: ButtonAutostart.path(environment: ProcessEnvironment.variables())) ? 0 : 1)
