@@ -292,9 +292,12 @@ package final class SocketServer: Sendable {
     }
 
     /// Pushes an event of `event` with `fields` (an assist's line: `create`
-    /// or `menu`); see ``broadcast(_:)-generic``.
-    package func broadcast(_ event: DaemonEvent, _ fields: @autoclosure () -> [(String, JSONValue)]) {
-        let heard = clients.withLock { current in current.byID.values.contains { $0.subscriptions.contains(event) } }
+    /// or `menu`); see ``broadcast(_:)-generic``. With `user`, only that
+    /// user's clients hear it (a member's binding drives only its own
+    /// on-screen button, never another user's).
+    package func broadcast(_ event: DaemonEvent, to user: UInt32? = nil, _ fields: @autoclosure () -> [(String, JSONValue)]) {
+        func hears(_ client: ClientState) -> Bool { client.subscriptions.contains(event) && (user == nil || client.peer.userID == user) }
+        let heard = clients.withLock { current in current.byID.values.contains(where: hears) }
         guard heard else { return }
         let line = Array(DaemonReply.event(event, fields()).utf8)
         let limit = limits.eventBufferBytes
@@ -303,7 +306,7 @@ package final class SocketServer: Sendable {
             var cut: [(id: Int, reason: String)] = []
             // The ids copied first: iterating the dictionary itself while
             // changing its clients would copy it, and every client's output.
-            for id in Array(current.byID.keys) where current.byID[id]?.subscriptions.contains(event) == true {
+            for id in Array(current.byID.keys) where current.byID[id].map(hears) == true {
                 if current.change(id, { $0.pushEvent(line, limit: limit) }) == true { started.append(id) }
                 cut += current.enforceOutputBudgets(after: id, limits: limits)
             }

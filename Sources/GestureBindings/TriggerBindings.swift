@@ -56,8 +56,9 @@ package final class TriggerBindings: Sendable {
         /// refuses a play of one that does not exist or cannot be read);
         /// `nil` when it can.
         package var gestureProblem: @Sendable (String) -> DaemonError?
-        /// Pushes an event (a press's `trigger` event, a `screen-menu` event).
-        package var publish: @Sendable (any DaemonEventMessage) -> Void
+        /// Pushes an event (a press's `trigger` event, a `screen-menu` event):
+        /// to every subscriber, or with a user only to that user's clients.
+        package var publish: @Sendable (any DaemonEventMessage, _ to: UInt32?) -> Void
         /// Hands a press to the create flow or menu it operates; whether it did.
         package var forward: @Sendable (TriggerPress, WatchedKey) -> Bool
         /// Whether the key operates the running create flow or menu.
@@ -74,7 +75,7 @@ package final class TriggerBindings: Sendable {
         package var toggleFingertips: @Sendable (FingertipsAction, String) throws -> String
 
         package init(
-            gestureProblem: @escaping @Sendable (String) -> DaemonError?, publish: @escaping @Sendable (any DaemonEventMessage) -> Void,
+            gestureProblem: @escaping @Sendable (String) -> DaemonError?, publish: @escaping @Sendable (any DaemonEventMessage, _ to: UInt32?) -> Void,
             forward: @escaping @Sendable (TriggerPress, WatchedKey) -> Bool, operates: @escaping @Sendable (WatchedKey) -> Bool,
             emergencyStop: @escaping @Sendable (_ reason: String) -> Void, queue: @escaping @Sendable (TriggerBinding.Action) throws -> Int,
             startCreate: @escaping @Sendable (CreateAction, WatchedKey) throws -> Void,
@@ -462,33 +463,35 @@ package final class TriggerBindings: Sendable {
             }
             log.warning("trigger \(key.key) on \(DaemonLog.excerpt(key.device)): \(DaemonLog.oneLine(reason))")
         case .press(let press, _):
-            let (binding, screenMenu) = state.withLock { current in
+            let (binding, screenBinding) = state.withLock { current in
                 let bindings = watchedBindings(current)
                 return (
                     bindings.first { $0.trigger.watched == key && $0.trigger.press == press },
-                    bindings.lazy.filter { $0.trigger.watched == key }.compactMap(\.action.screenMenu).first
+                    bindings.first { $0.trigger.watched == key && $0.action.screenMenu != nil }
                 )
             }
             // The on-screen menu's switch: every press of its key that no
-            // other binding has goes to the button (a long press goes back).
+            // other binding has goes to the button (a long press goes back),
+            // the binding's owner's button only (the configuration's: any).
+            let screenMenu = screenBinding?.action.screenMenu
             let scansScreenMenu = screenMenu != nil && (binding == nil || binding?.action.screenMenu != nil)
             // Subscribers hear of a press only as a binding's (or as the
             // switch of the flow a binding started, or the emergency stop),
             // never of presses of the key that no binding has.
             if binding != nil || scansScreenMenu || actions.operates(key) || press == .emergencyStop {
-                actions.publish(TriggerPressEvent(device: key.device, key: key.key, press: press.rawValue))
+                actions.publish(TriggerPressEvent(device: key.device, key: key.key, press: press.rawValue), nil)
             }
             // While a create flow or menu runs, its switch operates it, not the
             // bindings (the emergency stop still stops everything else too).
             let forwarded = actions.forward(press, key)
             if press == .emergencyStop {
-                if let screenMenu { actions.publish(screenMenu.event(key, press: press)) }
+                if let screenMenu { actions.publish(screenMenu.event(key, press: press), screenBinding?.owner) }
                 actions.emergencyStop("\(key.key) on \(key.device) was held")
                 return
             }
             if forwarded { return }
             if scansScreenMenu, let screenMenu {
-                actions.publish(screenMenu.event(key, press: press))
+                actions.publish(screenMenu.event(key, press: press), screenBinding?.owner)
                 log.info("trigger \(key.key) on \(DaemonLog.excerpt(key.device)): \(press.rawValue) press, to the on-screen menu")
                 return
             }

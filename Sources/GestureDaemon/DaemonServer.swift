@@ -115,7 +115,7 @@ public final class DaemonServer: Sendable {
         try bindings.start(
             TriggerBindings.Actions(
                 gestureProblem: { [dispatcher] name in dispatcher.gestureProblem(name) },
-                publish: { [sockets] event in sockets.broadcast(type(of: event).event, event.fields) },
+                publish: { [sockets] event, user in sockets.broadcast(type(of: event).event, to: user, event.fields) },
                 forward: { [assists] press, key in assists.forward(press, on: key) },
                 operates: { [assists] key in assists.isOperated(by: key) },
                 emergencyStop: { [self] reason in emergencyStop(because: reason) },

@@ -140,6 +140,46 @@ struct OwnedBindingsAndGesturesTests {
         await daemon.stop()
     }
 
+    @Test("A member's on-screen menu switch drives only that member's button: another member subscribed hears none of its presses")
+    func screenMenuEventsAreTheOwners() async throws {
+        let folder = try TemporaryFolder()
+        let daemon = try Self.daemon(folder)
+        let bound = try OwnershipTests.run(
+            as: 65_533, daemon.socketPath, [#"{"id": 1, "op": "bind", "trigger": \#(Self.switchKey), "action": {"screen-menu": {}}}"#])
+        #expect(bound.first?["ok"] == .bool(true), "\(bound.first?.jsonText ?? "")")
+        try waitUntil("the switch is watched") {
+            (try? daemon.client().call("bindings"))?["triggers"]?.jsonText.contains("\"state\": \"connected\"") == true
+        }
+        // Each member's button: subscribes, says so, then tells every
+        // screen-menu event it hears, until 3 s without one.
+        let listener = """
+            import json, socket, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rwb")
+            f.write(b'{"id": 1, "op": "subscribe", "events": ["screen-menu"]}\\n'); f.flush()
+            print("subscribed", json.loads(f.readline()).get("ok"), file=sys.stderr, flush=True)
+            s.settimeout(3)
+            try:
+                for line in f:
+                    event = json.loads(line)
+                    if event.get("event") == "screen-menu": print("heard", event["press"], file=sys.stderr, flush=True)
+            except (socket.timeout, OSError):
+                pass
+            """
+        let buttons = try [65_533, 65_534].map { uid in
+            try RunningProgram(
+                "/usr/bin/setpriv",
+                ["--reuid=\(uid)", "--regid=\(OwnershipTests.group)", "--clear-groups", "--", "/usr/bin/python3", "-c", listener, daemon.socketPath],
+                environment: ["PATH=/usr/bin:/bin"])
+        }
+        for button in buttons { #expect(try button.readStandardError(until: "subscribed True"), "\(button.standardError)") }
+        try daemon.press(.single)
+        #expect(try buttons[0].readStandardError(until: "heard single"), "the owner's button: \(buttons[0].standardError)")
+        _ = try buttons[1].finish()
+        #expect(!buttons[1].standardError.contains("heard"), "another member's button heard the switch: \(buttons[1].standardError)")
+        _ = try buttons[0].finish()
+        await daemon.stop()
+    }
+
     @Test("A member's saved gesture is their file: another member can neither replace nor delete it; root may")
     func gestures() async throws {
         let folder = try TemporaryFolder()
