@@ -12,8 +12,15 @@ enum ResultChecks {
                 "\(what) \(Plural.count(gesture.strokes.count, "stroke")); the most allowed is \(GestureLimits.maximumStrokes)")
         }
         let samples = gesture.strokes.reduce(0) { $0 &+ $1.samples.count }
-        if samples > GestureLimits.maximumSamples {
-            throw EditError("\(what) \(Plural.count(samples, "sample")); the most allowed is \(GestureLimits.maximumSamples)")
+        if samples > GestureLimits.maximumStreamedSamples {
+            throw EditError(
+                "\(what) \(Plural.count(samples, "sample")); the most allowed is \(GestureLimits.maximumStreamedSamples)")
+        }
+        let held = gesture.heldSampleCount
+        if held > GestureLimits.maximumSamples {
+            throw EditError(
+                "\(what) \(Plural.count(held, "sample")) in memory; the most allowed is \(GestureLimits.maximumSamples)"
+                    + " (\(GestureLimits.maximumStreamedSamples) left in a file of 1 MiB or more)")
         }
         if gesture.endTime > GestureLimits.maximumDuration {
             throw EditError(

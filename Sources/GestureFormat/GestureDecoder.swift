@@ -202,10 +202,10 @@ struct GestureDecoder {
     /// The file's samples stop at ``GestureLimits/maximumSamples``: one
     /// more is refused where it starts.
     private func checkSampleLimit() throws(ScanError) {
-        if totalSamples == GestureLimits.maximumSamples {
-            throw ScanError(
-                .tooLarge, .spot(scanner.position),
-                "more than \(GestureLimits.maximumSamples) samples; the limit is \(GestureLimits.maximumSamples)")
+        // A mapped file's samples stay in it: the larger, streamed limit.
+        let limit = GestureLimits.sampleLimit(streamed: mapped != nil)
+        if totalSamples == limit {
+            throw ScanError(.tooLarge, .spot(scanner.position), "more than \(limit) samples; the limit is \(limit)")
         }
     }
 

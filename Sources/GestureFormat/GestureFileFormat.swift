@@ -119,10 +119,10 @@ public enum GestureFileFormat {
         mapped bytes: UnsafeBufferPointer<UInt8>, owner: AnyObject & Sendable, source: String,
         discard: @escaping @Sendable () -> Void
     ) throws(GestureFormatError) -> Gesture {
-        if bytes.count > GestureLimits.maximumFileBytes {
+        if bytes.count > GestureLimits.maximumMappedFileBytes {
             throw GestureFormatError(
                 kind: .tooLarge, source: source,
-                message: "file is \(bytes.count) bytes; the limit is \(GestureLimits.maximumFileBytes) bytes")
+                message: "file is \(bytes.count) bytes; the limit is \(GestureLimits.maximumMappedFileBytes) bytes")
         }
         let trimmer = PageTrimmer(discard: discard)
         return try decode(

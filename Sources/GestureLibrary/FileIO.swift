@@ -31,7 +31,7 @@ public enum FileIO {
     public final class Pieces {
         private var descriptor: FileDescriptor?
         private let path: String
-        private let limit: Int
+        private var limit: Int
         private let pieceBytes: Int
         private var count = 0
         /// The size of a regular file (nil for anything else).
@@ -108,6 +108,17 @@ public enum FileIO {
             }
         }
 
+        /// Lowers the limit to `newLimit` before anything is read: refused
+        /// now when the file's size is known to be beyond it.
+        func lower(limit newLimit: Int) throws(FileSystemError) {
+            limit = min(limit, newLimit)
+            if let regularSize, regularSize > Int64(limit) {
+                throw FileSystemError(
+                    kind: .tooLarge, path: path, operation: "cannot read",
+                    reason: "the file has \(regularSize) bytes; the most accepted is \(limit)")
+            }
+        }
+
         /// The next bytes; empty at the end.
         public func next() throws(FileSystemError) -> [UInt8] {
             guard let descriptor else { return [] }
@@ -143,13 +154,17 @@ public enum FileIO {
     }
 
     /// ``read(path:limit:regularOnly:)``, but a regular file of at least
-    /// `mapFrom` bytes is mapped (``Contents/mapped(_:)``), not read;
-    /// the same checks and errors.
-    public static func readOrMap(path: String, limit: Int, mapFrom: Int, regularOnly: Bool = false)
-        throws(FileSystemError) -> Contents
-    {
-        let pieces = try Pieces(path: path, limit: limit, regularOnly: regularOnly)
+    /// `mapFrom` bytes is mapped (``Contents/mapped(_:)``), not read, and
+    /// may then have up to `mappedLimit` bytes (by default `limit`): its
+    /// bytes are not held. The same checks and errors.
+    public static func readOrMap(
+        path: String, limit: Int, mappedLimit: Int? = nil, mapFrom: Int, regularOnly: Bool = false
+    ) throws(FileSystemError) -> Contents {
+        let pieces = try Pieces(path: path, limit: max(limit, mappedLimit ?? limit), regularOnly: regularOnly)
         if let mapped = try pieces.mapped(minimumBytes: mapFrom) { return .mapped(mapped) }
+        // Read, not mapped (smaller than `mapFrom`, or not a regular file):
+        // held whole, so the read limit.
+        try pieces.lower(limit: limit)
         var bytes: [UInt8] = []
         while true {
             let piece = try pieces.next()

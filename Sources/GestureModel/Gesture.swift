@@ -37,6 +37,12 @@ public struct Gesture: Hashable, Sendable {
     /// Total number of samples over all strokes.
     public var sampleCount: Int { strokes.reduce(0) { $0 + $1.samples.count } }
 
+    /// How many of the samples are held as arrays: those of strokes with
+    /// no ``Samples/source``. ``GestureLimits/maximumSamples`` bounds these;
+    /// a source's samples (a mapped file's, a recorder's chunks) are
+    /// bounded where the source is made.
+    public var heldSampleCount: Int { strokes.reduce(0) { $0 + ($1.samples.source == nil ? $1.samples.count : 0) } }
+
     /// The largest number of strokes in contact at the same moment.
     ///
     /// A stroke is in contact from its first sample to its last, both

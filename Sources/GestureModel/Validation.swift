@@ -200,10 +200,17 @@ extension Gesture {
                 message: "gesture has \(strokes.count) strokes; the limit is \(GestureLimits.maximumStrokes)")
         }
         let total = sampleCount
-        if total > GestureLimits.maximumSamples {
+        if total > GestureLimits.maximumStreamedSamples {
             throw GestureValidationError(
                 field: .strokes,
-                message: "gesture has \(total) samples; the limit is \(GestureLimits.maximumSamples)")
+                message: "gesture has \(total) samples; the limit is \(GestureLimits.maximumStreamedSamples)")
+        }
+        let held = heldSampleCount
+        if held > GestureLimits.maximumSamples {
+            throw GestureValidationError(
+                field: .strokes,
+                message: "gesture has \(held) samples in memory; the limit is \(GestureLimits.maximumSamples)"
+                    + " (\(GestureLimits.maximumStreamedSamples) for a gesture read from a file of 1 MiB or more)")
         }
         for (strokeIndex, stroke) in strokes.enumerated() {
             try validateStroke(stroke, at: strokeIndex)
@@ -231,7 +238,7 @@ extension Gesture {
             }
             let time = sample.time.rawValue
             if time < 0 { throw problem("time \(time) µs is negative") }
-            if time > maximumTime { throw problem("time \(time) µs is beyond the limit of \(maximumTime) µs (4 hours)") }
+            if time > maximumTime { throw problem("time \(time) µs is beyond the limit of \(maximumTime) µs (\(GestureLimits.maximumDurationWords))") }
             if time < previousTime { throw problem("time \(time) µs is before the previous sample's \(previousTime) µs") }
             previousTime = time
             if !device.x.contains(sample.x) {

@@ -71,8 +71,8 @@ struct ContactTimeline: Sendable {
     }
 
     /// A sample's time from the gesture's start, divided by the speed.
-    /// Validated times lie in 0…4 h and speed in 0.01…100: at most
-    /// 1.44e12 µs, far from Int64's limits.
+    /// Validated times lie in 0…24 h and speed in 0.01…100: at most
+    /// 8.64e12 µs, far from Int64's limits.
     private static func scaled(_ time: Microseconds, start: Int64, speed: Double) -> Int64 {
         Int64((Double(time.rawValue - start) / speed).rounded())
     }

@@ -44,6 +44,9 @@ public struct StrokeRecorder: Sendable {
     /// Where full chunks of samples go instead of memory (an import's: see
     /// ``spillSamples(into:)``).
     private var spill: SampleSpill?
+    /// The most samples kept: ``GestureModel/GestureLimits/maximumSamples``
+    /// in memory; the streamed limit once they are spilled to a file.
+    private var sampleLimit = GestureLimits.maximumSamples
 
     private var tracker: any ContactTracker
     /// The contacts down at the end of the last frame, as the tracker
@@ -111,6 +114,9 @@ public struct StrokeRecorder: Sendable {
     /// there, the samples stay in memory.
     public mutating func spillSamples(into folder: String) {
         spill = SampleSpill.make(folder: folder)
+        // Samples begun before the spill stay in memory; there are never
+        // more than the held limit of those, as the spill comes first.
+        if spill != nil { sampleLimit = GestureLimits.maximumStreamedSamples }
     }
 
     public init(
@@ -359,7 +365,7 @@ public struct StrokeRecorder: Sendable {
     /// Counts one more sample; false (and the limit marked) when the
     /// gesture is full.
     private mutating func reserveSample() -> Bool {
-        guard !limitReached, sampleCount < GestureLimits.maximumSamples else {
+        guard !limitReached, sampleCount < sampleLimit else {
             limitReached = true
             return false
         }
@@ -397,8 +403,8 @@ public struct StrokeRecorder: Sendable {
 
     private var limitDescription: String {
         if strokes.count >= GestureLimits.maximumStrokes { return "\(GestureLimits.maximumStrokes) strokes" }
-        if sampleCount >= GestureLimits.maximumSamples { return "\(GestureLimits.maximumSamples) samples" }
-        return "4 hours"
+        if sampleCount >= sampleLimit { return "\(sampleLimit) samples" }
+        return GestureLimits.maximumDurationWords
     }
 
     // MARK: Finishing

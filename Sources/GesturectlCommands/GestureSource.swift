@@ -82,7 +82,8 @@ extension CommandContext {
             let contents: FileIO.Contents
             do {
                 contents = try FileIO.readOrMap(
-                    path: resolve(path), limit: GestureLimits.maximumFileBytes, mapFrom: GestureFile.mapFrom)
+                    path: resolve(path), limit: GestureLimits.maximumFileBytes,
+                    mappedLimit: GestureLimits.maximumMappedFileBytes, mapFrom: GestureFile.mapFrom)
             } catch {
                 throw FileSystemError(kind: error.kind, path: path, operation: error.operation, reason: error.reason)
             }

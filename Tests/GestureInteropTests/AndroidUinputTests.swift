@@ -284,7 +284,7 @@ struct AndroidUinputTests {
              .tooLarge, 1, "nesting is deeper than 32 levels"),
             ("{\"id\": 1, \"command\": \"register\", \"name\": \"t\", \"configuration\": []}\n"
                 + "{\"id\": 1, \"command\": \"delay\", \"duration\": 2147483647}\n".repeated(8), .tooLarge, 2,
-             "the delays add up to more than 4 hours, the longest gesture"),
+             "the delays add up to more than 24 hours, the longest gesture"),
         ] as [(String, InteropError.Kind, Int?, String)])
     func badFiles(text: String, kind: InteropError.Kind, line: Int?, message: String) {
         #expect(throws: InteropError(kind: kind, source: "bad.json", line: line, message: message)) {

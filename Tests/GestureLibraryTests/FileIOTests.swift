@@ -59,6 +59,35 @@ import OperatingSystem
         }
     }
 
+    /// Issue 39: a file that is mapped may be larger than one read whole
+    /// (its bytes are not held); one that is read keeps the read limit,
+    /// whatever the mapped limit.
+    @Test func aMappedFileHasItsOwnLimit() throws {
+        let folder = try TemporaryFolder()
+        let large = folder.path + "/large"
+        try FileIO.writeAtomically([UInt8](repeating: 65, count: 50), to: large)
+        guard case .mapped(let file) = try FileIO.readOrMap(path: large, limit: 10, mappedLimit: 100, mapFrom: 20) else {
+            Issue.record("a 50-byte file from 20 is mapped")
+            return
+        }
+        #expect(file.bytes.count == 50)
+        // Beyond the mapped limit too: refused before it is mapped.
+        #expect(throws: FileSystemError(
+            kind: .tooLarge, path: large, operation: "cannot read", reason: "the file has 50 bytes; the most accepted is 40")
+        ) { try FileIO.readOrMap(path: large, limit: 10, mappedLimit: 40, mapFrom: 20) }
+        // Under `mapFrom`, read whole: the read limit holds.
+        let small = folder.path + "/small"
+        try FileIO.writeAtomically([UInt8](repeating: 65, count: 15), to: small)
+        #expect(throws: FileSystemError(
+            kind: .tooLarge, path: small, operation: "cannot read", reason: "the file has 15 bytes; the most accepted is 10")
+        ) { try FileIO.readOrMap(path: small, limit: 10, mappedLimit: 100, mapFrom: 20) }
+        guard case .bytes(let bytes) = try FileIO.readOrMap(path: small, limit: 16, mappedLimit: 100, mapFrom: 20) else {
+            Issue.record("a 15-byte file under 20 is read")
+            return
+        }
+        #expect(bytes.count == 15)
+    }
+
     /// Issue 24 item 5: `show /dev/zero` read 550 MB before refusing a
     /// 512 MiB limit. A pipe whose size nobody knows: reading stops one
     /// byte past the limit, and what is beyond it stays unread.

@@ -97,6 +97,26 @@ private func problem(_ change: (inout Gesture) -> Void) -> GestureValidationErro
         #expect(problem { $0.device.slots = 1 } == nil)
     }
 
+    /// Issue 39: a gesture whose samples stay in a file (a mapped file's,
+    /// an import's spill) may have more than those held in memory.
+    @Test func streamedSamplesHaveTheirOwnLimit() {
+        // 4.5 million samples a stroke, read from a source as a mapped file's are.
+        let streamed = Stroke(samples: Samples(source: Still(count: 4_500_000)))
+        #expect(problem { $0.strokes = [streamed, streamed] } == nil)
+        let held = Stroke(samples: Array(repeating: Sample(time: 0, x: 0, y: 0), count: 4_500_000))
+        #expect(problem { $0.strokes = [streamed, held, held] }?.description
+            == "gesture has 9000000 samples in memory; the limit is 8000000 (100000000 for a gesture read from a file of 1 MiB or more)")
+        let huge = Stroke(samples: Samples(source: Still(count: 50_000_001)))
+        #expect(problem { $0.strokes = [huge, huge] }?.description == "gesture has 100000002 samples; the limit is 100000000")
+    }
+
+    /// Samples that stay at the origin at time 0, as many as `count`.
+    private final class Still: SampleSource {
+        let count: Int
+        init(count: Int) { self.count = count }
+        func sample(at index: Int) -> Sample { Sample(time: 0, x: 0, y: 0) }
+    }
+
     @Test func metadata() {
         let error = problem { $0.metadata?.droppedEvents = -1 }
         #expect(error?.description == "dropped events -1 is negative")
@@ -110,7 +130,7 @@ private func problem(_ change: (inout Gesture) -> Void) -> GestureValidationErro
             == "gesture has 10001 strokes; the limit is 10000")
         let long = Stroke(samples: Array(repeating: Sample(time: 0, x: 0, y: 0), count: 4_000_001))
         #expect(problem { $0.strokes = [long, long] }?.description
-            == "gesture has 8000002 samples; the limit is 8000000")
+            == "gesture has 8000002 samples in memory; the limit is 8000000 (100000000 for a gesture read from a file of 1 MiB or more)")
         let error = problem { $0.strokes[1].samples = [] }
         #expect(error?.description == "stroke 2: stroke has no samples")
         #expect(error?.strokeIndex == 1)
@@ -133,9 +153,9 @@ private func problem(_ change: (inout Gesture) -> Void) -> GestureValidationErro
         #expect(error?.message == "time 999 µs is before the previous sample's 1000 µs")
         #expect(error?.field == .sample)
         #expect(problem { $0.strokes[1].samples[0].time = -1 }?.description == "stroke 2, sample 1: time -1 µs is negative")
-        #expect(problem { $0.strokes[1].samples[0].time = Microseconds(14_400_000_001) }?.description
-            == "stroke 2, sample 1: time 14400000001 µs is beyond the limit of 14400000000 µs (4 hours)")
-        #expect(problem { $0.strokes[1].samples[0].time = Microseconds(14_400_000_000) } == nil)
+        #expect(problem { $0.strokes[1].samples[0].time = Microseconds(86_400_000_001) }?.description
+            == "stroke 2, sample 1: time 86400000001 µs is beyond the limit of 86400000000 µs (24 hours)")
+        #expect(problem { $0.strokes[1].samples[0].time = Microseconds(86_400_000_000) } == nil)
     }
 
     @Test func samplePositions() {
