@@ -213,18 +213,19 @@ struct GestureDecoder {
     /// and checked as there, but only where every 256th starts is kept.
     private mutating func indexSamples(strokeIndex: Int, in mapped: MappedInput) throws(ScanError) -> Samples {
         var indexer = SampleIndexer()
+        var summary = SampleSummary()
         var first = true
         while try scanner.nextElement(first: &first) {
             try checkSampleLimit()
             let offset = scanner.position
-            _ = try readSample(strokeIndex: strokeIndex, sampleIndex: indexer.count)
+            summary.note(try readSample(strokeIndex: strokeIndex, sampleIndex: indexer.count))
             indexer.note(sampleAt: offset)
             totalSamples += 1
         }
         return Samples(
             source: MappedSampleSource(
                 owner: mapped.owner, bytes: mapped.bytes, count: indexer.count, checkpoints: indexer.checkpoints,
-                trimmer: mapped.trimmer))
+                trimmer: mapped.trimmer, summary: summary))
     }
 
     private static let columnNames = ["time", "x", "y", "pressure", "size"]

@@ -42,6 +42,8 @@ final class MappedSampleSource: SampleSource, @unchecked Sendable {
     /// Where sample `k × stride` starts (its `[`).
     private let checkpoints: [Int]
     private let trimmer: PageTrimmer?
+    /// What the reader learnt of the samples as it checked them.
+    let summary: SampleSummary?
     private let places = Mutex<Places>(Places())
 
     /// A sample read, and where the text after it starts.
@@ -56,13 +58,16 @@ final class MappedSampleSource: SampleSource, @unchecked Sendable {
         var next = 0
     }
 
-    init(owner: AnyObject & Sendable, bytes: UnsafeBufferPointer<UInt8>, count: Int, checkpoints: [Int], trimmer: PageTrimmer?)
-    {
+    init(
+        owner: AnyObject & Sendable, bytes: UnsafeBufferPointer<UInt8>, count: Int, checkpoints: [Int], trimmer: PageTrimmer?,
+        summary: SampleSummary? = nil
+    ) {
         self.owner = owner
         self.bytes = bytes
         self.count = count
         self.checkpoints = checkpoints
         self.trimmer = trimmer
+        self.summary = summary
     }
 
     func sample(at index: Int) -> Sample {

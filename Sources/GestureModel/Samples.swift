@@ -11,6 +11,10 @@ public protocol SampleSource: AnyObject, Sendable {
     /// A reader of the samples in order from the first, for one pass
     /// (what `for sample in samples` uses); by default through ``sample(at:)``.
     func makeCursor() -> any SampleCursor
+    /// What was learnt of the samples when they were read and checked
+    /// (``SampleSummary``), letting validation skip reading them again;
+    /// nil (the default) when nothing was.
+    var summary: SampleSummary? { get }
 }
 
 /// One pass over a ``SampleSource``'s samples, in order.
@@ -21,6 +25,7 @@ public protocol SampleCursor: AnyObject {
 
 extension SampleSource {
     public func makeCursor() -> any SampleCursor { IndexCursor(source: self) }
+    public var summary: SampleSummary? { nil }
 }
 
 /// A pass through ``SampleSource/sample(at:)``.

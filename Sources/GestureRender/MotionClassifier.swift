@@ -142,12 +142,10 @@ struct GestureAnalysis: Sendable {
     /// leave it no path, so they have no shape.
     private static func shape(_ traces: [StrokeTrace]) -> GestureMotion? {
         guard traces.count > 1 else { return PathShape.of(traces[0].points).map { $0.shape.motion(sizeMM: $0.sizeMM) } }
-        let steps = 128
         var centroids: [PointMM] = []
-        centroids.reserveCapacity(steps + 1)
-        for step in 0...steps {
-            let fraction = Double(step) / Double(steps)
-            centroids.append(PointMM.centroid(of: traces.map { $0.position(atFraction: fraction) }))
+        centroids.reserveCapacity(StrokeTrace.steps + 1)
+        for step in 0...StrokeTrace.steps {
+            centroids.append(PointMM.centroid(of: traces.map { $0.stepPositions[step] }))
         }
         guard let together = PathShape.of(centroids) else { return nil }
         for trace in traces {
@@ -212,19 +210,23 @@ struct GestureAnalysis: Sendable {
             let samples = trace.stroke.samples
             let duration = Double(trace.duration.rawValue)
             let lastIndex = Double(max(samples.count - 1, 1))
-            func progress(_ index: Int) -> Double {
+            let startTime = trace.stroke.startTime
+            func progress(_ index: Int, _ sample: Sample) -> Double {
                 guard duration > 0 else { return Double(index) / lastIndex }
-                let elapsed = NumberFormatting.span(from: trace.stroke.startTime, to: samples[index].time)
+                let elapsed = NumberFormatting.span(from: startTime, to: sample.time)
                 return min(max(Double(elapsed.rawValue) / duration, 0), 1)
             }
             var turned = 0.0
             var previous = trace.points[0] - startCentroid
-            for index in trace.points.indices.dropFirst() {
+            // One pass in order over the samples (a long stroke's are read
+            // from its file: each once, not by index; `enumerated()
+            // .dropFirst()` would be a slice read by index).
+            for (index, sample) in samples.enumerated() where index > 0 {
                 // Offsets from the centroid: between two samples both the
                 // contact and the centroid move in a straight line, so the
                 // offset does too, and a step that keeps clear of the centroid
                 // turns by less than 180°: one atan2 per step is exact.
-                let offset = trace.points[index] - (startCentroid + movement * progress(index))
+                let offset = trace.points.mapping.point(sample) - (startCentroid + movement * progress(index, sample))
                 let halfStep = (offset - previous).length / 2
                 // "Not at least" so that a NaN from hostile values counts as too near.
                 if !(min(previous.length, offset.length) - halfStep >= smallest),
@@ -311,8 +313,9 @@ extension StrokeTrace {
         guard points.count > 1 else { return points[0] }
         let samples = stroke.samples
         let total = Double(duration.rawValue)
+        let startTime = stroke.startTime
         func elapsed(_ index: Int) -> Double {
-            Double(NumberFormatting.span(from: stroke.startTime, to: samples[index].time).rawValue)
+            Double(NumberFormatting.span(from: startTime, to: samples[index].time).rawValue)
         }
         let target = fraction * total
         guard total > 0, target.isFinite else {

@@ -110,6 +110,43 @@ private func problem(_ change: (inout Gesture) -> Void) -> GestureValidationErro
         #expect(problem { $0.strokes = [huge, huge] }?.description == "gesture has 100000002 samples; the limit is 100000000")
     }
 
+    /// Issue 39: a source that says what its reader learnt of its samples
+    /// (a mapped file's) is validated from that when it all passes, and
+    /// read through otherwise: the same outcome, the same message, as the
+    /// same samples held in an array.
+    @Test func aSummaryGivesTheSameOutcome() {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<400 {
+            var samples: [Sample] = []
+            var time: Int64 = round % 7 == 0 ? -5 : 0
+            for _ in 0..<Int.random(in: 1...20, using: &generator) {
+                time += Int64.random(in: (round % 5 == 0 ? -3 : 0)...40, using: &generator)
+                samples.append(
+                    Sample(
+                        time: Microseconds(time), x: Int.random(in: -2...1_002, using: &generator),
+                        y: Int.random(in: -2...1_002, using: &generator),
+                        pressure: round % 3 == 0 ? Int.random(in: -1...300, using: &generator) : nil,
+                        size: round % 4 == 0 ? Int.random(in: -1...300, using: &generator) : nil))
+            }
+            var summary = SampleSummary()
+            for sample in samples { summary.note(sample) }
+            let held = problem { $0.strokes[0].samples = Samples(samples) }
+            let summed = problem { $0.strokes[0].samples = Samples(source: Summed(samples, summary)) }
+            #expect(summed?.description == held?.description, "round \(round)")
+        }
+    }
+
+    private final class Summed: SampleSource {
+        let samples: [Sample]
+        let summary: SampleSummary?
+        init(_ samples: [Sample], _ summary: SampleSummary) {
+            self.samples = samples
+            self.summary = summary
+        }
+        var count: Int { samples.count }
+        func sample(at index: Int) -> Sample { samples[index] }
+    }
+
     /// Samples that stay at the origin at time 0, as many as `count`.
     private final class Still: SampleSource {
         let count: Int
