@@ -477,9 +477,13 @@ package final class TriggerBindings: Sendable {
             let scansScreenMenu = screenMenu != nil && (binding == nil || binding?.action.screenMenu != nil)
             // Subscribers hear of a press only as a binding's (or as the
             // switch of the flow a binding started, or the emergency stop),
-            // never of presses of the key that no binding has.
+            // never of presses of the key that no binding has; a member's
+            // binding's presses only that member's clients (another member
+            // would learn when their switch is used), the emergency stop and
+            // the configuration's bindings everyone.
             if binding != nil || scansScreenMenu || actions.operates(key) || press == .emergencyStop {
-                actions.publish(TriggerPressEvent(device: key.device, key: key.key, press: press.rawValue), nil)
+                let audience = press == .emergencyStop ? nil : binding?.owner ?? (scansScreenMenu ? screenBinding?.owner : nil)
+                actions.publish(TriggerPressEvent(device: key.device, key: key.key, press: press.rawValue), audience)
             }
             // While a create flow or menu runs, its switch operates it, not the
             // bindings (the emergency stop still stops everything else too).

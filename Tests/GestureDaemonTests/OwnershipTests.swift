@@ -140,7 +140,7 @@ struct OwnedBindingsAndGesturesTests {
         await daemon.stop()
     }
 
-    @Test("A member's on-screen menu switch drives only that member's button: another member subscribed hears none of its presses")
+    @Test("A member's on-screen menu switch drives only that member's button: another member subscribed hears none of its presses, as screen-menu or trigger events")
     func screenMenuEventsAreTheOwners() async throws {
         let folder = try TemporaryFolder()
         let daemon = try Self.daemon(folder)
@@ -155,13 +155,14 @@ struct OwnedBindingsAndGesturesTests {
         let listener = """
             import json, socket, sys
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rwb")
-            f.write(b'{"id": 1, "op": "subscribe", "events": ["screen-menu"]}\\n'); f.flush()
+            f.write(b'{"id": 1, "op": "subscribe", "events": ["screen-menu", "trigger"]}\\n'); f.flush()
             print("subscribed", json.loads(f.readline()).get("ok"), file=sys.stderr, flush=True)
             s.settimeout(3)
             try:
                 for line in f:
                     event = json.loads(line)
-                    if event.get("event") == "screen-menu": print("heard", event["press"], file=sys.stderr, flush=True)
+                    if event.get("event") in ("screen-menu", "trigger"):
+                        print("heard", event["event"], event["press"], file=sys.stderr, flush=True)
             except (socket.timeout, OSError):
                 pass
             """
@@ -173,7 +174,8 @@ struct OwnedBindingsAndGesturesTests {
         }
         for button in buttons { #expect(try button.readStandardError(until: "subscribed True"), "\(button.standardError)") }
         try daemon.press(.single)
-        #expect(try buttons[0].readStandardError(until: "heard single"), "the owner's button: \(buttons[0].standardError)")
+        #expect(try buttons[0].readStandardError(until: "heard screen-menu single"), "the owner's button: \(buttons[0].standardError)")
+        #expect(try buttons[0].readStandardError(until: "heard trigger single"), "the owner's button: \(buttons[0].standardError)")
         _ = try buttons[1].finish()
         #expect(!buttons[1].standardError.contains("heard"), "another member's button heard the switch: \(buttons[1].standardError)")
         _ = try buttons[0].finish()
