@@ -138,11 +138,13 @@ public struct GestureLibrary: Sendable {
 
     private func entries(in folder: String, source: LibrarySource) throws(LibraryError) -> [LibraryEntry] {
         do {
+            // By name, not by file name: "swipe-up-2.gesture.json" sorts
+            // before "swipe-up.gesture.json" ('-' before '.').
             return try FileIO.contentsOfDirectory(folder).compactMap { fileName in
                 GestureName.name(fromFileName: fileName).map {
                     LibraryEntry(name: $0, path: folder + "/" + fileName, source: source)
                 }
-            }
+            }.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         } catch {
             throw Self.libraryError(error)
         }

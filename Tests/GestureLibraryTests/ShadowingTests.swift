@@ -34,4 +34,13 @@ import TestSupport
         try library.remove("tap")
         #expect(try library.entry(named: "tap") == LibraryEntry(name: "tap", path: builtins + "/tap.gesture.json", source: .builtin))
     }
+
+    /// The on-screen button's Saved gestures listed "swipe-up-2" before
+    /// "swipe-up": the files' names sort '-' before '.'.
+    @Test func listedByNameNotByFileName() throws {
+        let folder = try TemporaryFolder()
+        let library = GestureLibrary(userDirectory: folder.path, builtinDirectory: nil)
+        for name in ["swipe-up-2", "swipe-up", "swipe", "a"] { try library.save(Self.tap("x"), as: name, overwrite: false) }
+        #expect(try library.list().map(\.name) == ["a", "swipe", "swipe-up", "swipe-up-2"])
+    }
 }
