@@ -269,3 +269,95 @@ int gesturectl_group_id(const char *name, unsigned *gid) {
 int gesturectl_process_groups(unsigned *groups, int capacity) { return getgroups(capacity, (gid_t *)groups); }
 
 int gesturectl_malloc_trim(void) { return malloc_trim(0); }
+
+// The mapping guard (see the header). Slots are claimed with a
+// compare-and-swap on `used`; a range is published by storing `base` last,
+// and withdrawn by clearing `base` first, so the handler never sees half
+// of one. A range is only withdrawn when nothing reads it any more, so the
+// handler never answers for memory that is being unmapped.
+#include <stdatomic.h>
+#include <sys/mman.h>
+
+#define GESTURECTL_GUARD_SLOTS 1024
+
+struct gesturectl_guard_slot {
+    atomic_int used;
+    atomic_uintptr_t base;
+    atomic_size_t length;
+    atomic_int changed;
+};
+
+static struct gesturectl_guard_slot gesturectl_guard_slots[GESTURECTL_GUARD_SLOTS];
+static struct sigaction gesturectl_guard_previous;
+static uintptr_t gesturectl_guard_page = 4096;
+static pthread_once_t gesturectl_guard_once = PTHREAD_ONCE_INIT;
+static int gesturectl_guard_status = 0;
+
+static void gesturectl_guard_handler(int signal, siginfo_t *info, void *context) {
+    (void)context;
+    // si_code > 0: the kernel's, for a fault at si_addr (not kill or sigqueue).
+    if (info != NULL && info->si_code > 0) {
+        uintptr_t address = (uintptr_t)info->si_addr;
+        for (int index = 0; index < GESTURECTL_GUARD_SLOTS; index++) {
+            struct gesturectl_guard_slot *slot = &gesturectl_guard_slots[index];
+            uintptr_t base = atomic_load(&slot->base);
+            if (base == 0) continue;
+            size_t length = atomic_load(&slot->length);
+            if (address < base || address - base >= length) continue;
+            uintptr_t mask = gesturectl_guard_page - 1;
+            uintptr_t page = address & ~mask;
+            uintptr_t end = (base + length + mask) & ~mask;
+            int saved = errno;
+            void *zeros = mmap((void *)page, end - page, PROT_READ, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            errno = saved;
+            if (zeros == MAP_FAILED) break;
+            atomic_store(&slot->changed, 1);
+            return;
+        }
+    }
+    // Not ours: the action from before. A fault happens again on return.
+    sigaction(signal, &gesturectl_guard_previous, NULL);
+    if (info == NULL || info->si_code <= 0) raise(signal);
+}
+
+static void gesturectl_guard_install_once(void) {
+    long page = sysconf(_SC_PAGESIZE);
+    if (page > 0) gesturectl_guard_page = (uintptr_t)page;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = gesturectl_guard_handler;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGBUS, &action, &gesturectl_guard_previous) != 0) gesturectl_guard_status = errno;
+}
+
+int gesturectl_mapping_guard_install(void) {
+    pthread_once(&gesturectl_guard_once, gesturectl_guard_install_once);
+    return gesturectl_guard_status;
+}
+
+int gesturectl_mapping_guard_register(const void *base, size_t length) {
+    if (base == NULL || length == 0) return -1;
+    for (int index = 0; index < GESTURECTL_GUARD_SLOTS; index++) {
+        struct gesturectl_guard_slot *slot = &gesturectl_guard_slots[index];
+        int expected = 0;
+        if (!atomic_compare_exchange_strong(&slot->used, &expected, 1)) continue;
+        atomic_store(&slot->changed, 0);
+        atomic_store(&slot->length, length);
+        atomic_store(&slot->base, (uintptr_t)base);
+        return index;
+    }
+    return -1;
+}
+
+void gesturectl_mapping_guard_unregister(int slot) {
+    if (slot < 0 || slot >= GESTURECTL_GUARD_SLOTS) return;
+    atomic_store(&gesturectl_guard_slots[slot].base, 0);
+    atomic_store(&gesturectl_guard_slots[slot].length, 0);
+    atomic_store(&gesturectl_guard_slots[slot].used, 0);
+}
+
+int gesturectl_mapping_guard_changed(int slot) {
+    if (slot < 0 || slot >= GESTURECTL_GUARD_SLOTS) return 0;
+    return atomic_load(&gesturectl_guard_slots[slot].changed);
+}

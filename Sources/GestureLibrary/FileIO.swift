@@ -92,17 +92,20 @@ public enum FileIO {
         /// The file mapped into memory (``OperatingSystem/MappedFile``)
         /// instead of read, when it is a regular file of at least
         /// `minimumBytes` not read from yet; nil otherwise (read it with
-        /// ``next()``). The file is closed then; the mapping stays.
+        /// ``next()``), also when too many files are mapped already. The
+        /// file is closed once mapped; the mapping stays.
         public func mapped(minimumBytes: Int) throws(FileSystemError) -> MappedFile? {
             guard let descriptor, count == 0, let size = regularSize, size >= Int64(max(minimumBytes, 1)) else {
                 return nil
             }
-            defer {
+            do throws(SystemError) {
+                let file = try MappedFile(descriptor: descriptor, size: Int(size), path: path)
                 descriptor.close()
                 self.descriptor = nil
-            }
-            do throws(SystemError) {
-                return try MappedFile(descriptor: descriptor, size: Int(size), path: path)
+                return file
+            } catch where error.errorNumber == ErrorNumber.tooManyOpenFiles {
+                // Every guarded slot taken: read it instead, as a short file is.
+                return nil
             } catch {
                 throw FileSystemError(error, path: path, operation: "cannot read")
             }

@@ -36,4 +36,6 @@ public enum ErrorNumber {
     public static let endpointShutDown: Int32 = ESHUTDOWN
     /// ENOTEMPTY: the folder is not empty.
     public static let notEmpty: Int32 = ENOTEMPTY
+    /// EMFILE: too many files open (or, from ``MappedFile``, mapped) at once.
+    public static let tooManyOpenFiles: Int32 = EMFILE
 }

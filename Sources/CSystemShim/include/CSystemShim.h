@@ -142,4 +142,28 @@ int gesturectl_process_groups(unsigned *groups, int capacity);
 /// some was released.
 int gesturectl_malloc_trim(void);
 
+/// Guards read-only file mappings against SIGBUS, which the kernel sends
+/// when a mapped page lies past the file's end (another program cut the
+/// file short while it was mapped). Installs, once for the process, a
+/// SIGBUS handler (sigaction, SA_SIGINFO | SA_ONSTACK) that, for a fault in
+/// a registered range, maps anonymous zero pages (mmap MAP_FIXED |
+/// MAP_PRIVATE | MAP_ANONYMOUS, PROT_READ) from the faulting page to the
+/// range's end, marks the range changed and returns: the read sees zeros.
+/// Any other SIGBUS gets the action that was there before (put back, the
+/// signal raised again when it was sent, the fault repeated when it was
+/// one). Returns 0 or an errno value (sigaction's).
+int gesturectl_mapping_guard_install(void);
+
+/// Registers `length` bytes at `base` (a mapping) with the guard; returns
+/// the slot (0 or more), or -1 when all slots are taken (1,024). Lock-free,
+/// async-signal-safe.
+int gesturectl_mapping_guard_register(const void *base, size_t length);
+
+/// Forgets the range in `slot` (call before unmapping it). Async-signal-safe.
+void gesturectl_mapping_guard_unregister(int slot);
+
+/// 1 when a fault in `slot`'s range was answered with zero pages since it
+/// was registered, else 0.
+int gesturectl_mapping_guard_changed(int slot);
+
 #endif
