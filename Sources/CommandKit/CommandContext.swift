@@ -1,4 +1,5 @@
 import GestureModel
+import OperatingSystem
 
 /// Everything a command may use from its process, injected so that tests
 /// can run commands in-process: output streams, environment, current
@@ -30,6 +31,12 @@ public struct CommandContext: Sendable {
     /// What the tool's commands run on (an engine, …), put there by the
     /// executable or a test.
     public var services: CommandServices
+    /// The files the command mapped to read (a long gesture's file): a
+    /// command checks them before it commits a result made from them
+    /// (``OperatingSystem/MappedFileLog/checkIntact()``), and the tool
+    /// after the command (``Tool/main(arguments:context:)``). Each run
+    /// of ``Tool/main(arguments:context:)`` starts with an empty log.
+    public var mappedFiles = MappedFileLog()
 
     /// Creates a context. The defaults suit tests: no environment, `/` as
     /// current directory, no terminals, empty standard input, and no services.

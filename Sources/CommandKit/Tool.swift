@@ -57,6 +57,7 @@ public struct Tool: Sendable {
     public func main(arguments: [String], context: CommandContext) async -> Int32 {
         var context = context
         context.toolName = name
+        context.mappedFiles = MappedFileLog()
         let status = await run(arguments: arguments, context: context)
         // A failed write of standard output is never success.
         if let failure = context.standardOutput.failure {
@@ -97,8 +98,18 @@ public struct Tool: Sendable {
             }
             do {
                 try await run(values, context)
+                if let changed = context.mappedFiles.firstChanged {
+                    // Its output went to standard output (a file would have been refused before its rename).
+                    reportChanged(changed, consequence: "what was printed from it is not to be trusted", context: context)
+                    return ExitStatus.failure.rawValue
+                }
                 return ExitStatus.success.rawValue
             } catch {
+                if let changed = context.mappedFiles.firstChanged {
+                    // Whatever else failed came from the zeros read in place of the lost text.
+                    reportChanged(changed, consequence: "nothing written", context: context)
+                    return ExitStatus.failure.rawValue
+                }
                 let failure = failure(for: error)
                 if failure.status == .usageError, let message = failure.message {
                     reportUsageError(message, path: path, context: context, formatter: formatter)
@@ -108,6 +119,13 @@ public struct Tool: Sendable {
                 return failure.status.rawValue
             }
         }
+    }
+
+    /// Reports a file that changed while the command read it (another
+    /// program cut it short): what the command made of it is not used.
+    private func reportChanged(_ path: String, consequence: String, context: CommandContext) {
+        context.standardError.writeLine(
+            "\(name): error: \(CommandContext.display(path)): \(MappedFileChanged.reason); \(consequence)")
     }
 
     /// The help text `NAME --help` prints.

@@ -25,6 +25,9 @@ public struct GestureFormatError: KindedError, Hashable {
         /// A gesture whose content is wrong: unknown, duplicate or missing
         /// keys, values of the wrong type, or a failed validation.
         case invalid
+        /// The file changed while it was read (a mapped file cut short by
+        /// another program): what was read is not what it held.
+        case changed
     }
 
     /// What went wrong.

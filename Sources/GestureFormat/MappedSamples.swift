@@ -135,16 +135,26 @@ final class MappedSampleSource: SampleSource, @unchecked Sendable {
     /// The sample whose `[` is at or after `position` (after white space
     /// and a `,`), leaving `position` after its `]`. The text was checked
     /// when the file was read; should the file have changed since, what
-    /// is there is read as well as it goes, never out of bounds.
+    /// is there is read as well as it goes, never out of bounds. A zero
+    /// byte (never in a gesture's text; what a file cut short reads as,
+    /// see OperatingSystem's `MappedFile`) ends the reading at once, there:
+    /// every later sample is read as zeros without walking the rest.
     fileprivate static func parse(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> Sample {
         var index = position
         let end = bytes.count
-        while index < end && bytes[index] != UInt8(ascii: "[") { index += 1 }
+        while index < end && bytes[index] != UInt8(ascii: "[") {
+            if bytes[index] == 0 {
+                position = index
+                return Sample(time: .zero, x: 0, y: 0)
+            }
+            index += 1
+        }
         index += 1
         var values: (Int, Int, Int, Int?, Int?) = (0, 0, 0, nil, nil)
         var column = 0
         while index < end {
             let byte = bytes[index]
+            if byte == 0 { break }
             if byte == UInt8(ascii: "]") {
                 index += 1
                 break

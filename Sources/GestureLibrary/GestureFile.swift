@@ -28,27 +28,47 @@ public enum GestureFile {
     /// Reads a gesture from a file's contents (``FileIO/readOrMap(path:limit:mapFrom:regularOnly:)``):
     /// a mapped file's samples stay in the file, read when used, the
     /// mapping's pages given back as they are walked; the same checks
-    /// and errors as from its bytes.
+    /// and errors as from its bytes. A mapped file cut short by another
+    /// program while it was read (``OperatingSystem/MappedFile/isIntact``)
+    /// is `.changed`, whatever its text then looked like.
     public static func decode(_ contents: FileIO.Contents, source: String) throws(GestureFormatError) -> Gesture {
         switch contents {
         case .bytes(let bytes):
             return try GestureFileFormat.decode(bytes, source: source)
         case .mapped(let file):
-            return try GestureFileFormat.decode(mapped: file.bytes, owner: file, source: source) { file.discardPages() }
+            let changed = GestureFormatError(kind: .changed, source: source, message: MappedFileChanged.reason)
+            do throws(GestureFormatError) {
+                let gesture = try GestureFileFormat.decode(mapped: file.bytes, owner: file, source: source) {
+                    file.discardPages()
+                }
+                guard file.isIntact else { throw changed }
+                return gesture
+            } catch {
+                // The zeros read in place of the lost text make a misleading syntax error.
+                throw file.isIntact ? error : changed
+            }
         }
     }
 
     /// Validates `gesture` and writes it to `path` atomically in the
     /// canonical format.
     /// `owner`: the user the file is given to (see ``FileIO/writeAtomically(_:to:overwrite:permissions:owner:)``).
-    public static func write(_ gesture: Gesture, to path: String, overwrite: Bool, owner: UInt32? = nil) throws(LibraryError) {
+    /// `readFrom`: the mapped files the gesture's samples come from; when
+    /// one changed while it was read (``OperatingSystem/MappedFileLog``),
+    /// nothing is written (`.other`: `FILE: changed while it was read …; nothing written`).
+    public static func write(
+        _ gesture: Gesture, to path: String, overwrite: Bool, owner: UInt32? = nil, readFrom: MappedFileLog? = nil
+    ) throws(LibraryError) {
         do {
             try gesture.validate()
         } catch {
+            if let changed = readFrom?.firstChanged { throw LibraryError(.other, MappedFileChanged(path: changed).description) }
             throw LibraryError(.invalidFile, "\(path): not written: \(error.description)")
         }
+        let bytes = Array(GestureFileFormat.encode(gesture).utf8)
+        if let changed = readFrom?.firstChanged { throw LibraryError(.other, MappedFileChanged(path: changed).description) }
         do {
-            try FileIO.writeAtomically(Array(GestureFileFormat.encode(gesture).utf8), to: path, overwrite: overwrite, owner: owner)
+            try FileIO.writeAtomically(bytes, to: path, overwrite: overwrite, owner: owner)
         } catch {
             throw GestureLibrary.libraryError(error)
         }

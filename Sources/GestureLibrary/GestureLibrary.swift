@@ -196,14 +196,19 @@ public struct GestureLibrary: Sendable {
     /// `owner`: the user the file is given to (the daemon, as root, gives
     /// a member's gesture to them: whose it is, is its file's owner).
     @discardableResult
-    public func save(_ gesture: Gesture, as name: String, overwrite: Bool, owner: UInt32? = nil) throws(LibraryError) -> LibraryEntry {
+    /// `readFrom`: the mapped files the gesture's samples come from; should
+    /// one have changed by the time the gesture is written, nothing is saved
+    /// (see ``GestureFile/write(_:to:overwrite:owner:readFrom:)``).
+    public func save(
+        _ gesture: Gesture, as name: String, overwrite: Bool, owner: UInt32? = nil, readFrom: MappedFileLog? = nil
+    ) throws(LibraryError) -> LibraryEntry {
         if let problem = GestureName.problem(with: name) { throw LibraryError(.invalidName, problem) }
         var named = gesture
         named.name = name
         let path = userPath(for: name)
         do { try FileIO.createDirectories(userDirectory) } catch { throw Self.libraryError(error) }
         do {
-            try GestureFile.write(named, to: path, overwrite: overwrite, owner: owner)
+            try GestureFile.write(named, to: path, overwrite: overwrite, owner: owner, readFrom: readFrom)
         } catch where error.kind == .alreadyExists {
             throw LibraryError(
                 .alreadyExists, "a gesture named \"\(name)\" already exists (use --force to replace it)")

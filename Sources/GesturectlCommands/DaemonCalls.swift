@@ -4,6 +4,7 @@ import GestureFormat
 import GestureLibrary
 import GestureModel
 import GestureProtocol
+import OperatingSystem
 
 extension CommandContext {
     /// A NAME from the daemon's library when `daemon` is given (files and
@@ -95,8 +96,10 @@ enum DaemonCalls {
 
     /// `save` through the daemon: the gesture sent inline; the name it was
     /// saved as, and whether it hides a built-in.
-    static func save(_ client: DaemonClient, _ gesture: Gesture, as name: String, force: Bool) throws -> (name: String?, hidesBuiltin: Bool) {
-        let saved = SavedEntry(try call(client, .save(name: name, gesture: try inline(gesture), force: force)))
+    static func save(
+        _ client: DaemonClient, _ gesture: Gesture, as name: String, force: Bool, readFrom: MappedFileLog
+    ) throws -> (name: String?, hidesBuiltin: Bool) {
+        let saved = SavedEntry(try call(client, .save(name: name, gesture: try inline(gesture, readFrom: readFrom), force: force)))
         return (saved.name, saved.hidesBuiltin)
     }
 
@@ -105,9 +108,13 @@ enum DaemonCalls {
         _ = try call(client, .remove(name: name, force: true))
     }
 
-    /// A gesture as the protocol carries it inline: the file format's JSON object.
-    static func inline(_ gesture: Gesture) throws -> JSONValue {
-        GestureFileFormat.json(gesture)
+    /// A gesture as the protocol carries it inline: the file format's JSON
+    /// object; never one made from a file that changed while it was read
+    /// (`readFrom`: the mapped files its samples come from).
+    static func inline(_ gesture: Gesture, readFrom: MappedFileLog) throws -> JSONValue {
+        let json = GestureFileFormat.json(gesture)
+        try readFrom.checkIntact()
+        return json
     }
 
     /// The gesture argument as the daemon takes it: a library NAME by name,
@@ -117,7 +124,7 @@ enum DaemonCalls {
         case .library(let name):
             return .name(name)
         case .standardInput, .file:
-            return .inline(try inline(try context.loadGesture(argument)))
+            return .inline(try inline(try context.loadGesture(argument), readFrom: context.mappedFiles))
         }
     }
 }

@@ -41,7 +41,7 @@ enum GestureOutput {
         if let name = values[save] {
             let library = context.library
             let overwrite = try context.mayReplace(name, in: library, force: force)
-            let entry = try library.save(gesture, as: name, overwrite: overwrite)
+            let entry = try library.save(gesture, as: name, overwrite: overwrite, readFrom: context.mappedFiles)
             context.note("saved \"\(shown(name))\" (\(shown(entry.path)))")
             if entry.hidesBuiltin { context.noteHidesBuiltin(name) }
             if values[output] == nil { return }
@@ -148,6 +148,8 @@ enum GestureOutput {
                 try withoutActuallyEscaping(write) { write in
                     try produce { bytes in try write(bytes) }
                 }
+                // Before the rename: nothing made from a file cut short meanwhile takes the output's name.
+                try context.mappedFiles.checkIntact()
             }
         } catch let error as FileSystemError {
             throw FileSystemError(kind: error.kind, path: output, operation: error.operation, reason: error.reason)

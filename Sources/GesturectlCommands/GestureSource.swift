@@ -87,7 +87,12 @@ extension CommandContext {
             } catch {
                 throw FileSystemError(kind: error.kind, path: path, operation: error.operation, reason: error.reason)
             }
-            return try GestureFile.decode(contents, source: path)
+            guard case .mapped(let file) = contents else { return try GestureFile.decode(contents, source: path) }
+            // Should another program cut it short meanwhile, no result made from it is committed.
+            mappedFiles.note(file, shownAs: path)
+            let gesture = try GestureFile.decode(contents, source: path)
+            services[MappedGestureRead.self]?.decoded(file.path)
+            return gesture
         case .library(let name):
             return try GestureFile.load(path: libraryEntry(named: name).path, regularOnly: true)
         }
@@ -115,6 +120,17 @@ extension CommandContext {
         let origin = hasValue("GESTURECTL_LIBRARY") ? " (from GESTURECTL_LIBRARY)" : ""
         return "the library folder \(shown(folder))\(origin) is not a folder"
     }
+}
+
+/// For tests: told when a command has read a mapped gesture file (its
+/// resolved path) and before it uses the samples left there, so that a
+/// test can change the file at that moment, not at a moment it guesses.
+public struct MappedGestureRead: Sendable {
+    /// Called with the file's resolved path.
+    public var decoded: @Sendable (_ path: String) -> Void
+
+    /// A hook calling `decoded`.
+    public init(decoded: @escaping @Sendable (_ path: String) -> Void) { self.decoded = decoded }
 }
 
 /// A file to read in pieces: its path, or standard input's bytes.

@@ -44,7 +44,8 @@ enum LibraryCommands {
         let gesture = try context.loadGesture(source)
         if let client = try context.daemonClient(values) {
             // The file is read here and sent inline; the daemon's library keeps it.
-            let result = try DaemonCalls.save(client, gesture, as: name, force: values[GestureOutput.force])
+            let result = try DaemonCalls.save(
+                client, gesture, as: name, force: values[GestureOutput.force], readFrom: context.mappedFiles)
             if let saved = result.name { context.print("saved \"\(shown(saved))\" (in the daemon's library)") }
             if result.hidesBuiltin { context.noteHidesBuiltin(name) }
             return
@@ -54,7 +55,7 @@ enum LibraryCommands {
             throw CommandFailure.failure(problem + "; set GESTURECTL_LIBRARY to a folder (it is created if missing)")
         }
         let overwrite = try context.mayReplace(name, in: library, force: values[GestureOutput.force])
-        let entry = try library.save(gesture, as: name, overwrite: overwrite)
+        let entry = try library.save(gesture, as: name, overwrite: overwrite, readFrom: context.mappedFiles)
         context.print("saved \"\(shown(name))\" (\(shown(entry.path)))")
         if entry.hidesBuiltin { context.noteHidesBuiltin(name) }
     }

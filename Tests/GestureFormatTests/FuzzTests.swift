@@ -80,7 +80,7 @@ import TestSupport
         switch error.kind {
         case .syntax, .invalid:
             #expect(error.line != nil, "\(context()): no line in \(error.description.debugDescription)", sourceLocation: sourceLocation)
-        case .tooLarge, .notAGesture, .newerVersion: break
+        case .tooLarge, .notAGesture, .newerVersion, .changed: break
         }
         if let line = error.line {
             #expect(

@@ -69,16 +69,19 @@ struct InProcessCommandTests {
 
     /// Runs `arguments` in this process on the test engine, in the scratch
     /// folder, with a library of its own and the checkout's built-ins.
-    func run(_ arguments: [String]) async -> Run {
+    /// `mapped`: told when a mapped gesture file has been read (see
+    /// ``MappedGestureRead``).
+    func run(_ arguments: [String], mapped: MappedGestureRead? = nil) async -> Run {
         let output = OutputBuffer()
         let error = OutputBuffer()
-        let context = CommandContext(
+        var context = CommandContext(
             standardOutput: output.writer, standardError: error.writer,
             environment: [
                 "HOME": scratch.path, "GESTURECTL_LIBRARY": scratch.path + "/library",
                 "GESTURECTL_BUILTINS": CLI.checkout + "/Recordings",
             ],
             currentDirectory: scratch.path)
+        context.services[MappedGestureRead.self] = mapped
         // Not started: no signal reaches a test; the commands subscribe as they would.
         let services = GesturectlServices(engine: engine, signals: SignalRouter(unhandled: { _ in }))
         let status = await Gesturectl.main(arguments: arguments, context: context, services: services)
