@@ -11,11 +11,20 @@ public struct RecorderOptions: Hashable, Sendable {
     public static let defaultVirtualScreenWidth = 1920
     /// The default virtual screen height: 1080 pixels.
     public static let defaultVirtualScreenHeight = 1080
+    /// Where an import keeps its samples (``StrokeRecorder/spillSamples(into:)``):
+    /// the first of these folders where a temporary file can be made, before
+    /// the folder `spillSamples` is given. Empty by default; the import
+    /// command's are ``SpillFolders/candidates(environment:output:)``.
+    public var spillFolders: [SpillFolders.Folder]
 
     /// Creates options.
-    public init(virtualScreenWidth: Int = defaultVirtualScreenWidth, virtualScreenHeight: Int = defaultVirtualScreenHeight) {
+    public init(
+        virtualScreenWidth: Int = defaultVirtualScreenWidth, virtualScreenHeight: Int = defaultVirtualScreenHeight,
+        spillFolders: [SpillFolders.Folder] = []
+    ) {
         self.virtualScreenWidth = virtualScreenWidth
         self.virtualScreenHeight = virtualScreenHeight
+        self.spillFolders = spillFolders
     }
 
     /// Checks the virtual screen size.

@@ -17,6 +17,9 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The recording thread may not run at SCHED_FIFO `priority`
     /// (`record --realtime`): nothing was recorded.
     case realtimeRefused(priority: Int32, SystemError)
+    /// An import's samples, written to its temporary file (``StrokeRecorder/spillSamples(into:)``),
+    /// cannot be read back from it (its mapping failed): nothing was written.
+    case spillUnreadable(SystemError)
 
     /// A one-line message, e.g. `no contact was recorded`.
     public var description: String {
@@ -30,6 +33,8 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .realtimeRefused(priority, error):
             "real-time recording (SCHED_FIFO priority \(priority)) is not permitted: "
                 + "\(DedicatedThread.realtimeRequirement(priority: priority)); nothing was recorded (\(error))"
+        case .spillUnreadable(let error):
+            "import: cannot read back its temporary file: \(error); nothing written"
         }
     }
 }

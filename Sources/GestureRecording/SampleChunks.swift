@@ -147,9 +147,10 @@ struct SampleChunk: Sendable {
                     bytes[offset + count * PackedSample.bytes + index]
                 )
             }
-            // Written but no longer readable (no memory left to map it):
-            // stop rather than write a gesture with samples missing.
-            guard let (sample, present) = read else { preconditionFailure("the import's temporary file cannot be read") }
+            // Written but no longer readable (no address space left to map
+            // it): zeros here, and the recorder's finish fails the import
+            // (SampleSpill.finish), so no gesture with samples missing is written.
+            guard let (sample, present) = read else { return Sample(time: .zero, x: 0, y: 0) }
             return Self.sample(sample, present)
         }
         return Self.sample(packed[index], presence[index])

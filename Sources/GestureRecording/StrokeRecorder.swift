@@ -95,6 +95,31 @@ public struct StrokeRecorder: Sendable {
     /// recorded once it is.
     public private(set) var limitReached = false
 
+    /// Keeps the samples of strokes begun from now on in an unlinked
+    /// temporary file rather than in memory, a chunk of 1,024 at a time
+    /// (issue 39: an import of an hour of ten fingers then holds no more
+    /// than one of a minute): in the first of the options' ``RecorderOptions/spillFolders``
+    /// where one can be made, else in `folder`. For imports, not for live
+    /// recordings (whose reading thread must not wait for a disk). Without
+    /// a file anywhere, the samples stay in memory.
+    public mutating func spillSamples(into folder: String) {
+        spill = SampleSpill.make(folders: options.spillFolders + [SpillFolders.Folder(path: folder)])
+        spillMade()
+    }
+
+    /// ``spillSamples(into:)`` with the file mapped by `map` (tests inject its failure).
+    mutating func spillSamples(into folder: String, map: @escaping SampleSpill.Mapper) {
+        spill = SampleSpill.make(folder: folder, map: map)
+        spillMade()
+    }
+
+    /// Samples spilled to a file may be as many as a file's: the streamed
+    /// limit. (Samples begun before the spill stay in memory; there are
+    /// never more than the held limit of those, as the spill comes first.)
+    private mutating func spillMade() {
+        if spill != nil { sampleLimit = GestureLimits.maximumStreamedSamples }
+    }
+
     /// A recorder for `device`.
     ///
     /// - Parameters:
@@ -106,19 +131,6 @@ public struct StrokeRecorder: Sendable {
     ///     nothing is down.
     /// - Throws: ``RecordingError`` when the device cannot be recorded from
     ///   or an option is out of range.
-    /// Keeps the samples of strokes begun from now on in an unlinked
-    /// temporary file in `folder` rather than in memory, a chunk of 1,024
-    /// at a time (issue 39: an import of an hour of ten fingers then holds
-    /// no more than one of a minute). For imports, not for live recordings
-    /// (whose reading thread must not wait for a disk). Without a file
-    /// there, the samples stay in memory.
-    public mutating func spillSamples(into folder: String) {
-        spill = SampleSpill.make(folder: folder)
-        // Samples begun before the spill stay in memory; there are never
-        // more than the held limit of those, as the spill comes first.
-        if spill != nil { sampleLimit = GestureLimits.maximumStreamedSamples }
-    }
-
     public init(
         device: InputDeviceDescription, options: RecorderOptions = RecorderOptions(),
         initialState: DeviceStateSnapshot = DeviceStateSnapshot()
@@ -424,6 +436,8 @@ public struct StrokeRecorder: Sendable {
     /// - Throws: ``RecordingError/noContact`` when no stroke was recorded.
     public func finish(_ details: RecordingDetails, reason: RecordingStopReason) throws(RecordingError) -> RecordedGesture {
         guard !strokes.isEmpty else { throw .noContact }
+        // Every sample written to the temporary file readable from here on, or the import fails.
+        try spill?.finish()
         var warnings: [String] = []
         let stillDown = openStrokes.count
         if stillDown > 0 {

@@ -106,6 +106,12 @@ enum InteropCommands {
             webdriver'); without it, the smallest viewport that holds every
             position is used. Its size in millimetres is unknown.
 
+            A long recording's samples wait in a temporary file, not in
+            memory, deleted as soon as it is made: in $TMPDIR when it is
+            set, else beside the output file (or in the library folder for
+            --save), else in $XDG_CACHE_HOME/gesturectl or
+            ~/.cache/gesturectl, else /tmp (often in memory itself).
+
             Examples:
               gesturectl import swipe.evemu -o swipe.gesture.json
               gesturectl import pinch.json --save pinch          # adb's uinput file
@@ -128,7 +134,9 @@ enum InteropCommands {
         if let dot = baseName.lastIndex(of: "."), dot != baseName.startIndex { baseName = String(baseName[..<dot]) }
         let imported = try await importStreaming(
             input, source: source, viewport: viewport,
-            options: RecorderOptions(virtualScreenWidth: size[0], virtualScreenHeight: size[1]),
+            options: RecorderOptions(
+                virtualScreenWidth: size[0], virtualScreenHeight: size[1],
+                spillFolders: SpillFolders.candidates(environment: context.environment, output: spillOutput(values, context: context))),
             sequential: values[ImportOptions.sequential],
             details: RecordingDetails(name: baseName),
             context: context)
@@ -153,6 +161,25 @@ enum InteropCommands {
         case .failure(let error):
             throw CommandFailure.failure("\(shown(source)): \(error)")
         }
+    }
+
+    /// The file an import writes, for its temporary file to go beside
+    /// (``GestureRecording/SpillFolders``): `-o`'s when it is a file (or
+    /// nothing yet), else the library folder with `--save`; nil for
+    /// standard output, a device or a FIFO.
+    static func spillOutput(_ values: ParsedValues, context: CommandContext) -> String? {
+        if let output = values[GestureOutput.output], output != GestureOutput.standardOutput,
+            !GestureOutput.isStandardOutput(output), !GestureOutput.namesOpenDescriptor(output)
+        {
+            let resolved = context.resolve(output)
+            // Harmless: what cannot be examined is not written beside; the next folder is used.
+            switch (try? Paths.status(resolved))?.type {
+            case nil, .regular?: return resolved
+            default: return nil
+            }
+        }
+        guard values[GestureOutput.save] != nil else { return nil }
+        return context.library.userDirectory + "/"
     }
 
     /// Reads `input` and feeds the recorder as it reads, in the engine's
