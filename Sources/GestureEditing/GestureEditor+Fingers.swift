@@ -63,19 +63,30 @@ extension GestureEditor {
         let original = gesture.strokes[index]
         guard !original.samples.isEmpty else { throw EditError("stroke \(index) has no samples") }
 
-        var placement = SurfacePlacement(gesture.device)
+        let device = gesture.device
+        let offsets = layout.offsetsMM(count: count, spacingMM: spacingMM)
+        // One pass counts what every finger clips; then each copy is placed
+        // as it is read, so a stroke read from a file is never copied (issue 39).
+        var placement = SurfacePlacement(device)
+        for sample in original.samples {
+            let point = device.millimetres(of: sample)
+            for offset in offsets { _ = placement.units(xMM: point.x + offset.x, yMM: point.y + offset.y) }
+        }
+        var warnings = try placement.outcome(strict: strict)
         var copies: [Stroke] = []
-        for (finger, offset) in layout.offsetsMM(count: count, spacingMM: spacingMM).enumerated() {
+        for (finger, offset) in offsets.enumerated() {
             var copy = original.shifted(by: delay.saturatingMultiplied(by: finger))
-            for sampleIndex in copy.samples.indices {
-                let point = gesture.device.millimetres(of: copy.samples[sampleIndex])
-                let position = placement.units(xMM: point.x + offset.x, yMM: point.y + offset.y)
-                copy.samples[sampleIndex].x = position.x
-                copy.samples[sampleIndex].y = position.y
+            copy.samples = copy.samples.mapped { sample in
+                var placing = SurfacePlacement(device)
+                let point = device.millimetres(of: sample)
+                let position = placing.units(xMM: point.x + offset.x, yMM: point.y + offset.y)
+                var placed = sample
+                placed.x = position.x
+                placed.y = position.y
+                return placed
             }
             copies.append(copy)
         }
-        var warnings = try placement.outcome(strict: strict)
         if gesture.strokes.count > 1 {
             let others = gesture.strokes.count - 1
             warnings.insert(

@@ -110,8 +110,9 @@ extension GestureEditor {
         if boxHeight > targetHeight { factor = min(factor, targetHeight / boxHeight) }
         let boxCentreX = (box.minimumX + box.maximumX) / 2
         let boxCentreY = (box.minimumY + box.maximumY) / 2
+        let scale = factor
         return try place(gesture, onto: target, strict: strict) { x, y in
-            (targetWidth / 2 + factor * (x - boxCentreX), targetHeight / 2 + factor * (y - boxCentreY))
+            (targetWidth / 2 + scale * (x - boxCentreX), targetHeight / 2 + scale * (y - boxCentreY))
         }
     }
 
@@ -127,29 +128,39 @@ extension GestureEditor {
 
     /// Every sample moved through `transform` (millimetres on the gesture's
     /// surface in, millimetres on `target` out), rounded once and clipped;
-    /// pressure and size mapped onto the target's axes.
+    /// pressure and size mapped onto the target's axes. Two passes: one
+    /// counts what is clipped (refused with `strict`), then each stroke's
+    /// samples are placed as they are read, so a stroke read from a file
+    /// is never copied (issue 39).
     private static func place(
         _ gesture: Gesture, onto target: DeviceGeometry, strict: Bool,
-        _ transform: (Double, Double) -> (x: Double, y: Double)
+        _ transform: @escaping @Sendable (Double, Double) -> (x: Double, y: Double)
     ) throws(EditError) -> EditResult {
+        let source = gesture.device
+        let placed: @Sendable (Sample, inout SurfacePlacement) -> Sample = { sample, placement in
+            let point = source.millimetres(of: sample)
+            let moved = transform(point.x, point.y)
+            let position = placement.units(xMM: moved.x, yMM: moved.y)
+            var placed = sample
+            placed.x = position.x
+            placed.y = position.y
+            placed.pressure = AxisRange.map(sample.pressure, from: source.pressure, to: target.pressure)
+            placed.size = AxisRange.map(sample.size, from: source.size, to: target.size)
+            return placed
+        }
+        var placement = SurfacePlacement(target)
+        for stroke in gesture.strokes {
+            for sample in stroke.samples { _ = placed(sample, &placement) }
+        }
+        let warnings = try placement.outcome(strict: strict)
         var result = gesture
         result.device = target
-        var placement = SurfacePlacement(target)
-        let source = gesture.device
         for strokeIndex in result.strokes.indices {
-            for sampleIndex in result.strokes[strokeIndex].samples.indices {
-                let sample = result.strokes[strokeIndex].samples[sampleIndex]
-                let point = source.millimetres(of: sample)
-                let moved = transform(point.x, point.y)
-                let position = placement.units(xMM: moved.x, yMM: moved.y)
-                var placed = sample
-                placed.x = position.x
-                placed.y = position.y
-                placed.pressure = AxisRange.map(sample.pressure, from: source.pressure, to: target.pressure)
-                placed.size = AxisRange.map(sample.size, from: source.size, to: target.size)
-                result.strokes[strokeIndex].samples[sampleIndex] = placed
+            result.strokes[strokeIndex].samples = result.strokes[strokeIndex].samples.mapped { sample in
+                var placing = SurfacePlacement(target)
+                return placed(sample, &placing)
             }
         }
-        return EditResult(gesture: result, warnings: try placement.outcome(strict: strict))
+        return EditResult(gesture: result, warnings: warnings)
     }
 }

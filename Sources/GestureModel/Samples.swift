@@ -188,4 +188,19 @@ private final class TransformedSource: SampleSource {
 
     var count: Int { base.count }
     func sample(at index: Int) -> Sample { transform(base.sample(at: index)) }
+    /// The base's own pass (a mapped file's parses on, with no lock), each sample transformed.
+    func makeCursor() -> any SampleCursor { TransformedCursor(base: base.makeCursor(), transform: transform) }
+}
+
+/// A pass over a ``TransformedSource``.
+private final class TransformedCursor: SampleCursor {
+    let base: any SampleCursor
+    let transform: @Sendable (Sample) -> Sample
+
+    init(base: any SampleCursor, transform: @escaping @Sendable (Sample) -> Sample) {
+        self.base = base
+        self.transform = transform
+    }
+
+    func next() -> Sample? { base.next().map(transform) }
 }
