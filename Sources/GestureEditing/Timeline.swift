@@ -1,7 +1,7 @@
 import GestureModel
 
 /// A half-open span of time, `start ..< end`.
-struct TimeSpan: Equatable {
+struct TimeSpan: Equatable, Sendable {
     var start: Microseconds
     var end: Microseconds
 
@@ -41,7 +41,7 @@ struct TimeSpan: Equatable {
 
 /// A timeline with spans cut out: `map(t) = t − (time cut before t)`, so a
 /// time inside a cut maps to the cut's start and nothing goes backwards.
-struct Timeline {
+struct Timeline: Sendable {
     /// Sorted, disjoint cuts.
     let cuts: [TimeSpan]
     /// Total length of `cuts[0..<i]`, for each `i`.
