@@ -140,13 +140,7 @@ extension GestureEditor {
         let placed: @Sendable (Sample, inout SurfacePlacement) -> Sample = { sample, placement in
             let point = source.millimetres(of: sample)
             let moved = transform(point.x, point.y)
-            let position = placement.units(xMM: moved.x, yMM: moved.y)
-            var placed = sample
-            placed.x = position.x
-            placed.y = position.y
-            placed.pressure = AxisRange.map(sample.pressure, from: source.pressure, to: target.pressure)
-            placed.size = AxisRange.map(sample.size, from: source.size, to: target.size)
-            return placed
+            return placement.placed(sample, xMM: moved.x, yMM: moved.y, from: source)
         }
         var placement = SurfacePlacement(target)
         for stroke in gesture.strokes {

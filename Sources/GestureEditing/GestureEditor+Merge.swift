@@ -164,13 +164,7 @@ extension GestureEditor {
                         point.x / sourceWidth * target.surfaceWidthMM, point.y / sourceHeight * target.surfaceHeightMM
                     )
                 }
-                let position = placement.units(xMM: point.x, yMM: point.y)
-                var placed = sample
-                placed.x = position.x
-                placed.y = position.y
-                placed.pressure = AxisRange.map(sample.pressure, from: source.pressure, to: target.pressure)
-                placed.size = AxisRange.map(sample.size, from: source.size, to: target.size)
-                return placed
+                return placement.placed(sample, xMM: point.x, yMM: point.y, from: source)
             }
             for sample in stroke.samples { _ = place(sample, &placement) }
             copy.samples = stroke.samples.mapped { sample in

@@ -11,6 +11,19 @@ struct SurfacePlacement {
 
     init(_ geometry: DeviceGeometry) { self.geometry = geometry }
 
+    /// `sample` of a gesture on `source`, moved to (`xMM`, `yMM`) on this
+    /// surface (``units(xMM:yMM:)``), its pressure and size mapped by the
+    /// same fraction of their axes (dropped where this surface has none).
+    mutating func placed(_ sample: Sample, xMM: Double, yMM: Double, from source: DeviceGeometry) -> Sample {
+        let position = units(xMM: xMM, yMM: yMM)
+        var placed = sample
+        placed.x = position.x
+        placed.y = position.y
+        placed.pressure = AxisRange.map(sample.pressure, from: source.pressure, to: geometry.pressure)
+        placed.size = AxisRange.map(sample.size, from: source.size, to: geometry.size)
+        return placed
+    }
+
     /// The device position of a point given in millimetres from the
     /// surface's top-left corner: rounded to nearest (ties away from zero),
     /// as `DeviceGeometry.units(xMM:yMM:)` does, then clipped to the axes.
