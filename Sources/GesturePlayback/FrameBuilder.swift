@@ -149,7 +149,7 @@ public struct FrameBuilder: Sendable {
         try forEachFrame(of: try checkedTimeline(gesture), gesture: gesture, from: state, body)
     }
 
-    private func forEachFrame(
+    fileprivate func forEachFrame(
         of timeline: ContactTimeline, gesture: Gesture, from state: DeviceState?, _ body: (InputFrame, Int) -> Bool
     ) throws(PlaybackError) {
         var deviceState = state ?? DeviceState(description: target.description)
@@ -249,6 +249,17 @@ public struct CheckedGesture: Sendable {
         -> [InputFrame]
     {
         try builder.frames(of: timeline, gesture: gesture, from: state, eventLimit: eventLimit)
+    }
+
+    /// Calls `body` with each frame, as ``FrameBuilder/forEachFrame(for:from:_:)``
+    /// does, but without its checks, made already: one moment's frames at a
+    /// time, however long the gesture and however many its repetitions
+    /// (no event limit: nothing is held). A play streams them
+    /// (``FrameStream``).
+    /// - Throws: ``PlaybackError`` only from building a frame
+    ///   (``PlaybackError/frameTooLarge(events:at:)``), never a check's.
+    public func forEachFrame(from state: DeviceState? = nil, _ body: (InputFrame, Int) -> Bool) throws(PlaybackError) {
+        try builder.forEachFrame(of: timeline, gesture: gesture, from: state, body)
     }
 }
 

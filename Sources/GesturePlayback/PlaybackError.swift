@@ -36,6 +36,9 @@ public enum PlaybackError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The playing thread may not run at SCHED_FIFO `priority` (real-time
     /// playing was asked for): nothing was played.
     case realtimeRefused(priority: Int32, SystemError)
+    /// A ``FrameStream`` given to a second play: its frames were played
+    /// (a stream plays once). Nothing was played.
+    case streamPlayedAlready
 
     /// A one-line message for people.
     public var description: String {
@@ -67,6 +70,8 @@ public enum PlaybackError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .realtimeRefused(priority, error):
             "real-time playing (SCHED_FIFO priority \(priority)) is not permitted: "
                 + "\(DedicatedThread.realtimeRequirement(priority: priority)); nothing was played (\(error))"
+        case .streamPlayedAlready:
+            "these frames were played already; build them again"
         }
     }
 

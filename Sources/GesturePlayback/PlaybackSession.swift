@@ -150,6 +150,44 @@ public final class PlaybackSession: Sendable {
         return result
     }
 
+    /// Starts playing `stream` on a dedicated thread as it is built, as
+    /// ``start(_:handle:releasesAtEnd:realtimePriority:startGate:)`` plays
+    /// a list (see ``Player/play(_:on:cancellation:progress:releasesAtEnd:startGate:warmsUp:)``
+    /// for a stream's play). The stream must have been built from this
+    /// device's ``state``.
+    /// - Throws: as the list's.
+    public func start(
+        _ stream: FrameStream, handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true,
+        realtimePriority: Int32? = nil, startGate: FileDescriptor? = nil
+    ) throws(PlaybackError) -> PlaybackHandle {
+        let (sink, _) = try claim(for: handle)
+        do throws(SystemError) {
+            return try Player(clock: clock, realtimePriority: realtimePriority, touchpad: touchpad).start(
+                stream, on: sink, handle: handle, releasesAtEnd: releasesAtEnd, startGate: startGate
+            ) { [self] result in release(finalState: result.finalState) }
+        } catch {
+            release(finalState: nil)
+            throw .cannotStart(error)
+        }
+    }
+
+    /// Plays `stream` on the calling thread as it is built, as
+    /// ``playHere(_:handle:releasesAtEnd:startGate:warmsUp:)`` plays a
+    /// list. The stream must have been built from this device's ``state``.
+    /// - Throws: as the list's.
+    public func playHere(
+        _ stream: FrameStream, handle: PlaybackHandle, releasesAtEnd: Bool = true, startGate: FileDescriptor? = nil,
+        warmsUp: Bool = true
+    ) throws(PlaybackError) -> PlaybackResult {
+        let (sink, _) = try claim(for: handle)
+        let result = Player(clock: clock, touchpad: touchpad).play(
+            stream, on: sink, cancellation: handle.cancellation, progress: { handle.report($0) },
+            releasesAtEnd: releasesAtEnd, startGate: startGate, warmsUp: warmsUp)
+        release(finalState: result.finalState)
+        handle.finish(result)
+        return result
+    }
+
     /// Takes the device for a play of `handle`: its sink and the state
     /// readers know.
     /// - Throws: ``PlaybackError/sessionClosed``, ``PlaybackError/sessionBusy``.

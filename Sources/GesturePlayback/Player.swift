@@ -9,6 +9,15 @@ import OperatingSystem
 /// speed (``FrameBuilder``). A late frame is written as soon as it may and
 /// does not move the deadlines after it, so timing never drifts.
 ///
+/// The frames come from a list built before the play, or from a
+/// ``FrameStream`` that builds them on a thread of its own a bounded
+/// look-ahead ahead of the play (issue 39: what a play holds does not grow
+/// with its gesture). Both go through the same loop, with the same
+/// deadlines, catch-up, lifting and progress; the playing thread reads a
+/// streamed frame where the builder left it and allocates nothing per
+/// frame either way. How late frames were is counted in a histogram of
+/// fixed size (``LatenessStatistics``), not kept frame by frame.
+///
 /// After a stall, late frames catch up at twice the gesture's speed at most:
 /// a frame never goes out sooner than half its interval after the previous
 /// frame's write *ended* (the kernel stamps a frame inside its write, so a
@@ -95,7 +104,7 @@ public struct Player: Sendable {
     }
 
     /// Plays `frames` on the calling thread and returns when done. Call it
-    /// from a dedicated thread (``start(_:on:state:cancellation:progress:completion:)``
+    /// from a dedicated thread (``start(_:on:state:handle:releasesAtEnd:startGate:completion:)``
     /// does), never from Swift's cooperative pool: it blocks.
     ///
     /// - Parameters:
@@ -117,13 +126,57 @@ public struct Player: Sendable {
         progress: (@Sendable (PlaybackProgress) -> Void)? = nil, releasesAtEnd: Bool = true,
         startGate: FileDescriptor? = nil, warmsUp: Bool = true
     ) -> PlaybackResult {
+        var listed = ListedFrames(frames: frames, initial: state)
+        return run(
+            &listed, on: sink, state: state, cancellation: cancellation, progress: progress, releasesAtEnd: releasesAtEnd,
+            startGate: startGate, warmsUp: warmsUp)
+    }
+
+    /// Plays `stream`'s frames on the calling thread as they are built, and
+    /// returns when done, as ``play(_:on:state:cancellation:progress:releasesAtEnd:startGate:warmsUp:)``
+    /// plays a list: the same deadlines, catch-up, lifting and progress
+    /// (whose ``PlaybackProgress/totalFrames`` is 0 until the stream's last
+    /// frame is built). What readers know before the play is the state the
+    /// stream was built from (``FrameStream/initialState``).
+    ///
+    /// Before the warm-up and the start gate, it waits until the stream's
+    /// look-ahead is full or its last frame built (cancellable), so the
+    /// first frames are as punctual as a list's; a frame the builder has
+    /// not made when it is due is waited for, and counts as a stall (the
+    /// frames after it catch up as after any other). A stream plays once:
+    /// played again, it ends failed with no frame written.
+    public func play(
+        _ stream: FrameStream, on sink: some FrameSink, cancellation: CancellationSignal = CancellationSignal(),
+        progress: (@Sendable (PlaybackProgress) -> Void)? = nil, releasesAtEnd: Bool = true,
+        startGate: FileDescriptor? = nil, warmsUp: Bool = true
+    ) -> PlaybackResult {
+        guard stream.claim() else {
+            return PlaybackResult.failedBeforeStart(PlaybackError.streamPlayedAlready, state: stream.initialState)
+        }
+        var streamed = StreamedFrames(ring: stream.ring)
+        return run(
+            &streamed, on: sink, state: stream.initialState, cancellation: cancellation, progress: progress,
+            releasesAtEnd: releasesAtEnd, startGate: startGate, warmsUp: warmsUp)
+    }
+
+    /// The play itself, from a list or a stream.
+    private func run<Frames: FrameSupply>(
+        _ frames: inout Frames, on sink: some FrameSink, state: DeviceState, cancellation: CancellationSignal,
+        progress: (@Sendable (PlaybackProgress) -> Void)?, releasesAtEnd: Bool, startGate: FileDescriptor?,
+        warmsUp: Bool
+    ) -> PlaybackResult {
         let initial = state
-        if warmsUp {
+        // Made before the clock starts, as the rest of the play's memory
+        // (the histogram's counters are touched now).
+        var latenesses = LatenessHistogram()
+        var touchpadPacing = touchpad.map { TouchpadPacing(surface: $0, state: initial) }
+        var gateOutcome: PlaybackResult.Outcome?
+        if !frames.prepare(cancellation: cancellation) { gateOutcome = .cancelled(framesWritten: 0) }
+        if warmsUp, gateOutcome == nil {
             sink.warmUp()
             clock.warmUp()
         }
-        var gateOutcome: PlaybackResult.Outcome?
-        if let startGate {
+        if let startGate, gateOutcome == nil {
             do throws(SystemError) {
                 if try !Self.waitForGate(startGate, cancellation: cancellation) {
                     gateOutcome = .cancelled(framesWritten: 0)
@@ -132,49 +185,53 @@ public struct Player: Sendable {
                 gateOutcome = .failed(error, framesWritten: 0)
             }
         }
-        // Filled in, not appended to: its pages are touched now, not
-        // faulted in one by one while frames are due.
-        var latenesses = [Microseconds](repeating: .zero, count: frames.count)
-        var played = 0
-        // Made before the clock starts, as the rest of the play's memory.
-        var touchpadPacing = touchpad.map { TouchpadPacing(surface: $0, state: initial) }
         let start = clock.now()
 
-        // What readers know after the first `count` frames. Worked out only
-        // when the play ends, not kept up to date frame by frame: at 1 kHz
-        // with ten fingers that bookkeeping cost more time per frame than the
-        // write under emulation.
-        func readersState(after count: Int) -> DeviceState {
-            var state = initial
-            for frame in frames.prefix(count) { state.apply(frame) }
-            return state
-        }
-
-        func finish(_ outcome: PlaybackResult.Outcome, lifting liftState: DeviceState) -> PlaybackResult {
-            var lifted = liftState
+        /// Ends the play: what readers know after the first `count` frames
+        /// (and `partly`, a frame whose write failed: part of it may have
+        /// arrived), lifted unless it completed and keeps what is down.
+        func finish(_ outcome: PlaybackResult.Outcome, after count: Int, partly: InputFrame? = nil) -> PlaybackResult {
+            // What readers know, worked out only now, not kept up to date
+            // frame by frame: at 1 kHz with ten fingers that bookkeeping
+            // cost more time per frame than the write under emulation.
+            var lifted = frames.end(readersStateAfter: count)
+            if let partly {
+                var after = lifted
+                after.apply(partly)
+                lifted = lifted.including(after)
+            }
             var releases = true
             if case .completed = outcome { releases = releasesAtEnd }
             let (liftFrame, liftError) = releases ? sink.liftAll(&lifted, time: clock.now() - start) : (nil, nil)
             return PlaybackResult(
-                outcome: outcome, lateness: LatenessStatistics(latenesses: Array(latenesses.prefix(played))),
-                liftAllFrame: liftFrame,
-                liftAllError: liftError, finalState: lifted)
+                outcome: outcome, lateness: latenesses.statistics, liftAllFrame: liftFrame, liftAllError: liftError,
+                finalState: lifted)
         }
 
-        if let gateOutcome { return finish(gateOutcome, lifting: initial) }
+        if let gateOutcome { return finish(gateOutcome, after: 0) }
 
         // When the previous write had ended: no later than that the kernel
         // had stamped the frame.
         var previousWrite: Microseconds?
+        var previousTime = Microseconds.zero
         var wakeLatency = WakeLatency()
-        for (index, frame) in frames.enumerated() {
+        var index = 0
+        while true {
+            frames.release(before: index)
+            let frame: InputFrame
+            switch frames.frame(at: index, cancellation: cancellation) {
+            case .frame(let next): frame = next
+            case .end: return finish(.completed, after: index)
+            case .cancelled: return finish(.cancelled(framesWritten: index), after: index)
+            case .failed(let error): return finish(.failed(error, framesWritten: index), after: index)
+            }
             let due = start + frame.time
             // After a stall: not before half an interval after the previous
             // write, nor (on a touchpad) before its steps are no jump.
             let stepSpacing = touchpadPacing?.prepare(frame) ?? .zero
             var spacing: (end: Microseconds, previousWrite: Microseconds)?
             if let previousWrite, index > 0 {
-                let half = Microseconds(max(frame.time - frames[index - 1].time, .zero).rawValue / 2)
+                let half = Microseconds(max(frame.time - previousTime, .zero).rawValue / 2)
                 let end = previousWrite + max(half, stepSpacing)
                 if end > due { spacing = (end, previousWrite) }
             }
@@ -188,13 +245,12 @@ public struct Player: Sendable {
                     reached = try clock.wait(until: due, cancellation: cancellation) == .cancelled ? nil : clock.now()
                 }
             } catch {
-                return finish(.failed(error, framesWritten: index), lifting: readersState(after: index))
+                return finish(.failed(error, framesWritten: index), after: index)
             }
             guard let now = reached else {
-                return finish(.cancelled(framesWritten: index), lifting: readersState(after: index))
+                return finish(.cancelled(framesWritten: index), after: index)
             }
-            latenesses[index] = now - due
-            played = index + 1
+            latenesses.record(now - due)
             do {
                 try sink.write(frame)
                 // Read after the write, not before: the kernel stamps the
@@ -209,14 +265,12 @@ public struct Player: Sendable {
             } catch {
                 // Part of the frame may have arrived: lift what was down
                 // before it and what it put down.
-                let before = readersState(after: index)
-                var after = before
-                after.apply(frame)
-                return finish(.failed(error, framesWritten: index), lifting: before.including(after))
+                return finish(.failed(error, framesWritten: index), after: index, partly: frame)
             }
-            progress?(PlaybackProgress(framesWritten: index + 1, totalFrames: frames.count))
+            previousTime = frame.time
+            index += 1
+            progress?(PlaybackProgress(framesWritten: index, totalFrames: frames.totalFrames))
         }
-        return finish(.completed, lifting: readersState(after: frames.count))
     }
 
     /// Waits until `gate` is readable or hangs up (true), or until
@@ -285,6 +339,30 @@ public struct Player: Sendable {
             let result = player.play(
                 frames, on: transfer.sink, state: state, cancellation: handle.cancellation,
                 progress: { handle.report($0) }, releasesAtEnd: releasesAtEnd, startGate: startGate)
+            completion?(result)
+            handle.finish(result)
+        }
+        return handle
+    }
+
+    /// Starts playing `stream` on a new dedicated thread, as
+    /// ``start(_:on:state:handle:releasesAtEnd:startGate:completion:)``
+    /// starts a list (see ``play(_:on:cancellation:progress:releasesAtEnd:startGate:warmsUp:)``
+    /// for a stream's play).
+    /// - Throws: ``OperatingSystem/SystemError`` when the thread cannot be
+    ///   started or set up; nothing was played then.
+    public func start(
+        _ stream: FrameStream, on sink: sending any FrameSink, handle: PlaybackHandle = PlaybackHandle(),
+        releasesAtEnd: Bool = true, startGate: FileDescriptor? = nil,
+        completion: (@Sendable (PlaybackResult) -> Void)? = nil
+    ) throws(SystemError) -> PlaybackHandle {
+        let transfer = SinkTransfer(sink: sink)
+        let player = self
+        let options = Self.threadOptions.atRealtimePriority(realtimePriority)
+        try DedicatedThread.start(options) {
+            let result = player.play(
+                stream, on: transfer.sink, cancellation: handle.cancellation, progress: { handle.report($0) },
+                releasesAtEnd: releasesAtEnd, startGate: startGate)
             completion?(result)
             handle.finish(result)
         }
