@@ -105,10 +105,13 @@ public final class Engine: Sendable {
 
     /// Starts a play. On a kept device (`keepDevice`), the play is queued
     /// on the device's ``PlayQueue`` behind any other; otherwise its frames
-    /// are built first (so that nothing but the lead-in stands between udev
-    /// announcing the device and the first frame), then a new device is
-    /// made and the play starts on it through a queue of its own. Either
-    /// way the gesture is checked once and its frames are built once.
+    /// start being built first (a ``GesturePlayback/FrameStream``, whose
+    /// look-ahead fills while the device is made, so that nothing but the
+    /// lead-in stands between udev announcing the device and the first
+    /// frame), then a new device is made and the play starts on it through
+    /// a queue of its own. Either way the gesture is checked once, and its
+    /// frames are built once, a bounded way ahead of the play: memory does
+    /// not grow with the gesture's length (issue 39).
     ///
     /// This (with ``startPress(_:job:handle:)`` and ``startFingertips(_:clock:events:)``)
     /// is the one way any front end starts work: the play is in ``jobs``
@@ -140,23 +143,30 @@ public final class Engine: Sendable {
         if request.keepDevice {
             let session = try readyDevice(profile, output: request.output, linger: request.linger)
             let memoryLocked = request.realtimePriority.map { _ in MemoryLock.lockCurrentPages() }
-            let job = PlayJob(id: id, handle: handle, session: session, frameCount: 0, closesSession: false, memoryLocked: memoryLocked)
+            let tally = FrameTally()
+            let job = PlayJob(id: id, handle: handle, session: session, frames: tally, closesSession: false, memoryLocked: memoryLocked)
             try enqueue(
                 QueuedPlay(
                     .gesture(request.gesture, options: request.options, leadIn: request.leadIn), handle: handle,
-                    realtimePriority: request.realtimePriority, startGate: request.startGate,
-                    started: jobs.starting(id, options: options) { count in job.setFrameCount(count) }),
+                    realtimePriority: request.realtimePriority, startGate: request.startGate, tally: tally,
+                    started: jobs.starting(id, options: options)),
                 on: queue(for: profile, output: request.output), id: id, options: options)
             return job
         }
-        var frames = try FrameBuilder(target: profile, options: request.options).frames(for: request.gesture)
-        frames.delay(by: request.leadIn)
+        let checked = try FrameBuilder(target: profile, options: request.options).check(request.gesture)
+        // A new device's readers know nothing yet: the frames can be built
+        // from that before the device exists.
+        var stream = try FrameStream(checked, from: DeviceState(description: profile.description), delay: request.leadIn)
         let session = try makeSession(request.output, profile: profile, linger: request.linger)
+        if session.state != stream.initialState {
+            // An output whose new device starts otherwise (none does today).
+            stream = try FrameStream(checked, from: session.state, delay: request.leadIn)
+        }
         return try startOneShot(
             QueuedPlay(
-                .frames(frames), handle: handle, realtimePriority: request.realtimePriority, startGate: request.startGate,
-                started: jobs.starting(id, options: options)),
-            frameCount: frames.count, on: session, id: id)
+                .stream(stream), handle: handle, realtimePriority: request.realtimePriority, startGate: request.startGate,
+                tally: stream.tally, started: jobs.starting(id, options: options)),
+            on: session, id: id)
     }
 
     /// Queues job `id` on `queue` (a kept device's), limited and announced
@@ -191,11 +201,15 @@ public final class Engine: Sendable {
     /// the play cannot start.
     /// `closesSession: false` (a test's session) leaves it open either way.
     func startOneShot(
-        _ play: QueuedPlay, frameCount: Int, on session: PlaybackSession, id: Int = 0, closesSession: Bool = true
+        _ play: QueuedPlay, on session: PlaybackSession, id: Int = 0, closesSession: Bool = true
     ) throws -> PlayJob {
         // A real-time play also keeps its memory in place where permitted
-        // (issue 9): the frames are built and in memory, and what the play
-        // touches later is locked as it is faulted in (MCL_ONFAULT).
+        // (issue 9): what is in memory now (the code, the first frames
+        // built) stays, and what the play touches later is locked as it is
+        // faulted in (MCL_ONFAULT) — but for a mapped gesture file's pages,
+        // which are unlocked before they are given back (GestureLibrary's
+        // GestureFile.decode, issue 39), or locking would pin every page of
+        // the file that the frames are built from.
         let memoryLocked = play.realtimePriority.map { _ in MemoryLock.lockCurrentPages() }
         let queue = PlayQueue(profile: session.profile, output: .uinput, device: .oneShot(session), threadName: Player.threadOptions.name)
         do {
@@ -210,7 +224,7 @@ public final class Engine: Sendable {
             throw error
         }
         return PlayJob(
-            id: id, handle: play.handle, session: session, frameCount: frameCount, closesSession: closesSession,
+            id: id, handle: play.handle, session: session, frames: play.tally, closesSession: closesSession,
             memoryLocked: memoryLocked)
     }
 
@@ -296,7 +310,8 @@ public final class Engine: Sendable {
         closesSession: Bool
     ) throws -> PlayJob {
         try startOneShot(
-            QueuedPlay(.frames(frames), handle: handle), frameCount: frames.count, on: session, closesSession: closesSession)
+            QueuedPlay(.frames(frames), handle: handle, tally: FrameTally(count: frames.count)), on: session,
+            closesSession: closesSession)
     }
 
     /// The kept device of `profile` through `output`, created (and udev

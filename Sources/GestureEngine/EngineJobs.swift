@@ -180,14 +180,11 @@ public final class EngineJobs: Sendable {
         }
     }
 
-    /// The `started` of a queued job `id`: marks it running, tells the
-    /// front end, then does `also` with its frame count.
-    func starting(
-        _ id: Int, options: JobOptions, also: (@Sendable (Int) -> Void)? = nil
-    ) -> @Sendable (PlaybackSession, Int) -> Void {
+    /// The `started` of a queued job `id`: marks it running and tells the
+    /// front end.
+    func starting(_ id: Int, options: JobOptions) -> @Sendable (PlaybackSession) -> Void {
         let told = options.started
-        return { [weak self] session, count in
-            also?(count)
+        return { [weak self] session in
             self?.started(id, devnode: session.devnode)
             told?(id, session.devnode)
         }

@@ -7,17 +7,21 @@ import Synchronization
 
 /// What a queued job writes on its device.
 public enum QueuedWork: Sendable {
-    /// A gesture: checked when queued, its frames built from the device's
-    /// state when its turn comes, `leadIn` before the first.
+    /// A gesture: checked when queued, its frames streamed from the
+    /// device's state when its turn comes (``GesturePlayback/FrameStream``:
+    /// built a look-ahead ahead of the play), `leadIn` before the first.
     case gesture(Gesture, options: PlaybackOptions, leadIn: Microseconds)
     /// A key press (``GesturePlayback/KeyPress``): a `down` leaves its key
     /// down on a kept keyboard.
     case press(KeyPress, leadIn: Microseconds)
     /// Frames built already, for a device in its initial state, any lead-in
-    /// included: a one-shot device's play, whose frames are built before the
+    /// included (a test's list).
+    case frames([InputFrame])
+    /// Frames being built for a device in its initial state, any lead-in
+    /// included: a one-shot device's play, whose stream starts before the
     /// device is made so that only the lead-in stands between udev
     /// announcing it and the first frame.
-    case frames([InputFrame])
+    case stream(FrameStream)
 }
 
 /// One job for a ``PlayQueue``: the work, its handle, and how it runs.
@@ -31,20 +35,25 @@ public struct QueuedPlay: Sendable {
     public var realtimePriority: Int32?
     /// Held at the device until this descriptor is readable (``PlayRequest/startGate``).
     public var startGate: FileDescriptor?
-    /// Called with the device and the number of frames just before the
-    /// job's frames start (the job is running from then on); on the thread
-    /// that starts it.
-    public var started: (@Sendable (PlaybackSession, Int) -> Void)?
+    /// Told how many frames the job has once they are known: when its turn
+    /// comes for a list or a press, once its last frame is built for a
+    /// gesture (a ``QueuedWork/stream(_:)``'s own tally is told instead).
+    public var tally: FrameTally
+    /// Called with the device just before the job's frames start (the job
+    /// is running from then on); on the thread that starts it.
+    public var started: (@Sendable (PlaybackSession) -> Void)?
 
     /// Creates a job; see each property.
     public init(
         _ work: QueuedWork, handle: PlaybackHandle = PlaybackHandle(), realtimePriority: Int32? = nil,
-        startGate: FileDescriptor? = nil, started: (@Sendable (PlaybackSession, Int) -> Void)? = nil
+        startGate: FileDescriptor? = nil, tally: FrameTally = FrameTally(),
+        started: (@Sendable (PlaybackSession) -> Void)? = nil
     ) {
         self.work = work
         self.handle = handle
         self.realtimePriority = realtimePriority
         self.startGate = startGate
+        self.tally = tally
         self.started = started
     }
 }
@@ -75,11 +84,12 @@ public enum PlayQueueError: Error, Sendable, CustomStringConvertible {
 ///
 /// A job is checked once when queued (``FrameBuilder/check(_:)``: the
 /// gesture against the device, without building frames), and its frames
-/// are built once when its turn comes, from the device's state then. A kept
-/// device's queue has one thread (`gesturectl-q-ts`, …, made at its first
-/// job, with the player's timer slack) that builds each job's frames and
-/// writes them itself, one job after another: no thread waits for another
-/// to play. A kept device that vanished is made again once, and the job
+/// are built once, from the device's state when its turn comes, by a
+/// ``GesturePlayback/FrameStream`` a bounded look-ahead ahead of the play.
+/// A kept device's queue has one thread (`gesturectl-q-ts`, …, made at its
+/// first job, with the player's timer slack) that starts each job's frames
+/// and writes them itself, one job after another: no thread waits for
+/// another to play. A kept device that vanished is made again once, and the job
 /// played whole on the new one. A one-shot device's job plays on a
 /// `gesturectl-play` thread of its own.
 public final class PlayQueue: Sendable {
@@ -106,6 +116,7 @@ public final class PlayQueue: Sendable {
         case gesture(CheckedGesture, leadIn: Microseconds)
         case press(KeyPress, leadIn: Microseconds)
         case frames([InputFrame])
+        case stream(FrameStream)
     }
 
     private struct State: Sendable {
@@ -167,6 +178,7 @@ public final class PlayQueue: Sendable {
             }
         case .press(let press, let leadIn): queued = .press(press, leadIn: leadIn)
         case .frames(let frames): queued = .frames(frames)
+        case .stream(let stream): queued = .stream(stream)
         }
         if case .kept(let engine) = device {
             let startsThread = try state.withLock { current throws(PlayQueueError) -> Bool in
@@ -307,7 +319,7 @@ public final class PlayQueue: Sendable {
                 caller.finish(PlaybackResult.failedBeforeStart(error, state: idleState))
                 return
             }
-            let frames: [InputFrame]
+            let frames: Frames
             do {
                 frames = try Self.frames(of: entry, from: session.state)
             } catch {
@@ -322,20 +334,20 @@ public final class PlayQueue: Sendable {
             // new one before the caller hears of any result.
             let attempt = PlaybackHandle(cancellation: caller.cancellation)
             attempt.observeProgress { caller.report($0) }
-            entry.play.started?(session, frames.count)
+            entry.play.started?(session)
             let result: PlaybackResult
             do {
                 if let priority = entry.play.realtimePriority {
                     // A real-time play gets a thread at that priority.
-                    result = try session.start(
-                        frames, handle: attempt, releasesAtEnd: releasesAtEnd, realtimePriority: priority,
+                    result = try frames.start(
+                        on: session, handle: attempt, releasesAtEnd: releasesAtEnd, realtimePriority: priority,
                         startGate: entry.play.startGate
                     ).wait()
                 } else {
                     let warmsUp = warmed !== session
                     warmed = session
-                    result = try session.playHere(
-                        frames, handle: attempt, releasesAtEnd: releasesAtEnd, startGate: entry.play.startGate,
+                    result = try frames.playHere(
+                        on: session, handle: attempt, releasesAtEnd: releasesAtEnd, startGate: entry.play.startGate,
                         warmsUp: warmsUp)
                 }
             } catch PlaybackError.sessionClosed where !remadeOnce {
@@ -398,7 +410,7 @@ public final class PlayQueue: Sendable {
             caller.finish(PlaybackResult.cancelledBeforeStart(state: idleState))
             return false
         }
-        let frames: [InputFrame]
+        let frames: Frames
         do {
             frames = try Self.frames(of: entry, from: session.state)
         } catch {
@@ -406,11 +418,11 @@ public final class PlayQueue: Sendable {
             return false
         }
         caller.onCompletion { [self] _ in runNext() }
-        entry.play.started?(session, frames.count)
+        entry.play.started?(session)
         do {
             // A one-shot device releases everything when it is destroyed.
-            _ = try session.start(
-                frames, handle: caller, releasesAtEnd: true, realtimePriority: entry.play.realtimePriority,
+            _ = try frames.start(
+                on: session, handle: caller, releasesAtEnd: true, realtimePriority: entry.play.realtimePriority,
                 startGate: entry.play.startGate)
         } catch {
             caller.finish(PlaybackResult.failedBeforeStart(error, state: session.state))
@@ -421,30 +433,62 @@ public final class PlayQueue: Sendable {
 }
 
 extension PlayQueue {
-    /// The frames of a job on a device whose readers know `state`: built
-    /// once, when the job's turn comes, from the gesture's check when it
-    /// was queued.
-    private static func frames(of entry: Entry, from state: DeviceState) throws(PlaybackError)
-        -> [InputFrame]
-    {
-        switch entry.work {
-        case .gesture(let checked, let leadIn):
-            var built = try checked.frames(from: state)
-            built.delay(by: leadIn)
-            return built
-        case .press(let press, let leadIn):
-            return press.frames(from: state, start: leadIn)
-        case .frames(let built):
-            return built
+    /// A job's frames when its turn comes: a list, or a stream being built.
+    private enum Frames {
+        case list([InputFrame])
+        case stream(FrameStream)
+
+        /// Starts them on `session`'s dedicated thread.
+        func start(
+            on session: PlaybackSession, handle: PlaybackHandle, releasesAtEnd: Bool, realtimePriority: Int32?,
+            startGate: FileDescriptor?
+        ) throws(PlaybackError) -> PlaybackHandle {
+            switch self {
+            case .list(let frames):
+                try session.start(
+                    frames, handle: handle, releasesAtEnd: releasesAtEnd, realtimePriority: realtimePriority,
+                    startGate: startGate)
+            case .stream(let stream):
+                try session.start(
+                    stream, handle: handle, releasesAtEnd: releasesAtEnd, realtimePriority: realtimePriority,
+                    startGate: startGate)
+            }
+        }
+
+        /// Plays them on the calling thread.
+        func playHere(
+            on session: PlaybackSession, handle: PlaybackHandle, releasesAtEnd: Bool, startGate: FileDescriptor?,
+            warmsUp: Bool
+        ) throws(PlaybackError) -> PlaybackResult {
+            switch self {
+            case .list(let frames):
+                try session.playHere(
+                    frames, handle: handle, releasesAtEnd: releasesAtEnd, startGate: startGate, warmsUp: warmsUp)
+            case .stream(let stream):
+                try session.playHere(
+                    stream, handle: handle, releasesAtEnd: releasesAtEnd, startGate: startGate, warmsUp: warmsUp)
+            }
         }
     }
-}
 
-extension Array where Element == InputFrame {
-    /// Moves every frame `delay` later, in place: a long play's frames are
-    /// not copied for their lead-in.
-    mutating func delay(by delay: Microseconds) {
-        guard delay != .zero else { return }
-        for index in indices { self[index].time = self[index].time + delay }
+    /// The frames of a job on a device whose readers know `state`, when
+    /// the job's turn comes: a gesture's start being built now, from its
+    /// check when it was queued, streamed a look-ahead ahead of the play
+    /// (its count told to the job's tally once the last is built); a
+    /// press's or a list's are counted at once.
+    private static func frames(of entry: Entry, from state: DeviceState) throws(PlaybackError) -> Frames {
+        switch entry.work {
+        case .gesture(let checked, let leadIn):
+            return .stream(try FrameStream(checked, from: state, delay: leadIn, tally: entry.play.tally))
+        case .press(let press, let leadIn):
+            let frames = press.frames(from: state, start: leadIn)
+            entry.play.tally.finish(frames.count)
+            return .list(frames)
+        case .frames(let built):
+            entry.play.tally.finish(built.count)
+            return .list(built)
+        case .stream(let stream):
+            return .stream(stream)
+        }
     }
 }

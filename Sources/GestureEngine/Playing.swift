@@ -151,9 +151,18 @@ public final class PlayJob: Sendable {
     /// The device played on.
     public let session: PlaybackSession
     /// How many frames the play has (the lead-in adds none: it only delays
-    /// the first one); 0 until they are built, for a play queued on a kept device.
-    public var frameCount: Int { builtFrames.load(ordering: .acquiring) }
-    private let builtFrames: Atomic<Int>
+    /// the first one), once known (``GesturePlayback/FrameTally``): a
+    /// gesture's frames are streamed to its device and counted as they are
+    /// built, so the count of a long one is known only a look-ahead before
+    /// its end, and a play that ended early counts its remaining frames
+    /// after it has lifted everything. 0 for a job that never started (a
+    /// play queued on a kept device that was cancelled while it waited).
+    public let frameTally: FrameTally
+    /// ``frameTally``'s count, blocking the calling thread until it is
+    /// known (at once after a play that completed). Never read it on
+    /// Swift's cooperative pool while it may be unknown: use
+    /// ``countedFrames()`` there.
+    public var frameCount: Int { frameTally.wait() }
     /// For a real-time play, whether the process's memory was locked
     /// (``OperatingSystem/MemoryLock``: where permitted); `nil` otherwise.
     public let memoryLocked: Bool?
@@ -164,19 +173,20 @@ public final class PlayJob: Sendable {
     public let id: Int
 
     init(
-        id: Int = 0, handle: PlaybackHandle, session: PlaybackSession, frameCount: Int, closesSession: Bool,
+        id: Int = 0, handle: PlaybackHandle, session: PlaybackSession, frames: FrameTally, closesSession: Bool,
         memoryLocked: Bool? = nil
     ) {
         self.id = id
         self.handle = handle
         self.session = session
-        builtFrames = Atomic(frameCount)
+        frameTally = frames
         self.closesSession = closesSession
         self.memoryLocked = memoryLocked
     }
 
-    /// Records how many frames the play has, once a queue has built them.
-    func setFrameCount(_ count: Int) { builtFrames.store(count, ordering: .releasing) }
+    /// How many frames the play has, once known, without blocking a
+    /// thread (see ``frameTally``).
+    public func countedFrames() async -> Int { await frameTally.total() }
 
     /// The event node of the device played on.
     public var devnode: String? { session.devnode }

@@ -75,15 +75,15 @@ extension Engine {
             let session = try makeSession(request.output, profile: profile, linger: request.linger)
             return try startOneShot(
                 QueuedPlay(work, handle: handle, startGate: request.startGate, started: jobs.starting(id, options: options)),
-                frameCount: request.press.frames(from: session.state, start: .zero).count, on: session, id: id)
+                on: session, id: id)
         }
         // Queued on the kept keyboard behind its other presses and plays.
         let session = try readyDevice(profile, output: request.output, linger: request.linger)
-        let job = PlayJob(id: id, handle: handle, session: session, frameCount: 0, closesSession: false)
+        let tally = FrameTally()
+        let job = PlayJob(id: id, handle: handle, session: session, frames: tally, closesSession: false)
         try enqueue(
             QueuedPlay(
-                work, handle: handle, startGate: request.startGate,
-                started: jobs.starting(id, options: options) { count in job.setFrameCount(count) }),
+                work, handle: handle, startGate: request.startGate, tally: tally, started: jobs.starting(id, options: options)),
             on: queue(for: profile, output: request.output), id: id, options: options)
         return job
     }
@@ -114,6 +114,6 @@ extension Engine {
             if closesSession { session.close() }
             throw error
         }
-        return PlayJob(handle: handle, session: session, frameCount: frames.count, closesSession: closesSession)
+        return PlayJob(handle: handle, session: session, frames: FrameTally(count: frames.count), closesSession: closesSession)
     }
 }

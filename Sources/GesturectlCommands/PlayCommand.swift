@@ -224,14 +224,18 @@ enum PlayCommand {
         let through = request.output == .uinput ? "" : ", through \(request.output.word)"
         context.note("playing on \(Unknown.node(job.devnode)) (\(job.session.profile.description.name)\(through))")
         let result = await context.untilFinished(job)
+        // Known at once after a completed play; after an interrupted one,
+        // once the frames it did not play are counted (issue 39: they are
+        // built as the play goes).
+        let frameCount = await job.countedFrames()
         if values[Options.json] {
-            context.print(json(result, frames: job.frameCount, device: job.devnode, memoryLocked: job.memoryLocked))
+            context.print(json(result, frames: frameCount, device: job.devnode, memoryLocked: job.memoryLocked))
         }
         switch result.outcome {
         case .completed:
             return
         case .cancelled(let written):
-            context.note("interrupted after \(written) of \(job.frameCount) frames; every finger lifted")
+            context.note("interrupted after \(written) of \(frameCount) frames; every finger lifted")
             throw CommandFailure.exit(.interrupted)
         case .failed(let error, let written):
             // A gadget's host that stops reading does not take the lift either.
@@ -242,7 +246,7 @@ enum PlayCommand {
                 lift = "every finger lifted"
             }
             throw CommandFailure.failure(
-                "playing failed after \(written) of \(job.frameCount) frames: \(error); \(lift)")
+                "playing failed after \(written) of \(frameCount) frames: \(error); \(lift)")
         }
     }
 

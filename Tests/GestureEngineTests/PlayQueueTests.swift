@@ -160,7 +160,7 @@ struct PlayQueueTests {
             opener.close()
         }
         let started = Semaphore(value: 0)
-        try queue.enqueue(QueuedPlay(work, handle: running, startGate: gate, started: { _, _ in started.signal() }))
+        try queue.enqueue(QueuedPlay(work, handle: running, startGate: gate, started: { _ in started.signal() }))
         started.wait()
         let waiting = PlaybackHandle()
         try queue.enqueue(QueuedPlay(work, handle: waiting), limit: 1)
