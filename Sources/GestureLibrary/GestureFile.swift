@@ -39,6 +39,11 @@ public enum GestureFile {
             let changed = GestureFormatError(kind: .changed, source: source, message: MappedFileChanged.reason)
             do throws(GestureFormatError) {
                 let gesture = try GestureFileFormat.decode(mapped: file.bytes, owner: file, source: source) {
+                    // Unlocked first: a real-time play locks the process's
+                    // pages (mlockall with MCL_ONFAULT), the mapping's among
+                    // them, and locked pages are not given back, so the whole
+                    // file would stay resident as the play reads it.
+                    MemoryLock.unlock(file.bytes)
                     file.discardPages()
                 }
                 guard file.isIntact else { throw changed }

@@ -20,4 +20,18 @@ public enum MemoryLock {
     public static func lockCurrentPages() -> Bool {
         mlockall(MCL_CURRENT | lockOnFault) == 0
     }
+
+    /// Unlocks the pages of `bytes` (munlock(2)): those locked now, and
+    /// those ``lockCurrentPages()`` would lock when faulted in (the range
+    /// is no longer locked at all). A mapped file walked once uses it
+    /// before it gives its pages back (``MappedFile/discardPages()``):
+    /// locked pages cannot be given back (madvise(MADV_DONTNEED) fails with
+    /// EINVAL), so a real-time play would keep every page it read of a long
+    /// gesture's file (issue 39). Cheap when nothing there is locked.
+    /// Best effort: false when the range is not mapped (ENOMEM).
+    @discardableResult
+    public static func unlock(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+        return munlock(base, bytes.count) == 0
+    }
 }
