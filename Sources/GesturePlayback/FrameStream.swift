@@ -225,11 +225,13 @@ final class FrameRing: @unchecked Sendable {
             release()
             return
         }
+        // Told before the player can see the end: a play that completes
+        // returns with its count known.
+        tally.finish(built)
         total.store(built, ordering: .relaxed)
         ended.store(true, ordering: .sequentiallyConsistent)
         wakePlayer(always: true)
         release()
-        tally.finish(built)
     }
 
     /// Publishes `count` frames, waking the player if it waits for them.
