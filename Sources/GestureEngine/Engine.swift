@@ -156,16 +156,24 @@ public final class Engine: Sendable {
         let checked = try FrameBuilder(target: profile, options: request.options).check(request.gesture)
         // A new device's readers know nothing yet: the frames can be built
         // from that before the device exists.
-        var stream = try FrameStream(checked, from: DeviceState(description: profile.description), delay: request.leadIn)
-        let session = try makeSession(request.output, profile: profile, linger: request.linger)
-        if session.state != stream.initialState {
-            // An output whose new device starts otherwise (none does today).
-            stream = try FrameStream(checked, from: session.state, delay: request.leadIn)
+        let fresh = DeviceState(description: profile.description)
+        let work: QueuedWork
+        let tally: FrameTally
+        if checked.fits() {
+            // Short: built now, whole, as plays always were.
+            let frames = try checked.frames(from: fresh).map { InputFrame(time: $0.time + request.leadIn, events: $0.events) }
+            (work, tally) = (.frames(frames), FrameTally(count: frames.count))
+        } else {
+            let stream = try FrameStream(checked, from: fresh, delay: request.leadIn)
+            (work, tally) = (.stream(stream), stream.tally)
         }
+        let session = try makeSession(request.output, profile: profile, linger: request.linger)
+        // Every output's new device starts as `fresh` (the session's state is
+        // made from the profile's description): nothing to build again.
         return try startOneShot(
             QueuedPlay(
-                .stream(stream), handle: handle, realtimePriority: request.realtimePriority, startGate: request.startGate,
-                tally: stream.tally, started: jobs.starting(id, options: options)),
+                work, handle: handle, realtimePriority: request.realtimePriority, startGate: request.startGate,
+                tally: tally, started: jobs.starting(id, options: options)),
             on: session, id: id)
     }
 

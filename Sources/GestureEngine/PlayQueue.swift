@@ -472,12 +472,19 @@ extension PlayQueue {
     }
 
     /// The frames of a job on a device whose readers know `state`, when
-    /// the job's turn comes: a gesture's start being built now, from its
-    /// check when it was queued, streamed a look-ahead ahead of the play
-    /// (its count told to the job's tally once the last is built); a
-    /// press's or a list's are counted at once.
+    /// the job's turn comes, from its gesture's check when it was queued:
+    /// a gesture longer than a look-ahead starts being built now, streamed
+    /// a look-ahead ahead of the play (its count told to the job's tally
+    /// once the last is built); a shorter one's, a press's or a list's are
+    /// built and counted at once.
     private static func frames(of entry: Entry, from state: DeviceState) throws(PlaybackError) -> Frames {
         switch entry.work {
+        case .gesture(let checked, let leadIn) where checked.fits():
+            // Short (a tap, a swipe): built here at once, as always; a
+            // stream's thread would only delay the first frame.
+            let frames = try checked.frames(from: state).map { InputFrame(time: $0.time + leadIn, events: $0.events) }
+            entry.play.tally.finish(frames.count)
+            return .list(frames)
         case .gesture(let checked, let leadIn):
             return .stream(try FrameStream(checked, from: state, delay: leadIn, tally: entry.play.tally))
         case .press(let press, let leadIn):

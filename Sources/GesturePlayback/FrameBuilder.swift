@@ -251,6 +251,19 @@ public struct CheckedGesture: Sendable {
         try builder.frames(of: timeline, gesture: gesture, from: state, eventLimit: eventLimit)
     }
 
+    /// Whether its frames surely fit in `limit` (a stream's look-ahead):
+    /// at most `limit` samples and lifts over all its repetitions, as a
+    /// frame needs at least one of them (a mouse's moment may make two or
+    /// three frames: still few). Known without reading a sample (a mapped
+    /// stroke knows its count). A play builds such a gesture's frames into
+    /// a list at once, as it always did: a stream's thread would only delay
+    /// its first frame (the daemon's taps and swipes); a longer one streams.
+    public func fits(in limit: Int = FrameStream.defaultLookAhead) -> Bool {
+        let perRepetition = gesture.sampleCount + gesture.strokes.count
+        let (total, overflow) = perRepetition.multipliedReportingOverflow(by: builder.options.repeatCount)
+        return !overflow && total <= limit
+    }
+
     /// Calls `body` with each frame, as ``FrameBuilder/forEachFrame(for:from:_:)``
     /// does, but without its checks, made already: one moment's frames at a
     /// time, however long the gesture and however many its repetitions

@@ -12,7 +12,7 @@ import TestSupport
 /// and counts, while holding only a look-ahead of frames.
 @Suite("Streamed plays")
 struct StreamedPlayTests {
-    private let touchscreen = VirtualDeviceProfile.touchscreen()
+    let touchscreen = VirtualDeviceProfile.touchscreen()
 
     /// Strokes that overlap, start and end together and share times, and
     /// reuse slots (as FrameStreamTests' tangled gestures).
@@ -32,7 +32,7 @@ struct StreamedPlayTests {
     }
 
     /// `fingers` fingers moving every millisecond for `samples` samples.
-    private func longGesture(fingers: Int, samples: Int) -> Gesture {
+    func longGesture(fingers: Int, samples: Int) -> Gesture {
         var strokes: [Stroke] = []
         for index in 0..<fingers {
             var points: [(Int64, Int, Int)] = []
@@ -301,6 +301,20 @@ struct StreamedPlayTests {
         #expect(session.state.isReleased)
         #expect(!session.isBusy)
         session.close()
+    }
+}
+
+extension StreamedPlayTests {
+    @Test("A gesture fits a look-ahead by its samples and lifts over all repetitions, and then has no more frames than that")
+    func fitsByItsSamples() throws {
+        let gesture = longGesture(fingers: 2, samples: 100)
+        let once = try FrameBuilder(target: touchscreen).check(gesture)
+        #expect(once.fits(in: 202) && !once.fits(in: 201))
+        #expect(try once.frames().count <= 202)
+        let thrice = try FrameBuilder(target: touchscreen, options: PlaybackOptions(repeatCount: 3)).check(gesture)
+        #expect(thrice.fits(in: 606) && !thrice.fits(in: 605))
+        #expect(once.fits())
+        #expect(!(try FrameBuilder(target: touchscreen).check(longGesture(fingers: 10, samples: 410))).fits())
     }
 }
 
