@@ -37,8 +37,11 @@ public struct FrameBuilder: Sendable {
     /// The most events of a play held in memory, all repetitions together
     /// (16 million, about 256 MB), so that `--repeat` cannot exhaust memory.
     /// It limits repetitions only: one repetition of any valid gesture is
-    /// always accepted, and text written frame by frame
-    /// (``forEachFrame(for:from:_:)``: export, `play --print`) has no limit.
+    /// always accepted, and frames made one at a time have no limit: text
+    /// written frame by frame (``forEachFrame(for:from:_:)``: export,
+    /// `play --print`) and a play streamed from its gesture (``FrameStream``,
+    /// every play longer than a look-ahead), which holds a look-ahead of
+    /// frames however many the repetitions.
     public static let maximumEvents = 16_000_000
 
     /// The device played on.
