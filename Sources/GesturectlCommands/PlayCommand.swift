@@ -224,10 +224,17 @@ enum PlayCommand {
         let through = request.output == .uinput ? "" : ", through \(request.output.word)"
         context.note("playing on \(Unknown.node(job.devnode)) (\(job.session.profile.description.name)\(through))")
         let result = await context.untilFinished(job)
-        // Known at once after a completed play; after an interrupted one,
+        // Known at once after a completed play. After an interrupted one,
         // once the frames it did not play are counted (issue 39: they are
-        // built as the play goes).
-        let frameCount = await job.countedFrames()
+        // built as the play goes): at once for a short gesture, a minute for
+        // an hour's, which ^C must not wait for. Then it is not told (null).
+        let frameCount: Int?
+        if case .completed = result.outcome {
+            frameCount = await job.countedFrames()
+        } else {
+            frameCount = await Self.count(of: job, within: .seconds(1))
+        }
+        let ofTotal = frameCount.map { " of \($0)" } ?? ""
         if values[Options.json] {
             context.print(json(result, frames: frameCount, device: job.devnode, memoryLocked: job.memoryLocked))
         }
@@ -235,7 +242,7 @@ enum PlayCommand {
         case .completed:
             return
         case .cancelled(let written):
-            context.note("interrupted after \(written) of \(frameCount) frames; every finger lifted")
+            context.note("interrupted after \(written)\(ofTotal) frames; every finger lifted")
             throw CommandFailure.exit(.interrupted)
         case .failed(let error, let written):
             // A gadget's host that stops reading does not take the lift either.
@@ -246,7 +253,19 @@ enum PlayCommand {
                 lift = "every finger lifted"
             }
             throw CommandFailure.failure(
-                "playing failed after \(written) of \(frameCount) frames: \(error); \(lift)")
+                "playing failed after \(written)\(ofTotal) frames: \(error); \(lift)")
+        }
+    }
+
+    /// The play's frame count if it is known within `limit`; nil otherwise
+    /// (the rest of a long gesture still being counted).
+    static func count(of job: PlayJob, within limit: Duration) async -> Int? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while true {
+            if let count = job.frameTally.count { return count }
+            if clock.now >= deadline { return nil }
+            try? await Task.sleep(for: .milliseconds(20))
         }
     }
 
@@ -292,7 +311,7 @@ enum PlayCommand {
         CommandFailure.usage("--\(failure.part.rawValue): \(failure.message)")
     }
 
-    private static func json(_ result: PlaybackResult, frames: Int, device: String?, memoryLocked: Bool? = nil) -> String {
+    private static func json(_ result: PlaybackResult, frames: Int?, device: String?, memoryLocked: Bool? = nil) -> String {
         let outcome: String
         switch result.outcome {
         case .completed: outcome = "completed"
@@ -301,7 +320,7 @@ enum PlayCommand {
         }
         var fields = [
             ("outcome", JSONText.string(outcome)), ("device", JSONText.stringOrNull(device)),
-            ("frames", String(frames)),
+            ("frames", frames.map { String($0) } ?? "null"),
             ("lateness_max_us", String(result.lateness.maximum.rawValue)),
             ("lateness_p50_us", String(result.lateness.median.rawValue)),
             ("lateness_p99_us", String(result.lateness.percentile99.rawValue)),
