@@ -108,8 +108,9 @@ struct TouchFrameTests {
         #expect(!frames[0].events.contains { optional.contains($0.code) })
         // The move frame fits with them: 10 × (slot, x, size, pressure), ABS_X, ABS_PRESSURE, SYN_REPORT.
         #expect(frames[1].events.count == 43)
-        #expect(
-            frames[1].events.filter { $0.code == .multitouchPressure }.map(\.value) == (0..<10).map { 150 + $0 })
+        let pressures: [Int32] = frames[1].events.filter { $0.code == .multitouchPressure }.map(\.value)
+        let expected: [Int32] = (0..<10).map { 150 + Int32($0) }
+        #expect(pressures == expected)
         #expect(frames.allSatisfy { $0.events.count <= 64 })
     }
 

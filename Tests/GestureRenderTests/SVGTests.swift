@@ -225,7 +225,8 @@ struct SVGTests {
 
     @Test func aSlowStrokeIsNotCutByItsOwnLastSamples() {
         // 0.01 mm a sample: every segment lies in squares its predecessors drew.
-        let slow = F.gesture([F.stroke((0..<2_000).map { (Int64($0) * 8, 50 + Double($0) * 0.01, 50) })])
+        let points = (0..<2_000).map { index -> F.Point in (Int64(index) * 8, 50 + Double(index) * 0.01, 50) }
+        let slow = F.gesture([F.stroke(points)])
         #expect(!renderSVG(slow).contains(" M "))
     }
 
