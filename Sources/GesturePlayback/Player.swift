@@ -332,17 +332,11 @@ public struct Player: Sendable {
         handle: PlaybackHandle = PlaybackHandle(), releasesAtEnd: Bool = true, startGate: FileDescriptor? = nil,
         completion: (@Sendable (PlaybackResult) -> Void)? = nil
     ) throws(SystemError) -> PlaybackHandle {
-        let transfer = SinkTransfer(sink: sink)
-        let player = self
-        let options = Self.threadOptions.atRealtimePriority(realtimePriority)
-        try DedicatedThread.start(options) {
-            let result = player.play(
-                frames, on: transfer.sink, state: state, cancellation: handle.cancellation,
+        try onThread(sink, handle: handle, completion: completion) { player, sink in
+            player.play(
+                frames, on: sink, state: state, cancellation: handle.cancellation,
                 progress: { handle.report($0) }, releasesAtEnd: releasesAtEnd, startGate: startGate)
-            completion?(result)
-            handle.finish(result)
         }
-        return handle
     }
 
     /// Starts playing `stream` on a new dedicated thread, as
@@ -356,13 +350,24 @@ public struct Player: Sendable {
         releasesAtEnd: Bool = true, startGate: FileDescriptor? = nil,
         completion: (@Sendable (PlaybackResult) -> Void)? = nil
     ) throws(SystemError) -> PlaybackHandle {
+        try onThread(sink, handle: handle, completion: completion) { player, sink in
+            player.play(
+                stream, on: sink, cancellation: handle.cancellation, progress: { handle.report($0) },
+                releasesAtEnd: releasesAtEnd, startGate: startGate)
+        }
+    }
+
+    /// Runs `play` on a new dedicated thread (at the player's priority)
+    /// with `sink`, then `completion`, then finishes `handle`: what both
+    /// ``start`` methods do around their own play.
+    private func onThread(
+        _ sink: sending any FrameSink, handle: PlaybackHandle, completion: (@Sendable (PlaybackResult) -> Void)?,
+        _ play: @escaping @Sendable (Player, any FrameSink) -> PlaybackResult
+    ) throws(SystemError) -> PlaybackHandle {
         let transfer = SinkTransfer(sink: sink)
         let player = self
-        let options = Self.threadOptions.atRealtimePriority(realtimePriority)
-        try DedicatedThread.start(options) {
-            let result = player.play(
-                stream, on: transfer.sink, cancellation: handle.cancellation, progress: { handle.report($0) },
-                releasesAtEnd: releasesAtEnd, startGate: startGate)
+        try DedicatedThread.start(Self.threadOptions.atRealtimePriority(realtimePriority)) {
+            let result = play(player, transfer.sink)
             completion?(result)
             handle.finish(result)
         }
