@@ -62,6 +62,11 @@ public enum SpillFolders {
         let parent = folderOf(path)
         if parent != path && parent != "/" && parent != "." { createPrivately(parent) }
         // Harmless: a folder that cannot be made is skipped when no file can be made in it.
-        try? FileSystem.makeDirectory(path, permissions: 0o700)
+        guard (try? FileSystem.makeDirectory(path, permissions: 0o700)) != nil else { return }
+        // 0700 whatever the umask: a mask such as 0177 would leave a folder
+        // its owner cannot enter.
+        guard let folder = try? FileDescriptor.open(path, [.directory, .noFollow]) else { return }
+        try? folder.setPermissions(0o700, path: path)
+        folder.close()
     }
 }
