@@ -112,7 +112,9 @@ struct HostileDaemonTests {
         let termination = try program.finish(within: 10)
         let took = MonotonicClock.nowMicroseconds() - signalled
         #expect(termination != .exited(0), "\(program.standardError)")
-        #expect(took < 3_000_000, "ended \(took / 1_000) ms after the signal")
+        // Its own 2 s wait, and time to spare for a loaded host: the
+        // message below says which wait ended it.
+        #expect(took < 10_000_000, "ended \(took / 1_000) ms after the signal")
         #expect(program.standardError.contains("did not say within 2 s that the fingertips ended"), "\(program.standardError)")
         var printed: [UInt8] = []
         while let chunk = try output.read.read(upTo: 4_096), !chunk.isEmpty { printed += chunk }
