@@ -23,7 +23,12 @@ public enum ServiceManager {
     ///   path or an abstract name (EINVAL), or cannot be reached.
     @discardableResult
     public static func notify(_ state: String) throws(SystemError) -> Bool {
-        guard let address = variable("NOTIFY_SOCKET"), !address.isEmpty else { return false }
+        try notify(state, environment: .process)
+    }
+
+    /// ``notify(_:)`` with the variables of `environment`.
+    static func notify(_ state: String, environment: Environment) throws(SystemError) -> Bool {
+        guard let address = environment.value("NOTIFY_SOCKET"), !address.isEmpty else { return false }
         var message = Array(state.utf8)
         try Syscall.minusOne("sendto", path: address, detail: "NOTIFY_SOCKET") {
             message.withUnsafeMutableBufferPointer { bytes in
@@ -41,15 +46,21 @@ public enum ServiceManager {
     /// - Throws: ``SystemError`` (EINVAL) when `LISTEN_PID` or `LISTEN_FDS`
     ///   is not a number; EBADF when a passed descriptor is not open.
     public static func listeningDescriptors() throws(SystemError) -> [FileDescriptor] {
+        try listeningDescriptors(environment: .process)
+    }
+
+    /// ``listeningDescriptors()`` with the variables of `environment`,
+    /// removed from it.
+    static func listeningDescriptors(environment: Environment) throws(SystemError) -> [FileDescriptor] {
         defer {
-            for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
+            for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { environment.remove(name) }
         }
-        guard let pidText = variable("LISTEN_PID") else { return [] }
+        guard let pidText = environment.value("LISTEN_PID") else { return [] }
         guard let pid = Int32(pidText), pid > 0 else {
             throw SystemError(call: "sd_listen_fds", errorNumber: EINVAL, detail: "LISTEN_PID=\(pidText) is not a process id")
         }
         guard pid == getpid() else { return [] }
-        let countText = variable("LISTEN_FDS") ?? ""
+        let countText = environment.value("LISTEN_FDS") ?? ""
         guard let count = Int32(countText), count >= 0, count <= Int32.max - firstListeningDescriptor else {
             throw SystemError(call: "sd_listen_fds", errorNumber: EINVAL, detail: "LISTEN_FDS=\(countText) is not a count")
         }
@@ -72,7 +83,19 @@ public enum ServiceManager {
         environment["JOURNAL_STREAM"] != nil
     }
 
-    private static func variable(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
+    /// Where the protocols' variables are read (and socket activation's
+    /// removed): the process's environment, or a test's own, which other
+    /// threads do not share (a `setenv` beside another thread's `getenv`
+    /// is a data race in glibc, and the daemon tests read these variables
+    /// in the same process).
+    struct Environment: Sendable {
+        /// The variable's value, `nil` when unset.
+        let value: @Sendable (String) -> String?
+        /// Removes the variable.
+        let remove: @Sendable (String) -> Void
+
+        /// The process's environment.
+        static let process = Environment(
+            value: { name in getenv(name).map { String(cString: $0) } }, remove: { name in unsetenv(name) })
     }
 }

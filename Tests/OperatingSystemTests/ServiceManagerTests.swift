@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Testing
 import TestSupport
 
@@ -6,9 +7,9 @@ import TestSupport
 
 /// The sd_notify and socket-activation protocols, spoken without
 /// libsystemd: what systemd's manager receives and what a socket-activated
-/// process takes. The environment is the process's own, so the suite runs
-/// serially and puts back what it changed.
-@Suite("Service manager protocols", .serialized)
+/// process takes. Each test gives its own environment: setting the
+/// process's would race with every other test's reads.
+@Suite("Service manager protocols")
 struct ServiceManagerTests {
     /// A datagram socket bound to `name` (a path, or an abstract name
     /// without its NUL when `abstract`), as systemd's notify socket is.
@@ -35,28 +36,20 @@ struct ServiceManagerTests {
         return count < 0 ? nil : String(decoding: buffer.prefix(count), as: UTF8.self)
     }
 
-    /// Runs `body` with the variables set (nil: unset), then puts back
-    /// what was there.
-    static func withEnvironment(_ values: [String: String?], _ body: () throws -> Void) throws {
-        let saved = values.keys.map { ($0, getenv($0).map { String(cString: $0) }) }
-        defer {
-            for (name, value) in saved {
-                if let value { setenv(name, value, 1) } else { unsetenv(name) }
-            }
-        }
-        for (name, value) in values {
-            if let value { setenv(name, value, 1) } else { unsetenv(name) }
-        }
-        try body()
+    /// Runs `body` with an environment of `values` alone (nil: unset);
+    /// `body` may look at what is left of it afterwards.
+    static func withEnvironment(_ values: [String: String?], _ body: (ServiceManager.Environment, TestEnvironment) throws -> Void) throws {
+        let variables = TestEnvironment(values.compactMapValues { $0 })
+        try body(variables.environment, variables)
     }
 
     @Test("Without NOTIFY_SOCKET nothing is sent and nobody was told")
     func noManager() throws {
-        try Self.withEnvironment(["NOTIFY_SOCKET": nil]) { () throws in
-            #expect(try ServiceManager.notify("READY=1") == false)
+        try Self.withEnvironment(["NOTIFY_SOCKET": nil]) { environment, variables throws in
+            #expect(try ServiceManager.notify("READY=1", environment: environment) == false)
         }
-        try Self.withEnvironment(["NOTIFY_SOCKET": ""]) { () throws in
-            #expect(try ServiceManager.notify("READY=1") == false)
+        try Self.withEnvironment(["NOTIFY_SOCKET": ""]) { environment, variables throws in
+            #expect(try ServiceManager.notify("READY=1", environment: environment) == false)
         }
     }
 
@@ -66,8 +59,8 @@ struct ServiceManagerTests {
         let path = folder.path + "/notify.sock"
         let receiver = try Self.receiver(path, abstract: false)
         defer { close(receiver) }
-        try Self.withEnvironment(["NOTIFY_SOCKET": path]) { () throws in
-            #expect(try ServiceManager.notify("READY=1\nSTATUS=ready: 2 devices") == true)
+        try Self.withEnvironment(["NOTIFY_SOCKET": path]) { environment, variables throws in
+            #expect(try ServiceManager.notify("READY=1\nSTATUS=ready: 2 devices", environment: environment) == true)
         }
         #expect(Self.receive(receiver) == "READY=1\nSTATUS=ready: 2 devices")
     }
@@ -77,22 +70,22 @@ struct ServiceManagerTests {
         let name = "gesturectl-test-notify-\(getpid())"
         let receiver = try Self.receiver(name, abstract: true)
         defer { close(receiver) }
-        try Self.withEnvironment(["NOTIFY_SOCKET": "@" + name]) { () throws in
-            #expect(try ServiceManager.notify("STOPPING=1") == true)
+        try Self.withEnvironment(["NOTIFY_SOCKET": "@" + name]) { environment, variables throws in
+            #expect(try ServiceManager.notify("STOPPING=1", environment: environment) == true)
         }
         #expect(Self.receive(receiver) == "STOPPING=1")
     }
 
     @Test("A NOTIFY_SOCKET that is neither a path nor @name, or where nobody listens, is an error naming it")
     func notifyErrors() throws {
-        try Self.withEnvironment(["NOTIFY_SOCKET": "relative.sock"]) { () throws in
-            let error = try #require(throws: SystemError.self) { try ServiceManager.notify("READY=1") }
+        try Self.withEnvironment(["NOTIFY_SOCKET": "relative.sock"]) { environment, variables throws in
+            let error = try #require(throws: SystemError.self) { try ServiceManager.notify("READY=1", environment: environment) }
             #expect(error.errorNumber == EINVAL)
             #expect(error.path == "relative.sock")
         }
         let folder = try TemporaryFolder(prefix: "gesturectl-notify")
-        try Self.withEnvironment(["NOTIFY_SOCKET": folder.path + "/nobody.sock"]) { () throws in
-            let error = try #require(throws: SystemError.self) { try ServiceManager.notify("READY=1") }
+        try Self.withEnvironment(["NOTIFY_SOCKET": folder.path + "/nobody.sock"]) { environment, variables throws in
+            let error = try #require(throws: SystemError.self) { try ServiceManager.notify("READY=1", environment: environment) }
             #expect(error.errorNumber == ENOENT)
             #expect(error.description.contains("nobody.sock"))
         }
@@ -100,29 +93,47 @@ struct ServiceManagerTests {
 
     @Test("Sockets passed to another process, or none, are not taken; the variables are removed")
     func listenForAnotherProcess() throws {
-        try Self.withEnvironment(["LISTEN_PID": String(getpid() + 1), "LISTEN_FDS": "1", "LISTEN_FDNAMES": "x"]) { () throws in
-            #expect(try ServiceManager.listeningDescriptors().isEmpty)
-            #expect(getenv("LISTEN_PID") == nil && getenv("LISTEN_FDS") == nil && getenv("LISTEN_FDNAMES") == nil)
+        try Self.withEnvironment(["LISTEN_PID": String(getpid() + 1), "LISTEN_FDS": "1", "LISTEN_FDNAMES": "x"]) { environment, variables throws in
+            #expect(try ServiceManager.listeningDescriptors(environment: environment).isEmpty)
+            #expect(variables.names.isEmpty)
         }
-        try Self.withEnvironment(["LISTEN_PID": nil, "LISTEN_FDS": "1"]) { () throws in
-            #expect(try ServiceManager.listeningDescriptors().isEmpty)
+        try Self.withEnvironment(["LISTEN_PID": nil, "LISTEN_FDS": "1"]) { environment, variables throws in
+            #expect(try ServiceManager.listeningDescriptors(environment: environment).isEmpty)
         }
-        try Self.withEnvironment(["LISTEN_PID": String(getpid()), "LISTEN_FDS": "0"]) { () throws in
-            #expect(try ServiceManager.listeningDescriptors().isEmpty)
+        try Self.withEnvironment(["LISTEN_PID": String(getpid()), "LISTEN_FDS": "0"]) { environment, variables throws in
+            #expect(try ServiceManager.listeningDescriptors(environment: environment).isEmpty)
         }
     }
 
     @Test("Malformed LISTEN_PID or LISTEN_FDS is EINVAL naming the variable")
     func listenMalformed() throws {
-        try Self.withEnvironment(["LISTEN_PID": "12x", "LISTEN_FDS": "1"]) { () throws in
-            let error = try #require(throws: SystemError.self) { try ServiceManager.listeningDescriptors() }
+        try Self.withEnvironment(["LISTEN_PID": "12x", "LISTEN_FDS": "1"]) { environment, variables throws in
+            let error = try #require(throws: SystemError.self) { try ServiceManager.listeningDescriptors(environment: environment) }
             #expect(error.errorNumber == EINVAL)
             #expect(error.description.contains("LISTEN_PID=12x"))
         }
-        try Self.withEnvironment(["LISTEN_PID": String(getpid()), "LISTEN_FDS": "-1"]) { () throws in
-            let error = try #require(throws: SystemError.self) { try ServiceManager.listeningDescriptors() }
+        try Self.withEnvironment(["LISTEN_PID": String(getpid()), "LISTEN_FDS": "-1"]) { environment, variables throws in
+            let error = try #require(throws: SystemError.self) { try ServiceManager.listeningDescriptors(environment: environment) }
             #expect(error.errorNumber == EINVAL)
             #expect(error.description.contains("LISTEN_FDS=-1"))
         }
+    }
+}
+
+/// A test's own environment, which ``ServiceManager`` reads and removes
+/// from as it would the process's.
+final class TestEnvironment: Sendable {
+    private let variables: Mutex<[String: String]>
+
+    init(_ variables: [String: String]) { self.variables = Mutex(variables) }
+
+    /// The names still set.
+    var names: [String] { variables.withLock { Array($0.keys) } }
+
+    /// ``ServiceManager/Environment`` over these variables.
+    var environment: ServiceManager.Environment {
+        ServiceManager.Environment(
+            value: { name in self.variables.withLock { $0[name] } },
+            remove: { name in _ = self.variables.withLock { $0.removeValue(forKey: name) } })
     }
 }
