@@ -158,6 +158,8 @@ public final class DaemonService: Sendable {
         var library = options.userLibrary
         if let folder = options.library ?? configuration.library ?? (systemInstance ? DaemonPaths.systemLibrary : nil) {
             library.userDirectory = folder
+            // Shared by the daemon's members, as before (each file is its member's).
+            library.folderPermissions = 0o755
         }
         return library
     }

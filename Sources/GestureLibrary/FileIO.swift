@@ -330,12 +330,19 @@ public enum FileIO {
     }
 
     /// Creates `path` and any missing parent folders (mode 0755).
-    public static func createDirectories(_ path: String) throws(FileSystemError) {
+    /// `permissions`: those of each folder made (0755 less the umask by
+    /// default); a private folder (0700) is made exactly that, whatever
+    /// the umask, so that its owner can always enter it.
+    public static func createDirectories(_ path: String, permissions: UInt32 = 0o755) throws(FileSystemError) {
         if isDirectory(path) { return }
         let parent = directoryName(path)
-        if parent != path && !parent.isEmpty && parent != "/" { try createDirectories(parent) }
+        if parent != path && !parent.isEmpty && parent != "/" { try createDirectories(parent, permissions: permissions) }
         do throws(SystemError) {
-            try FileSystem.makeDirectory(path, permissions: 0o755)
+            try FileSystem.makeDirectory(path, permissions: permissions)
+            if permissions == 0o700, let folder = try? FileDescriptor.open(path, [.directory, .noFollow]) {
+                try? folder.setPermissions(0o700, path: path)
+                folder.close()
+            }
         } catch where error.errorNumber == ErrorNumber.alreadyExists {
             // Created meanwhile, or something else is there (which the next step reports).
         } catch {

@@ -61,6 +61,11 @@ public struct GestureLibrary: Sendable {
     public var userDirectory: String
     /// The folder of shipped gestures, if one was found.
     public var builtinDirectory: String?
+    /// The permissions of the folders ``save(_:as:overwrite:owner:readFrom:)``
+    /// makes: 0700 by default, since a user's recorded gestures (an unlock
+    /// pattern, say) are theirs alone, as XDG asks of its data folder; the
+    /// daemon's shared library keeps 0755.
+    public var folderPermissions: UInt32 = 0o700
 
     /// Creates a library over explicit folders.
     public init(userDirectory: String, builtinDirectory: String?) {
@@ -206,7 +211,7 @@ public struct GestureLibrary: Sendable {
         var named = gesture
         named.name = name
         let path = userPath(for: name)
-        do { try FileIO.createDirectories(userDirectory) } catch { throw Self.libraryError(error) }
+        do { try FileIO.createDirectories(userDirectory, permissions: folderPermissions) } catch { throw Self.libraryError(error) }
         do {
             try GestureFile.write(named, to: path, overwrite: overwrite, owner: owner, readFrom: readFrom)
         } catch where error.kind == .alreadyExists {
