@@ -185,14 +185,8 @@ final class TrimmedSource: SampleSource {
     }
 
     func sample(at index: Int) -> Sample {
-        // The last run that starts at or before `index` (binary search).
-        var low = 0
-        var high = runs.count
-        while low < high {
-            let middle = (low + high) / 2
-            if runs[middle].kept <= index { low = middle + 1 } else { high = middle }
-        }
-        let run = runs[low - 1]
+        // The last run that starts at or before `index`.
+        let run = runs[runs.partitioningIndex { $0.kept > index } - 1]
         return retimed(base.sample(at: run.base + index - run.kept))
     }
 

@@ -59,13 +59,8 @@ struct Timeline: Sendable {
     }
 
     func map(_ time: Microseconds) -> Microseconds {
-        // The last cut that starts before `time` (binary search).
-        var low = 0
-        var high = cuts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if cuts[middle].start < time { low = middle + 1 } else { high = middle }
-        }
+        // The last cut that starts before `time`.
+        let low = cuts.partitioningIndex { $0.start >= time }
         guard low > 0 else { return time }
         let cut = cuts[low - 1]
         let inside = min(time, cut.end) - cut.start

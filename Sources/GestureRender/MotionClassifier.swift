@@ -323,13 +323,8 @@ extension StrokeTrace {
             let index = min(Int(place), points.count - 2)
             return points[index] + (points[index + 1] - points[index]) * (place - Double(index))
         }
-        // The first sample at or after the target time.
-        var low = 1
-        var high = points.count - 1
-        while low < high {
-            let middle = (low + high) / 2
-            if elapsed(middle) < target { low = middle + 1 } else { high = middle }
-        }
+        // The first sample at or after the target time (the last when none is).
+        let low = (1..<(points.count - 1)).partitioningIndex { elapsed($0) >= target }
         let before = elapsed(low - 1)
         let span = elapsed(low) - before
         let part = span > 0 ? min(max((target - before) / span, 0), 1) : 1
