@@ -38,8 +38,8 @@ struct ServiceManagerTests {
 
     /// Runs `body` with an environment of `values` alone (nil: unset);
     /// `body` may look at what is left of it afterwards.
-    static func withEnvironment(_ values: [String: String?], _ body: (ServiceManager.Environment, TestEnvironment) throws -> Void) throws {
-        let variables = TestEnvironment(values.compactMapValues { $0 })
+    static func withEnvironment(_ values: [String: String?], _ body: (ServiceManager.Environment, ScratchEnvironment) throws -> Void) throws {
+        let variables = ScratchEnvironment(values.compactMapValues { $0 })
         try body(variables.environment, variables)
     }
 
@@ -122,7 +122,7 @@ struct ServiceManagerTests {
 
 /// A test's own environment, which ``ServiceManager`` reads and removes
 /// from as it would the process's.
-final class TestEnvironment: Sendable {
+final class ScratchEnvironment: Sendable {
     private let variables: Mutex<[String: String]>
 
     init(_ variables: [String: String]) { self.variables = Mutex(variables) }
